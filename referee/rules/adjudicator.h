@@ -1,0 +1,42 @@
+// Validating and applying one move in a position.
+//
+// ValidateMove decides legality directly from the move's identity, without
+// enumerating the legal moves, and explains a refusal in words a bot author
+// can act on ("you control a build of 8 and may not trail", "building 9
+// requires a 9 left in hand"). It agrees exactly with MoveGenerator: the
+// property tests check both directions.
+
+#ifndef CASSINO_REFEREE_RULES_ADJUDICATOR_H_
+#define CASSINO_REFEREE_RULES_ADJUDICATOR_H_
+
+#include "absl/strings/string_view.h"
+#include "absl/status/status.h"
+#include "referee/rules/builder_rules.h"
+#include "referee/rules/move.h"
+#include "referee/rules/position.h"
+
+namespace cassino {
+
+// OK if `move` is legal for pos.to_move; otherwise InvalidArgument with the
+// reason. Call-outs are legal whenever the rules allow them (judging the
+// claim is the game's business).
+absl::Status ValidateMove(const Position& pos, const Move& move);
+
+// Like ValidateMove, and on success also describes the move's effect on the
+// builds (which are captured, which is raised or added to).
+absl::Status AnalyseMove(const Position& pos, const Move& move,
+                         MoveEffect* effect);
+
+// What applying a move did.
+struct MoveOutcome {
+  CardSet captured;  // the played card and every table card taken (captures)
+  bool sweep = false;  // a capture that left the table empty
+};
+
+// Applies a legal move (ValidateMove must have accepted it) for pos.to_move
+// and passes the turn to the next seat. Call-outs change nothing here.
+MoveOutcome ApplyMove(Position& pos, const Move& move);
+
+}  // namespace cassino
+
+#endif  // CASSINO_REFEREE_RULES_ADJUDICATOR_H_

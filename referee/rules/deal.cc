@@ -1,0 +1,151 @@
+#include "referee/rules/deal.h"
+
+#include <openssl/sha.h>
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+
+namespace cassino {
+namespace {
+
+// The shuffle's byte stream for one round, consumed as uint32 words.
+class WordStream {
+ public:
+  WordStream(const Seed& seed, uint32_t round) {
+    std::copy(seed.begin(), seed.end(), input_.begin());
+    PutBigEndian(round, &input_[32]);
+  }
+
+  uint32_t Next() {
+    if (offset_ == block_.size()) Refill();
+    uint32_t w = (uint32_t{block_[offset_]} << 24) |
+                 (uint32_t{block_[offset_ + 1]} << 16) |
+                 (uint32_t{block_[offset_ + 2]} << 8) | block_[offset_ + 3];
+    offset_ += 4;
+    return w;
+  }
+
+  // uniform(n) of RULES.md §2.
+  uint32_t Uniform(uint32_t n) {
+    // 2^32 - (2^32 mod n), computed in 64 bits.
+    const uint64_t limit = (uint64_t{1} << 32) - ((uint64_t{1} << 32) % n);
+    for (;;) {
+      uint32_t w = Next();
+      if (w < limit) return w % n;
+    }
+  }
+
+ private:
+  static void PutBigEndian(uint32_t v, uint8_t* out) {
+    out[0] = v >> 24;
+    out[1] = v >> 16;
+    out[2] = v >> 8;
+    out[3] = v;
+  }
+  void Refill() {
+    PutBigEndian(block_index_++, &input_[36]);
+    SHA256(input_.data(), input_.size(), block_.data());
+    offset_ = 0;
+  }
+
+  std::array<uint8_t, 40> input_{};  // seed || round || block index
+  std::array<uint8_t, 32> block_{};
+  size_t offset_ = 32;  // empty: the first Next() refills
+  uint32_t block_index_ = 0;
+};
+
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+Digest Sha256(std::span<const uint8_t> bytes) {
+  Digest d;
+  SHA256(bytes.data(), bytes.size(), d.data());
+  return d;
+}
+
+Digest SeedCommitment(const Seed& seed) { return Sha256(seed); }
+
+Deck CanonicalDeck() {
+  Deck deck;
+  deck.reserve(kDeckSize);
+  for (int i = 0; i < kDeckSize; ++i) deck.push_back(Card::FromIndex(i));
+  return deck;
+}
+
+Deck ShuffledDeck(const Seed& seed, uint32_t round) {
+  Deck deck = CanonicalDeck();
+  WordStream stream(seed, round);
+  for (int i = static_cast<int>(deck.size()) - 1; i >= 1; --i) {
+    uint32_t j = stream.Uniform(static_cast<uint32_t>(i + 1));
+    std::swap(deck[i], deck[j]);
+  }
+  return deck;
+}
+
+std::string ToHex(std::span<const uint8_t> bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (uint8_t b : bytes) {
+    out.push_back(kDigits[b >> 4]);
+    out.push_back(kDigits[b & 15]);
+  }
+  return out;
+}
+
+absl::StatusOr<Seed> ParseSeed(absl::string_view hex) {
+  Seed seed;
+  if (hex.size() != 2 * seed.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a seed is 64 hex digits (32 bytes); got ", hex.size(), " characters"));
+  }
+  for (size_t i = 0; i < seed.size(); ++i) {
+    int hi = HexDigit(hex[2 * i]), lo = HexDigit(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("seed: '", hex.substr(2 * i, 2), "' is not hex"));
+    }
+    seed[i] = static_cast<uint8_t>(hi * 16 + lo);
+  }
+  return seed;
+}
+
+std::string DeckToString(const Deck& deck) {
+  std::string out;
+  for (Card c : deck) {
+    if (!out.empty()) out.push_back(' ');
+    out += c.ToString();
+  }
+  return out;
+}
+
+absl::StatusOr<Deck> ParseDeck(absl::string_view text) {
+  Deck deck;
+  CardSet seen;
+  for (absl::string_view token :
+       absl::StrSplit(text, absl::ByAnyChar(" ,\t"), absl::SkipEmpty())) {
+    absl::StatusOr<Card> card = Card::Parse(token);
+    if (!card.ok()) return card.status();
+    if (seen.contains(*card)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("deck: ", card->ToString(), " appears twice"));
+    }
+    seen.insert(*card);
+    deck.push_back(*card);
+  }
+  if (deck.size() != kDeckSize) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "deck: has ", deck.size(), " cards; a deck holds all 52 once"));
+  }
+  return deck;
+}
+
+}  // namespace cassino

@@ -1,0 +1,230 @@
+#include "referee/rules/legal_moves.h"
+
+#include <algorithm>
+
+#include "referee/rules/builder_rules.h"
+
+namespace cassino {
+
+void MoveGenerator::Prepare(const Position& pos) {
+  const RuleSet& rules = pos.rules;
+  const int seat = pos.to_move;
+  items_.clear();
+  for (Card c : pos.table.loose) {
+    int v = rules.CardValue(c);
+    if (v > 0 && static_cast<int>(items_.size()) < kMaxItems) {
+      items_.push_back({CardSet::Of(c), v, -1});
+    }
+  }
+  loose_mask_ = (uint32_t{1} << items_.size()) - 1;
+  if (rules.builds_in_sums == BuildsInSums::kOpponentsSingle) {
+    for (size_t i = 0; i < pos.table.builds.size(); ++i) {
+      const Build& b = pos.table.builds[i];
+      if (!b.multiple && rules.SideOf(b.controller) != rules.SideOf(seat) &&
+          static_cast<int>(items_.size()) < kMaxItems) {
+        items_.push_back({b.cards, b.value, static_cast<int>(i)});
+      }
+    }
+  }
+  n_ = static_cast<int>(items_.size());
+
+  const uint32_t subsets = uint32_t{1} << n_;
+  sums_.resize(subsets);
+  for (auto& g : groups_) g.clear();
+  good_ready_.fill(false);
+  sums_[0] = 0;
+  for (uint32_t m = 1; m < subsets; ++m) {
+    int low = std::countr_zero(m);
+    int s = sums_[m & (m - 1)] + items_[low].value;
+    sums_[m] = static_cast<uint8_t>(std::min(s, 255));
+    if (s <= kMaxSum) groups_[s].push_back(m);
+  }
+  visited_.assign((subsets + 63) / 64, 0);
+
+  check_rules_ = ControlledBuilds(pos, seat) != 0 ||
+                 rules.builder_obligation == BuilderObligation::kV3;
+}
+
+// Every union of disjoint groups of `value`, the empty set first.
+const std::vector<uint32_t>& MoveGenerator::Good(int value) {
+  std::vector<uint32_t>& good = good_[value];
+  if (good_ready_[value]) return good;
+  good_ready_[value] = true;
+  good.clear();
+  good.push_back(0);
+  for (size_t i = 0; i < good.size(); ++i) {
+    const uint32_t m = good[i];
+    for (uint32_t g : groups_[value]) {
+      if (g & m) continue;
+      const uint32_t u = m | g;
+      uint64_t& word = visited_[u >> 6];
+      const uint64_t bit = uint64_t{1} << (u & 63);
+      if (word & bit) continue;
+      word |= bit;
+      good.push_back(u);
+    }
+  }
+  for (uint32_t m : good) visited_[m >> 6] = 0;
+  return good;
+}
+
+CardSet MoveGenerator::CardsOf(uint32_t mask) const {
+  CardSet cards;
+  for (; mask; mask &= mask - 1) cards |= items_[std::countr_zero(mask)].cards;
+  return cards;
+}
+
+uint32_t MoveGenerator::BuildsOf(uint32_t mask) const {
+  uint32_t builds = 0;
+  for (mask &= ~loose_mask_; mask; mask &= mask - 1) {
+    builds |= uint32_t{1} << items_[std::countr_zero(mask)].build;
+  }
+  return builds;
+}
+
+void MoveGenerator::Emit(const Position& pos, const Move& move,
+                         uint32_t builds_taken, int changed_build,
+                         std::vector<Move>* out) {
+  if (check_rules_) {
+    MoveEffect e{move.kind, move.card, move.value, builds_taken, changed_build};
+    if (CheckBuilderRules(pos, e) != BuilderViolation::kNone) return;
+  }
+  out->push_back(move);
+}
+
+void MoveGenerator::Captures(const Position& pos, Card c, int x,
+                             std::vector<Move>* out) {
+  const auto& builds = pos.table.builds;
+  // Builds of value x are taken whole, in any combination.
+  uint32_t whole[8];
+  int k = 0;
+  for (size_t i = 0; i < builds.size() && k < 8; ++i) {
+    if (builds[i].value == x) whole[k++] = static_cast<uint32_t>(i);
+  }
+  const size_t first = out->size();
+  const std::vector<uint32_t>& good = Good(x);
+  for (uint32_t s = 0; s < (uint32_t{1} << k); ++s) {
+    CardSet build_cards;
+    uint32_t taken = 0;
+    for (int j = 0; j < k; ++j) {
+      if (s >> j & 1) {
+        build_cards |= builds[whole[j]].cards;
+        taken |= uint32_t{1} << whole[j];
+      }
+    }
+    for (uint32_t g : good) {
+      if (s == 0 && g == 0) continue;
+      const uint32_t g_builds = BuildsOf(g);
+      if (g_builds & taken) continue;
+      Emit(pos, Move::Capture(c, build_cards | CardsOf(g)), taken | g_builds, -1,
+           out);
+    }
+  }
+  if (pos.rules.builds_in_sums == BuildsInSums::kOpponentsSingle) {
+    // A build of value x is reachable both whole and as a one-item group.
+    auto by_table = [](const Move& a, const Move& b) {
+      return a.table.bits() < b.table.bits();
+    };
+    std::sort(out->begin() + first, out->end(), by_table);
+    out->erase(std::unique(out->begin() + first, out->end()), out->end());
+  }
+}
+
+void MoveGenerator::Builds(const Position& pos, Card c, int x,
+                           std::vector<Move>* out) {
+  const RuleSet& rules = pos.rules;
+  const int seat = pos.to_move;
+  const CardSet rest = pos.hands[seat] - CardSet::Of(c);
+  const auto& builds = pos.table.builds;
+  const bool absorb = rules.multi_build_absorb;
+  auto loose_only = [&](uint32_t m) { return (m & ~loose_mask_) == 0; };
+
+  // Collects A | B for A in groups of `first` (or A empty when first == 0)
+  // and B in Good(value) disjoint from A, deduplicated.
+  auto unions = [&](int first, int value) -> const std::vector<uint32_t>& {
+    scratch_.clear();
+    const std::vector<uint32_t>& good = Good(value);
+    static const std::vector<uint32_t> kEmpty = {0};
+    const std::vector<uint32_t>& firsts = first == 0 ? kEmpty : groups_[first];
+    for (uint32_t a : firsts) {
+      if (!loose_only(a)) continue;
+      for (uint32_t b : good) {
+        if (b != 0 && !absorb) break;  // good[0] is the empty set
+        if ((a & b) || !loose_only(b)) continue;
+        scratch_.push_back(a | b);
+      }
+    }
+    std::sort(scratch_.begin(), scratch_.end());
+    scratch_.erase(std::unique(scratch_.begin(), scratch_.end()), scratch_.end());
+    return scratch_;
+  };
+
+  for (int v = x + 1; v <= rules.MaxBuild(); ++v) {
+    if (!HoldsValue(rules, rest, v)) continue;
+    // A new build: c with loose cards summing to v - x, plus groups of v.
+    for (uint32_t m : unions(v - x, v)) {
+      Emit(pos, Move::Build(c, v, CardsOf(m)), 0, -1, out);
+    }
+    // Raising a single build of value v - x.
+    for (size_t i = 0; i < builds.size(); ++i) {
+      const Build& b = builds[i];
+      if (b.multiple || b.value != v - x) continue;
+      if (b.controller == seat) {
+        if (rules.own_raise == OwnRaise::kForbidden) continue;
+        if (rules.own_raise == OwnRaise::kNeedsOldValue &&
+            !HoldsValue(rules, rest, b.value)) {
+          continue;
+        }
+      }
+      for (uint32_t m : unions(0, v)) {
+        Emit(pos, Move::Build(c, v, b.cards | CardsOf(m)), 0,
+             static_cast<int>(i), out);
+      }
+    }
+  }
+  // Adding to a build of value V >= x: c with loose cards summing to V.
+  for (size_t i = 0; i < builds.size(); ++i) {
+    const Build& b = builds[i];
+    if (b.value < x || !HoldsValue(rules, rest, b.value)) continue;
+    for (uint32_t m : unions(b.value - x, b.value)) {
+      Emit(pos, Move::Build(c, b.value, b.cards | CardsOf(m)), 0,
+           static_cast<int>(i), out);
+    }
+  }
+}
+
+bool MoveGenerator::Generate(const Position& pos, std::vector<Move>* out) {
+  out->clear();
+  Prepare(pos);
+  const RuleSet& rules = pos.rules;
+  const CardSet hand = pos.hands[pos.to_move];
+  if (rules.call_out) out->push_back(Move::CallOut());
+  for (Card c : hand) {
+    const int x = rules.CardValue(c);
+    if (x == 0) {
+      // A face card takes one loose card of its rank, or (face_capture=all)
+      // all of them.
+      const CardSet same = pos.table.loose & CardSet::OfRank(c.rank());
+      for (Card f : same) Emit(pos, Move::Capture(c, CardSet::Of(f)), 0, -1, out);
+      if (rules.face_capture == FaceCapture::kAll && same.size() >= 2) {
+        Emit(pos, Move::Capture(c, same), 0, -1, out);
+      }
+    } else {
+      Captures(pos, c, x, out);
+      Builds(pos, c, x, out);
+    }
+    Emit(pos, Move::Trail(c), 0, -1, out);
+  }
+  int loose_numerals = 0;
+  for (Card c : pos.table.loose) loose_numerals += rules.CardValue(c) > 0;
+  return loose_numerals <= kMaxItems;
+}
+
+std::vector<Move> LegalMoves(const Position& pos) {
+  MoveGenerator gen;
+  std::vector<Move> moves;
+  gen.Generate(pos, &moves);
+  return moves;
+}
+
+}  // namespace cassino

@@ -1,0 +1,113 @@
+#include "referee/rules/move.h"
+
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+
+namespace cassino {
+
+absl::string_view MoveKindName(MoveKind kind) {
+  switch (kind) {
+    case MoveKind::kTrail:
+      return "trail";
+    case MoveKind::kCapture:
+      return "take";
+    case MoveKind::kBuild:
+      return "build";
+    case MoveKind::kCallOut:
+      return "call";
+  }
+  return "?";
+}
+
+std::string Move::ToString() const {
+  switch (kind) {
+    case MoveKind::kTrail:
+      return absl::StrCat("trail ", card.ToString());
+    case MoveKind::kCapture:
+      return absl::StrCat("take ", card.ToString(), " ", table.ToString());
+    case MoveKind::kBuild:
+      return absl::StrCat("build ", value, " ", card.ToString(), " ",
+                          table.ToString());
+    case MoveKind::kCallOut:
+      return "call";
+  }
+  return "?";
+}
+
+absl::StatusOr<Move> Move::Parse(absl::string_view text) {
+  std::vector<absl::string_view> words =
+      absl::StrSplit(text, absl::ByAnyChar(" ,\t"), absl::SkipEmpty());
+  if (words.empty()) return absl::InvalidArgumentError("empty move");
+  const std::string verb = absl::AsciiStrToLower(words[0]);
+  auto syntax = [&](absl::string_view expected) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", text, "': expected ", expected));
+  };
+  auto table_cards = [&](size_t from) -> absl::StatusOr<CardSet> {
+    CardSet set;
+    for (size_t i = from; i < words.size(); ++i) {
+      absl::StatusOr<Card> c = Card::Parse(words[i]);
+      if (!c.ok()) return c.status();
+      if (set.contains(*c)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("'", text, "': ", c->ToString(), " is named twice"));
+      }
+      set.insert(*c);
+    }
+    return set;
+  };
+
+  if (verb == "call") {
+    if (words.size() != 1) return syntax("'call' alone");
+    return CallOut();
+  }
+  if (verb == "trail") {
+    if (words.size() != 2) return syntax("'trail <card>', e.g. 'trail 7H'");
+    absl::StatusOr<Card> c = Card::Parse(words[1]);
+    if (!c.ok()) return c.status();
+    return Trail(*c);
+  }
+  if (verb == "take" || verb == "capture") {
+    if (words.size() < 3) {
+      return syntax("'take <card> <table cards...>', e.g. 'take 8C 8H'");
+    }
+    absl::StatusOr<Card> c = Card::Parse(words[1]);
+    if (!c.ok()) return c.status();
+    absl::StatusOr<CardSet> taken = table_cards(2);
+    if (!taken.ok()) return taken.status();
+    if (taken->contains(*c)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "'", text, "': the played card ", c->ToString(), " cannot also be taken"));
+    }
+    return Capture(*c, *taken);
+  }
+  if (verb == "build") {
+    if (words.size() < 4) {
+      return syntax(
+          "'build <value> <card> <table cards...>', e.g. 'build 8 3D 5S'");
+    }
+    int value = 0;
+    if (!absl::SimpleAtoi(words[1], &value) || value < 1 || value > 99) {
+      return syntax("a build value (a number) after 'build'");
+    }
+    absl::StatusOr<Card> c = Card::Parse(words[2]);
+    if (!c.ok()) return c.status();
+    absl::StatusOr<CardSet> table = table_cards(3);
+    if (!table.ok()) return table.status();
+    if (table->contains(*c)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "'", text, "': the played card ", c->ToString(),
+          " cannot also be a table card"));
+    }
+    return Build(*c, value, *table);
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "'", text, "': unknown move kind '", words[0],
+      "' (trail, take, build, call)"));
+}
+
+}  // namespace cassino

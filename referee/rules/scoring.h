@@ -1,0 +1,76 @@
+// Round scoring (RULES.md §6) as an itemised list in count-out order.
+//
+// Items, in the order count_out adds them: most cards 3, most spades 1,
+// big cassino (TD) 2, little cassino (2S) 1, each ace 1 in the order AS AC
+// AH AD, each sweep its value in the order made, then the all_eleven bonus.
+// A tie for most cards or most spades scores nobody.
+
+#ifndef CASSINO_REFEREE_RULES_SCORING_H_
+#define CASSINO_REFEREE_RULES_SCORING_H_
+
+#include <span>
+
+#include "absl/strings/string_view.h"
+#include <string>
+#include <vector>
+
+#include "referee/rules/card.h"
+#include "referee/rules/rule_set.h"
+
+namespace cassino {
+
+enum class ScoreItemKind {
+  kCards,
+  kSpades,
+  kBigCassino,
+  kLittleCassino,
+  kAce,
+  kSweep,
+  kAllEleven,
+};
+absl::string_view ScoreItemName(ScoreItemKind kind);
+
+struct ScoreItem {
+  ScoreItemKind kind;
+  int side;
+  int points;
+  Card card;  // the ace, for kAce
+  friend bool operator==(const ScoreItem&, const ScoreItem&) = default;
+};
+
+// A sweep as it was made.
+struct Sweep {
+  int side;
+  int points;
+  friend bool operator==(const Sweep&, const Sweep&) = default;
+};
+
+// What one side took in a round and what it scored.
+struct SideTally {
+  int cards = 0;
+  int spades = 0;
+  bool big_cassino = false;
+  bool little_cassino = false;
+  int aces = 0;
+  int sweeps = 0;
+  int points = 0;
+  friend bool operator==(const SideTally&, const SideTally&) = default;
+};
+
+struct RoundScore {
+  std::vector<SideTally> sides;
+  std::vector<ScoreItem> items;  // count-out order
+  int all_eleven_side = -1;      // the side that took all 11 base points
+  friend bool operator==(const RoundScore&, const RoundScore&) = default;
+};
+
+// `piles[s]` is everything side s took this round (leftovers included).
+RoundScore ScoreRound(const RuleSet& rules, std::span<const CardSet> piles,
+                      std::span<const Sweep> sweeps);
+
+// The points of the base items (without sweeps) in a standard round.
+inline constexpr int kBasePoints = 11;
+
+}  // namespace cassino
+
+#endif  // CASSINO_REFEREE_RULES_SCORING_H_

@@ -1,0 +1,43 @@
+# Shared set-up steps for scripts/demo.sh and scripts/test.sh.
+# Installs the Debian packages the project needs (only those missing), then
+# configures and builds with CMake + Ninja into ./build (incremental).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
+BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}"
+
+# Every Debian package the build, the tests and the example bots use.
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config git
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
+  libabsl-dev libsqlite3-dev libssl-dev sqlite3
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libcli11-dev nlohmann-json3-dev
+  python3 python3-grpcio python3-protobuf
+)
+
+install_deps() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+      missing+=("$p")
+    fi
+  done
+  if ((${#missing[@]})); then
+    echo "==> installing missing packages: ${missing[*]}"
+    local sudo=""
+    [[ $(id -u) -ne 0 ]] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+}
+
+build() {
+  local launcher=()
+  command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  if [[ ! -f "$BUILD_DIR/build.ninja" ]]; then
+    cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" "${launcher[@]}"
+  fi
+  cmake --build "$BUILD_DIR" -j "$(nproc)" "$@"
+}

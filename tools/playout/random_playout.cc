@@ -1,0 +1,44 @@
+#include "tools/playout/random_playout.h"
+
+#include <array>
+
+namespace cassino {
+
+Seed BatchGameSeed(const Seed& batch, uint32_t index) {
+  std::array<uint8_t, 36> input;
+  std::copy(batch.begin(), batch.end(), input.begin());
+  input[32] = index >> 24;
+  input[33] = index >> 16;
+  input[34] = index >> 8;
+  input[35] = index;
+  return Sha256(input);
+}
+
+namespace {
+uint64_t FirstWord(const Seed& seed) {
+  uint64_t w = 0;
+  for (int i = 0; i < 8; ++i) w = (w << 8) | seed[i];
+  return w;
+}
+}  // namespace
+
+RandomPlayer::RandomPlayer(const Seed& seed) : rng_(FirstWord(seed)) {}
+
+Move RandomPlayer::Choose(const Game& game) {
+  generator_.Generate(game.position(), &moves_);
+  // Drop the call-out, which would end a random game at once.
+  if (!moves_.empty() && moves_.front().kind == MoveKind::kCallOut) {
+    moves_.erase(moves_.begin());
+  }
+  std::uniform_int_distribution<size_t> pick(0, moves_.size() - 1);
+  return moves_[pick(rng_)];
+}
+
+Game PlayRandomGame(const RuleSet& rules, const Seed& seed) {
+  Game game = *Game::Create(rules, DeckSource::FromSeed(seed));
+  RandomPlayer player(seed);
+  while (!game.over()) game.PlayUnchecked(player.Choose(game));
+  return game;
+}
+
+}  // namespace cassino

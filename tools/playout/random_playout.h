@@ -1,0 +1,43 @@
+// Seeded random playouts: whole games with uniformly random legal moves.
+//
+// Used by `cassino simulate`, the property tests and the benchmarks. Game i
+// of a batch with seed S uses the game seed SHA-256(S || uint32_be(i)); the
+// move choices come from a std::mt19937_64 seeded with the first 8 bytes of
+// the game seed (big-endian), so a batch replays identically everywhere.
+
+#ifndef CASSINO_TOOLS_PLAYOUT_RANDOM_PLAYOUT_H_
+#define CASSINO_TOOLS_PLAYOUT_RANDOM_PLAYOUT_H_
+
+#include <cstdint>
+#include <random>
+
+#include "referee/rules/game.h"
+
+namespace cassino {
+
+// The seed of game `index` of a batch.
+Seed BatchGameSeed(const Seed& batch, uint32_t index);
+
+// Picks uniformly among the legal moves; reuses its buffers.
+class RandomPlayer {
+ public:
+  explicit RandomPlayer(uint64_t seed) : rng_(seed) {}
+  explicit RandomPlayer(const Seed& seed);
+  // A uniformly random legal move; the game must not be over.
+  Move Choose(const Game& game);
+  const std::vector<Move>& last_moves() const { return moves_; }
+  std::mt19937_64& rng() { return rng_; }
+
+ private:
+  std::mt19937_64 rng_;
+  MoveGenerator generator_;
+  std::vector<Move> moves_;
+};
+
+// Plays a whole game with random moves. Never calls out (the call-out
+// option would end random games at once).
+Game PlayRandomGame(const RuleSet& rules, const Seed& seed);
+
+}  // namespace cassino
+
+#endif  // CASSINO_TOOLS_PLAYOUT_RANDOM_PLAYOUT_H_
