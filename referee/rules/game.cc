@@ -170,12 +170,12 @@ void Game::EndRound() {
   result.dealer = dealer_;
   result.leftovers = position_.table.AllCards();
   result.leftover_side = last_capturer_;
+  result.builds_left = static_cast<int>(position_.table.builds.size());
   if (last_capturer_ >= 0) piles_[last_capturer_] |= result.leftovers;
   position_.table = Table();
   result.score = ScoreRound(r, piles_, sweeps_);
   result.totals_before = totals_;
 
-  std::optional<std::pair<int, std::string>> winner;
   const int eleven = result.score.all_eleven_side;
   if (eleven >= 0 && (r.all_eleven == AllEleven::kWin ||
                       (r.all_eleven == AllEleven::kSkunk && round_ == 1))) {
@@ -186,39 +186,31 @@ void Game::EndRound() {
            absl::StrCat("side ", eleven, " took all 11 base points"));
     return;
   }
-  if (r.game_end == GameEnd::kCountOut) {
-    for (const ScoreItem& item : result.score.items) {
-      totals_[item.side] += item.points;
-      if (totals_[item.side] >= r.target) {
-        winner.emplace(item.side,
-                       absl::StrCat("side ", item.side, " reached ",
-                                    totals_[item.side], " at ",
-                                    ScoreItemName(item.kind),
-                                    item.kind == ScoreItemKind::kAce
-                                        ? absl::StrCat(" ", item.card.ToString())
-                                        : ""));
-        break;
-      }
-    }
-  } else {
-    for (const ScoreItem& item : result.score.items) totals_[item.side] += item.points;
-    const int best = *std::max_element(totals_.begin(), totals_.end());
-    if (best >= r.target && std::count(totals_.begin(), totals_.end(), best) == 1) {
-      const int side =
-          static_cast<int>(std::find(totals_.begin(), totals_.end(), best) - totals_.begin());
-      winner.emplace(side, absl::StrCat("side ", side, " has the highest total, ", best));
-    }
-  }
+  TotalsUpdate update = AddRoundScore(r, totals_, result.score);
+  totals_ = update.totals;
   result.totals_after = totals_;
-  rounds_.push_back(std::move(result));
-  if (winner) {
-    Finish(winner->first,
-           r.game_end == GameEnd::kCountOut ? GameEndReason::kTarget
-                                            : GameEndReason::kHighestTotal,
-           winner->second);
+  if (update.winner < 0) {
+    rounds_.push_back(std::move(result));
+    StartRound();
     return;
   }
-  StartRound();
+  std::string detail;
+  if (update.winning_item >= 0) {
+    const ScoreItem& item = result.score.items[update.winning_item];
+    detail = absl::StrCat("side ", item.side, " reached ", totals_[item.side],
+                          " at ", ScoreItemName(item.kind),
+                          item.kind == ScoreItemKind::kAce
+                              ? absl::StrCat(" ", item.card.ToString())
+                              : "");
+  } else {
+    detail = absl::StrCat("side ", update.winner, " has the highest total, ",
+                          totals_[update.winner]);
+  }
+  rounds_.push_back(std::move(result));
+  Finish(update.winner,
+         r.game_end == GameEnd::kCountOut ? GameEndReason::kTarget
+                                          : GameEndReason::kHighestTotal,
+         std::move(detail));
 }
 
 void Game::Finish(int winner, GameEndReason reason, std::string detail) {

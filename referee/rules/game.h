@@ -72,6 +72,7 @@ struct RoundResult {
   int dealer = 0;
   CardSet leftovers;      // table cards given to the last capturer
   int leftover_side = -1; // -1: nobody captured
+  int builds_left = 0;    // builds still on the table when the round ended
   RoundScore score;
   std::vector<int> totals_before;
   std::vector<int> totals_after;

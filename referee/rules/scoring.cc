@@ -1,5 +1,7 @@
 #include "referee/rules/scoring.h"
 
+#include <algorithm>
+
 namespace cassino {
 namespace {
 
@@ -92,6 +94,32 @@ RoundScore ScoreRound(const RuleSet& rules, std::span<const CardSet> piles,
     add(ScoreItemKind::kAllEleven, score.all_eleven_side, 1);
   }
   return score;
+}
+
+TotalsUpdate AddRoundScore(const RuleSet& rules, std::vector<int> totals,
+                           const RoundScore& score) {
+  TotalsUpdate u;
+  u.totals = std::move(totals);
+  if (rules.game_end == GameEnd::kCountOut) {
+    for (size_t i = 0; i < score.items.size(); ++i) {
+      const ScoreItem& item = score.items[i];
+      u.totals[item.side] += item.points;
+      if (u.totals[item.side] >= rules.target) {
+        u.winner = item.side;
+        u.winning_item = static_cast<int>(i);
+        break;
+      }
+    }
+    return u;
+  }
+  for (const ScoreItem& item : score.items) u.totals[item.side] += item.points;
+  const int best = *std::max_element(u.totals.begin(), u.totals.end());
+  if (best >= rules.target &&
+      std::count(u.totals.begin(), u.totals.end(), best) == 1) {
+    u.winner = static_cast<int>(
+        std::find(u.totals.begin(), u.totals.end(), best) - u.totals.begin());
+  }
+  return u;
 }
 
 }  // namespace cassino

@@ -68,6 +68,19 @@ struct RoundScore {
 RoundScore ScoreRound(const RuleSet& rules, std::span<const CardSet> piles,
                       std::span<const Sweep> sweeps);
 
+// How a round's score changes the game totals (RULES.md §7).
+struct TotalsUpdate {
+  std::vector<int> totals;  // after the round
+  int winner = -1;          // the side that won the game, or -1 to play on
+  int winning_item = -1;    // count_out: index into items of the winning item
+};
+
+// count_out: adds the items in order and stops at the first side to reach
+// the target. highest_total: adds everything; if a side reached the target,
+// the unique highest total wins (a tie for highest plays on).
+TotalsUpdate AddRoundScore(const RuleSet& rules, std::vector<int> totals,
+                           const RoundScore& score);
+
 // The points of the base items (without sweeps) in a standard round.
 inline constexpr int kBasePoints = 11;
 

@@ -1,0 +1,177 @@
+// Invariants over seeded random complete games.
+//
+// The configurations are the cross product of {2, 3, 4 players, 4 in
+// partnerships} and {v1, v2, v3, none}; each of the 16 gets kGamesPerConfig
+// games, so each player configuration and each builder obligation is
+// covered by 4 * kGamesPerConfig = 10,000 games. At every step:
+//   - every card is accounted for exactly once (hands, table, piles, stock);
+//   - every enumerated move validates, and applying it keeps the invariants;
+//   - random move identities that are not enumerated are rejected;
+// at every round end: no build is left (except under `none`), and the round
+// points equal 11 + sweep points minus the points of tied categories; and
+// every game ends.
+
+#include <random>
+#include <set>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "referee/rules/game.h"
+#include "tools/playout/random_playout.h"
+
+namespace cassino {
+namespace {
+
+constexpr int kGamesPerConfig = 2500;
+
+struct Config {
+  const char* players;
+  const char* obligation;
+};
+
+class PropertyTest : public ::testing::TestWithParam<Config> {};
+
+// Every card is in exactly one place.
+void ExpectAllCardsAccounted(const Game& g) {
+  CardSet seen;
+  int count = 0;
+  auto add = [&](CardSet s) {
+    ASSERT_FALSE(seen.intersects(s)) << "a card is in two places";
+    seen |= s;
+    count += s.size();
+  };
+  for (CardSet h : g.position().hands) add(h);
+  add(g.position().table.AllCards());
+  for (CardSet p : g.piles()) add(p);
+  for (int i = g.deck().size() - g.stock_size(); i < static_cast<int>(g.deck().size()); ++i) {
+    add(CardSet::Of(g.deck()[i]));
+  }
+  if (!g.over()) {
+    EXPECT_EQ(count, kDeckSize);
+    EXPECT_EQ(seen, CardSet::FullDeck());
+  }
+}
+
+// A random identity: a hand card, a kind, a value and a subset of the table.
+Move RandomIdentity(const Game& g, std::mt19937_64& rng) {
+  const std::vector<Card> hand = g.position().hands[g.to_move()].ToVector();
+  const std::vector<Card> table = g.position().table.AllCards().ToVector();
+  const Card c = hand[rng() % hand.size()];
+  CardSet subset;
+  for (Card t : table) {
+    if (rng() % 3 == 0) subset.insert(t);
+  }
+  switch (rng() % 3) {
+    case 0:
+      return rng() % 4 == 0 ? Move::Trail(c) : Move::Capture(c, subset);
+    case 1:
+      return Move::Capture(c, subset);
+    default:
+      return Move::Build(c, 1 + rng() % 10, subset);
+  }
+}
+
+TEST_P(PropertyTest, RandomGamesKeepInvariants) {
+  const Config cfg = GetParam();
+  absl::StatusOr<RuleSet> rules = RuleSet::Parse(
+      absl::StrCat(cfg.players, " builder_obligation=", cfg.obligation));
+  ASSERT_TRUE(rules.ok()) << rules.status();
+  Seed batch{};
+  const std::string tag = absl::StrCat(cfg.players, cfg.obligation);
+  for (size_t i = 0; i < tag.size() && i < batch.size(); ++i) batch[i] = tag[i];
+
+  MoveGenerator gen;
+  std::vector<Move> moves;
+  std::mt19937_64 rng(7);
+  long positions = 0, rejected = 0;
+  for (int n = 0; n < kGamesPerConfig; ++n) {
+    const Seed seed = BatchGameSeed(batch, n);
+    Game g = *Game::Create(*rules, DeckSource::FromSeed(seed));
+    RandomPlayer player(seed);
+    size_t rounds_seen = 0;
+    int steps = 0;
+    while (!g.over()) {
+      ASSERT_LT(++steps, 5000) << "game does not end";
+      ASSERT_TRUE(gen.Generate(g.position(), &moves));
+      ASSERT_FALSE(moves.empty()) << g.position().ToString();
+      ++positions;
+      // Every enumerated move validates (checked on a sample of positions
+      // in full, on the others for the chosen move only, to keep it fast).
+      std::set<std::string> listed;
+      for (const Move& m : moves) listed.insert(m.ToString());
+      ASSERT_EQ(listed.size(), moves.size()) << "duplicate moves";
+      if (positions % 4 == 0) {
+        for (const Move& m : moves) {
+          ASSERT_TRUE(g.Validate(m).ok())
+              << m.ToString() << " in " << g.position().ToString() << ": "
+              << g.Validate(m);
+        }
+      }
+      // Random identities not enumerated are rejected; enumerated accepted.
+      for (int k = 0; k < 3; ++k) {
+        const Move m = RandomIdentity(g, rng);
+        const bool ok = g.Validate(m).ok();
+        ASSERT_EQ(ok, listed.count(m.ToString()) == 1)
+            << m.ToString() << " in " << g.position().ToString();
+        rejected += !ok;
+      }
+      const Move chosen = player.Choose(g);
+      ASSERT_TRUE(g.Play(chosen).ok()) << chosen.ToString();
+      ExpectAllCardsAccounted(g);
+      if (g.rounds().size() > rounds_seen) {
+        rounds_seen = g.rounds().size();
+        const RoundResult& r = g.rounds().back();
+        if (rules->builder_obligation != BuilderObligation::kNone) {
+          EXPECT_EQ(r.builds_left, 0) << "round " << r.round;
+        }
+        int points = 0, sweep_points = 0, tied = 0;
+        for (const SideTally& s : r.score.sides) points += s.points;
+        for (const ScoreItem& it : r.score.items) {
+          if (it.kind == ScoreItemKind::kSweep) sweep_points += it.points;
+        }
+        bool cards_scored = false, spades_scored = false;
+        for (const ScoreItem& it : r.score.items) {
+          cards_scored |= it.kind == ScoreItemKind::kCards;
+          spades_scored |= it.kind == ScoreItemKind::kSpades;
+        }
+        tied += cards_scored ? 0 : 3;
+        tied += spades_scored ? 0 : 1;
+        // Cards nobody captured (no capture all round) score nobody either.
+        int unowned_points = 0;
+        if (r.leftover_side < 0) {
+          for (Card c : r.leftovers) {
+            unowned_points += (c == kBigCassino) * 2 + (c == kLittleCassino) +
+                              (c.rank() == kAce);
+          }
+        }
+        EXPECT_EQ(points, kBasePoints + sweep_points - tied - unowned_points);
+      }
+    }
+  }
+  EXPECT_GT(positions, kGamesPerConfig * 40);
+  EXPECT_GT(rejected, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllConfigs, PropertyTest,
+    ::testing::Values(Config{"players=2", "v1"}, Config{"players=2", "v2"},
+                      Config{"players=2", "v3"}, Config{"players=2", "none"},
+                      Config{"players=3", "v1"}, Config{"players=3", "v2"},
+                      Config{"players=3", "v3"}, Config{"players=3", "none"},
+                      Config{"players=4", "v1"}, Config{"players=4", "v2"},
+                      Config{"players=4", "v3"}, Config{"players=4", "none"},
+                      Config{"players=4 partnerships=on", "v1"},
+                      Config{"players=4 partnerships=on", "v2"},
+                      Config{"players=4 partnerships=on", "v3"},
+                      Config{"players=4 partnerships=on", "none"}),
+    [](const ::testing::TestParamInfo<Config>& info) {
+      std::string name = absl::StrCat(info.param.players, "_", info.param.obligation);
+      for (char& c : name) {
+        if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+      }
+      return name;
+    });
+
+}  // namespace
+}  // namespace cassino
