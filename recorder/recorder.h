@@ -1,0 +1,116 @@
+// The SQLite store of game records.
+//
+// One database file holds every game (schemas/NNN_*.sql, applied in order at
+// open; a database whose schema version is newer than this build knows is
+// refused with a clear message). The file is opened in WAL mode.
+//
+// Writes go through one writer thread that commits in groups: every Append
+// and CreateGame queued while a transaction commits is written by the next
+// one. `done` callbacks run on the writer thread, in submission order, after
+// the transaction holding the write has committed (or failed); a caller may
+// acknowledge the write to anyone at that point. Callbacks must not block
+// for long and must not call the synchronous Recorder methods.
+//
+// Durability:
+//   kNormal  synchronous=NORMAL: a committed write survives a crash of the
+//            process (not necessarily of the machine).
+//   kFull    synchronous=FULL: a committed write survives power loss too.
+//
+// Reads use their own connection and may run on any thread concurrently
+// with writing. The Recorder is thread-safe. Destroying it drains the queue.
+
+#ifndef CASSINO_RECORDER_RECORDER_H_
+#define CASSINO_RECORDER_RECORDER_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "recorder/record.h"
+
+namespace cassino::recorder {
+
+enum class Durability { kNormal, kFull };
+absl::StatusOr<Durability> ParseDurability(absl::string_view name);
+
+using DoneCallback = std::function<void(absl::Status)>;
+
+// A game's summary row, for listings and statistics.
+struct GameSummary {
+  std::string game_id;
+  std::string label;
+  std::string rules;
+  std::vector<std::string> bots;  // per seat
+  GameStatus status = GameStatus::kRunning;
+  int winner = -1;                // side; -1 none (or running)
+  std::string end_reason;         // GameEndReasonName; empty while running
+  std::vector<int> totals;        // per side; empty while running
+  int64_t created_us = 0;
+  int64_t finished_us = 0;        // 0 while running
+};
+
+struct ListFilter {
+  std::optional<GameStatus> status;
+  std::string label;      // exact; empty for any
+  std::string bot;        // a seat's bot name; empty for any
+  int64_t from_us = 0;    // created at or after; 0 for any
+  int64_t to_us = 0;      // created before; 0 for any
+  int limit = 0;          // 0 for no limit
+};
+
+class Recorder {
+ public:
+  // Opens (creating if missing) the database at `path` and applies pending
+  // migrations. ":memory:" is not supported (two connections are needed).
+  static absl::StatusOr<std::unique_ptr<Recorder>> Open(const std::string& path,
+                                                        Durability durability);
+  ~Recorder();
+  Recorder(const Recorder&) = delete;
+  Recorder& operator=(const Recorder&) = delete;
+
+  // Queues a new game: its header and its `create` event (seq 0), hashed
+  // from the commitment. The game id must be new.
+  void CreateGame(const GameHeader& header, DoneCallback done);
+  // Queues one event; the recorder assigns seq (next for that game) and the
+  // chain hash. `end` and `abort` also set the game's status and summary
+  // columns. Events of one game are written in the order they were queued.
+  void Append(const std::string& game_id, EventKind kind, int64_t at_us,
+              std::string payload, DoneCallback done);
+
+  // Synchronous helpers: queue and wait for the commit.
+  absl::Status CreateGameSync(const GameHeader& header);
+  absl::Status AppendSync(const std::string& game_id, EventKind kind,
+                          int64_t at_us, std::string payload);
+
+  // Reads. NotFound for an unknown game.
+  absl::StatusOr<GameRecord> Load(const std::string& game_id) const;
+  absl::StatusOr<std::vector<GameSummary>> List(const ListFilter& filter) const;
+  // Ids of games whose status is running, oldest first.
+  absl::StatusOr<std::vector<std::string>> Unfinished() const;
+
+  // Inserts a complete record as it is (hashes included, not recomputed),
+  // for `cassino import`. AlreadyExists if the id is taken.
+  absl::Status Import(const GameRecord& record);
+
+  // Number of transactions committed and writes they held (for benchmarks).
+  struct Stats {
+    int64_t transactions = 0;
+    int64_t writes = 0;
+  };
+  Stats stats() const;
+
+ private:
+  class Impl;
+  explicit Recorder(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cassino::recorder
+
+#endif  // CASSINO_RECORDER_RECORDER_H_

@@ -1,0 +1,29 @@
+// Where a game sends the messages of one open stream.
+//
+// A channel queues messages for one gRPC stream and writes them one at a
+// time, in order. Send() and Close() never block and never call back into
+// the game, so a game may call them while holding its own lock. After the
+// stream is gone (client left, server shut down), Send() and Close() do
+// nothing; `open()` tells whether anyone is still listening.
+
+#ifndef CASSINO_REFEREE_SERVICE_CHANNEL_H_
+#define CASSINO_REFEREE_SERVICE_CHANNEL_H_
+
+#include "grpcpp/grpcpp.h"
+
+namespace cassino::service {
+
+template <typename Message>
+class Channel {
+ public:
+  virtual ~Channel() = default;
+  // Queues a message.
+  virtual void Send(const Message& message) = 0;
+  // Ends the stream with `status` once every queued message is written.
+  virtual void Close(const grpc::Status& status) = 0;
+  virtual bool open() const = 0;
+};
+
+}  // namespace cassino::service
+
+#endif  // CASSINO_REFEREE_SERVICE_CHANNEL_H_

@@ -1,0 +1,194 @@
+#include "referee/service/convert.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace cassino::service {
+namespace {
+
+v1::MoveKind KindToProto(MoveKind kind) {
+  switch (kind) {
+    case MoveKind::kTrail:
+      return v1::MOVE_KIND_TRAIL;
+    case MoveKind::kCapture:
+      return v1::MOVE_KIND_CAPTURE;
+    case MoveKind::kBuild:
+      return v1::MOVE_KIND_BUILD;
+    case MoveKind::kCallOut:
+      return v1::MOVE_KIND_CALL_OUT;
+  }
+  return v1::MOVE_KIND_UNSPECIFIED;
+}
+
+absl::StatusOr<Move> StructuredMove(const v1::Move& m) {
+  if (m.kind() == v1::MOVE_KIND_CALL_OUT) return Move::CallOut();
+  absl::StatusOr<Card> card = Card::Parse(m.card());
+  if (!card.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("move.card: ", card.status().message()));
+  }
+  CardSet table;
+  for (const std::string& text : m.table_cards()) {
+    absl::StatusOr<Card> c = Card::Parse(text);
+    if (!c.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("move.table_cards: ", c.status().message()));
+    }
+    if (table.contains(*c)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("move.table_cards lists ", text, " twice"));
+    }
+    table.insert(*c);
+  }
+  switch (m.kind()) {
+    case v1::MOVE_KIND_TRAIL:
+      if (!table.empty()) {
+        return absl::InvalidArgumentError("a trail involves no table cards");
+      }
+      return Move::Trail(*card);
+    case v1::MOVE_KIND_CAPTURE:
+      if (table.empty()) {
+        return absl::InvalidArgumentError("a capture must take table cards");
+      }
+      return Move::Capture(*card, table);
+    case v1::MOVE_KIND_BUILD:
+      if (m.value() < 1 || m.value() > 14) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("move.value ", m.value(), " is not a build value"));
+      }
+      if (table.empty()) {
+        return absl::InvalidArgumentError("a build must use table cards");
+      }
+      return Move::Build(*card, m.value(), table);
+    default:
+      return absl::InvalidArgumentError(
+          "move.kind is not set and move.notation is empty");
+  }
+}
+
+}  // namespace
+
+void CardsToProto(CardSet cards,
+                  google::protobuf::RepeatedPtrField<std::string>* out) {
+  out->Reserve(out->size() + cards.size());
+  for (Card c : cards) out->Add(c.ToString());
+}
+
+void ToProto(const Move& move, v1::Move* out) {
+  out->set_kind(KindToProto(move.kind));
+  if (move.kind != MoveKind::kCallOut) out->set_card(move.card.ToString());
+  out->set_value(move.value);
+  CardsToProto(move.table, out->mutable_table_cards());
+  out->set_notation(move.ToString());
+}
+
+void ToProto(const Table& table, v1::Table* out) {
+  CardsToProto(table.loose, out->mutable_loose());
+  for (const Build& b : table.builds) {
+    v1::Build* pb = out->add_builds();
+    CardsToProto(b.cards, pb->mutable_cards());
+    pb->set_value(b.value);
+    pb->set_controller(b.controller);
+    pb->set_multiple(b.multiple);
+  }
+}
+
+void ToProto(const PlayedMove& move, v1::PlayedMove* out) {
+  out->set_turn(move.turn);
+  out->set_round(move.round);
+  out->set_deal(move.deal);
+  out->set_seat(move.seat);
+  ToProto(move.move, out->mutable_move());
+  CardsToProto(move.outcome.captured, out->mutable_captured());
+  out->set_sweep(move.outcome.sweep);
+}
+
+void ToProto(const RoundResult& round, v1::RoundResult* out) {
+  out->set_round(round.round);
+  out->set_dealer(round.dealer);
+  CardsToProto(round.leftovers, out->mutable_leftovers());
+  out->set_leftover_side(round.leftover_side);
+  for (const ScoreItem& item : round.score.items) {
+    v1::ScoreItem* pi = out->add_items();
+    pi->set_kind(std::string(ScoreItemName(item.kind)));
+    pi->set_side(item.side);
+    pi->set_points(item.points);
+    if (item.kind == ScoreItemKind::kAce) pi->set_card(item.card.ToString());
+  }
+  for (const SideTally& s : round.score.sides) {
+    v1::SideTally* ps = out->add_sides();
+    ps->set_cards(s.cards);
+    ps->set_spades(s.spades);
+    ps->set_big_cassino(s.big_cassino);
+    ps->set_little_cassino(s.little_cassino);
+    ps->set_aces(s.aces);
+    ps->set_sweeps(s.sweeps);
+    ps->set_points(s.points);
+  }
+  for (int t : round.totals_before) out->add_totals_before(t);
+  for (int t : round.totals_after) out->add_totals_after(t);
+}
+
+void ToProto(const GameResult& result, v1::GameResult* out) {
+  out->set_winner(result.winner);
+  out->set_reason(std::string(GameEndReasonName(result.reason)));
+  for (int t : result.totals) out->add_totals(t);
+  out->set_forfeiting_seat(result.forfeiting_seat);
+  out->set_detail(result.detail);
+}
+
+void ToProto(const Observation& obs, v1::Observation* out) {
+  out->set_seat(obs.seat);
+  out->set_rules(obs.rules.ToString());
+  out->set_round(obs.round);
+  out->set_deal(obs.deal);
+  out->set_dealer(obs.dealer);
+  out->set_to_move(obs.to_move);
+  out->set_turn(obs.turn);
+  CardsToProto(obs.hand, out->mutable_hand());
+  ToProto(obs.table, out->mutable_table());
+  for (int n : obs.hand_sizes) out->add_hand_sizes(n);
+  out->set_stock_size(obs.stock_size);
+  for (size_t s = 0; s < obs.sides.size(); ++s) {
+    v1::SidePublic* ps = out->add_sides();
+    ps->set_side(static_cast<int>(s));
+    ps->set_captured(obs.sides[s].captured);
+    ps->set_spades(obs.sides[s].spades);
+    ps->set_sweeps(obs.sides[s].sweeps);
+    ps->set_total(obs.sides[s].total);
+  }
+  for (const PlayedMove& m : obs.history) {
+    if (m.round == obs.round) ToProto(m, out->add_round_history());
+  }
+  for (const RoundResult& r : obs.rounds) ToProto(r, out->add_rounds());
+}
+
+absl::StatusOr<Move> FromProto(const v1::Move& move) {
+  const bool structured = move.kind() != v1::MOVE_KIND_UNSPECIFIED;
+  if (move.notation().empty()) {
+    if (!structured) {
+      return absl::InvalidArgumentError(
+          "the move is empty: give move.notation or move.kind with its cards");
+    }
+    return StructuredMove(move);
+  }
+  if (move.notation().size() > 256) {
+    return absl::InvalidArgumentError("move.notation is too long");
+  }
+  absl::StatusOr<Move> parsed = Move::Parse(move.notation());
+  if (!parsed.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("move.notation: ", parsed.status().message()));
+  }
+  if (structured) {
+    absl::StatusOr<Move> fields = StructuredMove(move);
+    if (!fields.ok()) return fields.status();
+    if (!(*fields == *parsed)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "move.notation \"", move.notation(), "\" and the structured fields (",
+          fields->ToString(), ") disagree"));
+    }
+  }
+  return parsed;
+}
+
+}  // namespace cassino::service

@@ -1,0 +1,37 @@
+// Conversions between the rules engine's value types and the API messages
+// of proto/cassino/v1. Everything a seat is sent is built here from an
+// engine Observation, so what leaves the referee is exactly what the engine
+// says the seat may see.
+
+#ifndef CASSINO_REFEREE_SERVICE_CONVERT_H_
+#define CASSINO_REFEREE_SERVICE_CONVERT_H_
+
+#include "absl/status/statusor.h"
+#include "cassino/v1/game.pb.h"
+#include "referee/rules/game.h"
+#include "referee/rules/observation.h"
+
+namespace cassino::service {
+
+namespace v1 = ::cassino::v1;
+
+// A move as the referee sends it: every field filled, notation canonical.
+void ToProto(const Move& move, v1::Move* out);
+void ToProto(const Table& table, v1::Table* out);
+void ToProto(const PlayedMove& move, v1::PlayedMove* out);
+void ToProto(const RoundResult& round, v1::RoundResult* out);
+void ToProto(const GameResult& result, v1::GameResult* out);
+// The observation; round_history holds the current round's moves only.
+void ToProto(const Observation& obs, v1::Observation* out);
+
+// A submitted move. Either the notation or the structured fields; if both
+// are given they must agree. InvalidArgument says what is malformed.
+absl::StatusOr<Move> FromProto(const v1::Move& move);
+
+// The cards of a set as strings, canonical order.
+void CardsToProto(CardSet cards,
+                  google::protobuf::RepeatedPtrField<std::string>* out);
+
+}  // namespace cassino::service
+
+#endif  // CASSINO_REFEREE_SERVICE_CONVERT_H_

@@ -1,0 +1,313 @@
+#include "referee/service/referee_service.h"
+
+#include <deque>
+#include <memory>
+#include <mutex>
+
+#include "absl/strings/str_cat.h"
+#include "referee/service/channel.h"
+
+namespace cassino::service {
+namespace {
+
+// A Channel writing to one server stream (bidi or server-streaming). The
+// reactor forwards OnWriteDone here and calls Detach() from OnDone; after
+// that the channel drops everything.
+template <typename Reactor, typename Message>
+class StreamChannel final : public Channel<Message> {
+ public:
+  explicit StreamChannel(Reactor* reactor) : reactor_(reactor) {}
+
+  void Send(const Message& message) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (reactor_ == nullptr || closing_) return;
+    queue_.push_back(message);
+    if (!writing_) WriteFront();
+  }
+
+  void Close(const grpc::Status& status) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (reactor_ == nullptr || closing_) return;
+    closing_ = true;
+    status_ = status;
+    if (!writing_) FinishLocked();
+  }
+
+  bool open() const override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return reactor_ != nullptr && !closing_;
+  }
+
+  void OnWriteDone(bool ok) {
+    std::lock_guard<std::mutex> lock(mu_);
+    writing_ = false;
+    if (reactor_ == nullptr) return;
+    queue_.pop_front();
+    if (!ok) {
+      // The stream is broken (the client went away): stop writing.
+      queue_.clear();
+      if (!closing_) {
+        closing_ = true;
+        status_ = grpc::Status(grpc::StatusCode::CANCELLED, "stream broken");
+      }
+    }
+    if (!queue_.empty()) {
+      WriteFront();
+    } else if (closing_) {
+      FinishLocked();
+    }
+  }
+
+  void Detach() {
+    std::lock_guard<std::mutex> lock(mu_);
+    reactor_ = nullptr;
+    queue_.clear();
+  }
+
+ private:
+  void WriteFront() {
+    writing_ = true;
+    reactor_->StartWrite(&queue_.front());
+  }
+  void FinishLocked() {
+    if (finished_) return;
+    finished_ = true;
+    reactor_->Finish(status_);
+  }
+
+  mutable std::mutex mu_;
+  Reactor* reactor_;
+  std::deque<Message> queue_;  // front() is being written while writing_
+  bool writing_ = false;
+  bool closing_ = false;
+  bool finished_ = false;
+  grpc::Status status_;
+};
+
+class PlayReactor final
+    : public grpc::ServerBidiReactor<v1::PlayRequest, v1::PlayResponse> {
+ public:
+  PlayReactor(Registry* registry, grpc::CallbackServerContext* context)
+      : channel_(std::make_shared<Channel>(this)) {
+    grpc::Status auth =
+        registry->AuthorizeSeat(context->client_metadata(), "", &access_);
+    if (!auth.ok()) {
+      channel_->Close(auth);
+      return;
+    }
+    access_.game->Connect(access_.seat, channel_);
+    StartRead(&request_);
+  }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) {
+      // The bot closed its side (or left): end the call.
+      channel_->Close(grpc::Status::OK);
+      return;
+    }
+    if (!request_.has_move()) {
+      access_.game->Connect(access_.seat, channel_);
+    } else {
+      access_.game->Submit(
+          access_.seat, request_.turn(), request_.move(),
+          [channel = channel_](const grpc::Status&,
+                               const v1::SubmitMoveResponse& response) {
+            v1::PlayResponse verdict;
+            *verdict.mutable_verdict() = response.verdict();
+            channel->Send(verdict);
+          });
+    }
+    StartRead(&request_);
+  }
+
+  void OnWriteDone(bool ok) override { channel_->OnWriteDone(ok); }
+  void OnCancel() override {
+    channel_->Close(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+  }
+  void OnDone() override {
+    channel_->Detach();
+    if (access_.game) access_.game->Disconnect(access_.seat, channel_.get());
+    delete this;
+  }
+
+ private:
+  using Channel = StreamChannel<PlayReactor, v1::PlayResponse>;
+  std::shared_ptr<Channel> channel_;
+  SeatAccess access_;
+  v1::PlayRequest request_;
+};
+
+class WatchReactor final
+    : public grpc::ServerWriteReactor<v1::WatchGameResponse> {
+ public:
+  WatchReactor(Registry* registry, const v1::WatchGameRequest& request)
+      : channel_(std::make_shared<Channel>(this)) {
+    game_ = registry->Find(request.game_id());
+    if (game_) {
+      game_->Watch(channel_);
+      return;
+    }
+    // Not in memory: an older game, straight from the record.
+    absl::StatusOr<recorder::GameRecord> record =
+        registry->recorder()->Load(request.game_id());
+    if (!record.ok()) {
+      channel_->Close(
+          absl::IsNotFound(record.status())
+              ? grpc::Status(grpc::StatusCode::NOT_FOUND,
+                             absl::StrCat("no game ", request.game_id()))
+              : grpc::Status(grpc::StatusCode::INTERNAL,
+                             std::string(record.status().message())));
+      return;
+    }
+    if (record->status == recorder::GameStatus::kRunning) {
+      channel_->Close(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                                   "the game is not loaded; try again"));
+      return;
+    }
+    for (const recorder::Event& ev : record->events) {
+      v1::WatchGameResponse e;
+      v1::RecordEvent* re = e.mutable_record();
+      re->set_seq(ev.seq);
+      re->set_kind(std::string(recorder::EventKindName(ev.kind)));
+      re->set_at_unix_us(ev.at_us);
+      re->set_payload(ev.payload);
+      re->set_hash(ev.hash);
+      channel_->Send(e);
+    }
+    channel_->Close(grpc::Status::OK);
+  }
+
+  void OnWriteDone(bool ok) override { channel_->OnWriteDone(ok); }
+  void OnCancel() override {
+    channel_->Close(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+  }
+  void OnDone() override {
+    channel_->Detach();
+    if (game_) game_->Unwatch(channel_.get());
+    delete this;
+  }
+
+ private:
+  using Channel = StreamChannel<WatchReactor, v1::WatchGameResponse>;
+  std::shared_ptr<Channel> channel_;
+  std::shared_ptr<GameSession> game_;
+};
+
+}  // namespace
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::CreateGame(
+    grpc::CallbackServerContext* context, const v1::CreateGameRequest* request,
+    v1::CreateGameResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (grpc::Status auth = registry_->AuthorizeAdmin(context->client_metadata());
+      !auth.ok()) {
+    reactor->Finish(auth);
+    return reactor;
+  }
+  registry_->CreateGame(*request, [reactor, response](
+                                      const grpc::Status& status,
+                                      const v1::CreateGameResponse& created) {
+    if (status.ok()) *response = created;
+    reactor->Finish(status);
+  });
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::GetGame(
+    grpc::CallbackServerContext* context, const v1::GetGameRequest* request,
+    v1::GetGameResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  grpc::Status status = registry_->AuthorizeAdmin(context->client_metadata());
+  if (status.ok()) {
+    status = registry_->GetGame(request->game_id(), response->mutable_game());
+  }
+  reactor->Finish(status);
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::ListGames(
+    grpc::CallbackServerContext* context, const v1::ListGamesRequest* request,
+    v1::ListGamesResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  grpc::Status status = registry_->AuthorizeAdmin(context->client_metadata());
+  if (status.ok()) status = registry_->ListGames(*request, response);
+  reactor->Finish(status);
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::AbortGame(
+    grpc::CallbackServerContext* context, const v1::AbortGameRequest* request,
+    v1::AbortGameResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  grpc::Status status = registry_->AuthorizeAdmin(context->client_metadata());
+  if (status.ok()) {
+    std::shared_ptr<GameSession> game = registry_->Find(request->game_id());
+    if (!game) {
+      status = grpc::Status(grpc::StatusCode::NOT_FOUND,
+                            absl::StrCat("no running game ", request->game_id()));
+    } else if (absl::Status s = game->Abort(request->reason().empty()
+                                                ? "aborted by the organiser"
+                                                : request->reason().substr(0, 256));
+               !s.ok()) {
+      status = grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                            std::string(s.message()));
+    } else {
+      *response->mutable_game() = game->Info();
+    }
+  }
+  reactor->Finish(status);
+  return reactor;
+}
+
+grpc::ServerBidiReactor<v1::PlayRequest, v1::PlayResponse>*
+RefereeServiceImpl::Play(grpc::CallbackServerContext* context) {
+  return new PlayReactor(registry_, context);
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::GetTurn(
+    grpc::CallbackServerContext* context, const v1::GetTurnRequest* request,
+    v1::GetTurnResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  SeatAccess access;
+  grpc::Status auth = registry_->AuthorizeSeat(context->client_metadata(),
+                                               request->game_id(), &access);
+  if (!auth.ok()) {
+    reactor->Finish(auth);
+    return reactor;
+  }
+  access.game->GetTurn(
+      access.seat, request->wait(),
+      [reactor, response](const grpc::Status& status,
+                          const v1::GetTurnResponse& turn) {
+        if (status.ok()) *response = turn;
+        reactor->Finish(status);
+      });
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::SubmitMove(
+    grpc::CallbackServerContext* context, const v1::SubmitMoveRequest* request,
+    v1::SubmitMoveResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  SeatAccess access;
+  grpc::Status auth = registry_->AuthorizeSeat(context->client_metadata(),
+                                               request->game_id(), &access);
+  if (!auth.ok()) {
+    reactor->Finish(auth);
+    return reactor;
+  }
+  access.game->Submit(access.seat, request->turn(), request->move(),
+                      [reactor, response](const grpc::Status& status,
+                                          const v1::SubmitMoveResponse& r) {
+                        if (status.ok()) *response = r;
+                        reactor->Finish(status);
+                      });
+  return reactor;
+}
+
+grpc::ServerWriteReactor<v1::WatchGameResponse>* RefereeServiceImpl::WatchGame(
+    grpc::CallbackServerContext* context, const v1::WatchGameRequest* request) {
+  return new WatchReactor(registry_, *request);
+}
+
+}  // namespace cassino::service

@@ -1,0 +1,49 @@
+// The gRPC face of the referee: one callback-API service whose handlers
+// authenticate the caller, hand the request to the Registry or a
+// GameSession, and stream what the game sends back. No handler blocks on
+// I/O: replies that wait for the record are sent from commit callbacks.
+
+#ifndef CASSINO_REFEREE_SERVICE_REFEREE_SERVICE_H_
+#define CASSINO_REFEREE_SERVICE_REFEREE_SERVICE_H_
+
+#include "cassino/v1/referee_service.grpc.pb.h"
+#include "referee/service/registry.h"
+
+namespace cassino::service {
+
+class RefereeServiceImpl final : public v1::RefereeService::CallbackService {
+ public:
+  // `registry` must outlive the service.
+  explicit RefereeServiceImpl(Registry* registry) : registry_(registry) {}
+
+  grpc::ServerUnaryReactor* CreateGame(grpc::CallbackServerContext* context,
+                                       const v1::CreateGameRequest* request,
+                                       v1::CreateGameResponse* response) override;
+  grpc::ServerUnaryReactor* GetGame(grpc::CallbackServerContext* context,
+                                    const v1::GetGameRequest* request,
+                                    v1::GetGameResponse* response) override;
+  grpc::ServerUnaryReactor* ListGames(grpc::CallbackServerContext* context,
+                                      const v1::ListGamesRequest* request,
+                                      v1::ListGamesResponse* response) override;
+  grpc::ServerUnaryReactor* AbortGame(grpc::CallbackServerContext* context,
+                                      const v1::AbortGameRequest* request,
+                                      v1::AbortGameResponse* response) override;
+  grpc::ServerBidiReactor<v1::PlayRequest, v1::PlayResponse>* Play(
+      grpc::CallbackServerContext* context) override;
+  grpc::ServerUnaryReactor* GetTurn(grpc::CallbackServerContext* context,
+                                    const v1::GetTurnRequest* request,
+                                    v1::GetTurnResponse* response) override;
+  grpc::ServerUnaryReactor* SubmitMove(grpc::CallbackServerContext* context,
+                                       const v1::SubmitMoveRequest* request,
+                                       v1::SubmitMoveResponse* response) override;
+  grpc::ServerWriteReactor<v1::WatchGameResponse>* WatchGame(
+      grpc::CallbackServerContext* context,
+      const v1::WatchGameRequest* request) override;
+
+ private:
+  Registry* const registry_;
+};
+
+}  // namespace cassino::service
+
+#endif  // CASSINO_REFEREE_SERVICE_REFEREE_SERVICE_H_

@@ -1,0 +1,366 @@
+#include "referee/service/registry.h"
+
+#include <chrono>
+#include <cstdio>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "referee/rules/deal.h"
+#include "referee/service/auth.h"
+#include "referee/service/convert.h"
+
+namespace cassino::service {
+namespace {
+
+constexpr int kMaxSeats = 4;
+constexpr size_t kMaxNameLength = 64;
+constexpr size_t kMaxLabelLength = 128;
+constexpr int kMaxDecks = 64;
+constexpr int64_t kMaxMillis = 3600 * 1000;
+
+grpc::Status Invalid(const std::string& message) {
+  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message);
+}
+
+grpc::Status FromAbsl(const absl::Status& s) {
+  return grpc::Status(static_cast<grpc::StatusCode>(s.code()),
+                      std::string(s.message()));
+}
+
+int64_t UnixMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// The time control of a request with defaults filled in, or why not.
+absl::StatusOr<recorder::TimeControl> ClockOf(const v1::Clock& c) {
+  recorder::TimeControl clock;
+  if (c.per_move_ms() < 0 || c.per_move_ms() > kMaxMillis) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("clock.per_move_ms must be from 1 to ", kMaxMillis));
+  }
+  if (c.per_move_ms() > 0) clock.per_move_ms = c.per_move_ms();
+  if (c.bank_ms() > kMaxMillis * 24) {
+    return absl::InvalidArgumentError("clock.bank_ms is too large");
+  }
+  if (c.bank_ms() != 0) clock.bank_ms = std::max<int64_t>(0, c.bank_ms());
+  if (c.max_illegal() < 0 || c.max_illegal() > 1000) {
+    return absl::InvalidArgumentError("clock.max_illegal must be 1 to 1000");
+  }
+  if (c.max_illegal() > 0) clock.max_illegal = c.max_illegal();
+  return clock;
+}
+
+v1::GameStatus ProtoStatus(recorder::GameStatus s) {
+  switch (s) {
+    case recorder::GameStatus::kRunning:
+      return v1::GAME_STATUS_RUNNING;
+    case recorder::GameStatus::kFinished:
+      return v1::GAME_STATUS_FINISHED;
+    case recorder::GameStatus::kAborted:
+      return v1::GAME_STATUS_ABORTED;
+  }
+  return v1::GAME_STATUS_UNSPECIFIED;
+}
+
+void SummaryToInfo(const recorder::GameSummary& s, v1::GameInfo* info) {
+  info->set_game_id(s.game_id);
+  info->set_label(s.label);
+  info->set_rules(s.rules);
+  for (const std::string& b : s.bots) info->add_bots(b);
+  info->set_status(ProtoStatus(s.status));
+  info->set_to_move(-1);
+  for (int t : s.totals) info->add_totals(t);
+  if (s.status != recorder::GameStatus::kRunning) {
+    info->mutable_result()->set_winner(s.winner);
+    info->mutable_result()->set_reason(s.end_reason);
+    for (int t : s.totals) info->mutable_result()->add_totals(t);
+  }
+  info->set_created_unix_ms(s.created_us / 1000);
+}
+
+}  // namespace
+
+Registry::Registry(recorder::Recorder* recorder, DeadlineTimer* timer,
+                   const std::string& admin_token)
+    : deps_{recorder, timer}, admin_token_hash_(HashToken(admin_token)) {}
+
+absl::StatusOr<int> Registry::ResumeAll() {
+  absl::StatusOr<std::vector<std::string>> ids = deps_.recorder->Unfinished();
+  if (!ids.ok()) return ids.status();
+  int resumed = 0;
+  absl::Status first_error;
+  for (const std::string& id : *ids) {
+    absl::StatusOr<recorder::GameRecord> record = deps_.recorder->Load(id);
+    absl::StatusOr<std::shared_ptr<GameSession>> game =
+        record.ok() ? GameSession::Resume(deps_, *record)
+                    : absl::StatusOr<std::shared_ptr<GameSession>>(
+                          record.status());
+    if (!game.ok()) {
+      if (first_error.ok()) {
+        first_error = absl::DataLossError(absl::StrCat(
+            "game ", id, " cannot be resumed: ", game.status().message()));
+      }
+      continue;
+    }
+    Register(*game);
+    ++resumed;
+  }
+  if (!first_error.ok()) return first_error;
+  return resumed;
+}
+
+void Registry::Register(const std::shared_ptr<GameSession>& game) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const recorder::GameHeader& h = game->header();
+  games_[h.game_id] = game;
+  for (size_t seat = 0; seat < h.seats.size(); ++seat) {
+    tokens_[h.seats[seat].token_hash] = {h.game_id, static_cast<int>(seat)};
+  }
+}
+
+grpc::Status Registry::AuthorizeAdmin(const Metadata& metadata) const {
+  std::optional<std::string> token = BearerToken(metadata);
+  if (!token) {
+    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                        "this call needs the admin token as "
+                        "'authorization: Bearer <token>' metadata");
+  }
+  const std::string hash = HashToken(*token);
+  if (ConstantTimeEquals(hash, admin_token_hash_)) return grpc::Status::OK;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (tokens_.contains(hash)) {
+    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                        "a seat token may not make organiser calls");
+  }
+  return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, "unknown token");
+}
+
+grpc::Status Registry::AuthorizeSeat(const Metadata& metadata,
+                                     const std::string& game_id,
+                                     SeatAccess* access) const {
+  std::optional<std::string> token = BearerToken(metadata);
+  if (!token) {
+    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                        "this call needs your seat token as "
+                        "'authorization: Bearer <token>' metadata");
+  }
+  // Looking the token up by its hash takes the same time whatever the token
+  // shares with a real one.
+  const std::string hash = HashToken(*token);
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = tokens_.find(hash);
+  if (it == tokens_.end()) {
+    if (ConstantTimeEquals(hash, admin_token_hash_)) {
+      return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                          "the admin token plays no seat");
+    }
+    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, "unknown token");
+  }
+  const auto& [token_game, seat] = it->second;
+  if (!game_id.empty() && game_id != token_game) {
+    if (!games_.contains(game_id)) {
+      return grpc::Status(grpc::StatusCode::NOT_FOUND,
+                          absl::StrCat("no game ", game_id));
+    }
+    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                        "your token is for another game");
+  }
+  auto game = games_.find(token_game);
+  if (game == games_.end()) {
+    return grpc::Status(grpc::StatusCode::NOT_FOUND,
+                        absl::StrCat("no game ", token_game));
+  }
+  access->game = game->second;
+  access->seat = seat;
+  return grpc::Status::OK;
+}
+
+void Registry::CreateGame(
+    const v1::CreateGameRequest& request,
+    std::function<void(const grpc::Status&, const v1::CreateGameResponse&)>
+        done) {
+  const v1::CreateGameResponse empty;
+  auto fail = [&](const grpc::Status& s) { done(s, empty); };
+
+  const int seats = request.seats_size();
+  if (seats < 2 || seats > kMaxSeats) {
+    return fail(Invalid(absl::StrCat("a game has 2 to ", kMaxSeats,
+                                     " seats; the request has ", seats)));
+  }
+  std::string rules_text = request.rules().empty() ? "standard" : request.rules();
+  if (rules_text.size() > 1024) return fail(Invalid("rules text is too long"));
+  if (!absl::StrContains(rules_text, "players=")) {
+    absl::StrAppend(&rules_text, " players=", seats);
+  }
+  absl::StatusOr<RuleSet> rules = RuleSet::Parse(rules_text);
+  if (!rules.ok()) return fail(Invalid(absl::StrCat("rules: ", rules.status().message())));
+  if (absl::Status s = rules->Validate(); !s.ok()) {
+    return fail(Invalid(absl::StrCat("rules: ", s.message())));
+  }
+  if (rules->players != seats) {
+    return fail(Invalid(absl::StrCat("the rules have ", rules->players,
+                                     " players but ", seats,
+                                     " seats were given")));
+  }
+  absl::StatusOr<recorder::TimeControl> clock = ClockOf(request.clock());
+  if (!clock.ok()) return fail(FromAbsl(clock.status()));
+  if (request.label().size() > kMaxLabelLength) {
+    return fail(Invalid("label is too long"));
+  }
+
+  recorder::GameHeader header;
+  header.rules = rules->ToString();
+  header.clock = *clock;
+  header.label = request.label();
+  header.created_us = UnixMicros();
+  header.game_id = ToHex(RandomBytes32()).substr(0, 20);
+
+  DeckSource decks;
+  if (request.decks_size() > 0) {
+    if (!request.seed().empty()) {
+      return fail(Invalid("give a seed or explicit decks, not both"));
+    }
+    if (request.decks_size() > kMaxDecks) return fail(Invalid("too many decks"));
+    std::vector<Deck> parsed;
+    for (int i = 0; i < request.decks_size(); ++i) {
+      absl::StatusOr<Deck> deck = ParseDeck(request.decks(i));
+      if (!deck.ok()) {
+        return fail(Invalid(absl::StrCat("decks[", i, "]: ",
+                                         deck.status().message())));
+      }
+      parsed.push_back(*deck);
+      header.explicit_decks.push_back(DeckToString(*deck));
+    }
+    decks = DeckSource::Explicit(std::move(parsed));
+  } else {
+    Seed seed;
+    if (request.seed().empty()) {
+      seed = RandomBytes32();
+    } else {
+      absl::StatusOr<Seed> parsed = ParseSeed(request.seed());
+      if (!parsed.ok()) {
+        return fail(Invalid(absl::StrCat("seed: ", parsed.status().message())));
+      }
+      seed = *parsed;
+    }
+    header.seed = ToHex(seed);
+    header.commitment = ToHex(SeedCommitment(seed));
+    decks = DeckSource::FromSeed(seed);
+  }
+
+  v1::CreateGameResponse response;
+  response.set_game_id(header.game_id);
+  response.set_seed_commitment(header.commitment);
+  response.set_rules(header.rules);
+  response.mutable_clock()->set_per_move_ms(header.clock.per_move_ms);
+  response.mutable_clock()->set_bank_ms(header.clock.bank_ms);
+  response.mutable_clock()->set_max_illegal(header.clock.max_illegal);
+  for (int seat = 0; seat < seats; ++seat) {
+    const std::string& name = request.seats(seat).bot_name();
+    if (name.empty() || name.size() > kMaxNameLength) {
+      return fail(Invalid(absl::StrCat("seats[", seat, "].bot_name must be 1 to ",
+                                       kMaxNameLength, " characters")));
+    }
+    const std::string token = NewToken();
+    header.seats.push_back({name, HashToken(token)});
+    v1::SeatToken* t = response.add_tokens();
+    t->set_seat(seat);
+    t->set_bot_name(name);
+    t->set_token(token);
+  }
+
+  absl::StatusOr<Game> game = Game::Create(*rules, std::move(decks));
+  if (!game.ok()) return fail(Invalid(std::string(game.status().message())));
+
+  // Registered only once on disk, so no token works before the game exists.
+  auto holder = std::make_shared<std::shared_ptr<GameSession>>();
+  *holder = GameSession::Create(
+      deps_, std::move(header), std::move(*game),
+      [this, holder, response, done = std::move(done)](absl::Status status) {
+        if (!status.ok()) {
+          done(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                            absl::StrCat("the game could not be recorded: ",
+                                         status.message())),
+               v1::CreateGameResponse());
+          return;
+        }
+        Register(*holder);
+        holder->reset();
+        done(grpc::Status::OK, response);
+      });
+}
+
+std::shared_ptr<GameSession> Registry::Find(const std::string& game_id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = games_.find(game_id);
+  return it == games_.end() ? nullptr : it->second;
+}
+
+grpc::Status Registry::GetGame(const std::string& game_id,
+                               v1::GameInfo* info) const {
+  if (std::shared_ptr<GameSession> game = Find(game_id)) {
+    *info = game->Info();
+    return grpc::Status::OK;
+  }
+  absl::StatusOr<recorder::GameRecord> record = deps_.recorder->Load(game_id);
+  if (!record.ok()) {
+    if (absl::IsNotFound(record.status())) {
+      return grpc::Status(grpc::StatusCode::NOT_FOUND,
+                          absl::StrCat("no game ", game_id));
+    }
+    return FromAbsl(record.status());
+  }
+  recorder::ListFilter filter;
+  absl::StatusOr<std::vector<recorder::GameSummary>> list =
+      deps_.recorder->List(filter);
+  if (!list.ok()) return FromAbsl(list.status());
+  for (const recorder::GameSummary& s : *list) {
+    if (s.game_id == game_id) {
+      SummaryToInfo(s, info);
+      info->set_seed_commitment(record->header.commitment);
+      if (s.status != recorder::GameStatus::kRunning) {
+        info->set_seed(record->header.seed);
+      }
+      return grpc::Status::OK;
+    }
+  }
+  return grpc::Status(grpc::StatusCode::NOT_FOUND,
+                      absl::StrCat("no game ", game_id));
+}
+
+grpc::Status Registry::ListGames(const v1::ListGamesRequest& request,
+                                 v1::ListGamesResponse* response) const {
+  recorder::ListFilter filter;
+  switch (request.status()) {
+    case v1::GAME_STATUS_RUNNING:
+      filter.status = recorder::GameStatus::kRunning;
+      break;
+    case v1::GAME_STATUS_FINISHED:
+      filter.status = recorder::GameStatus::kFinished;
+      break;
+    case v1::GAME_STATUS_ABORTED:
+      filter.status = recorder::GameStatus::kAborted;
+      break;
+    default:
+      break;
+  }
+  filter.label = request.label();
+  filter.limit = request.page_size() > 0 ? std::min(request.page_size(), 1000)
+                                         : 100;
+  absl::StatusOr<std::vector<recorder::GameSummary>> list =
+      deps_.recorder->List(filter);
+  if (!list.ok()) return FromAbsl(list.status());
+  for (const recorder::GameSummary& s : *list) {
+    v1::GameInfo* info = response->add_games();
+    if (std::shared_ptr<GameSession> game = Find(s.game_id)) {
+      *info = game->Info();
+    } else {
+      SummaryToInfo(s, info);
+    }
+  }
+  return grpc::Status::OK;
+}
+
+}  // namespace cassino::service

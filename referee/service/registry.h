@@ -1,0 +1,85 @@
+// The referee's games: creating them, finding them by id or by seat token,
+// resuming them after a restart, and deciding who may call what.
+//
+// The registry's own lock guards only its maps and is never held while a
+// game does anything, so games run independently of each other; the lock
+// order is always game, then registry (a game's commit callback may
+// register it), never the reverse.
+
+#ifndef CASSINO_REFEREE_SERVICE_REGISTRY_H_
+#define CASSINO_REFEREE_SERVICE_REGISTRY_H_
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "cassino/v1/referee_service.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "recorder/recorder.h"
+#include "referee/service/deadline_timer.h"
+#include "referee/service/game_session.h"
+
+namespace cassino::service {
+
+// A seat a token gives access to.
+struct SeatAccess {
+  std::shared_ptr<GameSession> game;
+  int seat = 0;
+};
+
+using Metadata = std::multimap<grpc::string_ref, grpc::string_ref>;
+
+class Registry {
+ public:
+  // `admin_token` may not be empty. Both pointers must outlive the registry.
+  Registry(recorder::Recorder* recorder, DeadlineTimer* timer,
+           const std::string& admin_token);
+
+  // Loads every unfinished game of the database and starts its clock.
+  // Returns how many were resumed; a game that cannot be replayed is
+  // reported in the status and the others are still resumed.
+  absl::StatusOr<int> ResumeAll();
+
+  // OK if the metadata carries the admin token; UNAUTHENTICATED for a
+  // missing or unknown token, PERMISSION_DENIED for a seat token.
+  grpc::Status AuthorizeAdmin(const Metadata& metadata) const;
+  // The seat of a token. `game_id`, when not empty, must be the token's game
+  // (NOT_FOUND if no such game, PERMISSION_DENIED if another game).
+  grpc::Status AuthorizeSeat(const Metadata& metadata,
+                             const std::string& game_id,
+                             SeatAccess* access) const;
+
+  // Creates a game; `done` runs once it is on disk (or failed).
+  void CreateGame(
+      const v1::CreateGameRequest& request,
+      std::function<void(const grpc::Status&, const v1::CreateGameResponse&)>
+          done);
+  // A game in memory (running, or ended since the referee started).
+  std::shared_ptr<GameSession> Find(const std::string& game_id) const;
+  // A game's info from memory, or from the database for older games.
+  grpc::Status GetGame(const std::string& game_id, v1::GameInfo* info) const;
+  grpc::Status ListGames(const v1::ListGamesRequest& request,
+                         v1::ListGamesResponse* response) const;
+
+  recorder::Recorder* recorder() const { return deps_.recorder; }
+
+ private:
+  void Register(const std::shared_ptr<GameSession>& game);
+
+  const SessionDeps deps_;
+  const std::string admin_token_hash_;
+
+  mutable std::mutex mu_;
+  absl::flat_hash_map<std::string, std::shared_ptr<GameSession>> games_;
+  // Token hash -> (game id, seat).
+  absl::flat_hash_map<std::string, std::pair<std::string, int>> tokens_;
+};
+
+}  // namespace cassino::service
+
+#endif  // CASSINO_REFEREE_SERVICE_REGISTRY_H_

@@ -1,0 +1,50 @@
+#include "referee/service/convert.h"
+
+#include "gtest/gtest.h"
+
+namespace cassino::service {
+namespace {
+
+TEST(ConvertTest, MoveRoundTripsBothForms) {
+  const Move move = *Move::Parse("build 8 3D 5S 8H 6D 2C");
+  v1::Move proto;
+  ToProto(move, &proto);
+  EXPECT_EQ(proto.notation(), "build 8 3D 5S 8H 6D 2C");
+  EXPECT_EQ(proto.kind(), v1::MOVE_KIND_BUILD);
+  EXPECT_EQ(proto.card(), "3D");
+  EXPECT_EQ(proto.value(), 8);
+  EXPECT_EQ(proto.table_cards_size(), 4);
+  EXPECT_EQ(*FromProto(proto), move);
+  v1::Move structured = proto;
+  structured.clear_notation();
+  EXPECT_EQ(*FromProto(structured), move);
+  v1::Move text;
+  text.set_notation("take 8c 2c 6d");
+  EXPECT_EQ(FromProto(text)->ToString(), "take 8C 6D 2C");
+}
+
+TEST(ConvertTest, MalformedMovesSayWhy) {
+  v1::Move empty;
+  EXPECT_NE(FromProto(empty).status().message().find("empty"),
+            std::string::npos);
+  v1::Move bad_card;
+  bad_card.set_kind(v1::MOVE_KIND_TRAIL);
+  bad_card.set_card("XX");
+  EXPECT_NE(FromProto(bad_card).status().message().find("move.card"),
+            std::string::npos);
+  v1::Move disagree;
+  disagree.set_kind(v1::MOVE_KIND_TRAIL);
+  disagree.set_card("7H");
+  disagree.set_notation("trail 8H");
+  EXPECT_NE(FromProto(disagree).status().message().find("disagree"),
+            std::string::npos);
+  v1::Move twice;
+  twice.set_kind(v1::MOVE_KIND_CAPTURE);
+  twice.set_card("7H");
+  twice.add_table_cards("7S");
+  twice.add_table_cards("7S");
+  EXPECT_FALSE(FromProto(twice).ok());
+}
+
+}  // namespace
+}  // namespace cassino::service

@@ -1,0 +1,114 @@
+// An in-process referee on 127.0.0.1:0 with a temporary database, and real
+// gRPC clients for its organiser and seats.
+
+#ifndef CASSINO_TESTS_REFEREE_SERVICE_TEST_REFEREE_H_
+#define CASSINO_TESTS_REFEREE_SERVICE_TEST_REFEREE_H_
+
+#include <filesystem>
+#include <memory>
+#include <random>
+#include <string>
+
+#include "cassino/v1/referee_service.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
+#include "referee/service/server.h"
+
+namespace cassino::testing {
+
+namespace v1 = ::cassino::v1;
+
+inline constexpr char kAdminToken[] = "test-admin-token";
+
+// A fresh directory per test.
+inline std::filesystem::path TempDir() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() /
+      (std::string("cassino_") + info->test_suite_name() + "_" + info->name() +
+       "_" + std::to_string(std::random_device{}()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+class TestReferee {
+ public:
+  explicit TestReferee(std::filesystem::path db,
+                       recorder::Durability durability =
+                           recorder::Durability::kNormal)
+      : db_(std::move(db)), durability_(durability) {
+    Start();
+  }
+
+  void Start() {
+    service::ServerOptions options;
+    options.listen = "127.0.0.1:0";
+    options.db_path = db_.string();
+    options.durability = durability_;
+    options.admin_token = kAdminToken;
+    absl::StatusOr<std::unique_ptr<service::RefereeServer>> s =
+        service::RefereeServer::Start(options);
+    ASSERT_TRUE(s.ok()) << s.status();
+    server_ = std::move(*s);
+    channel_ = grpc::CreateChannel(
+        "127.0.0.1:" + std::to_string(server_->port()),
+        grpc::InsecureChannelCredentials());
+    stub_ = v1::RefereeService::NewStub(channel_);
+  }
+  void Stop() { server_.reset(); }
+  void Restart() {
+    Stop();
+    Start();
+  }
+
+  service::RefereeServer& server() { return *server_; }
+  v1::RefereeService::Stub& stub() { return *stub_; }
+  std::shared_ptr<grpc::Channel> channel() { return channel_; }
+
+  // A context carrying `token` (none if empty), with a deadline.
+  static std::unique_ptr<grpc::ClientContext> Context(
+      const std::string& token, int timeout_ms = 10000) {
+    auto ctx = std::make_unique<grpc::ClientContext>();
+    if (!token.empty()) ctx->AddMetadata("authorization", "Bearer " + token);
+    ctx->set_deadline(std::chrono::system_clock::now() +
+                      std::chrono::milliseconds(timeout_ms));
+    return ctx;
+  }
+
+  // Creates a game as the organiser; fails the test on error.
+  v1::CreateGameResponse Create(const std::string& rules, int seats,
+                                const std::string& seed = "",
+                                v1::Clock clock = v1::Clock()) {
+    v1::CreateGameRequest req;
+    req.set_rules(rules);
+    for (int i = 0; i < seats; ++i) {
+      req.add_seats()->set_bot_name("bot" + std::to_string(i));
+    }
+    req.set_seed(seed);
+    *req.mutable_clock() = clock;
+    v1::CreateGameResponse resp;
+    grpc::Status s = stub_->CreateGame(Context(kAdminToken).get(), req, &resp);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return resp;
+  }
+
+  v1::GameInfo Info(const std::string& game_id) {
+    v1::GetGameRequest req;
+    req.set_game_id(game_id);
+    v1::GetGameResponse resp;
+    grpc::Status s = stub_->GetGame(Context(kAdminToken).get(), req, &resp);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return resp.game();
+  }
+
+ private:
+  std::filesystem::path db_;
+  recorder::Durability durability_;
+  std::unique_ptr<service::RefereeServer> server_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<v1::RefereeService::Stub> stub_;
+};
+
+}  // namespace cassino::testing
+
+#endif  // CASSINO_TESTS_REFEREE_SERVICE_TEST_REFEREE_H_
