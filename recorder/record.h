@@ -19,12 +19,12 @@
 //   deal     round, deck ("6D 8C ..." in deal order)
 //   move     turn, round, seat, move (canonical notation), elapsed_ms
 //   reject   turn, seat, submitted (as received), reason, elapsed_ms
-//   round    round, dealer, leftovers, leftover_side, items [{kind, side,
-//            points, card?}], sides [{cards, spades, points, ...}],
-//            totals_before, totals_after
+//   round    round, dealer, leftovers, leftover_side, builds_left,
+//            all_eleven_side, items [{kind, side, points, card?}],
+//            sides [{cards, spades, points, ...}], totals_before, totals_after
 //   forfeit  seat, reason ("time", "illegal", ...), detail
-//   end      winner (side, -1 none), reason, totals, detail, seed (hex;
-//            empty for explicit decks)
+//   end      winner (side, -1 none), reason, totals, forfeiting_seat, detail,
+//            seed (hex; empty for explicit decks)
 //   abort    detail
 //
 // Lifetimes: records are values; nothing here touches SQLite.
@@ -120,7 +120,7 @@ absl::StatusOr<DeckSource> HeaderDecks(const GameHeader& header);
 
 // A record replayed into engine state: used by the referee to resume and by
 // tools. Per-seat clock and illegal-submission counts are reconstructed from
-// the events.
+// the events: only accepted moves charge the bank (time beyond per_move_ms).
 struct ReplayedGame {
   Game game;
   std::vector<int64_t> bank_left_ms;  // per seat

@@ -11,6 +11,12 @@ namespace {
 constexpr absl::string_view kRankChars = "A23456789TJQK";
 constexpr absl::string_view kSuitChars = "SHDC";
 
+// std::toupper on a plain char is undefined for bytes >= 0x80 (negative
+// chars); input text may hold any bytes.
+char ToUpper(char c) {
+  return static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+}
+
 }  // namespace
 
 char RankChar(int rank) { return kRankChars[rank - 1]; }
@@ -26,7 +32,7 @@ absl::StatusOr<Card> Card::Parse(absl::string_view text) {
   if (rank_text == "10") {
     rank = kTen;
   } else if (rank_text.size() == 1) {
-    auto pos = kRankChars.find(static_cast<char>(std::toupper(rank_text[0])));
+    auto pos = kRankChars.find(ToUpper(rank_text[0]));
     if (pos != absl::string_view::npos) rank = static_cast<int>(pos) + 1;
   }
   if (rank == 0) {
@@ -34,7 +40,7 @@ absl::StatusOr<Card> Card::Parse(absl::string_view text) {
         "'", text, "' is not a card: unknown rank '", rank_text,
         "' (ranks are A 2 3 4 5 6 7 8 9 T J Q K)"));
   }
-  auto suit = kSuitChars.find(static_cast<char>(std::toupper(text.back())));
+  auto suit = kSuitChars.find(ToUpper(text.back()));
   if (suit == absl::string_view::npos) {
     return absl::InvalidArgumentError(absl::StrCat(
         "'", text, "' is not a card: unknown suit '", text.substr(text.size() - 1),

@@ -1,5 +1,6 @@
 #include "referee/rules/deal.h"
 
+#include <openssl/evp.h>
 #include <openssl/sha.h>
 
 #include <utility>
@@ -9,6 +10,26 @@
 
 namespace cassino {
 namespace {
+
+// SHA-256 of `size` bytes into `out` (32 bytes). OpenSSL 3's one-shot
+// SHA256() looks the algorithm up on every call, which costs more than
+// hashing a 40-byte message; this fetches it once and reuses one context per
+// thread. Falls back to SHA256() if OpenSSL cannot provide either.
+void HashSha256(const uint8_t* data, size_t size, uint8_t* out) {
+  struct Context {
+    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+    ~Context() { EVP_MD_CTX_free(ctx); }
+  };
+  static EVP_MD* const md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  thread_local Context context;
+  EVP_MD_CTX* const ctx = context.ctx;
+  if (md == nullptr || ctx == nullptr ||
+      EVP_DigestInit_ex(ctx, md, nullptr) != 1 ||
+      EVP_DigestUpdate(ctx, data, size) != 1 ||
+      EVP_DigestFinal_ex(ctx, out, nullptr) != 1) {
+    SHA256(data, size, out);
+  }
+}
 
 // The shuffle's byte stream for one round, consumed as uint32 words.
 class WordStream {
@@ -46,7 +67,7 @@ class WordStream {
   }
   void Refill() {
     PutBigEndian(block_index_++, &input_[36]);
-    SHA256(input_.data(), input_.size(), block_.data());
+    HashSha256(input_.data(), input_.size(), block_.data());
     offset_ = 0;
   }
 
@@ -67,7 +88,7 @@ int HexDigit(char c) {
 
 Digest Sha256(std::span<const uint8_t> bytes) {
   Digest d;
-  SHA256(bytes.data(), bytes.size(), d.data());
+  HashSha256(bytes.data(), bytes.size(), d.data());
   return d;
 }
 

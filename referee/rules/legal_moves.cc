@@ -28,21 +28,37 @@ void MoveGenerator::Prepare(const Position& pos) {
   }
   n_ = static_cast<int>(items_.size());
 
-  const uint32_t subsets = uint32_t{1} << n_;
-  sums_.resize(subsets);
   for (auto& g : groups_) g.clear();
   good_ready_.fill(false);
-  sums_[0] = 0;
-  for (uint32_t m = 1; m < subsets; ++m) {
-    int low = std::countr_zero(m);
-    int s = sums_[m & (m - 1)] + items_[low].value;
-    sums_[m] = static_cast<uint8_t>(std::min(s, 255));
-    if (s <= kMaxSum) groups_[s].push_back(m);
-  }
-  visited_.assign((subsets + 63) / 64, 0);
+  // Only sums up to the largest value ever asked for are kept: a capture
+  // asks for groups of the played card's value, a build for groups of at
+  // most MaxBuild().
+  int limit = rules.MaxBuild();
+  for (Card c : pos.hands[seat]) limit = std::max(limit, rules.CardValue(c));
+  group_limit_ = std::min(limit, kMaxSum);
+  EnumerateGroups(n_, 0, 0);
+  // Good() leaves visited_ all zero; it only needs to cover 2^n_ bits.
+  const size_t words = ((size_t{1} << n_) + 63) / 64;
+  if (visited_.size() < words) visited_.resize(words, 0);
 
   check_rules_ = ControlledBuilds(pos, seat) != 0 ||
                  rules.builder_obligation == BuilderObligation::kV3;
+}
+
+// Appends to groups_ every mask m | sub, sub a non-empty subset of the items
+// below `below`, whose sum (s plus the values of sub) is at most
+// group_limit_. Masks come in increasing numeric order, as a plain loop over
+// all 2^n masks would give them, but subsets over the limit are pruned
+// instead of visited (item values are at least 1, so supersets of a subset
+// over the limit are over it too).
+void MoveGenerator::EnumerateGroups(int below, uint32_t m, int s) {
+  for (int j = 0; j < below; ++j) {
+    const int s2 = s + items_[j].value;
+    if (s2 > group_limit_) continue;
+    const uint32_t m2 = m | uint32_t{1} << j;
+    groups_[s2].push_back(m2);
+    EnumerateGroups(j, m2, s2);
+  }
 }
 
 // Every union of disjoint groups of `value`, the empty set first.
@@ -82,9 +98,10 @@ uint32_t MoveGenerator::BuildsOf(uint32_t mask) const {
   return builds;
 }
 
-void MoveGenerator::Emit(const Position& pos, const Move& move,
-                         uint32_t builds_taken, int changed_build,
-                         std::vector<Move>* out) {
+// Inline: called once per candidate move, and usually with nothing to check.
+inline void MoveGenerator::Emit(const Position& pos, const Move& move,
+                                uint32_t builds_taken, int changed_build,
+                                std::vector<Move>* out) {
   if (check_rules_) {
     MoveEffect e{move.kind, move.card, move.value, builds_taken, changed_build};
     if (CheckBuilderRules(pos, e) != BuilderViolation::kNone) return;
@@ -96,10 +113,17 @@ void MoveGenerator::Captures(const Position& pos, Card c, int x,
                              std::vector<Move>* out) {
   const auto& builds = pos.table.builds;
   // Builds of value x are taken whole, in any combination.
-  uint32_t whole[8];
+  // At most kMaxWholeBuilds of them (2^k combinations); beyond that the
+  // list is reported incomplete.
+  uint32_t whole[kMaxWholeBuilds];
   int k = 0;
-  for (size_t i = 0; i < builds.size() && k < 8; ++i) {
-    if (builds[i].value == x) whole[k++] = static_cast<uint32_t>(i);
+  for (size_t i = 0; i < builds.size(); ++i) {
+    if (builds[i].value != x) continue;
+    if (k == kMaxWholeBuilds) {
+      capped_ = true;
+      break;
+    }
+    whole[k++] = static_cast<uint32_t>(i);
   }
   const size_t first = out->size();
   const std::vector<uint32_t>& good = Good(x);
@@ -116,8 +140,8 @@ void MoveGenerator::Captures(const Position& pos, Card c, int x,
       if (s == 0 && g == 0) continue;
       const uint32_t g_builds = BuildsOf(g);
       if (g_builds & taken) continue;
-      Emit(pos, Move::Capture(c, build_cards | CardsOf(g)), taken | g_builds, -1,
-           out);
+      Emit(pos, Move::Capture(c, build_cards | CardsOf(g)), taken | g_builds,
+           -1, out);
     }
   }
   if (pos.rules.builds_in_sums == BuildsInSums::kOpponentsSingle) {
@@ -138,14 +162,22 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x,
   const auto& builds = pos.table.builds;
   const bool absorb = rules.multi_build_absorb;
   auto loose_only = [&](uint32_t m) { return (m & ~loose_mask_) == 0; };
+  // Bit v: the rest of the hand holds a card of value v (as HoldsValue).
+  uint32_t held = 0;
+  for (Card r : rest) held |= uint32_t{1} << rules.CardValue(r);
+  auto holds = [held](int v) {
+    return v >= 1 && v < 32 && (held >> v & 1) != 0;
+  };
 
   // Collects A | B for A in groups of `first` (or A empty when first == 0)
   // and B in Good(value) disjoint from A, deduplicated.
   auto unions = [&](int first, int value) -> const std::vector<uint32_t>& {
     scratch_.clear();
-    const std::vector<uint32_t>& good = Good(value);
     static const std::vector<uint32_t> kEmpty = {0};
     const std::vector<uint32_t>& firsts = first == 0 ? kEmpty : groups_[first];
+    if (firsts.empty()) return scratch_;
+    // Without absorbing only the empty set of further groups is used.
+    const std::vector<uint32_t>& good = absorb ? Good(value) : kEmpty;
     for (uint32_t a : firsts) {
       if (!loose_only(a)) continue;
       for (uint32_t b : good) {
@@ -154,13 +186,17 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x,
         scratch_.push_back(a | b);
       }
     }
-    std::sort(scratch_.begin(), scratch_.end());
-    scratch_.erase(std::unique(scratch_.begin(), scratch_.end()), scratch_.end());
+    // With no further groups the firsts came in increasing order, distinct.
+    if (good.size() > 1) {
+      std::sort(scratch_.begin(), scratch_.end());
+      scratch_.erase(std::unique(scratch_.begin(), scratch_.end()),
+                     scratch_.end());
+    }
     return scratch_;
   };
 
   for (int v = x + 1; v <= rules.MaxBuild(); ++v) {
-    if (!HoldsValue(rules, rest, v)) continue;
+    if (!holds(v)) continue;
     // A new build: c with loose cards summing to v - x, plus groups of v.
     for (uint32_t m : unions(v - x, v)) {
       Emit(pos, Move::Build(c, v, CardsOf(m)), 0, -1, out);
@@ -171,8 +207,7 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x,
       if (b.multiple || b.value != v - x) continue;
       if (b.controller == seat) {
         if (rules.own_raise == OwnRaise::kForbidden) continue;
-        if (rules.own_raise == OwnRaise::kNeedsOldValue &&
-            !HoldsValue(rules, rest, b.value)) {
+        if (rules.own_raise == OwnRaise::kNeedsOldValue && !holds(b.value)) {
           continue;
         }
       }
@@ -185,7 +220,7 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x,
   // Adding to a build of value V >= x: c with loose cards summing to V.
   for (size_t i = 0; i < builds.size(); ++i) {
     const Build& b = builds[i];
-    if (b.value < x || !HoldsValue(rules, rest, b.value)) continue;
+    if (b.value < x || !holds(b.value)) continue;
     for (uint32_t m : unions(b.value - x, b.value)) {
       Emit(pos, Move::Build(c, b.value, b.cards | CardsOf(m)), 0,
            static_cast<int>(i), out);
@@ -195,6 +230,7 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x,
 
 bool MoveGenerator::Generate(const Position& pos, std::vector<Move>* out) {
   out->clear();
+  capped_ = false;
   Prepare(pos);
   const RuleSet& rules = pos.rules;
   const CardSet hand = pos.hands[pos.to_move];
@@ -205,7 +241,8 @@ bool MoveGenerator::Generate(const Position& pos, std::vector<Move>* out) {
       // A face card takes one loose card of its rank, or (face_capture=all)
       // all of them.
       const CardSet same = pos.table.loose & CardSet::OfRank(c.rank());
-      for (Card f : same) Emit(pos, Move::Capture(c, CardSet::Of(f)), 0, -1, out);
+      for (Card f : same)
+        Emit(pos, Move::Capture(c, CardSet::Of(f)), 0, -1, out);
       if (rules.face_capture == FaceCapture::kAll && same.size() >= 2) {
         Emit(pos, Move::Capture(c, same), 0, -1, out);
       }
@@ -217,7 +254,7 @@ bool MoveGenerator::Generate(const Position& pos, std::vector<Move>* out) {
   }
   int loose_numerals = 0;
   for (Card c : pos.table.loose) loose_numerals += rules.CardValue(c) > 0;
-  return loose_numerals <= kMaxItems;
+  return loose_numerals <= kMaxItems && !capped_;
 }
 
 std::vector<Move> LegalMoves(const Position& pos) {

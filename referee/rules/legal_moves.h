@@ -10,8 +10,10 @@
 //
 // Above kMaxItems loose numeral cards the full list can run to millions of
 // moves; the generator then enumerates with the first kMaxItems of them and
-// reports the list as incomplete. Validation (adjudicator.h) is exact in
-// every case.
+// reports the list as incomplete. Likewise, captures combine at most
+// kMaxWholeBuilds builds of the played card's value; a table with more such
+// builds (never seen in play) also gives an incomplete list. Validation
+// (adjudicator.h) is exact in every case.
 
 #ifndef CASSINO_REFEREE_RULES_LEGAL_MOVES_H_
 #define CASSINO_REFEREE_RULES_LEGAL_MOVES_H_
@@ -30,6 +32,7 @@ namespace cassino {
 class MoveGenerator {
  public:
   static constexpr int kMaxItems = 20;
+  static constexpr int kMaxWholeBuilds = 8;
 
   // Replaces `out` with every legal move for pos.to_move, in a fixed order
   // (by hand card, then kind). Returns false if the list is incomplete.
@@ -43,6 +46,7 @@ class MoveGenerator {
   };
 
   void Prepare(const Position& pos);
+  void EnumerateGroups(int below, uint32_t m, int s);
   const std::vector<uint32_t>& Good(int value);
   CardSet CardsOf(uint32_t mask) const;
   uint32_t BuildsOf(uint32_t mask) const;
@@ -56,8 +60,9 @@ class MoveGenerator {
   int n_ = 0;
   uint32_t loose_mask_ = 0;   // items that are loose cards
   bool check_rules_ = false;  // whether the guard/obligation can bite
-  std::vector<uint8_t> sums_;
+  bool capped_ = false;       // the current list is incomplete
   static constexpr int kMaxSum = 15;
+  int group_limit_ = kMaxSum;  // groups_ holds sums 1..group_limit_
   std::array<std::vector<uint32_t>, kMaxSum + 1> groups_;
   std::array<std::vector<uint32_t>, kMaxSum + 1> good_;
   std::array<bool, kMaxSum + 1> good_ready_{};

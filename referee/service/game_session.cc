@@ -72,9 +72,10 @@ GameSession::GameSession(SessionDeps deps, recorder::GameHeader header,
   turn_started_ = SteadyClock::now();
 }
 
-std::shared_ptr<GameSession> GameSession::Create(
-    SessionDeps deps, recorder::GameHeader header, Game game,
-    std::function<void(absl::Status)> done) {
+std::shared_ptr<GameSession> GameSession::Create(SessionDeps deps,
+                                                 recorder::GameHeader header,
+                                                 Game game,
+                                                 CreatedCallback done) {
   std::shared_ptr<GameSession> s(
       new GameSession(deps, std::move(header), std::move(game)));
   std::lock_guard<std::mutex> lock(s->mu_);
@@ -86,7 +87,10 @@ std::shared_ptr<GameSession> GameSession::Create(
   s->RecordThenPublish(
       {{EventKind::kDeal,
         recorder::DealPayload(s->game_.round(), s->game_.deck())}},
-      [done = std::move(done)](const absl::Status& status) { done(status); });
+      [session = s.get(), done = std::move(done)](const absl::Status& status) {
+        // RecordThenPublish keeps the session alive until this has run.
+        done(status, session->shared_from_this());
+      });
   return s;
 }
 

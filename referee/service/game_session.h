@@ -65,11 +65,14 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   using SteadyClock = std::chrono::steady_clock;
 
   // A new game. The header and the first deal are queued to the recorder;
-  // `done` runs once they are committed (or failed), and the first turn's
-  // clock starts then.
-  static std::shared_ptr<GameSession> Create(
-      SessionDeps deps, recorder::GameHeader header, Game game,
-      std::function<void(absl::Status)> done);
+  // `done` runs with the session once they are committed (or failed), under
+  // the session's lock, possibly before Create returns; the first turn's
+  // clock starts right after it.
+  using CreatedCallback =
+      std::function<void(absl::Status, std::shared_ptr<GameSession>)>;
+  static std::shared_ptr<GameSession> Create(SessionDeps deps,
+                                             recorder::GameHeader header,
+                                             Game game, CreatedCallback done);
   // An unfinished game read back from the database; its clock starts now.
   static absl::StatusOr<std::shared_ptr<GameSession>> Resume(
       SessionDeps deps, const recorder::GameRecord& record);

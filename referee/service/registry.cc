@@ -275,10 +275,10 @@ void Registry::CreateGame(
   if (!game.ok()) return fail(Invalid(std::string(game.status().message())));
 
   // Registered only once on disk, so no token works before the game exists.
-  auto holder = std::make_shared<std::shared_ptr<GameSession>>();
-  *holder = GameSession::Create(
+  GameSession::Create(
       deps_, std::move(header), std::move(*game),
-      [this, holder, response, done = std::move(done)](absl::Status status) {
+      [this, response, done = std::move(done)](
+          absl::Status status, std::shared_ptr<GameSession> session) {
         if (!status.ok()) {
           done(grpc::Status(grpc::StatusCode::UNAVAILABLE,
                             absl::StrCat("the game could not be recorded: ",
@@ -286,8 +286,7 @@ void Registry::CreateGame(
                v1::CreateGameResponse());
           return;
         }
-        Register(*holder);
-        holder->reset();
+        Register(session);
         done(grpc::Status::OK, response);
       });
 }

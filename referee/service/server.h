@@ -42,6 +42,7 @@ class RefereeServer {
   int port() const { return port_; }
   int resumed_games() const { return resumed_; }
   Registry& registry() { return *registry_; }
+  recorder::Recorder& recorder() { return *recorder_; }
 
   // Stops accepting calls, ends open streams (waiting up to `grace_ms` for
   // calls to finish), stops the clocks and flushes the record. Idempotent.

@@ -16,7 +16,7 @@ void AddMovesCommand(CLI::App& app, int* exit_code) {
       "moves",
       "Print every legal move of a position in canonical notation, one per "
       "line, sorted. Position format: 'table: 2C KH [5S 3H]=8@1; hands: 3D 8C "
-      "/ ?; to_move: 0; rules: builder_obligation=v2' (see docs/notation.md).");
+      "/ ?; to_move: 0; rules: builder_obligation=v2' (see docs/rules.md).");
   auto position = std::make_shared<std::string>();
   auto count_only = std::make_shared<bool>(false);
   cmd->add_option("position", *position, "the position, in one argument")

@@ -11,6 +11,7 @@ namespace cassino::cli {
 void AddMovesCommand(CLI::App& app, int* exit_code);
 void AddDealCommand(CLI::App& app, int* exit_code);
 void AddSimulateCommand(CLI::App& app, int* exit_code);
+void AddRulesCommand(CLI::App& app, int* exit_code);
 
 }  // namespace cassino::cli
 

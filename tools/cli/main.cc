@@ -13,6 +13,12 @@ int main(int argc, char** argv) {
   cassino::cli::AddMovesCommand(app, &exit_code);
   cassino::cli::AddDealCommand(app, &exit_code);
   cassino::cli::AddSimulateCommand(app, &exit_code);
-  CLI11_PARSE(app, argc, argv);
+  cassino::cli::AddRulesCommand(app, &exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help exits 0; usage errors exit 2.
+    return app.exit(e) == 0 ? 0 : 2;
+  }
   return exit_code;
 }

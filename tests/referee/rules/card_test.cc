@@ -34,6 +34,14 @@ TEST(CardTest, ParseRejectsNonsenseWithReason) {
   EXPECT_NE(Card::Parse("ZH").status().message().find("rank"), absl::string_view::npos);
 }
 
+// Regression: bytes >= 0x80 reached std::toupper as negative chars.
+TEST(CardTest, ParseRejectsNonAsciiBytes) {
+  EXPECT_FALSE(Card::Parse("\xe9S").ok());
+  EXPECT_FALSE(Card::Parse("7\xff").ok());
+  EXPECT_FALSE(Card::Parse("\xc3\xa9").ok());
+  EXPECT_FALSE(CardSet::Parse("2C \x80H").ok());
+}
+
 TEST(CardSetTest, IteratesAndPrintsInDeckOrder) {
   absl::StatusOr<CardSet> s = CardSet::Parse("2C 8H 6D 5S");
   ASSERT_TRUE(s.ok());

@@ -216,5 +216,30 @@ TEST(LegalMovesTest, GeneratorEqualsBruteForceOnRandomPositions) {
   EXPECT_GT(checked, 200);
 }
 
+// Regression: with more than MoveGenerator::kMaxWholeBuilds builds of the
+// played card's value the capture combinations were cut silently while the
+// list was reported complete.
+TEST(LegalMovesTest, TooManyBuildsOfOneValueIsReportedIncomplete) {
+  const Position p = Pos(
+      "table: [AS 9S]=10@1 [AH 9H]=10@1 [AD 9D]=10@1 [AC 9C]=10@1 "
+      "[2S 8S]=10@1 [2H 8H]=10@1 [2D 8D]=10@1 [2C 8C]=10@1 [3S 7S]=10@1; "
+      "hands: TS / ?");
+  MoveGenerator gen;
+  std::vector<Move> moves;
+  EXPECT_FALSE(gen.Generate(p, &moves));
+  for (const Move& m : moves) {
+    EXPECT_TRUE(ValidateMove(p, m).ok()) << m.ToString();
+  }
+  // Validation stays exact: taking all nine builds is legal.
+  const Move all = Move::Capture(*Card::Parse("TS"), p.table.AllCards());
+  EXPECT_TRUE(ValidateMove(p, all).ok());
+  // Eight builds are still enumerated completely: 2^8 - 1 captures + trail.
+  const Position eight = Pos(
+      "table: [AS 9S]=10@1 [AH 9H]=10@1 [AD 9D]=10@1 [AC 9C]=10@1 "
+      "[2S 8S]=10@1 [2H 8H]=10@1 [2D 8D]=10@1 [2C 8C]=10@1; hands: TS / ?");
+  EXPECT_TRUE(gen.Generate(eight, &moves));
+  EXPECT_EQ(moves.size(), 256u);
+}
+
 }  // namespace
 }  // namespace cassino

@@ -1,0 +1,1031 @@
+#include "recorder/recorder.h"
+
+#include <sqlite3.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <future>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+#include <utility>
+#include <variant>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "nlohmann/json.hpp"
+#include "recorder/migrations.h"
+
+namespace cassino::recorder {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr int kBusyTimeoutMs = 10000;
+
+// A Status for an SQLite result code: transient conditions (busy, I/O, a
+// full disk) are Unavailable, constraint violations FailedPrecondition, the
+// rest Internal.
+absl::Status SqlStatus(int rc, absl::string_view message) {
+  switch (rc & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+    case SQLITE_CANTOPEN:
+    case SQLITE_IOERR:
+    case SQLITE_FULL:
+      return absl::UnavailableError(message);
+    case SQLITE_CONSTRAINT:
+      return absl::FailedPreconditionError(message);
+    default:
+      return absl::InternalError(message);
+  }
+}
+
+absl::Status SqlError(sqlite3* db, int rc, absl::string_view what) {
+  return SqlStatus(rc, absl::StrCat(what, ": ",
+                                    db != nullptr ? sqlite3_errmsg(db)
+                                                  : sqlite3_errstr(rc)));
+}
+
+// Runs SQL text (possibly several statements) that returns no rows.
+absl::Status Exec(sqlite3* db, const char* sql) {
+  char* error = nullptr;
+  int rc = sqlite3_exec(db, sql, nullptr, nullptr, &error);
+  if (rc == SQLITE_OK) return absl::OkStatus();
+  std::string message = error != nullptr ? error : sqlite3_errstr(rc);
+  sqlite3_free(error);
+  return SqlStatus(rc, message);
+}
+
+absl::StatusOr<sqlite3_stmt*> Prepare(sqlite3* db, absl::string_view sql) {
+  sqlite3_stmt* stmt = nullptr;
+  int rc = sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()),
+                              SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
+  if (rc != SQLITE_OK) {
+    return SqlError(db, rc, absl::StrCat("preparing '", sql, "'"));
+  }
+  return stmt;
+}
+
+// One use of a prepared statement: binds, steps, reads columns, and resets
+// the statement (releasing its read or write intent) when it goes out of
+// scope. Text is bound SQLITE_TRANSIENT, so arguments may be temporaries.
+class Query {
+ public:
+  explicit Query(sqlite3_stmt* stmt) : stmt_(stmt) {}
+  ~Query() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  }
+  Query(const Query&) = delete;
+  Query& operator=(const Query&) = delete;
+
+  Query& Bind(int index, absl::string_view text) {
+    // A null data pointer would bind SQL NULL; an empty string is wanted.
+    sqlite3_bind_text(stmt_, index, text.data() != nullptr ? text.data() : "",
+                      static_cast<int>(text.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  Query& Bind(int index, int64_t value) {
+    sqlite3_bind_int64(stmt_, index, value);
+    return *this;
+  }
+  Query& BindNull(int index) {
+    sqlite3_bind_null(stmt_, index);
+    return *this;
+  }
+
+  // SQLITE_ROW, SQLITE_DONE or an error code.
+  int Step() { return sqlite3_step(stmt_); }
+  // Steps a statement that returns no rows.
+  absl::Status Run(absl::string_view what) {
+    int rc = Step();
+    if (rc == SQLITE_DONE) return absl::OkStatus();
+    return SqlError(sqlite3_db_handle(stmt_), rc, what);
+  }
+
+  bool IsNull(int col) const {
+    return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
+  }
+  int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
+  std::string Text(int col) const {
+    const unsigned char* text = sqlite3_column_text(stmt_, col);
+    if (text == nullptr) return "";
+    return std::string(reinterpret_cast<const char*>(text),
+                       sqlite3_column_bytes(stmt_, col));
+  }
+
+ private:
+  sqlite3_stmt* stmt_;
+};
+
+absl::StatusOr<GameStatus> ParseGameStatus(absl::string_view name) {
+  for (GameStatus s :
+       {GameStatus::kRunning, GameStatus::kFinished, GameStatus::kAborted}) {
+    if (name == GameStatusName(s)) return s;
+  }
+  return absl::DataLossError(absl::StrCat("unknown game status '", name, "'"));
+}
+
+// The summary columns an `end` or `abort` event sets.
+struct Summary {
+  GameStatus status = GameStatus::kFinished;
+  int winner = -1;
+  std::string end_reason;
+  std::optional<std::string> totals;  // JSON array text
+  int64_t finished_us = 0;
+};
+
+// Checks that an event payload is a JSON object and, for `end` and `abort`,
+// extracts the summary. Never throws.
+absl::StatusOr<std::optional<Summary>> CheckPayload(EventKind kind,
+                                                    int64_t at_us,
+                                                    absl::string_view payload) {
+  Json json = Json::parse(payload, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded() || !json.is_object()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        EventKindName(kind), " payload is not a JSON object: ", payload));
+  }
+  if (kind == EventKind::kAbort) {
+    return Summary{GameStatus::kAborted, -1, "aborted", std::nullopt, at_us};
+  }
+  if (kind != EventKind::kEnd) return std::nullopt;
+  Summary summary;
+  summary.finished_us = at_us;
+  if (auto it = json.find("winner"); it != json.end()) {
+    if (!it->is_number_integer()) {
+      return absl::InvalidArgumentError(
+          "end payload: winner is not an integer");
+    }
+    summary.winner = it->get<int>();
+  }
+  if (auto it = json.find("reason"); it != json.end() && it->is_string()) {
+    summary.end_reason = it->get<std::string>();
+  }
+  if (auto it = json.find("totals"); it != json.end()) {
+    if (!it->is_array()) {
+      return absl::InvalidArgumentError("end payload: totals is not an array");
+    }
+    summary.totals = it->dump();
+  }
+  if (summary.end_reason == GameEndReasonName(GameEndReason::kAborted)) {
+    summary.status = GameStatus::kAborted;
+  }
+  return summary;
+}
+
+absl::StatusOr<Digest> ParseDigest(absl::string_view hex,
+                                   absl::string_view what) {
+  absl::StatusOr<Seed> digest = ParseSeed(hex);
+  if (!digest.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, ": not 64 hex digits: '", hex, "'"));
+  }
+  return *digest;
+}
+
+std::vector<int> ParseTotals(absl::string_view text) {
+  Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  std::vector<int> totals;
+  if (!json.is_array()) return totals;
+  for (const Json& v : json) {
+    totals.push_back(v.is_number_integer() ? v.get<int>() : 0);
+  }
+  return totals;
+}
+
+}  // namespace
+
+absl::StatusOr<Durability> ParseDurability(absl::string_view name) {
+  const std::string lower = absl::AsciiStrToLower(name);
+  if (lower == "normal") return Durability::kNormal;
+  if (lower == "full") return Durability::kFull;
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown durability '", name, "' (normal or full)"));
+}
+
+class Recorder::Impl {
+ public:
+  explicit Impl(Durability durability) : durability_(durability) {}
+  ~Impl();
+
+  absl::Status Init(const std::string& path);
+
+  // The writer queue.
+  struct CreateWrite {
+    GameHeader header;
+  };
+  struct AppendWrite {
+    std::string game_id;
+    EventKind kind;
+    int64_t at_us;
+    std::string payload;
+  };
+  struct ImportWrite {
+    const GameRecord* record;  // owned by the waiting Import() caller
+  };
+  struct Write {
+    std::variant<CreateWrite, AppendWrite, ImportWrite> op;
+    DoneCallback done;
+  };
+  void Enqueue(Write write);
+  absl::Status EnqueueAndWait(
+      std::variant<CreateWrite, AppendWrite, ImportWrite> op);
+
+  absl::StatusOr<GameRecord> Load(const std::string& game_id);
+  absl::StatusOr<std::vector<GameSummary>> List(const ListFilter& filter);
+  absl::StatusOr<std::vector<std::string>> Unfinished();
+  Stats stats() const {
+    return {transactions_.load(std::memory_order_relaxed),
+            writes_.load(std::memory_order_relaxed)};
+  }
+
+ private:
+  // Where a game's hash chain stands: the next seq and the last hash.
+  struct ChainState {
+    int64_t next_seq = 0;
+    Digest last_hash{};
+    bool closed = false;  // ended or aborted: dropped from the cache
+  };
+
+  absl::Status Configure(sqlite3* db, bool writer);
+  absl::Status Migrate();
+  absl::Status PrepareWriter();
+
+  void WriterLoop();
+  void WriteBatch(std::deque<Write>& batch);
+  absl::Status DoWrite(const CreateWrite& w);
+  absl::Status DoWrite(const AppendWrite& w);
+  absl::Status DoWrite(const ImportWrite& w);
+  absl::StatusOr<ChainState> Chain(const std::string& game_id);
+  absl::Status GameExists(const std::string& game_id, bool* exists);
+  absl::Status InsertGame(const GameHeader& header, GameStatus status,
+                          const std::optional<Summary>& summary);
+  absl::Status InsertEvent(const std::string& game_id, int64_t seq,
+                           EventKind kind, int64_t at_us,
+                           absl::string_view payload, absl::string_view hash);
+  absl::Status SetSummary(const std::string& game_id, const Summary& summary);
+
+  // Reader helpers; read_mu_ must be held.
+  absl::StatusOr<sqlite3_stmt*> ReadStmt(const std::string& sql);
+  absl::StatusOr<std::vector<std::string>> BotsOf(const std::string& game_id);
+
+  const Durability durability_;
+  sqlite3* writer_ = nullptr;
+  sqlite3* reader_ = nullptr;
+
+  // Writer-thread state (and Init's, before the thread starts).
+  struct WriterStmts {
+    sqlite3_stmt* begin = nullptr;
+    sqlite3_stmt* commit = nullptr;
+    sqlite3_stmt* rollback = nullptr;
+    sqlite3_stmt* savepoint = nullptr;
+    sqlite3_stmt* release = nullptr;
+    sqlite3_stmt* rollback_to = nullptr;
+    sqlite3_stmt* game_exists = nullptr;
+    sqlite3_stmt* last_event = nullptr;
+    sqlite3_stmt* insert_game = nullptr;
+    sqlite3_stmt* insert_seat = nullptr;
+    sqlite3_stmt* insert_event = nullptr;
+    sqlite3_stmt* set_summary = nullptr;
+  } w_;
+  // Committed chain states of games written to or read by this writer.
+  std::unordered_map<std::string, ChainState> cache_;
+  // Chain states changed by the open transaction; merged into cache_ on
+  // commit, dropped on rollback.
+  std::unordered_map<std::string, ChainState> overlay_;
+
+  std::mutex queue_mu_;
+  std::condition_variable queue_cv_;
+  std::deque<Write> queue_;
+  bool stop_ = false;
+  std::thread writer_thread_;
+
+  std::mutex read_mu_;
+  std::map<std::string, sqlite3_stmt*> read_stmts_;
+
+  std::atomic<int64_t> transactions_{0};
+  std::atomic<int64_t> writes_{0};
+};
+
+// ---------------------------------------------------------------------------
+// Opening and migrations.
+
+absl::Status Recorder::Impl::Configure(sqlite3* db, bool writer) {
+  sqlite3_extended_result_codes(db, 1);
+  sqlite3_busy_timeout(db, kBusyTimeoutMs);
+  if (absl::Status s = Exec(db, "PRAGMA foreign_keys=ON"); !s.ok()) return s;
+  if (writer) {
+    return Exec(db, durability_ == Durability::kFull
+                        ? "PRAGMA synchronous=FULL"
+                        : "PRAGMA synchronous=NORMAL");
+  }
+  return Exec(db, "PRAGMA query_only=ON");
+}
+
+absl::Status Recorder::Impl::Init(const std::string& path) {
+  if (path.empty() || path == ":memory:" ||
+      absl::StrContains(path, "mode=memory") ||
+      absl::StartsWith(path, "file::memory:")) {
+    return absl::InvalidArgumentError(
+        "the recorder needs a database file; in-memory databases are not "
+        "supported");
+  }
+  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                    SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI;
+  int rc = sqlite3_open_v2(path.c_str(), &writer_, flags, nullptr);
+  if (rc != SQLITE_OK) {
+    return SqlError(writer_, rc, absl::StrCat("opening ", path));
+  }
+  if (absl::Status s = Configure(writer_, /*writer=*/true); !s.ok()) return s;
+  if (absl::Status s = Migrate(); !s.ok()) return s;
+  if (absl::Status s = PrepareWriter(); !s.ok()) return s;
+
+  rc = sqlite3_open_v2(
+      path.c_str(), &reader_,
+      SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nullptr);
+  if (rc != SQLITE_OK) {
+    return SqlError(reader_, rc, absl::StrCat("opening ", path, " to read"));
+  }
+  if (absl::Status s = Configure(reader_, /*writer=*/false); !s.ok()) return s;
+
+  writer_thread_ = std::thread([this] { WriterLoop(); });
+  return absl::OkStatus();
+}
+
+absl::Status Recorder::Impl::Migrate() {
+  const std::vector<Migration>& migrations = Migrations();
+  const int supported = migrations.empty() ? 0 : migrations.back().version;
+  auto user_version = [&]() -> absl::StatusOr<int> {
+    absl::StatusOr<sqlite3_stmt*> stmt =
+        Prepare(writer_, "PRAGMA user_version");
+    if (!stmt.ok()) return stmt.status();
+    int version = 0;
+    int rc = sqlite3_step(*stmt);
+    if (rc == SQLITE_ROW) version = sqlite3_column_int(*stmt, 0);
+    sqlite3_finalize(*stmt);
+    if (rc != SQLITE_ROW) return SqlError(writer_, rc, "reading user_version");
+    return version;
+  };
+  auto too_new = [&](int version) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("database schema version ", version,
+                     " is newer than this referee supports (", supported,
+                     "); upgrade the referee"));
+  };
+
+  // Refuse a newer database before changing anything in it.
+  absl::StatusOr<int> version = user_version();
+  if (!version.ok()) return version.status();
+  if (*version > supported) return too_new(*version);
+
+  {
+    absl::StatusOr<sqlite3_stmt*> stmt =
+        Prepare(writer_, "PRAGMA journal_mode=WAL");
+    if (!stmt.ok()) return stmt.status();
+    std::string mode;
+    int rc = sqlite3_step(*stmt);
+    if (rc == SQLITE_ROW) {
+      mode = reinterpret_cast<const char*>(sqlite3_column_text(*stmt, 0));
+    }
+    sqlite3_finalize(*stmt);
+    if (rc != SQLITE_ROW) return SqlError(writer_, rc, "setting WAL mode");
+    if (absl::AsciiStrToLower(mode) != "wal") {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "the database cannot use WAL mode (journal mode is '", mode, "')"));
+    }
+  }
+
+  for (const Migration& m : migrations) {
+    if (m.version <= *version) continue;
+    // Each migration in its own transaction, re-checking the version under
+    // the write lock in case another process migrated meanwhile.
+    if (absl::Status s = Exec(writer_, "BEGIN IMMEDIATE"); !s.ok()) return s;
+    absl::StatusOr<int> now = user_version();
+    absl::Status s = now.status();
+    if (s.ok() && *now > supported) s = too_new(*now);
+    if (s.ok() && *now < m.version) {
+      s = Exec(writer_, m.sql);
+      if (!s.ok()) {
+        s = absl::InternalError(
+            absl::StrCat("migration ", m.name, ": ", s.message()));
+      }
+      if (s.ok()) {
+        s = Exec(writer_,
+                 absl::StrCat("PRAGMA user_version=", m.version).c_str());
+      }
+    }
+    if (!s.ok()) {
+      Exec(writer_, "ROLLBACK").IgnoreError();
+      return s;
+    }
+    if (s = Exec(writer_, "COMMIT"); !s.ok()) {
+      Exec(writer_, "ROLLBACK").IgnoreError();
+      return s;
+    }
+    version = *now > m.version ? *now : m.version;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Recorder::Impl::PrepareWriter() {
+  const std::pair<sqlite3_stmt**, const char*> statements[] = {
+      {&w_.begin, "BEGIN IMMEDIATE"},
+      {&w_.commit, "COMMIT"},
+      {&w_.rollback, "ROLLBACK"},
+      {&w_.savepoint, "SAVEPOINT one_write"},
+      {&w_.release, "RELEASE one_write"},
+      {&w_.rollback_to, "ROLLBACK TO one_write"},
+      {&w_.game_exists, "SELECT 1 FROM games WHERE game_id = ?1"},
+      {&w_.last_event,
+       "SELECT seq, hash FROM events WHERE game_id = ?1 "
+       "ORDER BY seq DESC LIMIT 1"},
+      {&w_.insert_game,
+       "INSERT INTO games (game_id, label, rules, commitment, seed, "
+       "explicit_decks, per_move_ms, bank_ms, max_illegal, created_us, "
+       "status, winner, end_reason, totals, finished_us) "
+       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
+       "?15)"},
+      {&w_.insert_seat,
+       "INSERT INTO seats (game_id, seat, bot_name, token_hash) "
+       "VALUES (?1, ?2, ?3, ?4)"},
+      {&w_.insert_event,
+       "INSERT INTO events (game_id, seq, kind, at_us, payload, hash) "
+       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
+      {&w_.set_summary,
+       "UPDATE games SET status = ?2, winner = ?3, end_reason = ?4, "
+       "totals = ?5, finished_us = ?6 WHERE game_id = ?1"},
+  };
+  for (const auto& [slot, sql] : statements) {
+    absl::StatusOr<sqlite3_stmt*> stmt = Prepare(writer_, sql);
+    if (!stmt.ok()) return stmt.status();
+    *slot = *stmt;
+  }
+  return absl::OkStatus();
+}
+
+Recorder::Impl::~Impl() {
+  if (writer_thread_.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(queue_mu_);
+      stop_ = true;
+    }
+    queue_cv_.notify_all();
+    writer_thread_.join();
+  }
+  for (sqlite3_stmt* stmt :
+       {w_.begin, w_.commit, w_.rollback, w_.savepoint, w_.release,
+        w_.rollback_to, w_.game_exists, w_.last_event, w_.insert_game,
+        w_.insert_seat, w_.insert_event, w_.set_summary}) {
+    sqlite3_finalize(stmt);  // a no-op on nullptr
+  }
+  for (auto& [sql, stmt] : read_stmts_) sqlite3_finalize(stmt);
+  sqlite3_close_v2(reader_);
+  sqlite3_close_v2(writer_);
+}
+
+// ---------------------------------------------------------------------------
+// The writer.
+
+void Recorder::Impl::Enqueue(Write write) {
+  {
+    std::lock_guard<std::mutex> lock(queue_mu_);
+    queue_.push_back(std::move(write));
+  }
+  queue_cv_.notify_one();
+}
+
+absl::Status Recorder::Impl::EnqueueAndWait(
+    std::variant<CreateWrite, AppendWrite, ImportWrite> op) {
+  std::promise<absl::Status> promise;
+  std::future<absl::Status> result = promise.get_future();
+  Enqueue({std::move(op),
+           [&promise](absl::Status s) { promise.set_value(std::move(s)); }});
+  return result.get();
+}
+
+void Recorder::Impl::WriterLoop() {
+  while (true) {
+    std::deque<Write> batch;
+    {
+      std::unique_lock<std::mutex> lock(queue_mu_);
+      queue_cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping and drained
+      batch.swap(queue_);
+    }
+    WriteBatch(batch);
+  }
+}
+
+void Recorder::Impl::WriteBatch(std::deque<Write>& batch) {
+  std::vector<absl::Status> results(batch.size());
+  overlay_.clear();
+  absl::Status txn = Query(w_.begin).Run("BEGIN");
+  int64_t written = 0;
+  if (txn.ok()) {
+    for (size_t i = 0; i < batch.size(); ++i) {
+      // A savepoint per write, so that one failing write (an unknown or
+      // duplicate game, a bad payload) fails alone. DoWrite changes overlay_
+      // only after all of its SQL succeeded, so a failed write leaves the
+      // overlay as it was.
+      absl::Status s = Query(w_.savepoint).Run("SAVEPOINT");
+      if (s.ok()) {
+        s = std::visit([this](const auto& op) { return DoWrite(op); },
+                       batch[i].op);
+        if (s.ok()) {
+          s = Query(w_.release).Run("RELEASE");
+        } else {
+          Query(w_.rollback_to).Run("ROLLBACK TO").IgnoreError();
+          Query(w_.release).Run("RELEASE").IgnoreError();
+        }
+      }
+      if (s.ok()) ++written;
+      results[i] = std::move(s);
+    }
+    txn = Query(w_.commit).Run("COMMIT");
+    if (!txn.ok()) Query(w_.rollback).Run("ROLLBACK").IgnoreError();
+  }
+  if (txn.ok()) {
+    for (auto& [id, state] : overlay_) {
+      if (state.closed) {
+        cache_.erase(id);
+      } else {
+        cache_[id] = state;
+      }
+    }
+    transactions_.fetch_add(1, std::memory_order_relaxed);
+    writes_.fetch_add(written, std::memory_order_relaxed);
+  } else {
+    for (absl::Status& s : results) {
+      if (s.ok()) s = txn;
+    }
+  }
+  overlay_.clear();
+  for (size_t i = 0; i < batch.size(); ++i) {
+    if (batch[i].done) batch[i].done(std::move(results[i]));
+  }
+}
+
+absl::Status Recorder::Impl::GameExists(const std::string& game_id,
+                                        bool* exists) {
+  Query q(w_.game_exists);
+  q.Bind(1, game_id);
+  int rc = q.Step();
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+    return SqlError(writer_, rc, "looking up a game");
+  }
+  *exists = rc == SQLITE_ROW;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Recorder::Impl::ChainState> Recorder::Impl::Chain(
+    const std::string& game_id) {
+  if (auto it = overlay_.find(game_id); it != overlay_.end()) {
+    return it->second;
+  }
+  if (auto it = cache_.find(game_id); it != cache_.end()) return it->second;
+  Query q(w_.last_event);
+  q.Bind(1, game_id);
+  int rc = q.Step();
+  if (rc == SQLITE_DONE) {
+    return absl::NotFoundError(absl::StrCat("unknown game '", game_id, "'"));
+  }
+  if (rc != SQLITE_ROW) return SqlError(writer_, rc, "reading the last event");
+  absl::StatusOr<Digest> hash =
+      ParseDigest(q.Text(1), absl::StrCat("game ", game_id, " last hash"));
+  if (!hash.ok()) return absl::DataLossError(hash.status().message());
+  ChainState state{q.Int(0) + 1, *hash, false};
+  // Reads here see only committed rows for this game (this transaction's
+  // writes to it would be in overlay_), so the cache may take them.
+  cache_[game_id] = state;
+  return state;
+}
+
+absl::Status Recorder::Impl::InsertGame(const GameHeader& h, GameStatus status,
+                                        const std::optional<Summary>& summary) {
+  for (const std::string& deck : h.explicit_decks) {
+    if (deck.find('\n') != std::string::npos) {
+      return absl::InvalidArgumentError("an explicit deck contains a newline");
+    }
+  }
+  {
+    Query q(w_.insert_game);
+    q.Bind(1, h.game_id)
+        .Bind(2, h.label)
+        .Bind(3, h.rules)
+        .Bind(4, h.commitment)
+        .Bind(5, h.seed)
+        .Bind(6, absl::StrJoin(h.explicit_decks, "\n"))
+        .Bind(7, h.clock.per_move_ms)
+        .Bind(8, h.clock.bank_ms)
+        .Bind(9, static_cast<int64_t>(h.clock.max_illegal))
+        .Bind(10, h.created_us)
+        .Bind(11, GameStatusName(status));
+    if (summary.has_value()) {
+      q.Bind(12, static_cast<int64_t>(summary->winner))
+          .Bind(13, summary->end_reason)
+          .Bind(15, summary->finished_us);
+      if (summary->totals.has_value()) q.Bind(14, *summary->totals);
+    }
+    if (absl::Status s = q.Run("inserting a game"); !s.ok()) return s;
+  }
+  for (size_t seat = 0; seat < h.seats.size(); ++seat) {
+    Query q(w_.insert_seat);
+    q.Bind(1, h.game_id)
+        .Bind(2, static_cast<int64_t>(seat))
+        .Bind(3, h.seats[seat].bot_name)
+        .Bind(4, h.seats[seat].token_hash);
+    if (absl::Status s = q.Run("inserting a seat"); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Recorder::Impl::InsertEvent(const std::string& game_id,
+                                         int64_t seq, EventKind kind,
+                                         int64_t at_us,
+                                         absl::string_view payload,
+                                         absl::string_view hash) {
+  Query q(w_.insert_event);
+  q.Bind(1, game_id)
+      .Bind(2, seq)
+      .Bind(3, EventKindName(kind))
+      .Bind(4, at_us)
+      .Bind(5, payload)
+      .Bind(6, hash);
+  return q.Run("inserting an event");
+}
+
+absl::Status Recorder::Impl::SetSummary(const std::string& game_id,
+                                        const Summary& summary) {
+  Query q(w_.set_summary);
+  q.Bind(1, game_id)
+      .Bind(2, GameStatusName(summary.status))
+      .Bind(3, static_cast<int64_t>(summary.winner))
+      .Bind(4, summary.end_reason)
+      .Bind(6, summary.finished_us);
+  if (summary.totals.has_value()) q.Bind(5, *summary.totals);
+  return q.Run("updating the game summary");
+}
+
+absl::Status Recorder::Impl::DoWrite(const CreateWrite& w) {
+  const GameHeader& h = w.header;
+  if (h.game_id.empty()) return absl::InvalidArgumentError("empty game id");
+  Digest previous{};
+  if (!h.commitment.empty()) {
+    absl::StatusOr<Digest> commitment = ParseDigest(h.commitment, "commitment");
+    if (!commitment.ok()) return commitment.status();
+    previous = *commitment;
+  }
+  bool exists = overlay_.contains(h.game_id) || cache_.contains(h.game_id);
+  if (!exists) {
+    if (absl::Status s = GameExists(h.game_id, &exists); !s.ok()) return s;
+  }
+  if (exists) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("game '", h.game_id, "' already exists"));
+  }
+  if (absl::Status s = InsertGame(h, GameStatus::kRunning, std::nullopt);
+      !s.ok()) {
+    return s;
+  }
+  const std::string payload = CreatePayload(h);
+  const Digest hash = ChainHash(previous, EventKind::kCreate, payload);
+  if (absl::Status s = InsertEvent(h.game_id, 0, EventKind::kCreate,
+                                   h.created_us, payload, ToHex(hash));
+      !s.ok()) {
+    return s;
+  }
+  overlay_[h.game_id] = ChainState{1, hash, false};
+  return absl::OkStatus();
+}
+
+absl::Status Recorder::Impl::DoWrite(const AppendWrite& w) {
+  if (w.kind == EventKind::kCreate) {
+    return absl::InvalidArgumentError(
+        "create events are written by CreateGame, not Append");
+  }
+  absl::StatusOr<std::optional<Summary>> summary =
+      CheckPayload(w.kind, w.at_us, w.payload);
+  if (!summary.ok()) return summary.status();
+  absl::StatusOr<ChainState> chain = Chain(w.game_id);
+  if (!chain.ok()) return chain.status();
+  const Digest hash = ChainHash(chain->last_hash, w.kind, w.payload);
+  if (absl::Status s = InsertEvent(w.game_id, chain->next_seq, w.kind, w.at_us,
+                                   w.payload, ToHex(hash));
+      !s.ok()) {
+    return s;
+  }
+  if (summary->has_value()) {
+    if (absl::Status s = SetSummary(w.game_id, **summary); !s.ok()) return s;
+  }
+  overlay_[w.game_id] = ChainState{chain->next_seq + 1, hash,
+                                   chain->closed || summary->has_value()};
+  return absl::OkStatus();
+}
+
+absl::Status Recorder::Impl::DoWrite(const ImportWrite& w) {
+  const GameRecord& r = *w.record;
+  const GameHeader& h = r.header;
+  if (h.game_id.empty()) return absl::InvalidArgumentError("empty game id");
+  if (r.events.empty() || r.events[0].kind != EventKind::kCreate) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("game ", h.game_id, ": a record starts with create"));
+  }
+  Digest last{};
+  std::optional<Summary> summary;
+  for (size_t i = 0; i < r.events.size(); ++i) {
+    const Event& e = r.events[i];
+    if (e.seq != static_cast<int64_t>(i)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("game ", h.game_id, ": event ", i, " has seq ", e.seq));
+    }
+    if (i > 0 && e.kind == EventKind::kCreate) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("game ", h.game_id, ": create may only be event 0"));
+    }
+    absl::StatusOr<Digest> hash = ParseDigest(
+        e.hash, absl::StrCat("game ", h.game_id, " event ", i, " hash"));
+    if (!hash.ok()) return hash.status();
+    last = *hash;
+    absl::StatusOr<std::optional<Summary>> s =
+        CheckPayload(e.kind, e.at_us, e.payload);
+    if (!s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "game ", h.game_id, " event ", i, ": ", s.status().message()));
+    }
+    if (s->has_value()) summary = *std::move(s).value();
+  }
+  bool exists = overlay_.contains(h.game_id) || cache_.contains(h.game_id);
+  if (!exists) {
+    if (absl::Status s = GameExists(h.game_id, &exists); !s.ok()) return s;
+  }
+  if (exists) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("game '", h.game_id, "' already exists"));
+  }
+  if (r.status == GameStatus::kRunning) {
+    summary.reset();
+  } else if (summary.has_value()) {
+    summary->status = r.status;
+  } else {
+    summary = Summary{r.status, -1, "", std::nullopt, r.events.back().at_us};
+  }
+  if (absl::Status s = InsertGame(h, r.status, summary); !s.ok()) return s;
+  for (const Event& e : r.events) {
+    if (absl::Status s = InsertEvent(h.game_id, e.seq, e.kind, e.at_us,
+                                     e.payload, absl::AsciiStrToLower(e.hash));
+        !s.ok()) {
+      return s;
+    }
+  }
+  overlay_[h.game_id] = ChainState{static_cast<int64_t>(r.events.size()), last,
+                                   r.status != GameStatus::kRunning};
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------
+// Reads. One connection, one read transaction per call, under read_mu_.
+
+absl::StatusOr<sqlite3_stmt*> Recorder::Impl::ReadStmt(const std::string& sql) {
+  if (auto it = read_stmts_.find(sql); it != read_stmts_.end()) {
+    return it->second;
+  }
+  absl::StatusOr<sqlite3_stmt*> stmt = Prepare(reader_, sql);
+  if (!stmt.ok()) return stmt.status();
+  read_stmts_.emplace(sql, *stmt);
+  return *stmt;
+}
+
+namespace {
+
+// A read transaction: one consistent snapshot for the whole call.
+class ReadTransaction {
+ public:
+  explicit ReadTransaction(sqlite3* db) : db_(db) {
+    status_ = Exec(db_, "BEGIN");
+  }
+  ~ReadTransaction() {
+    if (status_.ok()) Exec(db_, "COMMIT").IgnoreError();
+  }
+  const absl::Status& status() const { return status_; }
+
+ private:
+  sqlite3* db_;
+  absl::Status status_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::string>> Recorder::Impl::BotsOf(
+    const std::string& game_id) {
+  absl::StatusOr<sqlite3_stmt*> stmt =
+      ReadStmt("SELECT bot_name FROM seats WHERE game_id = ?1 ORDER BY seat");
+  if (!stmt.ok()) return stmt.status();
+  Query q(*stmt);
+  q.Bind(1, game_id);
+  std::vector<std::string> bots;
+  int rc;
+  while ((rc = q.Step()) == SQLITE_ROW) bots.push_back(q.Text(0));
+  if (rc != SQLITE_DONE) return SqlError(reader_, rc, "reading seats");
+  return bots;
+}
+
+absl::StatusOr<GameRecord> Recorder::Impl::Load(const std::string& game_id) {
+  std::lock_guard<std::mutex> lock(read_mu_);
+  ReadTransaction txn(reader_);
+  if (!txn.status().ok()) return txn.status();
+  GameRecord record;
+  GameHeader& h = record.header;
+  {
+    absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
+        "SELECT game_id, label, rules, commitment, seed, explicit_decks, "
+        "per_move_ms, bank_ms, max_illegal, created_us, status "
+        "FROM games WHERE game_id = ?1");
+    if (!stmt.ok()) return stmt.status();
+    Query q(*stmt);
+    q.Bind(1, game_id);
+    int rc = q.Step();
+    if (rc == SQLITE_DONE) {
+      return absl::NotFoundError(absl::StrCat("unknown game '", game_id, "'"));
+    }
+    if (rc != SQLITE_ROW) return SqlError(reader_, rc, "reading a game");
+    h.game_id = q.Text(0);
+    h.label = q.Text(1);
+    h.rules = q.Text(2);
+    h.commitment = q.Text(3);
+    h.seed = q.Text(4);
+    for (absl::string_view deck :
+         absl::StrSplit(q.Text(5), '\n', absl::SkipEmpty())) {
+      h.explicit_decks.emplace_back(deck);
+    }
+    h.clock.per_move_ms = q.Int(6);
+    h.clock.bank_ms = q.Int(7);
+    h.clock.max_illegal = static_cast<int>(q.Int(8));
+    h.created_us = q.Int(9);
+    absl::StatusOr<GameStatus> status = ParseGameStatus(q.Text(10));
+    if (!status.ok()) return status.status();
+    record.status = *status;
+  }
+  {
+    absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
+        "SELECT bot_name, token_hash FROM seats WHERE game_id = ?1 "
+        "ORDER BY seat");
+    if (!stmt.ok()) return stmt.status();
+    Query q(*stmt);
+    q.Bind(1, game_id);
+    int rc;
+    while ((rc = q.Step()) == SQLITE_ROW) {
+      h.seats.push_back({q.Text(0), q.Text(1)});
+    }
+    if (rc != SQLITE_DONE) return SqlError(reader_, rc, "reading seats");
+  }
+  {
+    absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
+        "SELECT seq, kind, at_us, payload, hash FROM events "
+        "WHERE game_id = ?1 ORDER BY seq");
+    if (!stmt.ok()) return stmt.status();
+    Query q(*stmt);
+    q.Bind(1, game_id);
+    int rc;
+    while ((rc = q.Step()) == SQLITE_ROW) {
+      absl::StatusOr<EventKind> kind = ParseEventKind(q.Text(1));
+      if (!kind.ok()) return absl::DataLossError(kind.status().message());
+      record.events.push_back(
+          {q.Int(0), *kind, q.Int(2), q.Text(3), q.Text(4)});
+    }
+    if (rc != SQLITE_DONE) return SqlError(reader_, rc, "reading events");
+  }
+  return record;
+}
+
+absl::StatusOr<std::vector<GameSummary>> Recorder::Impl::List(
+    const ListFilter& filter) {
+  // The SQL depends only on which filters are set, so at most 32 shapes
+  // end up in the statement cache.
+  std::string sql =
+      "SELECT game_id, label, rules, status, winner, end_reason, totals, "
+      "created_us, finished_us FROM games g WHERE 1";
+  if (filter.status.has_value()) absl::StrAppend(&sql, " AND status = ?1");
+  if (!filter.label.empty()) absl::StrAppend(&sql, " AND label = ?2");
+  if (!filter.bot.empty()) {
+    absl::StrAppend(&sql,
+                    " AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = "
+                    "g.game_id AND s.bot_name = ?3)");
+  }
+  if (filter.from_us != 0) absl::StrAppend(&sql, " AND created_us >= ?4");
+  if (filter.to_us != 0) absl::StrAppend(&sql, " AND created_us < ?5");
+  absl::StrAppend(&sql, " ORDER BY created_us, game_id");
+  if (filter.limit > 0) absl::StrAppend(&sql, " LIMIT ?6");
+
+  std::lock_guard<std::mutex> lock(read_mu_);
+  ReadTransaction txn(reader_);
+  if (!txn.status().ok()) return txn.status();
+  absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(sql);
+  if (!stmt.ok()) return stmt.status();
+  std::vector<GameSummary> out;
+  {
+    Query q(*stmt);
+    if (filter.status.has_value()) q.Bind(1, GameStatusName(*filter.status));
+    if (!filter.label.empty()) q.Bind(2, filter.label);
+    if (!filter.bot.empty()) q.Bind(3, filter.bot);
+    if (filter.from_us != 0) q.Bind(4, filter.from_us);
+    if (filter.to_us != 0) q.Bind(5, filter.to_us);
+    if (filter.limit > 0) q.Bind(6, static_cast<int64_t>(filter.limit));
+    int rc;
+    while ((rc = q.Step()) == SQLITE_ROW) {
+      GameSummary g;
+      g.game_id = q.Text(0);
+      g.label = q.Text(1);
+      g.rules = q.Text(2);
+      absl::StatusOr<GameStatus> status = ParseGameStatus(q.Text(3));
+      if (!status.ok()) return status.status();
+      g.status = *status;
+      g.winner = q.IsNull(4) ? -1 : static_cast<int>(q.Int(4));
+      g.end_reason = q.Text(5);
+      if (!q.IsNull(6)) g.totals = ParseTotals(q.Text(6));
+      g.created_us = q.Int(7);
+      g.finished_us = q.IsNull(8) ? 0 : q.Int(8);
+      out.push_back(std::move(g));
+    }
+    if (rc != SQLITE_DONE) return SqlError(reader_, rc, "listing games");
+  }
+  for (GameSummary& g : out) {
+    absl::StatusOr<std::vector<std::string>> bots = BotsOf(g.game_id);
+    if (!bots.ok()) return bots.status();
+    g.bots = *std::move(bots);
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<std::string>> Recorder::Impl::Unfinished() {
+  std::lock_guard<std::mutex> lock(read_mu_);
+  absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
+      "SELECT game_id FROM games WHERE status = 'running' "
+      "ORDER BY created_us, game_id");
+  if (!stmt.ok()) return stmt.status();
+  Query q(*stmt);
+  std::vector<std::string> ids;
+  int rc;
+  while ((rc = q.Step()) == SQLITE_ROW) ids.push_back(q.Text(0));
+  if (rc != SQLITE_DONE) return SqlError(reader_, rc, "listing running games");
+  return ids;
+}
+
+// ---------------------------------------------------------------------------
+// Recorder.
+
+absl::StatusOr<std::unique_ptr<Recorder>> Recorder::Open(
+    const std::string& path, Durability durability) {
+  auto impl = std::make_unique<Impl>(durability);
+  if (absl::Status s = impl->Init(path); !s.ok()) return s;
+  return std::unique_ptr<Recorder>(new Recorder(std::move(impl)));
+}
+
+Recorder::Recorder(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Recorder::~Recorder() = default;
+
+void Recorder::CreateGame(const GameHeader& header, DoneCallback done) {
+  impl_->Enqueue({Impl::CreateWrite{header}, std::move(done)});
+}
+
+void Recorder::Append(const std::string& game_id, EventKind kind, int64_t at_us,
+                      std::string payload, DoneCallback done) {
+  impl_->Enqueue({Impl::AppendWrite{game_id, kind, at_us, std::move(payload)},
+                  std::move(done)});
+}
+
+absl::Status Recorder::CreateGameSync(const GameHeader& header) {
+  return impl_->EnqueueAndWait(Impl::CreateWrite{header});
+}
+
+absl::Status Recorder::AppendSync(const std::string& game_id, EventKind kind,
+                                  int64_t at_us, std::string payload) {
+  return impl_->EnqueueAndWait(
+      Impl::AppendWrite{game_id, kind, at_us, std::move(payload)});
+}
+
+absl::StatusOr<GameRecord> Recorder::Load(const std::string& game_id) const {
+  return impl_->Load(game_id);
+}
+
+absl::StatusOr<std::vector<GameSummary>> Recorder::List(
+    const ListFilter& filter) const {
+  return impl_->List(filter);
+}
+
+absl::StatusOr<std::vector<std::string>> Recorder::Unfinished() const {
+  return impl_->Unfinished();
+}
+
+absl::Status Recorder::Import(const GameRecord& record) {
+  return impl_->EnqueueAndWait(Impl::ImportWrite{&record});
+}
+
+Recorder::Stats Recorder::stats() const { return impl_->stats(); }
+
+}  // namespace cassino::recorder

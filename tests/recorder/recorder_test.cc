@@ -1,0 +1,498 @@
+#include "recorder/recorder.h"
+
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/recorder/test_game.h"
+
+namespace cassino::recorder {
+namespace {
+
+using ::cassino::recorder::testing::MakeHeader;
+using ::cassino::recorder::testing::MakeRecord;
+using ::cassino::recorder::testing::PendingEvent;
+using ::cassino::recorder::testing::PlayEvents;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using Json = nlohmann::json;
+
+// A ListFilter with the fields `set` sets.
+template <typename F>
+ListFilter Filter(F set) {
+  ListFilter filter;
+  set(filter);
+  return filter;
+}
+
+class RecorderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           absl::StrCat(
+               "recorder_test_", getpid(), "_",
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    path_ = (dir_ / "games.db").string();
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::unique_ptr<Recorder> OpenOrDie(Durability d = Durability::kNormal) {
+    absl::StatusOr<std::unique_ptr<Recorder>> r = Recorder::Open(path_, d);
+    EXPECT_TRUE(r.ok()) << r.status();
+    return r.ok() ? *std::move(r) : nullptr;
+  }
+
+  // Writes a game as the referee would: create, then every event.
+  static void WriteGame(Recorder& rec, const GameHeader& h,
+                        const std::vector<PendingEvent>& events) {
+    ASSERT_TRUE(rec.CreateGameSync(h).ok());
+    for (const PendingEvent& e : events) {
+      ASSERT_TRUE(rec.AppendSync(h.game_id, e.kind, e.at_us, e.payload).ok());
+    }
+  }
+
+  std::filesystem::path dir_;
+  std::string path_;
+};
+
+TEST(DurabilityTest, Parse) {
+  EXPECT_EQ(*ParseDurability("normal"), Durability::kNormal);
+  EXPECT_EQ(*ParseDurability("FULL"), Durability::kFull);
+  EXPECT_FALSE(ParseDurability("fast").ok());
+}
+
+TEST_F(RecorderTest, InMemoryRefused) {
+  EXPECT_FALSE(Recorder::Open(":memory:", Durability::kNormal).ok());
+}
+
+TEST_F(RecorderTest, CreateAppendLoadRoundTripWithHashChain) {
+  auto rec = OpenOrDie();
+  GameHeader h = MakeHeader("g1");
+  std::vector<PendingEvent> events = PlayEvents(h);
+  WriteGame(*rec, h, events);
+
+  absl::StatusOr<GameRecord> loaded = rec->Load("g1");
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ(loaded->header, h);  // seed and token hashes included
+  EXPECT_EQ(loaded->status, GameStatus::kFinished);
+  // Exactly what an independent writer of the chain computes.
+  GameRecord expected = MakeRecord(h, events);
+  ASSERT_EQ(loaded->events.size(), events.size() + 1);
+  EXPECT_EQ(loaded->events, expected.events);
+
+  // Recompute the chain from the stored bytes, as docs/record_format.md says.
+  Digest prev = *ParseSeed(h.commitment);
+  for (size_t i = 0; i < loaded->events.size(); ++i) {
+    const Event& e = loaded->events[i];
+    EXPECT_EQ(e.seq, static_cast<int64_t>(i));
+    prev = ChainHash(prev, e.kind, e.payload);
+    EXPECT_EQ(e.hash, ToHex(prev)) << i;
+  }
+  EXPECT_EQ(loaded->events[0].payload, CreatePayload(h));
+
+  absl::StatusOr<ReplayedGame> replayed = Replay(*loaded);
+  ASSERT_TRUE(replayed.ok()) << replayed.status();
+  EXPECT_TRUE(replayed->game.over());
+
+  EXPECT_EQ(rec->Load("nope").status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST_F(RecorderTest, ExplicitDecksChainStartsFromZeros) {
+  auto rec = OpenOrDie();
+  GameHeader h = MakeHeader("x1", 2, /*explicit_decks=*/true);
+  WriteGame(*rec, h, PlayEvents(h, 5));
+  absl::StatusOr<GameRecord> loaded = rec->Load("x1");
+  ASSERT_TRUE(loaded.ok());
+  EXPECT_EQ(loaded->header.explicit_decks, h.explicit_decks);
+  EXPECT_EQ(loaded->events[0].hash,
+            ToHex(ChainHash(Digest{}, EventKind::kCreate, CreatePayload(h))));
+  EXPECT_TRUE(Replay(*loaded).ok());
+  EXPECT_EQ(loaded->status, GameStatus::kRunning);
+}
+
+TEST_F(RecorderTest, EndAndAbortUpdateTheSummary) {
+  auto rec = OpenOrDie();
+  GameHeader h1 = MakeHeader("g1");
+  Game final_state = *Game::Create(*HeaderRules(h1), *HeaderDecks(h1));
+  WriteGame(*rec, h1, PlayEvents(h1, -1, &final_state));
+  GameHeader h2 = MakeHeader("g2");
+  h2.created_us += 10;
+  WriteGame(*rec, h2, PlayEvents(h2, 4));
+  ASSERT_TRUE(rec->AppendSync("g2", EventKind::kAbort, h2.created_us + 99,
+                              AbortPayload("operator"))
+                  .ok());
+  GameHeader h3 = MakeHeader("g3");
+  h3.created_us += 20;
+  WriteGame(*rec, h3, PlayEvents(h3, 4));
+
+  absl::StatusOr<std::vector<GameSummary>> all = rec->List({});
+  ASSERT_TRUE(all.ok()) << all.status();
+  ASSERT_EQ(all->size(), 3u);
+  const GameSummary& g1 = (*all)[0];
+  EXPECT_EQ(g1.game_id, "g1");
+  EXPECT_EQ(g1.status, GameStatus::kFinished);
+  EXPECT_EQ(g1.winner, final_state.result()->winner);
+  EXPECT_EQ(g1.end_reason, GameEndReasonName(final_state.result()->reason));
+  EXPECT_EQ(g1.totals, final_state.totals());
+  EXPECT_GT(g1.finished_us, g1.created_us);
+  EXPECT_THAT(g1.bots, ElementsAre("alpha", "beta"));
+  EXPECT_EQ(g1.label, "test-match");
+  EXPECT_EQ(g1.rules, h1.rules);
+
+  const GameSummary& g2 = (*all)[1];
+  EXPECT_EQ(g2.status, GameStatus::kAborted);
+  EXPECT_EQ(g2.winner, -1);
+  EXPECT_EQ(g2.end_reason, "aborted");
+  EXPECT_EQ(g2.finished_us, h2.created_us + 99);
+
+  const GameSummary& g3 = (*all)[2];
+  EXPECT_EQ(g3.status, GameStatus::kRunning);
+  EXPECT_EQ(g3.winner, -1);
+  EXPECT_TRUE(g3.totals.empty());
+  EXPECT_EQ(g3.finished_us, 0);
+
+  absl::StatusOr<std::vector<std::string>> running = rec->Unfinished();
+  ASSERT_TRUE(running.ok());
+  EXPECT_THAT(*running, ElementsAre("g3"));
+}
+
+TEST_F(RecorderTest, ListFilters) {
+  auto rec = OpenOrDie();
+  for (int i = 0; i < 6; ++i) {
+    GameHeader h = MakeHeader(absl::StrCat("g", i));
+    h.created_us = 1000 + i;
+    h.label = i % 2 == 0 ? "even" : "odd";
+    h.seats[1].bot_name = absl::StrCat("bot", i % 3);
+    ASSERT_TRUE(rec->CreateGameSync(h).ok());
+    if (i < 2) {
+      ASSERT_TRUE(
+          rec->AppendSync(h.game_id, EventKind::kAbort, 2000, "{}").ok());
+    }
+  }
+  auto ids = [&](const ListFilter& f) {
+    std::vector<std::string> out;
+    absl::StatusOr<std::vector<GameSummary>> list = rec->List(f);
+    EXPECT_TRUE(list.ok()) << list.status();
+    if (list.ok()) {
+      for (const GameSummary& g : *list) out.push_back(g.game_id);
+    }
+    return out;
+  };
+  EXPECT_EQ(ids({}).size(), 6u);
+  EXPECT_THAT(ids(Filter([](ListFilter& f) { f.label = "odd"; })),
+              ElementsAre("g1", "g3", "g5"));
+  EXPECT_THAT(ids(Filter([](ListFilter& f) { f.bot = "bot1"; })),
+              ElementsAre("g1", "g4"));
+  EXPECT_EQ(ids(Filter([](ListFilter& f) { f.bot = "alpha"; })).size(),
+            6u);  // seat 0 of every game
+  EXPECT_THAT(
+      ids(Filter([](ListFilter& f) { f.status = GameStatus::kAborted; })),
+      ElementsAre("g0", "g1"));
+  EXPECT_THAT(ids(Filter([](ListFilter& f) {
+                f.status = GameStatus::kRunning;
+                f.label = "even";
+              })),
+              ElementsAre("g2", "g4"));
+  EXPECT_THAT(ids(Filter([](ListFilter& f) {
+                f.from_us = 1002;
+                f.to_us = 1004;
+              })),
+              ElementsAre("g2", "g3"));
+  EXPECT_THAT(ids(Filter([](ListFilter& f) { f.limit = 2; })),
+              ElementsAre("g0", "g1"));
+  EXPECT_THAT(ids(Filter([](ListFilter& f) {
+                f.label = "even";
+                f.bot = "bot2";
+              })),
+              ElementsAre("g2"));
+  EXPECT_TRUE(ids(Filter([](ListFilter& f) { f.label = "none"; })).empty());
+  EXPECT_THAT(*rec->Unfinished(), ElementsAre("g2", "g3", "g4", "g5"));
+}
+
+TEST_F(RecorderTest, FailedWritesFailAlone) {
+  auto rec = OpenOrDie();
+  ASSERT_TRUE(rec->CreateGameSync(MakeHeader("g1")).ok());
+
+  // Queue a batch with a duplicate, an unknown game and a bad payload in the
+  // middle of good writes; only the bad ones fail.
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<absl::Status> results(6);
+  int done = 0;
+  auto callback = [&](int i) {
+    return [&, i](absl::Status s) {
+      std::lock_guard<std::mutex> lock(mu);
+      results[i] = s;
+      ++done;
+      cv.notify_all();
+    };
+  };
+  rec->Append("g1", EventKind::kAbort, 1, R"({"detail":"x"})", callback(0));
+  rec->CreateGame(MakeHeader("g1"), callback(1));
+  rec->CreateGame(MakeHeader("g2"), callback(2));
+  rec->Append("ghost", EventKind::kMove, 1, "{}", callback(3));
+  rec->Append("g2", EventKind::kMove, 1, "not json", callback(4));
+  rec->Append("g2", EventKind::kAbort, 1, "{}", callback(5));
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return done == 6; });
+  }
+  EXPECT_TRUE(results[0].ok()) << results[0];
+  EXPECT_EQ(results[1].code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_TRUE(results[2].ok()) << results[2];
+  EXPECT_EQ(results[3].code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(results[4].code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(results[5].ok()) << results[5];
+
+  absl::StatusOr<GameRecord> g2 = rec->Load("g2");
+  ASSERT_TRUE(g2.ok());
+  ASSERT_EQ(g2->events.size(), 2u);  // the bad payload took no seq
+  EXPECT_EQ(g2->events[1].seq, 1);
+  EXPECT_EQ(g2->events[1].kind, EventKind::kAbort);
+  EXPECT_EQ(rec->Load("g1")->events.size(), 2u);
+  EXPECT_EQ(rec->CreateGameSync(MakeHeader("g1")).code(),
+            absl::StatusCode::kAlreadyExists);
+  EXPECT_EQ(rec->AppendSync("g1", EventKind::kCreate, 1, "{}").code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST_F(RecorderTest, ConcurrentAppendsGroupCommitAndKeepOrder) {
+  auto rec = OpenOrDie();
+  constexpr int kThreads = 8;
+  constexpr int kGamesPerThread = 4;
+  constexpr int kEventsPerGame = 50;
+  std::atomic<int> callbacks{0};
+  std::atomic<int> failures{0};
+  std::vector<std::atomic<int>> per_write(kThreads * kGamesPerThread *
+                                          (kEventsPerGame + 1));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int g = 0; g < kGamesPerThread; ++g) {
+        const int game = t * kGamesPerThread + g;
+        GameHeader h = MakeHeader(absl::StrCat("c", game));
+        h.created_us = game;
+        rec->CreateGame(h, [&, game](absl::Status s) {
+          if (!s.ok()) ++failures;
+          ++per_write[game * (kEventsPerGame + 1)];
+          ++callbacks;
+        });
+      }
+      // Interleave the games of this thread.
+      for (int i = 0; i < kEventsPerGame; ++i) {
+        for (int g = 0; g < kGamesPerThread; ++g) {
+          const int game = t * kGamesPerThread + g;
+          const int slot = game * (kEventsPerGame + 1) + i + 1;
+          rec->Append(absl::StrCat("c", game), EventKind::kReject, i,
+                      absl::StrCat(R"({"i":)", i, "}"),
+                      [&, slot](absl::Status s) {
+                        if (!s.ok()) ++failures;
+                        ++per_write[slot];
+                        ++callbacks;
+                      });
+        }
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  // A synchronous write queued last completes after every earlier one.
+  ASSERT_TRUE(rec->CreateGameSync(MakeHeader("last")).ok());
+  const int total = kThreads * kGamesPerThread * (kEventsPerGame + 1);
+  EXPECT_EQ(callbacks.load(), total);
+  EXPECT_EQ(failures.load(), 0);
+  for (const std::atomic<int>& n : per_write) EXPECT_EQ(n.load(), 1);
+
+  Recorder::Stats stats = rec->stats();
+  EXPECT_EQ(stats.writes, total + 1);
+  EXPECT_LT(stats.transactions, stats.writes);
+
+  for (int game = 0; game < kThreads * kGamesPerThread; ++game) {
+    absl::StatusOr<GameRecord> r = rec->Load(absl::StrCat("c", game));
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(r->events.size(), kEventsPerGame + 1u);
+    Digest prev = *ParseSeed(r->header.commitment);
+    for (size_t i = 0; i < r->events.size(); ++i) {
+      const Event& e = r->events[i];
+      EXPECT_EQ(e.seq, static_cast<int64_t>(i));
+      if (i > 0) {
+        EXPECT_EQ(e.payload, absl::StrCat(R"({"i":)", i - 1, "}"));
+      }
+      prev = ChainHash(prev, e.kind, e.payload);
+      EXPECT_EQ(e.hash, ToHex(prev));
+    }
+  }
+}
+
+TEST_F(RecorderTest, ReadsRunConcurrentlyWithWrites) {
+  auto rec = OpenOrDie();
+  ASSERT_TRUE(rec->CreateGameSync(MakeHeader("g")).ok());
+  std::atomic<bool> stop{false};
+  std::atomic<int> bad{0};
+  std::vector<std::thread> readers;
+  for (int t = 0; t < 3; ++t) {
+    readers.emplace_back([&] {
+      while (!stop) {
+        absl::StatusOr<GameRecord> r = rec->Load("g");
+        if (!r.ok()) ++bad;
+        // A snapshot is a prefix of the chain without gaps.
+        for (size_t i = 0; r.ok() && i < r->events.size(); ++i) {
+          if (r->events[i].seq != static_cast<int64_t>(i)) ++bad;
+        }
+        if (!rec->List({}).ok()) ++bad;
+      }
+    });
+  }
+  for (int i = 0; i < 200; ++i) {
+    ASSERT_TRUE(rec->AppendSync("g", EventKind::kReject, i, "{}").ok());
+  }
+  stop = true;
+  for (std::thread& t : readers) t.join();
+  EXPECT_EQ(bad.load(), 0);
+}
+
+TEST_F(RecorderTest, ReopenKeepsEverythingAndContinuesTheChain) {
+  GameHeader h = MakeHeader("g1");
+  std::vector<PendingEvent> events = PlayEvents(h);
+  {
+    auto rec = OpenOrDie();
+    std::vector<PendingEvent> first(events.begin(), events.begin() + 20);
+    WriteGame(*rec, h, first);
+    // Queue more without waiting: the destructor drains the queue.
+    for (size_t i = 20; i < 30; ++i) {
+      rec->Append("g1", events[i].kind, events[i].at_us, events[i].payload,
+                  nullptr);
+    }
+  }
+  {
+    auto rec = OpenOrDie();
+    EXPECT_THAT(*rec->Unfinished(), ElementsAre("g1"));
+    absl::StatusOr<GameRecord> loaded = rec->Load("g1");
+    ASSERT_TRUE(loaded.ok());
+    ASSERT_EQ(loaded->events.size(), 31u);
+    // The chain continues from the stored state after a restart.
+    for (size_t i = 30; i < events.size(); ++i) {
+      ASSERT_TRUE(rec->AppendSync("g1", events[i].kind, events[i].at_us,
+                                  events[i].payload)
+                      .ok());
+    }
+  }
+  auto rec = OpenOrDie(Durability::kFull);
+  absl::StatusOr<GameRecord> loaded = rec->Load("g1");
+  ASSERT_TRUE(loaded.ok());
+  EXPECT_EQ(loaded->events, MakeRecord(h, events).events);
+  EXPECT_EQ(loaded->status, GameStatus::kFinished);
+  EXPECT_TRUE(rec->Unfinished()->empty());
+  EXPECT_TRUE(Replay(*loaded).ok());
+}
+
+TEST_F(RecorderTest, FullDurabilityWorks) {
+  auto rec = OpenOrDie(Durability::kFull);
+  GameHeader h = MakeHeader("f1");
+  std::vector<PendingEvent> events = PlayEvents(h, 8);
+  WriteGame(*rec, h, events);
+  absl::StatusOr<GameRecord> loaded = rec->Load("f1");
+  ASSERT_TRUE(loaded.ok());
+  EXPECT_EQ(loaded->events, MakeRecord(h, events).events);
+}
+
+TEST_F(RecorderTest, NewerSchemaVersionRefused) {
+  { auto rec = OpenOrDie(); }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_exec(db, "PRAGMA user_version=99", nullptr, nullptr, nullptr),
+      SQLITE_OK);
+  sqlite3_close(db);
+  absl::StatusOr<std::unique_ptr<Recorder>> rec =
+      Recorder::Open(path_, Durability::kNormal);
+  ASSERT_FALSE(rec.ok());
+  EXPECT_THAT(rec.status().message(),
+              HasSubstr("database schema version 99 is newer than this "
+                        "referee supports (1); upgrade the referee"));
+}
+
+TEST_F(RecorderTest, FreshDatabaseIsMigratedToTheLatestVersion) {
+  { auto rec = OpenOrDie(); }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* stmt = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, nullptr),
+            SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(stmt, 0), 1);
+  sqlite3_finalize(stmt);
+  ASSERT_EQ(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &stmt, nullptr),
+            SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+  EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)),
+               "wal");
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  // Opening again applies nothing and works.
+  EXPECT_NE(OpenOrDie(), nullptr);
+}
+
+TEST_F(RecorderTest, ImportRoundTrip) {
+  GameHeader h = MakeHeader("i1");
+  GameRecord record = MakeRecord(h, PlayEvents(h));
+  ASSERT_EQ(record.status, GameStatus::kFinished);
+  {
+    auto rec = OpenOrDie();
+    ASSERT_TRUE(rec->Import(record).ok());
+    EXPECT_EQ(rec->Import(record).code(), absl::StatusCode::kAlreadyExists);
+    absl::StatusOr<GameRecord> loaded = rec->Load("i1");
+    ASSERT_TRUE(loaded.ok());
+    EXPECT_EQ(loaded->header, record.header);
+    EXPECT_EQ(loaded->status, record.status);
+    EXPECT_EQ(loaded->events, record.events);
+    absl::StatusOr<std::vector<GameSummary>> list = rec->List({});
+    ASSERT_TRUE(list.ok());
+    ASSERT_EQ(list->size(), 1u);
+    EXPECT_EQ((*list)[0].status, GameStatus::kFinished);
+    EXPECT_FALSE((*list)[0].end_reason.empty());
+    EXPECT_EQ((*list)[0].totals.size(), 2u);
+
+    // A running game imported and then appended to continues its chain.
+    GameHeader h2 = MakeHeader("i2");
+    std::vector<PendingEvent> events = PlayEvents(h2, 6);
+    std::vector<PendingEvent> head(events.begin(), events.end() - 2);
+    GameRecord partial = MakeRecord(h2, head);
+    ASSERT_TRUE(rec->Import(partial).ok());
+    for (size_t i = events.size() - 2; i < events.size(); ++i) {
+      ASSERT_TRUE(rec->AppendSync("i2", events[i].kind, events[i].at_us,
+                                  events[i].payload)
+                      .ok());
+    }
+    EXPECT_EQ(rec->Load("i2")->events, MakeRecord(h2, events).events);
+    EXPECT_THAT(*rec->Unfinished(), ElementsAre("i2"));
+
+    // Malformed records are refused whole.
+    GameRecord bad = record;
+    bad.header.game_id = "i3";
+    bad.events[4].seq = 9;
+    EXPECT_EQ(rec->Import(bad).code(), absl::StatusCode::kInvalidArgument);
+    bad = record;
+    bad.header.game_id = "i3";
+    bad.events[2].hash = "xyz";
+    EXPECT_EQ(rec->Import(bad).code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(rec->Load("i3").status().code(), absl::StatusCode::kNotFound);
+  }
+  auto rec = OpenOrDie();
+  EXPECT_EQ(rec->Load("i1")->events, record.events);
+}
+
+}  // namespace
+}  // namespace cassino::recorder

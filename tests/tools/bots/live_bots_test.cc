@@ -1,0 +1,488 @@
+// End-to-end tests of the bots over real gRPC connections.
+//
+// FakeRefereeTest: every bot (C++ client in stream and unary mode, the
+// cassino-bot binary, the Python and Node examples) plays complete games
+// against an in-process fake referee that injects a rejected move and a
+// dropped stream, so the bots' request/response, rejection and reconnect
+// handling is covered even without the real referee.
+//
+// RealRefereeTest (compiled only when CMake found the cassino-referee
+// target; CASSINO_REFEREE_BIN is its path): starts the real cassino-referee
+// on 127.0.0.1 with a temporary database, creates games through the admin
+// API and plays them to the end with the cassino-bot binary (stream and
+// unary), the Python bot and the Node bot.
+//
+// The Python parts skip when /usr/bin/python3 cannot import grpc (or protoc
+// or /usr/bin/grpc_python_plugin is missing); the Node parts skip when node
+// or tools/bots/node/node_modules is missing (run `npm install` there).
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "gtest/gtest.h"
+#include "tests/tools/bots/fake_referee.h"
+#include "tools/bots/client/bot_client.h"
+#include "tools/bots/strategies.h"
+
+extern char** environ;
+
+namespace cassino::bots {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::FakeOptions;
+using testing::FakeReferee;
+
+const std::string kSourceDir = CASSINO_SOURCE_DIR;
+const std::string kBotBin = CASSINO_BOT_BIN;
+const std::string kPythonBot = kSourceDir + "/tools/bots/python/cassino_bot.py";
+const std::string kNodeDir = kSourceDir + "/tools/bots/node";
+constexpr int kProcessTimeoutSeconds = 180;
+
+// ------------------------------------------------------------ processes
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct ProcResult {
+  int exit_code = -1;  // -1: killed after the timeout, or failed to start
+  std::string out;
+  std::string err;
+  std::string Describe() const {
+    return absl::StrCat("exit ", exit_code, "\n--- stdout\n", out,
+                        "--- stderr\n", err);
+  }
+};
+
+// A child process with stdout and stderr captured in temporary files.
+class Child {
+ public:
+  explicit Child(const std::vector<std::string>& argv) {
+    const fs::path dir = fs::temp_directory_path();
+    out_path_ =
+        (dir / absl::StrCat("bots-test-", getpid(), "-", ++counter_, ".out"))
+            .string();
+    err_path_ = out_path_ + ".err";
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, out_path_.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, err_path_.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    std::vector<char*> args;
+    for (const std::string& a : argv)
+      args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    if (posix_spawnp(&pid_, args[0], &actions, nullptr, args.data(), environ) !=
+        0) {
+      pid_ = -1;
+    }
+    posix_spawn_file_actions_destroy(&actions);
+  }
+  ~Child() {
+    if (pid_ > 0) Stop(SIGKILL);
+    std::remove(out_path_.c_str());
+    std::remove(err_path_.c_str());
+  }
+
+  // Waits for the exit, killing the child after `seconds`.
+  ProcResult Wait(int seconds) {
+    ProcResult r;
+    if (pid_ > 0) {
+      const auto end =
+          std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+      int status = 0;
+      while (true) {
+        const pid_t done = waitpid(pid_, &status, WNOHANG);
+        if (done == pid_) {
+          r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+          pid_ = -1;
+          break;
+        }
+        if (std::chrono::steady_clock::now() > end) {
+          Stop(SIGKILL);
+          r.err = "(killed after the timeout)\n";
+          break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    }
+    r.out = ReadAll(out_path_);
+    r.err += ReadAll(err_path_);
+    return r;
+  }
+
+  // Sends `signal` and reaps the child (SIGKILL after 5 s).
+  void Stop(int signal) {
+    if (pid_ <= 0) return;
+    kill(pid_, signal);
+    for (int i = 0; i < 250; ++i) {
+      if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
+        pid_ = -1;
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  }
+
+  bool started() const { return pid_ > 0; }
+  std::string stderr_text() const { return ReadAll(err_path_); }
+
+ private:
+  static inline int counter_ = 0;
+  pid_t pid_ = -1;
+  std::string out_path_;
+  std::string err_path_;
+};
+
+ProcResult RunProcess(const std::vector<std::string>& argv,
+                      int seconds = kProcessTimeoutSeconds) {
+  Child child(argv);
+  return child.Wait(seconds);
+}
+
+// Why the Python bot cannot run here; empty if it can.
+std::string PythonUnavailable() {
+  if (!fs::exists("/usr/bin/python3")) return "no /usr/bin/python3";
+  if (!fs::exists("/usr/bin/grpc_python_plugin")) {
+    return "no /usr/bin/grpc_python_plugin (protobuf-compiler-grpc)";
+  }
+  if (RunProcess({"protoc", "--version"}, 30).exit_code != 0)
+    return "no protoc";
+  if (RunProcess({"/usr/bin/python3", "-c", "import grpc, google.protobuf"}, 30)
+          .exit_code != 0) {
+    return "/usr/bin/python3 cannot import grpc (python3-grpcio, "
+           "python3-protobuf)";
+  }
+  return "";
+}
+
+// Why the Node bot cannot run here; empty if it can.
+std::string NodeUnavailable() {
+  if (RunProcess({"node", "--version"}, 30).exit_code != 0) return "no node";
+  if (!fs::exists(kNodeDir + "/node_modules/@grpc/grpc-js") ||
+      !fs::exists(kNodeDir + "/node_modules/@grpc/proto-loader")) {
+    return "no node_modules in tools/bots/node (run npm install there)";
+  }
+  return "";
+}
+
+std::vector<std::string> PythonBotArgs(const std::string& address,
+                                       const std::string& token,
+                                       const std::string& game) {
+  return {"/usr/bin/python3", kPythonBot, "--address", address,
+          "--token",          token,      "--game",    game};
+}
+
+std::vector<std::string> NodeBotArgs(const std::string& address,
+                                     const std::string& token,
+                                     const std::string& game) {
+  return {"node",      kNodeDir + "/cassino_bot.js",
+          "--address", address,
+          "--token",   token,
+          "--game",    game};
+}
+
+std::vector<std::string> CppBotArgs(const std::string& address,
+                                    const std::string& token,
+                                    const std::string& game,
+                                    const std::string& strategy, bool unary) {
+  std::vector<std::string> args = {kBotBin,   "--address",  address,
+                                   "--token", token,        "--game",
+                                   game,      "--strategy", strategy};
+  if (unary) args.push_back("--unary");
+  return args;
+}
+
+// --------------------------------------------------------- fake referee
+
+BotOptions ClientOptions(const FakeReferee& fake, int seat, bool unary) {
+  BotOptions o;
+  o.address = fake.address();
+  o.token = FakeReferee::kTokens[seat];
+  o.game_id = FakeReferee::kGameId;
+  o.unary = unary;
+  o.initial_backoff = std::chrono::milliseconds(20);
+  return o;
+}
+
+// Plays both seats with in-process clients; `unary[seat]` picks the mode.
+void PlayBothInProcess(const FakeOptions& fo, bool unary0, bool unary1,
+                       int rejecting_seat) {
+  FakeReferee fake(fo);
+  BuilderStrategy builder;
+  GreedyStrategy greedy;
+  BotClient c0(ClientOptions(fake, 0, unary0), &builder);
+  BotClient c1(ClientOptions(fake, 1, unary1), &greedy);
+  auto r1 = std::async(std::launch::async, [&] { return c1.Run(); });
+  absl::StatusOr<BotResult> r0 = c0.Run();
+  absl::StatusOr<BotResult> other = r1.get();
+  ASSERT_TRUE(r0.ok()) << r0.status();
+  ASSERT_TRUE(other.ok()) << other.status();
+  const Game game = fake.game();
+  ASSERT_TRUE(game.over());
+  for (const BotResult* r : {&*r0, &*other}) {
+    EXPECT_EQ(r->game_id, FakeReferee::kGameId);
+    EXPECT_EQ(r->ended.result().winner(), game.result()->winner);
+    EXPECT_EQ(r->ended.result().reason(),
+              GameEndReasonName(game.result()->reason));
+    std::printf("%s [%d moves, %d rejected, %d retries]\n",
+                r->Describe().c_str(), r->moves, r->rejected, r->reconnects);
+  }
+  EXPECT_EQ(r0->moves + other->moves, game.turn());
+  const BotResult& rejecting = rejecting_seat == 0 ? *r0 : *other;
+  EXPECT_EQ(rejecting.rejected, 1);
+}
+
+TEST(FakeRefereeTest, CppStreamVsUnaryWithRejectionAndDrop) {
+  // Turn 4 is seat 0's (seat 0 moves first); the drop hits seat 0's stream.
+  PlayBothInProcess({.reject_turn = 4, .drop_turn = 9}, false, true, 0);
+}
+
+TEST(FakeRefereeTest, CppUnaryVsStreamWithRejection) {
+  PlayBothInProcess({.reject_turn = 5, .drop_turn = 12}, false, true, 1);
+  PlayBothInProcess({.reject_turn = 4, .seed_byte = 9}, true, false, 0);
+}
+
+TEST(FakeRefereeTest, WrongTokenFailsFast) {
+  FakeReferee fake({});
+  GreedyStrategy greedy;
+  BotOptions o = ClientOptions(fake, 0, false);
+  o.token = "nonsense";
+  absl::StatusOr<BotResult> r = BotClient(o, &greedy).Run();
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kUnauthenticated);
+}
+
+TEST(FakeRefereeTest, CassinoBotBinaryBothModes) {
+  FakeReferee fake({.reject_turn = 4, .drop_turn = 9});
+  auto unary = std::async(std::launch::async, [&] {
+    return RunProcess(CppBotArgs(fake.address(), FakeReferee::kTokens[1],
+                                 FakeReferee::kGameId, "greedy", true));
+  });
+  ProcResult stream =
+      RunProcess(CppBotArgs(fake.address(), FakeReferee::kTokens[0],
+                            FakeReferee::kGameId, "builder", false));
+  ProcResult u = unary.get();
+  EXPECT_EQ(stream.exit_code, 0) << stream.Describe();
+  EXPECT_EQ(u.exit_code, 0) << u.Describe();
+  EXPECT_NE(stream.out.find("game fake-1 seat 0: "), std::string::npos)
+      << stream.Describe();
+  EXPECT_NE(u.out.find("game fake-1 seat 1: "), std::string::npos)
+      << u.Describe();
+  EXPECT_NE(stream.out.find("1 rejected"), std::string::npos)
+      << stream.Describe();
+  EXPECT_TRUE(fake.game().over());
+}
+
+// One seat is a script bot (subprocess), the other an in-process client.
+void PlayScriptAgainstFake(
+    const std::function<std::vector<std::string>(
+        const std::string&, const std::string&, const std::string&)>& args) {
+  FakeReferee fake({.reject_turn = 4, .drop_turn = 9});
+  GreedyStrategy greedy;
+  BotClient c1(ClientOptions(fake, 1, false), &greedy);
+  auto r1 = std::async(std::launch::async, [&] { return c1.Run(); });
+  ProcResult script = RunProcess(
+      args(fake.address(), FakeReferee::kTokens[0], FakeReferee::kGameId));
+  absl::StatusOr<BotResult> other = r1.get();
+  EXPECT_EQ(script.exit_code, 0) << script.Describe();
+  EXPECT_NE(script.out.find("game fake-1 ended: winner side"),
+            std::string::npos)
+      << script.Describe();
+  EXPECT_NE(script.err.find("rejected"), std::string::npos)
+      << script.Describe();
+  ASSERT_TRUE(other.ok()) << other.status();
+  EXPECT_TRUE(fake.game().over());
+  std::printf("%s", script.out.c_str());
+}
+
+TEST(FakeRefereeTest, PythonBot) {
+  const std::string why = PythonUnavailable();
+  if (!why.empty()) GTEST_SKIP() << why;
+  PlayScriptAgainstFake(PythonBotArgs);
+}
+
+TEST(FakeRefereeTest, NodeBot) {
+  const std::string why = NodeUnavailable();
+  if (!why.empty()) GTEST_SKIP() << why;
+  PlayScriptAgainstFake(NodeBotArgs);
+}
+
+// --------------------------------------------------------- real referee
+
+#ifdef CASSINO_REFEREE_BIN
+
+constexpr char kAdminToken[] = "bots-live-test-admin-token";
+
+class RealRefereeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           absl::StrCat(
+               "cassino-bots-live-", getpid(), "-",
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    std::ofstream((dir_ / "admin").string()) << kAdminToken << "\n";
+    const std::string port_file = (dir_ / "port").string();
+    referee_ = std::make_unique<Child>(std::vector<std::string>{
+        CASSINO_REFEREE_BIN, "--listen", "127.0.0.1:0", "--db",
+        (dir_ / "referee.db").string(), "--admin-token-file",
+        (dir_ / "admin").string(), "--port-file", port_file});
+    ASSERT_TRUE(referee_->started()) << "cannot start " << CASSINO_REFEREE_BIN;
+    for (int i = 0; i < 500 && address_.empty(); ++i) {
+      std::ifstream in(port_file);
+      int port = 0;
+      if (in >> port && port > 0) {
+        address_ = absl::StrCat("127.0.0.1:", port);
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    }
+    ASSERT_FALSE(address_.empty())
+        << "the referee wrote no port file; stderr:\n"
+        << referee_->stderr_text();
+    stub_ = v1::RefereeService::NewStub(
+        grpc::CreateChannel(address_, grpc::InsecureChannelCredentials()));
+  }
+
+  void TearDown() override {
+    if (referee_) referee_->Stop(SIGTERM);
+    fs::remove_all(dir_);
+  }
+
+  void Admin(grpc::ClientContext* ctx) {
+    ctx->AddMetadata("authorization", absl::StrCat("Bearer ", kAdminToken));
+    ctx->set_deadline(std::chrono::system_clock::now() +
+                      std::chrono::seconds(10));
+  }
+
+  // Creates a two-seat standard game with a generous clock.
+  v1::CreateGameResponse CreateGame(const std::string& bot0,
+                                    const std::string& bot1) {
+    grpc::ClientContext ctx;
+    Admin(&ctx);
+    v1::CreateGameRequest req;
+    req.set_rules("standard");
+    req.add_seats()->set_bot_name(bot0);
+    req.add_seats()->set_bot_name(bot1);
+    req.mutable_clock()->set_per_move_ms(20000);
+    req.mutable_clock()->set_bank_ms(120000);
+    req.set_label("bots-live-test");
+    v1::CreateGameResponse resp;
+    grpc::Status st = stub_->CreateGame(&ctx, req, &resp);
+    EXPECT_TRUE(st.ok()) << st.error_code() << ": " << st.error_message()
+                         << "\nreferee stderr:\n"
+                         << referee_->stderr_text();
+    EXPECT_EQ(resp.tokens_size(), 2);
+    return resp;
+  }
+
+  v1::GameInfo GetGame(const std::string& id) {
+    grpc::ClientContext ctx;
+    Admin(&ctx);
+    v1::GetGameRequest req;
+    req.set_game_id(id);
+    v1::GetGameResponse resp;
+    grpc::Status st = stub_->GetGame(&ctx, req, &resp);
+    EXPECT_TRUE(st.ok()) << st.error_code() << ": " << st.error_message();
+    return resp.game();
+  }
+
+  // Plays seat 0 and seat 1 as two concurrent processes; both must end
+  // the game with exit status 0 and the referee must show it finished.
+  void PlayGame(
+      const std::string& name0, const std::string& name1,
+      const std::function<std::vector<std::string>(
+          const std::string&, const std::string&, const std::string&)>& seat0,
+      const std::function<std::vector<std::string>(
+          const std::string&, const std::string&, const std::string&)>& seat1) {
+    const v1::CreateGameResponse game = CreateGame(name0, name1);
+    ASSERT_EQ(game.tokens_size(), 2);
+    const std::string id = game.game_id();
+    auto other = std::async(std::launch::async, [&] {
+      return RunProcess(seat1(address_, game.tokens(1).token(), id));
+    });
+    ProcResult p0 = RunProcess(seat0(address_, game.tokens(0).token(), id));
+    ProcResult p1 = other.get();
+    EXPECT_EQ(p0.exit_code, 0) << name0 << ": " << p0.Describe();
+    EXPECT_EQ(p1.exit_code, 0) << name1 << ": " << p1.Describe();
+    EXPECT_NE(p0.out.find(id), std::string::npos) << p0.Describe();
+    EXPECT_NE(p1.out.find(id), std::string::npos) << p1.Describe();
+    const v1::GameInfo info = GetGame(id);
+    EXPECT_EQ(info.status(), v1::GAME_STATUS_FINISHED) << info.DebugString();
+    EXPECT_TRUE(info.has_result());
+    EXPECT_NE(info.result().reason(), "forfeit") << info.DebugString();
+    std::printf("%s: %s%s: %s", id.c_str(), p0.out.c_str(), id.c_str(),
+                p1.out.c_str());
+  }
+
+  fs::path dir_;
+  std::unique_ptr<Child> referee_;
+  std::string address_;
+  std::unique_ptr<v1::RefereeService::Stub> stub_;
+};
+
+std::function<std::vector<std::string>(const std::string&, const std::string&,
+                                       const std::string&)>
+CppBot(const std::string& strategy, bool unary) {
+  return [=](const std::string& address, const std::string& token,
+             const std::string& game) {
+    return CppBotArgs(address, token, game, strategy, unary);
+  };
+}
+
+TEST_F(RealRefereeTest, CppStreamVsCppUnary) {
+  PlayGame("builder-stream", "greedy-unary", CppBot("builder", false),
+           CppBot("greedy", true));
+}
+
+TEST_F(RealRefereeTest, PythonBotVsCpp) {
+  const std::string why = PythonUnavailable();
+  if (!why.empty()) GTEST_SKIP() << why;
+  PlayGame("python-example", "random-stream", PythonBotArgs,
+           CppBot("random", false));
+}
+
+TEST_F(RealRefereeTest, NodeBotVsCpp) {
+  const std::string why = NodeUnavailable();
+  if (!why.empty()) GTEST_SKIP() << why;
+  PlayGame("node-example", "greedy-unary", NodeBotArgs, CppBot("greedy", true));
+}
+
+TEST_F(RealRefereeTest, PythonBotVsNodeBot) {
+  std::string why = PythonUnavailable();
+  if (why.empty()) why = NodeUnavailable();
+  if (!why.empty()) GTEST_SKIP() << why;
+  PlayGame("python-example", "node-example", PythonBotArgs, NodeBotArgs);
+}
+
+#endif  // CASSINO_REFEREE_BIN
+
+}  // namespace
+}  // namespace cassino::bots
