@@ -1,7 +1,38 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds, and plays a batch of seeded
-# games, printing the results.
+# The main job: installs what is missing, builds, starts the referee on an
+# embedded SQLite database (cassino.db), runs a short tournament among the
+# reference bots (C++ random/greedy/builder, the Python and Node examples),
+# verifies every record, and writes the statistics report (report.html),
+# printing the standings.
+#
+# Environment: CASSINO_DB (default cassino.db), GAMES (games per pairing,
+# default 4), BUILD_DIR (default ./build). Extra arguments go to
+# `cassino tournament`.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 install_deps
+install_node_deps
 build
-"$BUILD_DIR/tools/cassino" simulate --seed 0000000000000000000000000000000000000000000000000000000000000000 --games 1000 --players 2 "$@"
+cd "$ROOT"
+DB="${CASSINO_DB:-cassino.db}"
+BOT="$BUILD_DIR/tools/bots/cassino-bot"
+bots=(
+  --bot "random=$BOT --strategy random -q"
+  --bot "greedy=$BOT --strategy greedy -q"
+  --bot "builder=$BOT --strategy builder -q"
+  --bot "python=/usr/bin/python3 $ROOT/tools/bots/python/cassino_bot.py"
+)
+if [[ -d "$ROOT/tools/bots/node/node_modules" ]]; then
+  bots+=(--bot "node=node $ROOT/tools/bots/node/cassino_bot.js")
+fi
+label="demo-$(date -u +%Y%m%dT%H%M%S)"
+echo "==> tournament $label on $DB"
+"$BUILD_DIR/tools/cassino" tournament --db "$DB" "${bots[@]}" \
+  --games "${GAMES:-4}" --duplicate --concurrency 4 --label "$label" \
+  --seed "$(printf '%064x' "$(date +%s)")" "$@"
+echo
+echo "==> verifying every record in $DB"
+"$BUILD_DIR/tools/cassino" verify "$DB"
+echo
+echo "==> statistics of this tournament (report.html has the charts)"
+"$BUILD_DIR/tools/cassino" stats "$DB" --tournament "$label" --format html --out report.html
+"$BUILD_DIR/tools/cassino" stats "$DB" --tournament "$label"

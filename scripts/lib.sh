@@ -15,6 +15,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev
   python3 python3-grpcio python3-protobuf
+  chromium zlib1g-dev
 )
 
 install_deps() {
@@ -30,6 +31,17 @@ install_deps() {
     [[ $(id -u) -ne 0 ]] && sudo="sudo"
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+}
+
+# The Node example bot's packages (@grpc/grpc-js, @grpc/proto-loader), from
+# the npm registry, exactly as package-lock.json pins them.
+install_node_deps() {
+  local dir="$ROOT/tools/bots/node"
+  if [[ ! -d "$dir/node_modules" ]] && command -v npm >/dev/null; then
+    echo "==> installing the Node bot's packages"
+    (cd "$dir" && npm ci --silent --no-audit --no-fund) || \
+      echo "warning: npm ci failed; the Node bot's tests will be skipped" >&2
   fi
 }
 

@@ -30,13 +30,14 @@ int main(int argc, char** argv) {
       "cassino-bot: plays one seat of a Cassino game on a referee with a "
       "reference strategy."};
   cassino::bots::BotOptions options;
-  options.address = "127.0.0.1:7000";
+  options.address = EnvOr("CASSINO_ADDRESS", "127.0.0.1:7000");
   options.token = EnvOr("CASSINO_TOKEN", "");
   options.game_id = EnvOr("CASSINO_GAME", "");
   std::string strategy_name = "builder";
   uint64_t seed = 1;
   bool quiet = false;
-  app.add_option("--address", options.address, "The referee, host:port")
+  app.add_option("--address", options.address,
+                 "The referee, host:port (default: $CASSINO_ADDRESS)")
       ->capture_default_str();
   app.add_option("--token", options.token,
                  "The seat token (default: $CASSINO_TOKEN)");

@@ -12,6 +12,7 @@ void AddMovesCommand(CLI::App& app, int* exit_code);
 void AddDealCommand(CLI::App& app, int* exit_code);
 void AddSimulateCommand(CLI::App& app, int* exit_code);
 void AddRulesCommand(CLI::App& app, int* exit_code);
+void AddTournamentCommand(CLI::App& app, int* exit_code);
 
 }  // namespace cassino::cli
 

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   cassino::cli::AddDealCommand(app, &exit_code);
   cassino::cli::AddSimulateCommand(app, &exit_code);
   cassino::cli::AddRulesCommand(app, &exit_code);
+  cassino::cli::AddTournamentCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -2,11 +2,14 @@
 // clients, a real database.
 
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <map>
 #include <regex>
 #include <set>
 #include <thread>
 
+#include "grpcpp/generic/generic_stub.h"
 #include "gtest/gtest.h"
 #include "recorder/recorder.h"
 #include "referee/rules/game.h"
@@ -606,6 +609,44 @@ TEST(RefereeWatchTest, SpectatorSeesPublicEventsThenTheRecord) {
   EXPECT_EQ(moves, referee.Info(g.game_id()).turn());
   EXPECT_GT(records, moves);
   EXPECT_EQ(seen.back().record().kind(), "end");
+}
+
+}  // namespace
+}  // namespace cassino::testing
+
+namespace cassino::testing {
+namespace {
+
+TEST(RefereeHealthTest, HealthServiceSaysServing) {
+  const std::filesystem::path dir = TempDir();
+  TestReferee referee(dir / "cassino.db");
+  grpc::GenericStub generic(referee.channel());
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  grpc::Slice empty("");  // HealthCheckRequest{} is empty
+  grpc::ByteBuffer request(&empty, 1), response;
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  grpc::Status status;
+  generic.UnaryCall(&ctx, "/grpc.health.v1.Health/Check", grpc::StubOptions(),
+                    &request, &response, [&](grpc::Status s) {
+                      std::lock_guard<std::mutex> lock(mu);
+                      status = std::move(s);
+                      done = true;
+                      cv.notify_all();
+                    });
+  std::unique_lock<std::mutex> lock(mu);
+  cv.wait(lock, [&] { return done; });
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  std::vector<grpc::Slice> slices;
+  ASSERT_TRUE(response.Dump(&slices).ok());
+  std::string bytes;
+  for (const grpc::Slice& s : slices) {
+    bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
+  }
+  // HealthCheckResponse{status: SERVING (1)}: field 1, varint 1.
+  EXPECT_EQ(bytes, std::string("\x08\x01", 2));
 }
 
 }  // namespace

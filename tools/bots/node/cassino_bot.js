@@ -104,7 +104,7 @@ function playOnce(client, token) {
 
 function parseArgs(argv) {
   const args = {
-    address: '127.0.0.1:7000',
+    address: process.env.CASSINO_ADDRESS || '127.0.0.1:7000',
     token: process.env.CASSINO_TOKEN || '',
     game: process.env.CASSINO_GAME || '',
   };

@@ -140,7 +140,8 @@ def play_once(stub, token):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--address", default="127.0.0.1:7000")
+    parser.add_argument("--address",
+                        default=os.environ.get("CASSINO_ADDRESS", "127.0.0.1:7000"))
     parser.add_argument("--token", default=os.environ.get("CASSINO_TOKEN"))
     parser.add_argument("--game", default=os.environ.get("CASSINO_GAME"),
                         help="the game id (informational: the token names it)")

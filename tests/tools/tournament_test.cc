@@ -1,0 +1,123 @@
+// `cassino tournament` end to end: it starts its own referee on a temporary
+// database and runs real bot processes.
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <random>
+#include <map>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "recorder/recorder.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ShellRun {
+  int exit_code = -1;
+  std::string output;
+};
+
+ShellRun Shell(const std::string& command) {
+  ShellRun run;
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return run;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) {
+    run.output.append(buffer, n);
+  }
+  const int status = pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+fs::path TempDir() {
+  fs::path dir = fs::temp_directory_path() /
+                 absl::StrCat("cassino_tournament_", std::random_device{}());
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string Bot(const std::string& strategy) {
+  return absl::StrCat(strategy, "='", CASSINO_BOT_PATH, " --strategy ",
+                      strategy, " -q'");
+}
+
+TEST(TournamentTest, RoundRobinWithDuplicateDeals) {
+  const fs::path dir = TempDir();
+  const ShellRun run = Shell(absl::StrCat(
+      CASSINO_CLI_PATH, " tournament --db ", (dir / "t.db").string(),
+      " --bot ", Bot("greedy"), " --bot ", Bot("random"), " --bot ",
+      Bot("builder"), " --games 2 --duplicate -j 3 --label unit"));
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("tournament unit: 6 games"), std::string::npos)
+      << run.output;
+  for (const char* bot : {"greedy", "random", "builder"}) {
+    EXPECT_NE(run.output.find(bot), std::string::npos) << run.output;
+  }
+  // Every game is recorded, finished, under the tournament's label, and
+  // duplicate pairs share their deals.
+  auto recorder = cassino::recorder::Recorder::Open(
+      (dir / "t.db").string(), cassino::recorder::Durability::kNormal);
+  ASSERT_TRUE(recorder.ok()) << recorder.status();
+  cassino::recorder::ListFilter filter;
+  filter.label = "unit";
+  auto games = (*recorder)->List(filter);
+  ASSERT_TRUE(games.ok());
+  ASSERT_EQ(games->size(), 6u);
+  std::map<std::string, int> commitments;
+  for (const auto& g : *games) {
+    EXPECT_EQ(g.status, cassino::recorder::GameStatus::kFinished);
+    EXPECT_NE(g.end_reason, "forfeit") << g.game_id;
+    auto record = (*recorder)->Load(g.game_id);
+    ASSERT_TRUE(record.ok());
+    ++commitments[record->header.commitment];
+  }
+  EXPECT_EQ(commitments.size(), 3u);
+  for (const auto& [c, n] : commitments) EXPECT_EQ(n, 2) << c;
+  fs::remove_all(dir);
+}
+
+TEST(TournamentTest, ACrashingBotLosesOnlyItsOwnGames) {
+  const fs::path dir = TempDir();
+  const ShellRun run = Shell(absl::StrCat(
+      CASSINO_CLI_PATH, " tournament --db ", (dir / "t.db").string(),
+      " --bot crasher='exit 3' --bot ", Bot("greedy"), " --bot ",
+      Bot("random"),
+      " --games 2 -j 3 --per-move-ms 300 --bank-ms 0 --label crash"));
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  // crasher: 4 games, 4 losses, all by forfeit; greedy and random play
+  // their game against each other normally.
+  EXPECT_NE(run.output.find("crasher                   4     0     4     0"
+                            "        4"),
+            std::string::npos)
+      << run.output;
+  auto recorder = cassino::recorder::Recorder::Open(
+      (dir / "t.db").string(), cassino::recorder::Durability::kNormal);
+  ASSERT_TRUE(recorder.ok());
+  cassino::recorder::ListFilter filter;
+  filter.label = "crash";
+  auto games = (*recorder)->List(filter);
+  ASSERT_TRUE(games.ok());
+  int forfeits = 0, normal = 0;
+  for (const auto& g : *games) {
+    const bool crasher_seated = g.bots[0] == "crasher" || g.bots[1] == "crasher";
+    if (crasher_seated) {
+      EXPECT_EQ(g.end_reason, "forfeit");
+      ++forfeits;
+    } else {
+      EXPECT_NE(g.end_reason, "forfeit");
+      ++normal;
+    }
+  }
+  EXPECT_EQ(forfeits, 4);
+  EXPECT_EQ(normal, 2);
+  fs::remove_all(dir);
+}
+
+}  // namespace

@@ -1,0 +1,221 @@
+#include "tools/tournament/tournament.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
+#include "cassino/v1/referee_service.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "tools/playout/random_playout.h"
+#include "tools/tournament/process.h"
+
+namespace cassino::tournament {
+namespace {
+
+namespace v1 = ::cassino::v1;
+
+std::unique_ptr<grpc::ClientContext> AdminContext(const std::string& token,
+                                                  int64_t timeout_ms) {
+  auto ctx = std::make_unique<grpc::ClientContext>();
+  ctx->AddMetadata("authorization", "Bearer " + token);
+  ctx->set_deadline(std::chrono::system_clock::now() +
+                    std::chrono::milliseconds(timeout_ms));
+  return ctx;
+}
+
+// Runs one game: creates it, starts both bots, waits for the end.
+GameOutcome RunGame(const TournamentOptions& o, v1::RefereeService::Stub& stub,
+                    const GameSpec& spec) {
+  GameOutcome out;
+  out.spec = spec;
+  v1::CreateGameRequest req;
+  req.set_rules(o.rules);
+  for (int seat = 0; seat < 2; ++seat) {
+    req.add_seats()->set_bot_name(o.bots[spec.bot[seat]].name);
+  }
+  req.mutable_clock()->set_per_move_ms(o.per_move_ms);
+  req.mutable_clock()->set_bank_ms(o.bank_ms > 0 ? o.bank_ms : -1);
+  req.set_seed(ToHex(spec.seed));
+  req.set_label(o.label);
+  v1::CreateGameResponse created;
+  grpc::Status s =
+      stub.CreateGame(AdminContext(o.admin_token, 10000).get(), req, &created);
+  if (!s.ok()) {
+    out.error = absl::StrCat("CreateGame: ", s.error_message());
+    return out;
+  }
+  out.game_id = created.game_id();
+
+  // Watch before starting the bots, so the end cannot be missed.
+  auto watch_ctx = std::make_unique<grpc::ClientContext>();
+  const int64_t limit_ms = o.per_move_ms * 600 + o.bank_ms * 2 + 60000;
+  watch_ctx->set_deadline(std::chrono::system_clock::now() +
+                          std::chrono::milliseconds(limit_ms));
+  v1::WatchGameRequest watch_req;
+  watch_req.set_game_id(created.game_id());
+  auto watch = stub.WatchGame(watch_ctx.get(), watch_req);
+
+  std::vector<Process> bots;
+  for (int seat = 0; seat < 2; ++seat) {
+    const std::string token = created.tokens(seat).token();
+    const std::string command = absl::StrReplaceAll(
+        o.bots[spec.bot[seat]].command,
+        {{"{address}", o.address},
+         {"{game}", created.game_id()},
+         {"{token}", token},
+         {"{seat}", std::to_string(seat)}});
+    absl::StatusOr<Process> p =
+        Process::Start(command,
+                       {{"CASSINO_ADDRESS", o.address},
+                        {"CASSINO_GAME", created.game_id()},
+                        {"CASSINO_TOKEN", token},
+                        {"CASSINO_SEAT", std::to_string(seat)}},
+                       o.log_dir.empty()
+                           ? ""
+                           : absl::StrCat(o.log_dir, "/", created.game_id(),
+                                          "-seat", seat, ".log"));
+    if (p.ok()) {
+      bots.push_back(std::move(*p));
+    }  // a bot that cannot start loses on time
+  }
+
+  v1::WatchGameResponse event;
+  bool ended = false;
+  while (watch->Read(&event)) {
+    if (event.has_game_ended()) {
+      const v1::GameResult& r = event.game_ended().result();
+      out.winner_seat = r.winner();  // 2 players: side == seat
+      out.reason = r.reason();
+      for (int i = 0; i < 2 && i < r.totals_size(); ++i) {
+        out.totals[i] = r.totals(i);
+      }
+      ended = true;
+      watch_ctx->TryCancel();
+      break;
+    }
+  }
+  watch->Finish();
+  if (!ended) out.error = "the game did not end in time";
+  // Bots exit once they see the end; give them a moment, then stop them.
+  for (Process& p : bots) {
+    if (!p.Wait(std::chrono::milliseconds(3000))) p.Kill();
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<GameSpec> MakeSchedule(const TournamentOptions& o) {
+  std::vector<std::pair<int, int>> pairings;
+  const int n = static_cast<int>(o.bots.size());
+  if (o.schedule == Schedule::kGauntlet) {
+    for (int j = 1; j < n; ++j) pairings.emplace_back(0, j);
+  } else {
+    for (int i = 0; i < n; ++i) {
+      for (int j = i + 1; j < n; ++j) pairings.emplace_back(i, j);
+    }
+  }
+  int per_pairing = std::max(1, o.games_per_pairing);
+  if (o.duplicate && per_pairing % 2) ++per_pairing;
+  std::vector<GameSpec> games;
+  for (const auto& [a, b] : pairings) {
+    for (int k = 0; k < per_pairing; ++k) {
+      GameSpec g;
+      g.index = static_cast<int>(games.size());
+      const bool swap = k % 2 == 1;
+      g.bot[0] = swap ? b : a;
+      g.bot[1] = swap ? a : b;
+      // Duplicate pairs share the seed of the pair's first game.
+      const int seed_index = o.duplicate && swap ? g.index - 1 : g.index;
+      g.seed = BatchGameSeed(o.seed, static_cast<uint32_t>(seed_index));
+      games.push_back(g);
+    }
+  }
+  return games;
+}
+
+std::vector<Standing> ComputeStandings(const std::vector<BotSpec>& bots,
+                                       const std::vector<GameOutcome>& games) {
+  std::vector<Standing> table(bots.size());
+  for (size_t i = 0; i < bots.size(); ++i) table[i].bot = bots[i].name;
+  for (const GameOutcome& g : games) {
+    if (!g.error.empty()) continue;
+    for (int seat = 0; seat < 2; ++seat) {
+      Standing& s = table[g.spec.bot[seat]];
+      ++s.games;
+      s.points_for += g.totals[seat];
+      s.points_against += g.totals[1 - seat];
+      if (g.winner_seat < 0) {
+        ++s.draws;
+        s.score += 0.5;
+      } else if (g.winner_seat == seat) {
+        ++s.wins;
+        s.score += 1;
+      } else {
+        ++s.losses;
+        if (g.reason == "forfeit") ++s.forfeits;
+      }
+    }
+  }
+  std::stable_sort(table.begin(), table.end(),
+                   [](const Standing& a, const Standing& b) {
+                     if (a.score != b.score) return a.score > b.score;
+                     return a.points_for - a.points_against >
+                            b.points_for - b.points_against;
+                   });
+  return table;
+}
+
+std::string FormatStandings(const std::vector<Standing>& standings) {
+  std::string out = absl::StrFormat("%-4s %-20s %6s %5s %5s %5s %8s %7s %9s\n",
+                                    "rank", "bot", "games", "won", "lost",
+                                    "drawn", "forfeits", "score", "points");
+  int rank = 0;
+  for (const Standing& s : standings) {
+    absl::StrAppendFormat(&out, "%-4d %-20s %6d %5d %5d %5d %8d %7.1f %4d-%-4d\n",
+                          ++rank, s.bot, s.games, s.wins, s.losses, s.draws,
+                          s.forfeits, s.score, s.points_for, s.points_against);
+  }
+  return out;
+}
+
+absl::StatusOr<TournamentResult> RunTournament(
+    const TournamentOptions& o,
+    std::function<void(const GameOutcome&, int done, int total)> progress) {
+  if (o.bots.size() < 2) {
+    return absl::InvalidArgumentError("a tournament needs at least two bots");
+  }
+  auto channel =
+      grpc::CreateChannel(o.address, grpc::InsecureChannelCredentials());
+  auto stub = v1::RefereeService::NewStub(channel);
+  const std::vector<GameSpec> schedule = MakeSchedule(o);
+  TournamentResult result;
+  result.games.resize(schedule.size());
+  std::atomic<size_t> next{0};
+  std::mutex mu;
+  int done = 0;
+  std::vector<std::thread> workers;
+  const int k = std::max(1, std::min<int>(o.concurrency, schedule.size()));
+  for (int w = 0; w < k; ++w) {
+    workers.emplace_back([&] {
+      for (size_t i; (i = next.fetch_add(1)) < schedule.size();) {
+        GameOutcome outcome = RunGame(o, *stub, schedule[i]);
+        std::lock_guard<std::mutex> lock(mu);
+        result.games[i] = outcome;
+        ++done;
+        if (progress) progress(outcome, done, static_cast<int>(schedule.size()));
+      }
+    });
+  }
+  for (std::thread& t : workers) t.join();
+  result.standings = ComputeStandings(o.bots, result.games);
+  return result;
+}
+
+}  // namespace cassino::tournament
