@@ -10,6 +10,12 @@
 // database). The baseline runs G streams that each send a message of the
 // size of a typical YourTurn and wait for its echo.
 //
+// Reported per run: round trips per second (moves for the referee), all
+// messages per second in both directions (a move costs five: the move, its
+// verdict, the played move to both seats and the next YourTurn; an echo
+// costs two), p50 and p99 round-trip latency, and the message rate as a
+// share of the baseline's.
+//
 // Everything (server, database, bots) shares this machine's cores, as a
 // referee and local bots would.
 //
@@ -42,9 +48,11 @@ constexpr char kAdmin[] = "bench-admin-token";
 
 struct Result {
   int64_t round_trips = 0;
+  int64_t messages = 0;  // every message either way
   double seconds = 0;
   std::vector<double> latencies_us;
   double Rate() const { return round_trips / seconds; }
+  double MessageRate() const { return messages / seconds; }
   double Percentile(double p) {
     if (latencies_us.empty()) return 0;
     std::sort(latencies_us.begin(), latencies_us.end());
@@ -124,6 +132,7 @@ Result RunEcho(int streams, double seconds, size_t payload_bytes) {
       stream->Finish();
       std::lock_guard<std::mutex> lock(mu);
       result.round_trips += lat.size();
+      result.messages += 2 * lat.size();
       result.latencies_us.insert(result.latencies_us.end(), lat.begin(),
                                  lat.end());
     });
@@ -146,13 +155,16 @@ std::unique_ptr<grpc::ClientContext> Context(const std::string& token) {
 
 // Plays one seat to the end; records each move's round trip.
 void PlaySeat(v1::RefereeService::Stub& stub, const std::string& token,
-              std::vector<double>* latencies, std::atomic<int64_t>* moves) {
+              std::vector<double>* latencies, std::atomic<int64_t>* moves,
+              std::atomic<int64_t>* messages) {
   auto ctx = Context(token);
   auto stream = stub.Play(ctx.get());
   v1::PlayResponse msg;
   Clock::time_point sent{};
   while (stream->Read(&msg)) {
+    messages->fetch_add(1, std::memory_order_relaxed);
     if (msg.has_your_turn()) {
+      messages->fetch_add(1, std::memory_order_relaxed);  // the answer
       v1::PlayRequest req;
       req.set_turn(msg.your_turn().turn());
       req.mutable_move()->set_notation(
@@ -196,6 +208,7 @@ Result RunReferee(int games, double seconds,
   std::mutex mu;
   Result result;
   std::atomic<int64_t> moves{0};
+  std::atomic<int64_t> messages{0};
   std::atomic<bool> stop{false};
   std::atomic<int> seed_counter{0};
   std::vector<std::thread> slots;
@@ -214,9 +227,10 @@ Result RunReferee(int games, double seconds,
         v1::CreateGameResponse created;
         if (!stub->CreateGame(Context(kAdmin).get(), req, &created).ok()) break;
         std::thread other([&] {
-          PlaySeat(*stub, created.tokens(1).token(), &lat1, &moves);
+          PlaySeat(*stub, created.tokens(1).token(), &lat1, &moves, &messages);
         });
-        PlaySeat(*stub, created.tokens(0).token(), &lat0, &moves);
+        PlaySeat(*stub, created.tokens(0).token(), &lat0, &moves,
+                 &messages);
         other.join();
       }
       std::lock_guard<std::mutex> lock(mu);
@@ -226,14 +240,15 @@ Result RunReferee(int games, double seconds,
                                  lat1.end());
     });
   }
-  // Sample a YourTurn's size for the baseline.
   std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
   stop = true;
   const int64_t counted = moves.load();
+  const int64_t counted_messages = messages.load();
   const double elapsed =
       std::chrono::duration<double>(Clock::now() - start).count();
   for (auto& t : slots) t.join();  // games in flight finish
   result.round_trips = counted;
+  result.messages = counted_messages;
   result.seconds = elapsed;
   const cassino::recorder::Recorder::Stats stats = (*server)->recorder().stats();
   std::fprintf(stderr, "  [%d games] %lld transactions, %lld writes\n", games,
@@ -280,12 +295,14 @@ int main(int argc, char** argv) {
   }
   // A typical YourTurn (2 players, mid-round) is about 1 KB on the wire.
   constexpr size_t kPayload = 1000;
-  std::printf("%-22s %6s %12s %10s %10s\n", "run", "games", "round-trips/s",
-              "p50 us", "p99 us");
+  std::printf("%-16s %6s %13s %11s %9s %9s %s\n", "run", "games",
+              "round-trips/s", "messages/s", "p50 us", "p99 us",
+              "messages/s vs baseline");
   for (int g : games) {
     Result echo = RunEcho(g, seconds, kPayload);
-    std::printf("%-22s %6d %12.0f %10.0f %10.0f\n", "baseline echo", g,
-                echo.Rate(), echo.Percentile(0.5), echo.Percentile(0.99));
+    std::printf("%-16s %6d %13.0f %11.0f %9.0f %9.0f\n", "baseline echo", g,
+                echo.Rate(), echo.MessageRate(), echo.Percentile(0.5),
+                echo.Percentile(0.99));
     for (const std::string& mode : modes) {
       absl::StatusOr<cassino::recorder::Durability> d =
           cassino::recorder::ParseDurability(mode);
@@ -296,9 +313,10 @@ int main(int argc, char** argv) {
       size_t bytes = 0;
       Result r = RunReferee(g, seconds, *d, dir, &bytes);
       const std::string name = "referee " + mode;
-      std::printf("%-22s %6d %12.0f %10.0f %10.0f   (%.0f%% of baseline)\n",
-                  name.c_str(), g, r.Rate(), r.Percentile(0.5),
-                  r.Percentile(0.99), 100.0 * r.Rate() / echo.Rate());
+      std::printf("%-16s %6d %13.0f %11.0f %9.0f %9.0f %5.0f%%\n",
+                  name.c_str(), g, r.Rate(), r.MessageRate(),
+                  r.Percentile(0.5), r.Percentile(0.99),
+                  100.0 * r.MessageRate() / echo.MessageRate());
       std::fflush(stdout);
     }
   }

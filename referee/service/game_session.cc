@@ -203,6 +203,7 @@ void GameSession::RecordThenPublish(
           }
         }
         if (first_error->ok()) self->StartTurnOrFinish();
+        self->FlushAll();
       };
     }
     deps_.recorder->Append(header_.game_id, events[i].kind, now_us,
@@ -309,15 +310,9 @@ void GameSession::StartTurnOrFinish() {
   turn_waiters_[seat].clear();
 }
 
-void GameSession::SendRecordAndClose(WatchChannel& channel) const {
-  absl::StatusOr<recorder::GameRecord> record =
-      deps_.recorder->Load(header_.game_id);
-  if (!record.ok()) {
-    channel.Close(grpc::Status(grpc::StatusCode::INTERNAL,
-                               std::string(record.status().message())));
-    return;
-  }
-  for (const recorder::Event& ev : record->events) {
+void SendRecord(const recorder::GameRecord& record,
+                Channel<v1::WatchGameResponse>& channel) {
+  for (const recorder::Event& ev : record.events) {
     v1::WatchGameResponse e;
     v1::RecordEvent* re = e.mutable_record();
     re->set_seq(ev.seq);
@@ -327,7 +322,26 @@ void GameSession::SendRecordAndClose(WatchChannel& channel) const {
     re->set_hash(ev.hash);
     channel.Send(e);
   }
+}
+
+void GameSession::SendRecordAndClose(WatchChannel& channel) const {
+  absl::StatusOr<recorder::GameRecord> record =
+      deps_.recorder->Load(header_.game_id);
+  if (!record.ok()) {
+    channel.Close(grpc::Status(grpc::StatusCode::INTERNAL,
+                               std::string(record.status().message())));
+    return;
+  }
+  SendRecord(*record, channel);
   channel.Close(grpc::Status::OK);
+}
+
+void GameSession::FlushAll(PlayChannel* extra) {
+  for (const auto& ch : seat_channels_) {
+    if (ch) ch->Flush();
+  }
+  for (const auto& w : watchers_) w->Flush();
+  if (extra != nullptr) extra->Flush();
 }
 
 void GameSession::OnDeadline(int turn, SteadyClock::time_point deadline) {
@@ -363,8 +377,19 @@ void GameSession::ForfeitLocked(int seat, const std::string& reason,
 }
 
 void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
-                         SubmitReply reply) {
+                         SubmitReply reply,
+                         std::shared_ptr<PlayChannel> origin) {
   std::lock_guard<std::mutex> lock(mu_);
+  // What the reply queues on the submitting stream goes out at the end of
+  // this call for answers given at once; answers given after a commit are
+  // flushed there with everything else the move caused (FlushAll), which
+  // reaches the origin as long as it is the seat's current stream.
+  struct FlushOrigin {
+    PlayChannel* channel;
+    ~FlushOrigin() {
+      if (channel) channel->Flush();
+    }
+  } flush_now{origin.get()};
   const int max_illegal = header_.clock.max_illegal;
   auto respond = [&](grpc::StatusCode code, const std::string& reason) {
     v1::SubmitMoveResponse r;
@@ -573,6 +598,7 @@ void GameSession::Connect(int seat, std::shared_ptr<PlayChannel> channel) {
     *turn.mutable_your_turn() = YourTurnMessage();
     channel->Send(turn);
   }
+  channel->Flush();
   seat_channels_[seat] = std::move(channel);
 }
 
@@ -604,6 +630,7 @@ void GameSession::Watch(std::shared_ptr<WatchChannel> channel) {
     SendRecordAndClose(*channel);
     return;
   }
+  channel->Flush();
   watchers_.push_back(std::move(channel));
 }
 

@@ -52,6 +52,10 @@ struct SessionDeps {
   DeadlineTimer* timer = nullptr;
 };
 
+// Queues every event of a record on a spectator's stream.
+void SendRecord(const recorder::GameRecord& record,
+                Channel<v1::WatchGameResponse>& channel);
+
 class GameSession : public std::enable_shared_from_this<GameSession> {
  public:
   using PlayChannel = Channel<v1::PlayResponse>;
@@ -87,8 +91,11 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   void Connect(int seat, std::shared_ptr<PlayChannel> channel);
   // The stream is gone; ignored if another stream replaced it.
   void Disconnect(int seat, const PlayChannel* channel);
-  // A move from `seat` for `turn`. `reply` is called exactly once.
-  void Submit(int seat, int turn, const v1::Move& move, SubmitReply reply);
+  // A move from `seat` for `turn`. `reply` is called exactly once. When the
+  // move came over a Play stream, `origin` is that stream: what `reply`
+  // queues on it is flushed with the other messages the move causes.
+  void Submit(int seat, int turn, const v1::Move& move, SubmitReply reply,
+              std::shared_ptr<PlayChannel> origin = nullptr);
   // The seat's situation; with `wait`, only once it is the seat's turn or
   // the game is over. `reply` is called at most once (never if the session
   // is destroyed first).
@@ -127,6 +134,8 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   // tells the seat to move, or closes every stream when the game is over.
   void StartTurnOrFinish() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void OnDeadline(int turn, SteadyClock::time_point deadline);
+  // Flushes every open stream of the game, and `extra` if given.
+  void FlushAll(PlayChannel* extra = nullptr) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Sends a spectator the complete record of the ended game and closes it.
   void SendRecordAndClose(WatchChannel& channel) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

@@ -22,7 +22,12 @@ class StreamChannel final : public Channel<Message> {
     std::lock_guard<std::mutex> lock(mu_);
     if (reactor_ == nullptr || closing_) return;
     queue_.push_back(message);
-    if (!writing_) WriteFront();
+  }
+
+  void Flush() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (reactor_ == nullptr || writing_ || queue_.empty()) return;
+    WriteFront();
   }
 
   void Close(const grpc::Status& status) override {
@@ -30,7 +35,12 @@ class StreamChannel final : public Channel<Message> {
     if (reactor_ == nullptr || closing_) return;
     closing_ = true;
     status_ = status;
-    if (!writing_) FinishLocked();
+    if (writing_) return;  // finishes once the queue is written
+    if (queue_.empty()) {
+      FinishLocked();
+    } else {
+      WriteFront();
+    }
   }
 
   bool open() const override {
@@ -65,6 +75,8 @@ class StreamChannel final : public Channel<Message> {
   }
 
  private:
+  // (No write carries the buffer hint: with gRPC 1.51 a hinted write on a
+  // server stream occasionally ended the stream under load.)
   void WriteFront() {
     writing_ = true;
     reactor_->StartWrite(&queue_.front());
@@ -98,6 +110,7 @@ class PlayReactor final
     access_.game->Connect(access_.seat, channel_);
     StartRead(&request_);
   }
+  // (Connect flushes what it sends.)
 
   void OnReadDone(bool ok) override {
     if (!ok) {
@@ -108,6 +121,8 @@ class PlayReactor final
     if (!request_.has_move()) {
       access_.game->Connect(access_.seat, channel_);
     } else {
+      // The verdict is queued here and flushed by the game together with
+      // what the move caused (GameSession::Submit's `origin`).
       access_.game->Submit(
           access_.seat, request_.turn(), request_.move(),
           [channel = channel_](const grpc::Status&,
@@ -115,7 +130,8 @@ class PlayReactor final
             v1::PlayResponse verdict;
             *verdict.mutable_verdict() = response.verdict();
             channel->Send(verdict);
-          });
+          },
+          channel_);
     }
     StartRead(&request_);
   }
@@ -164,16 +180,7 @@ class WatchReactor final
                                    "the game is not loaded; try again"));
       return;
     }
-    for (const recorder::Event& ev : record->events) {
-      v1::WatchGameResponse e;
-      v1::RecordEvent* re = e.mutable_record();
-      re->set_seq(ev.seq);
-      re->set_kind(std::string(recorder::EventKindName(ev.kind)));
-      re->set_at_unix_us(ev.at_us);
-      re->set_payload(ev.payload);
-      re->set_hash(ev.hash);
-      channel_->Send(e);
-    }
+    SendRecord(*record, *channel_);
     channel_->Close(grpc::Status::OK);
   }
 
