@@ -34,15 +34,17 @@ install_deps() {
   fi
 }
 
-# The Node example bot's packages (@grpc/grpc-js, @grpc/proto-loader), from
-# the npm registry, exactly as package-lock.json pins them.
+# npm packages, exactly as each package-lock.json pins them: the Node example
+# bot's (@grpc/grpc-js, @grpc/proto-loader) and buf for linting the API.
 install_node_deps() {
-  local dir="$ROOT/tools/bots/node"
-  if [[ ! -d "$dir/node_modules" ]] && command -v npm >/dev/null; then
-    echo "==> installing the Node bot's packages"
-    (cd "$dir" && npm ci --silent --no-audit --no-fund) || \
-      echo "warning: npm ci failed; the Node bot's tests will be skipped" >&2
-  fi
+  local dir
+  for dir in "$ROOT/tools/bots/node" "$ROOT/proto"; do
+    if [[ ! -d "$dir/node_modules" ]] && command -v npm >/dev/null; then
+      echo "==> installing npm packages in ${dir#$ROOT/}"
+      (cd "$dir" && npm ci --silent --no-audit --no-fund) || \
+        echo "warning: npm ci failed in $dir; the tests that need it are skipped" >&2
+    fi
+  done
 }
 
 build() {
