@@ -13,6 +13,7 @@ void AddDealCommand(CLI::App& app, int* exit_code);
 void AddSimulateCommand(CLI::App& app, int* exit_code);
 void AddRulesCommand(CLI::App& app, int* exit_code);
 void AddTournamentCommand(CLI::App& app, int* exit_code);
+void AddStatsCommand(CLI::App& app, int* exit_code);
 
 }  // namespace cassino::cli
 

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   cassino::cli::AddSimulateCommand(app, &exit_code);
   cassino::cli::AddRulesCommand(app, &exit_code);
   cassino::cli::AddTournamentCommand(app, &exit_code);
+  cassino::cli::AddStatsCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,1058 @@
+// Tests of tools/stats: a database written the way the referee writes it
+// (engine games recorded through the Recorder), read back by ReadStats and
+// compared with tallies computed here from what was played; the rating fit
+// and the Wilson interval on hand-made inputs; the CSV / JSON / HTML
+// formats parsed or rendered back; the `cassino stats` command.
+
+#include "tools/stats/stats.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "recorder/recorder.h"
+#include "tests/tools/stats_fixture.h"
+
+namespace cassino::stats {
+namespace {
+
+using testing::GamePlan;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing::PlayedGame;
+using testing::SeatPlan;
+
+// ---------------------------------------------------------------------------
+// The database: a league of three bots (one greedy, two random) playing
+// duplicate pairs, plus a cup with 3- and 4-player games, forfeits,
+// self-play, an aborted and a running game.
+
+constexpr const char* kBots[] = {"greedy", "random_a", "random_b"};
+constexpr int kLeagueSeeds = 12;
+
+SeatPlan Plan(const std::string& bot) {
+  SeatPlan s;
+  s.bot = bot;
+  if (bot == "greedy") {
+    s.policy = testing::GreedyMove;
+    s.elapsed_base_ms = 200;
+    s.reject_every = 10;
+  } else if (bot == "random_a") {
+    s.elapsed_base_ms = 100;
+  } else {
+    s.elapsed_base_ms = 300;
+    s.reject_every = 25;
+  }
+  return s;
+}
+
+Seed MakeSeed(int i) {
+  Seed seed{};
+  seed[0] = static_cast<uint8_t>(i);
+  seed[1] = static_cast<uint8_t>(i >> 8);
+  seed[31] = 0x5a;
+  return seed;
+}
+
+int64_t Day(const char* date) { return *ParseDate(date); }
+
+std::vector<GamePlan> Plans() {
+  std::vector<GamePlan> plans;
+  int n = 0;
+  auto add = [&](GamePlan p) {
+    p.rng_seed = 1000 + n++;
+    plans.push_back(std::move(p));
+  };
+  const std::vector<std::pair<int, int>> pairs = {{0, 1}, {0, 2}, {1, 2}};
+  // League: every pair on every seed, both seat orders.
+  int64_t t = Day("2026-01-10");
+  for (int s = 0; s < kLeagueSeeds; ++s) {
+    for (auto [a, b] : pairs) {
+      for (int swap = 0; swap < 2; ++swap) {
+        GamePlan p;
+        p.game_id = absl::StrCat("league-", s, "-", a, b, "-", swap);
+        p.label = "league";
+        p.seats = {Plan(kBots[swap ? b : a]), Plan(kBots[swap ? a : b])};
+        p.seed = MakeSeed(s);
+        p.explicit_decks = s % 4 == 3;
+        p.created_us = t += 6 * 3600'000'000LL;  // 4 a day, 18 days
+        add(p);
+      }
+    }
+  }
+  // Cup, a month later.
+  t = Day("2026-02-15");
+  for (int r = 0; r < 3; ++r) {  // 3 players, rotating seats
+    GamePlan p;
+    p.game_id = absl::StrCat("cup-3p-", r);
+    p.label = "cup";
+    for (int k = 0; k < 3; ++k) p.seats.push_back(Plan(kBots[(k + r) % 3]));
+    p.seed = MakeSeed(100 + r);
+    p.created_us = t += 60'000'000;
+    add(p);
+  }
+  for (int r = 0; r < 2; ++r) {  // partnerships: greedy holds both of team 0
+    GamePlan p;
+    p.game_id = absl::StrCat("cup-4p-", r);
+    p.label = "cup";
+    p.rules = "standard partnerships=on";
+    p.seats = {Plan("greedy"), Plan("random_a"), Plan("greedy"),
+               Plan("random_b")};
+    p.seed = MakeSeed(200 + r);
+    p.created_us = t += 60'000'000;
+    add(p);
+  }
+  {
+    GamePlan p;  // random_a (seat 1) runs out of time
+    p.game_id = "cup-forfeit-time";
+    p.label = "cup";
+    p.seats = {Plan("greedy"), Plan("random_a")};
+    p.seed = MakeSeed(300);
+    p.stop_after_moves = 10;
+    p.forfeit_seat = 1;
+    p.forfeit_reason = "time";
+    p.created_us = t += 60'000'000;
+    add(p);
+  }
+  {
+    GamePlan p;  // random_b (seat 0) submits illegal moves too often
+    p.game_id = "cup-forfeit-illegal";
+    p.label = "cup";
+    p.seats = {Plan("random_b"), Plan("greedy")};
+    p.seed = MakeSeed(301);
+    p.stop_after_moves = 5;
+    p.forfeit_seat = 0;
+    p.forfeit_reason = "illegal";
+    p.created_us = t += 60'000'000;
+    add(p);
+  }
+  {
+    GamePlan p;  // self-play
+    p.game_id = "cup-self";
+    p.label = "cup";
+    p.seats = {Plan("greedy"), Plan("greedy")};
+    p.seed = MakeSeed(302);
+    p.created_us = t += 60'000'000;
+    add(p);
+  }
+  {
+    GamePlan p;
+    p.game_id = "cup-aborted";
+    p.label = "cup";
+    p.seats = {Plan("random_a"), Plan("random_b")};
+    p.seed = MakeSeed(303);
+    p.stop_after_moves = 7;
+    p.stop = GamePlan::Stop::kAbort;
+    p.created_us = t += 60'000'000;
+    add(p);
+  }
+  {
+    GamePlan p;
+    p.game_id = "cup-running";
+    p.label = "cup";
+    p.seats = {Plan("random_a"), Plan("greedy")};
+    p.seed = MakeSeed(304);
+    p.stop_after_moves = 9;
+    p.stop = GamePlan::Stop::kRunning;
+    p.created_us = t += 60'000'000;
+    add(p);
+  }
+  return plans;
+}
+
+// What stats should report, computed from the played games.
+struct Expected {
+  struct Bot {
+    int64_t games = 0, wins = 0, losses = 0, draws = 0, self_play = 0;
+    int64_t rejects = 0, forfeits = 0, timeouts = 0, rounds = 0;
+    std::vector<int32_t> move_ms;
+    std::array<int64_t, kItemKinds> points{};
+    int64_t total_points = 0;
+    int64_t dup_pairs = 0, dup_wins = 0, dup_losses = 0, dup_draws = 0;
+  };
+  std::map<std::string, Bot> bots;
+  std::map<std::pair<std::string, std::string>, HeadToHead> h2h;
+  int64_t games = 0, finished = 0, running = 0, aborted = 0, rounds = 0;
+  int64_t moves = 0, duplicate_pairs = 0;
+  int64_t two_player = 0, seat0_wins = 0;
+};
+
+bool Selected(const GamePlan& p, const Filter& f) {
+  if (!f.tournament.empty() && p.label != f.tournament) return false;
+  if (f.from_us != 0 && p.created_us < f.from_us) return false;
+  if (f.to_us != 0 && p.created_us >= f.to_us) return false;
+  if (!f.bot.empty()) {
+    bool found = false;
+    for (const SeatPlan& s : p.seats) found |= s.bot == f.bot;
+    if (!found) return false;
+  }
+  return true;
+}
+
+int ItemOf(ScoreItemKind k) {
+  switch (k) {
+    case ScoreItemKind::kCards:
+      return kCards;
+    case ScoreItemKind::kSpades:
+      return kSpades;
+    case ScoreItemKind::kBigCassino:
+      return kBigCassino;
+    case ScoreItemKind::kLittleCassino:
+      return kLittleCassino;
+    case ScoreItemKind::kAce:
+      return kAces;
+    case ScoreItemKind::kSweep:
+      return kSweeps;
+    default:
+      return -1;
+  }
+}
+
+Expected Compute(const std::vector<PlayedGame>& played, const Filter& f) {
+  Expected e;
+  std::map<std::string, const PlayedGame*> by_id;
+  for (const PlayedGame& g : played) {
+    if (!Selected(g.plan, f)) continue;
+    ++e.games;
+    if (g.status == recorder::GameStatus::kRunning) {
+      ++e.running;
+      continue;
+    }
+    if (g.status == recorder::GameStatus::kAborted) {
+      ++e.aborted;
+      continue;
+    }
+    ++e.finished;
+    by_id[g.plan.game_id] = &g;
+    const int players = static_cast<int>(g.plan.seats.size());
+    const bool partnerships =
+        absl::StrContains(g.plan.rules, "partnerships=on");
+    auto side_of = [&](int seat) { return partnerships ? seat % 2 : seat; };
+    std::map<std::string, std::set<int>> sides;
+    for (int s = 0; s < players; ++s)
+      sides[g.plan.seats[s].bot].insert(side_of(s));
+    const int winner = g.result->winner;
+    for (const auto& [bot, set] : sides) {
+      Expected::Bot& b = e.bots[bot];
+      if (set.size() > 1) {
+        ++b.self_play;
+        continue;
+      }
+      ++b.games;
+      const int side = *set.begin();
+      if (winner < 0) {
+        ++b.draws;
+      } else if (winner == side) {
+        ++b.wins;
+      } else {
+        ++b.losses;
+      }
+      b.rounds += static_cast<int64_t>(g.rounds.size());
+      for (const RoundResult& r : g.rounds) {
+        for (const ScoreItem& item : r.score.items) {
+          if (item.side != side) continue;
+          const int k = ItemOf(item.kind);
+          if (k >= 0) b.points[k] += item.points;
+          b.total_points += item.points;
+        }
+      }
+      for (const auto& [other, oset] : sides) {
+        if (other == bot || oset.size() > 1 || *oset.begin() == side) continue;
+        HeadToHead& h = e.h2h[{bot, other}];
+        if (winner < 0) {
+          ++h.draws;
+        } else if (winner == side) {
+          ++h.wins;
+        } else if (winner == *oset.begin()) {
+          ++h.losses;
+        }
+      }
+    }
+    e.rounds += static_cast<int64_t>(g.rounds.size());
+    e.moves += static_cast<int64_t>(g.moves.size());
+    for (auto [seat, ms] : g.moves) {
+      e.bots[g.plan.seats[seat].bot].move_ms.push_back(
+          static_cast<int32_t>(ms));
+    }
+    for (int s = 0; s < players; ++s) {
+      e.bots[g.plan.seats[s].bot].rejects += g.rejects[s];
+    }
+    if (g.result->reason == GameEndReason::kForfeit) {
+      Expected::Bot& b = e.bots[g.plan.seats[g.plan.forfeit_seat].bot];
+      ++b.forfeits;
+      if (g.plan.forfeit_reason == "time") ++b.timeouts;
+    }
+    if (players == 2) {
+      ++e.two_player;
+      if (winner == 0) ++e.seat0_wins;
+    }
+  }
+  // Duplicate pairs: the league's games "-0" and "-1" of each seed and pair.
+  for (const auto& [id, g] : by_id) {
+    if (!absl::EndsWith(id, "-0") || !absl::StartsWith(id, "league-")) continue;
+    auto it = by_id.find(id.substr(0, id.size() - 1) + "1");
+    if (it == by_id.end()) continue;
+    const PlayedGame& h = *it->second;
+    const std::string a = g->plan.seats[0].bot, b = g->plan.seats[1].bot;
+    // a holds side 0 in g and side 1 in h.
+    const int a_wins = (g->result->winner == 0) + (h.result->winner == 1);
+    const int b_wins = (g->result->winner == 1) + (h.result->winner == 0);
+    const int a_points = g->result->totals[0] + h.result->totals[1];
+    const int b_points = g->result->totals[1] + h.result->totals[0];
+    int result = a_wins == 2   ? 1
+                 : b_wins == 2 ? -1
+                               : (a_points > b_points) - (a_points < b_points);
+    ++e.duplicate_pairs;
+    ++e.bots[a].dup_pairs;
+    ++e.bots[b].dup_pairs;
+    if (result > 0) {
+      ++e.bots[a].dup_wins;
+      ++e.bots[b].dup_losses;
+    } else if (result < 0) {
+      ++e.bots[b].dup_wins;
+      ++e.bots[a].dup_losses;
+    } else {
+      ++e.bots[a].dup_draws;
+      ++e.bots[b].dup_draws;
+    }
+  }
+  return e;
+}
+
+double NearestRank(std::vector<int32_t> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  size_t rank = static_cast<size_t>(std::ceil(p * v.size()));
+  return v[std::clamp<size_t>(rank, 1, v.size()) - 1];
+}
+
+class StatsTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new std::string(::testing::TempDir() + "/stats_test_" +
+                           std::to_string(getpid()));
+    std::filesystem::create_directories(*dir_);
+    db_ = new std::string(*dir_ + "/games.db");
+    played_ = new std::vector<PlayedGame>;
+    auto rec = recorder::Recorder::Open(*db_, recorder::Durability::kNormal);
+    ASSERT_TRUE(rec.ok()) << rec.status();
+    for (const GamePlan& p : Plans()) {
+      absl::StatusOr<PlayedGame> g = testing::PlayAndRecord(**rec, p);
+      ASSERT_TRUE(g.ok()) << p.game_id << ": " << g.status();
+      played_->push_back(*std::move(g));
+    }
+  }
+  static void TearDownTestSuite() {
+    std::filesystem::remove_all(*dir_);
+    delete dir_;
+    delete db_;
+    delete played_;
+  }
+
+  static Stats Read(const Filter& f = {}) {
+    absl::StatusOr<Stats> s = ReadStats(*db_, f);
+    EXPECT_TRUE(s.ok()) << s.status();
+    return s.ok() ? *std::move(s) : Stats();
+  }
+
+  static const BotStats* Find(const Stats& s, const std::string& name) {
+    for (const BotStats& b : s.bots) {
+      if (b.name == name) return &b;
+    }
+    return nullptr;
+  }
+  static int Index(const Stats& s, const std::string& name) {
+    for (size_t i = 0; i < s.bots.size(); ++i) {
+      if (s.bots[i].name == name) return static_cast<int>(i);
+    }
+    return -1;
+  }
+
+  // Every per-bot figure against the independent tally.
+  static void CheckAgainst(const Stats& s, const Filter& f) {
+    const Expected e = Compute(*played_, f);
+    EXPECT_EQ(s.summary.games, e.games);
+    EXPECT_EQ(s.summary.finished, e.finished);
+    EXPECT_EQ(s.summary.running, e.running);
+    EXPECT_EQ(s.summary.aborted, e.aborted);
+    EXPECT_EQ(s.summary.rounds, e.rounds);
+    EXPECT_EQ(s.summary.moves, e.moves);
+    EXPECT_EQ(s.summary.bad_events, 0);
+    EXPECT_EQ(s.summary.duplicate_pairs, e.duplicate_pairs);
+    EXPECT_EQ(s.bots.size(), e.bots.size());
+    for (const auto& [name, x] : e.bots) {
+      SCOPED_TRACE(name);
+      const BotStats* b = Find(s, name);
+      ASSERT_NE(b, nullptr);
+      EXPECT_EQ(b->games, x.games);
+      EXPECT_EQ(b->wins, x.wins);
+      EXPECT_EQ(b->losses, x.losses);
+      EXPECT_EQ(b->draws, x.draws);
+      EXPECT_EQ(b->self_play, x.self_play);
+      EXPECT_EQ(b->rejects, x.rejects);
+      EXPECT_EQ(b->forfeits, x.forfeits);
+      EXPECT_EQ(b->timeouts, x.timeouts);
+      EXPECT_EQ(b->moves, static_cast<int64_t>(x.move_ms.size()));
+      EXPECT_EQ(b->move_p50_ms, NearestRank(x.move_ms, 0.5));
+      EXPECT_EQ(b->move_p95_ms, NearestRank(x.move_ms, 0.95));
+      EXPECT_EQ(b->rounds, x.rounds);
+      for (int k = 0; k < kItemKinds; ++k) {
+        EXPECT_NEAR(b->points_per_round[k],
+                    x.rounds ? static_cast<double>(x.points[k]) / x.rounds : 0,
+                    1e-12)
+            << ItemName(k);
+      }
+      EXPECT_NEAR(b->total_per_round,
+                  x.rounds ? static_cast<double>(x.total_points) / x.rounds : 0,
+                  1e-12);
+      EXPECT_EQ(b->dup_pairs, x.dup_pairs);
+      EXPECT_EQ(b->dup_wins, x.dup_wins);
+      EXPECT_EQ(b->dup_losses, x.dup_losses);
+      EXPECT_EQ(b->dup_draws, x.dup_draws);
+      EXPECT_EQ(b->win_rate.successes, x.wins);
+      EXPECT_EQ(b->win_rate.trials, x.games);
+    }
+    for (const auto& [pair, h] : e.h2h) {
+      const int i = Index(s, pair.first), j = Index(s, pair.second);
+      ASSERT_GE(i, 0);
+      ASSERT_GE(j, 0);
+      EXPECT_EQ(s.head_to_head[i][j].wins, h.wins)
+          << pair.first << " v " << pair.second;
+      EXPECT_EQ(s.head_to_head[i][j].losses, h.losses)
+          << pair.first << " v " << pair.second;
+      EXPECT_EQ(s.head_to_head[i][j].draws, h.draws);
+    }
+  }
+
+  static std::string* dir_;
+  static std::string* db_;
+  static std::vector<PlayedGame>* played_;
+};
+
+std::string* StatsTest::dir_ = nullptr;
+std::string* StatsTest::db_ = nullptr;
+std::vector<PlayedGame>* StatsTest::played_ = nullptr;
+
+TEST_F(StatsTest, TalliesMatchWhatWasPlayed) {
+  const Stats s = Read();
+  CheckAgainst(s, {});
+  EXPECT_EQ(s.summary.games, static_cast<int64_t>(Plans().size()));
+  EXPECT_EQ(s.summary.running, 1);
+  EXPECT_EQ(s.summary.aborted, 1);
+  // Sanity of the fixture itself: the greedy bot rejects, forfeits happen.
+  const BotStats* greedy = Find(s, "greedy");
+  ASSERT_NE(greedy, nullptr);
+  EXPECT_GT(greedy->rejects, 0);
+  EXPECT_EQ(greedy->self_play, 1);
+  EXPECT_EQ(Find(s, "random_a")->timeouts, 1);
+  EXPECT_EQ(Find(s, "random_b")->forfeits, 1);
+  EXPECT_EQ(Find(s, "random_b")->timeouts, 0);
+}
+
+TEST_F(StatsTest, RatingsSeparateTheGreedyBot) {
+  const Stats s = Read();
+  ASSERT_EQ(s.bots.size(), 3u);
+  EXPECT_EQ(s.bots[0].name, "greedy");
+  EXPECT_TRUE(s.rating_converged);
+  double mean = 0;
+  for (const BotStats& b : s.bots) {
+    mean += b.rating / 3;
+    EXPECT_TRUE(std::isfinite(b.rating_se));
+    EXPECT_GT(b.rating_se, 0);
+  }
+  EXPECT_NEAR(mean, 1500, 1e-6);
+  EXPECT_GT(s.bots[0].rating - s.bots[1].rating, 100);
+  EXPECT_GT(s.los[0][1], 0.95);
+  EXPECT_GT(s.los[0][2], 0.95);
+  EXPECT_NEAR(s.los[1][2] + s.los[2][1], 1, 1e-9);
+  EXPECT_GT(s.bots[0].win_rate.low, 0.5);
+}
+
+TEST_F(StatsTest, SeatAdvantage) {
+  const Stats s = Read();
+  const Expected e = Compute(*played_, {});
+  bool found = false;
+  for (const SeatStats& x : s.seats) {
+    if (x.players == 2 && x.seat == 0) {
+      found = true;
+      EXPECT_EQ(x.win_rate.trials, e.two_player);
+      EXPECT_EQ(x.win_rate.successes, e.seat0_wins);
+      EXPECT_DOUBLE_EQ(x.expected, 0.5);
+    }
+    if (x.players == 3) {
+      EXPECT_EQ(x.sides, 3);
+    }
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST_F(StatsTest, DuplicatePairsDetected) {
+  const Stats s = Read();
+  // Every league seed and pair: both orders finished.
+  EXPECT_EQ(s.summary.duplicate_pairs, kLeagueSeeds * 3);
+  ASSERT_EQ(s.duplicates.size(), 3u);
+  int64_t total = 0;
+  for (const DuplicateResult& d : s.duplicates) {
+    EXPECT_LT(d.a, d.b);
+    EXPECT_EQ(d.pairs, kLeagueSeeds);
+    EXPECT_EQ(d.a_wins + d.b_wins + d.draws, d.pairs);
+    total += d.pairs;
+  }
+  EXPECT_EQ(total, s.summary.duplicate_pairs);
+  // The per-game tables still count games, not pairs.
+  EXPECT_EQ(Find(s, "random_a")->games,
+            Compute(*played_, {}).bots["random_a"].games);
+}
+
+TEST_F(StatsTest, FiltersSelectGames) {
+  Filter cup;
+  cup.tournament = "cup";
+  Stats s = Read(cup);
+  CheckAgainst(s, cup);
+  EXPECT_EQ(s.summary.duplicate_pairs, 0);
+
+  Filter league;
+  league.tournament = "league";
+  s = Read(league);
+  CheckAgainst(s, league);
+  EXPECT_EQ(s.summary.games, kLeagueSeeds * 6);
+
+  Filter bot;
+  bot.bot = "random_b";
+  s = Read(bot);
+  CheckAgainst(s, bot);
+  // Games without random_b are left out.
+  EXPECT_LT(s.summary.games, Read().summary.games);
+
+  Filter dates;
+  dates.from_us = Day("2026-02-01");
+  s = Read(dates);
+  CheckAgainst(s, dates);
+  EXPECT_EQ(s.summary.games, Read(cup).summary.games);
+
+  Filter before;
+  before.to_us = Day("2026-01-10") + kDayUs;  // --to 2026-01-10
+  s = Read(before);
+  CheckAgainst(s, before);
+  EXPECT_EQ(s.summary.games, 3);  // 06:00, 12:00 and 18:00 on the 10th
+
+  Filter none;
+  none.tournament = "no-such-label";
+  s = Read(none);
+  EXPECT_EQ(s.summary.games, 0);
+  EXPECT_TRUE(s.bots.empty());
+  EXPECT_THAT(FormatText(s), HasSubstr("0 games"));
+  EXPECT_THAT(FormatHtml(s), HasSubstr("No rated bots"));
+  EXPECT_TRUE(nlohmann::json::parse(FormatJson(s))["bots"].empty());
+}
+
+TEST_F(StatsTest, SparseAndDenseScansAgree) {
+  // One thread and many; the sparse path (per-game lookups) is taken for a
+  // filter selecting under a quarter of the games.
+  Options one;
+  one.threads = 1;
+  Filter f;
+  f.bot = "random_b";
+  f.tournament = "cup";
+  absl::StatusOr<Stats> a = ReadStats(*db_, f, one);
+  ASSERT_TRUE(a.ok());
+  CheckAgainst(*a, f);
+  absl::StatusOr<Stats> b = ReadStats(*db_, {}, one);
+  ASSERT_TRUE(b.ok());
+  CheckAgainst(*b, {});
+}
+
+TEST_F(StatsTest, MissingAndForeignFiles) {
+  EXPECT_EQ(ReadStats(*dir_ + "/missing.db", {}).status().code(),
+            absl::StatusCode::kNotFound);
+  const std::string other = *dir_ + "/other.db";
+  std::ofstream(other) << "not a database";
+  EXPECT_FALSE(ReadStats(other, {}).ok());
+}
+
+// ---------------------------------------------------------------------------
+// Hand-made inputs.
+
+TEST(WilsonTest, HandComputed) {
+  // 7 of 10, z = 1.96: centre (0.7 + 0.19208) / 1.38416,
+  // half-width 1.96 / 1.38416 * sqrt(0.021 + 0.009604).
+  const Proportion p = Wilson(7, 10);
+  EXPECT_DOUBLE_EQ(p.rate, 0.7);
+  EXPECT_NEAR(p.low, 0.396773, 1e-6);  // 0.644492 - 0.247719
+  EXPECT_NEAR(p.high, 0.892210, 1e-6);
+  const Proportion none = Wilson(0, 0);
+  EXPECT_EQ(none.low, 0);
+  EXPECT_EQ(none.high, 1);
+  const Proportion zero = Wilson(0, 20);
+  EXPECT_EQ(zero.low, 0);
+  EXPECT_NEAR(zero.high, 0.161130, 1e-6);  // 2 * 0.09604 / 1.19208
+}
+
+TEST(BradleyTerryTest, TwoBotsMatchTheClosedForm) {
+  // 30-10: strength ratio 3, Elo gap 400 log10(3); Var(theta diff) =
+  // 1 / (n p (1-p)) = 1 / 7.5; each centred rating has half the gap's SE.
+  const Ratings r = FitBradleyTerry({{0, 30}, {10, 0}}, 0);
+  EXPECT_TRUE(r.converged);
+  EXPECT_NEAR(r.elo[0] - r.elo[1], 400 * std::log10(3.0), 1e-6);
+  EXPECT_NEAR(r.elo[0] + r.elo[1], 3000, 1e-6);
+  const double k = 400 / std::log(10.0);
+  EXPECT_NEAR(r.se[0], k * std::sqrt(1 / 7.5) / 2, 1e-6);
+  EXPECT_NEAR(r.se[1], r.se[0], 1e-9);
+  EXPECT_NEAR(
+      r.los[0][1],
+      0.5 * std::erfc(-std::log(3.0) / std::sqrt(1 / 7.5) / std::sqrt(2.0)),
+      1e-9);
+}
+
+TEST(BradleyTerryTest, HandMadeTableOrdering) {
+  // A beats B 7-3, C 8-2 and D 8-2; B beats C 6-4 and D 7-2 with one
+  // draw (draws count half to each); C beats D 8-2.
+  const std::vector<std::vector<double>> table = {
+      {0, 7, 8, 8},
+      {3, 0, 6, 7.5},
+      {2, 4, 0, 8},
+      {2, 2.5, 2, 0},
+  };
+  const Ratings r = FitBradleyTerry(table, 0);
+  EXPECT_TRUE(r.converged);
+  EXPECT_GT(r.elo[0], r.elo[1]);
+  EXPECT_GT(r.elo[1], r.elo[2]);
+  EXPECT_GT(r.elo[2], r.elo[3]);
+  for (double se : r.se) {
+    EXPECT_TRUE(std::isfinite(se));
+    EXPECT_GT(se, 0);
+  }
+  EXPECT_GT(r.los[0][3], 0.99);
+  // The maximum-likelihood condition: each bot's expected wins equal its
+  // actual wins.
+  const double k = 400 / std::log(10.0);
+  for (size_t i = 0; i < 4; ++i) {
+    double actual = 0, expected = 0;
+    for (size_t j = 0; j < 4; ++j) {
+      if (i == j) continue;
+      actual += table[i][j];
+      const double p = 1 / (1 + std::exp(-(r.elo[i] - r.elo[j]) / k));
+      expected += (table[i][j] + table[j][i]) * p;
+    }
+    EXPECT_NEAR(actual, expected, 1e-6) << i;
+  }
+  // The prior shrinks towards the mean but keeps the order.
+  const Ratings shrunk = FitBradleyTerry(table, 1);
+  EXPECT_GT(shrunk.elo[0], shrunk.elo[1]);
+  EXPECT_LT(shrunk.elo[0] - shrunk.elo[3], r.elo[0] - r.elo[3]);
+}
+
+TEST(BradleyTerryTest, UnbeatenBotStaysFiniteWithThePrior) {
+  const Ratings r = FitBradleyTerry({{0, 10}, {0, 0}}, 1);
+  EXPECT_TRUE(r.converged);
+  EXPECT_TRUE(std::isfinite(r.elo[0]));
+  EXPECT_GT(r.elo[0], r.elo[1]);
+  EXPECT_TRUE(std::isfinite(r.se[0]));
+  // Without it the maximum-likelihood estimate does not exist.
+  EXPECT_FALSE(FitBradleyTerry({{0, 10}, {0, 0}}, 0).converged);
+}
+
+TEST(ParseDateTest, Dates) {
+  EXPECT_EQ(*ParseDate("1970-01-02"), kDayUs);
+  EXPECT_EQ(*ParseDate("2026-03-01") - *ParseDate("2026-02-28"), kDayUs);
+  EXPECT_FALSE(ParseDate("2026-02-30").ok());
+  EXPECT_FALSE(ParseDate("2026-2-3").ok());
+  EXPECT_FALSE(ParseDate("yesterday").ok());
+}
+
+// ---------------------------------------------------------------------------
+// Formats.
+
+// Splits one CSV line (RFC 4180 quoting).
+std::vector<std::string> CsvFields(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        out.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        out.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.emplace_back();
+    } else {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+// section -> rows of (header -> value).
+using CsvDoc =
+    std::map<std::string, std::vector<std::map<std::string, std::string>>>;
+CsvDoc ParseCsv(const std::string& text) {
+  CsvDoc doc;
+  std::string section;
+  std::vector<std::string> header;
+  for (absl::string_view line_view : absl::StrSplit(text, '\n')) {
+    const std::string line(line_view);
+    if (line.empty()) {
+      section.clear();
+      continue;
+    }
+    if (line[0] == '#') {
+      section = line.substr(2);
+      header.clear();
+      doc[section];
+      continue;
+    }
+    std::vector<std::string> fields = CsvFields(line);
+    if (header.empty()) {
+      header = fields;
+      continue;
+    }
+    EXPECT_EQ(fields.size(), header.size()) << line;
+    std::map<std::string, std::string> row;
+    for (size_t i = 0; i < fields.size() && i < header.size(); ++i) {
+      row[header[i]] = fields[i];
+    }
+    doc[section].push_back(row);
+  }
+  return doc;
+}
+
+double D(const std::string& v) {
+  double d = 0;
+  EXPECT_TRUE(absl::SimpleAtod(v, &d)) << v;
+  return d;
+}
+
+TEST_F(StatsTest, CsvParsesBack) {
+  const Stats s = Read();
+  const std::string csv = FormatCsv(s);
+  EXPECT_TRUE(absl::StartsWith(csv, "# summary\n")) << csv.substr(0, 40);
+  EXPECT_THAT(csv, HasSubstr("\n\n# bots\n"));
+  const CsvDoc doc = ParseCsv(csv);
+  for (const char* name : {"summary", "bots", "points", "conduct",
+                           "head_to_head", "seats", "duplicates"}) {
+    EXPECT_TRUE(doc.count(name)) << name;
+  }
+  ASSERT_EQ(doc.at("bots").size(), s.bots.size());
+  for (size_t i = 0; i < s.bots.size(); ++i) {
+    const auto& row = doc.at("bots")[i];
+    const BotStats& b = s.bots[i];
+    EXPECT_EQ(row.at("bot"), b.name);
+    EXPECT_EQ(D(row.at("games")), b.games);
+    EXPECT_EQ(D(row.at("wins")), b.wins);
+    EXPECT_EQ(D(row.at("losses")), b.losses);
+    EXPECT_NEAR(D(row.at("win_rate")), b.win_rate.rate, 1e-4);
+    EXPECT_NEAR(D(row.at("rating")), b.rating, 0.05);
+    EXPECT_NEAR(D(row.at("rating_high")) - D(row.at("rating_low")),
+                2 * 1.96 * b.rating_se, 0.2);
+  }
+  for (const auto& row : doc.at("conduct")) {
+    const BotStats* b = Find(s, row.at("bot"));
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(D(row.at("rejects")), b->rejects);
+    EXPECT_EQ(D(row.at("move_p95_ms")), b->move_p95_ms);
+  }
+  EXPECT_EQ(doc.at("head_to_head").size(), 6u);
+  for (const auto& row : doc.at("head_to_head")) {
+    const int i = Index(s, row.at("bot")), j = Index(s, row.at("opponent"));
+    EXPECT_EQ(D(row.at("wins")), s.head_to_head[i][j].wins);
+    EXPECT_NEAR(D(row.at("los")), s.los[i][j], 1e-4);
+  }
+  std::map<std::string, std::string> summary;
+  for (const auto& row : doc.at("summary"))
+    summary[row.at("key")] = row.at("value");
+  EXPECT_EQ(D(summary.at("games")), s.summary.games);
+  EXPECT_EQ(D(summary.at("duplicate_pairs")), s.summary.duplicate_pairs);
+  EXPECT_EQ(doc.at("duplicates").size(), 3u);
+}
+
+TEST_F(StatsTest, JsonParsesBack) {
+  const Stats s = Read();
+  const nlohmann::json j = nlohmann::json::parse(FormatJson(s));
+  EXPECT_EQ(j["summary"]["games"], s.summary.games);
+  EXPECT_EQ(j["summary"]["finished"], s.summary.finished);
+  EXPECT_EQ(j["summary"]["duplicate_pairs"], s.summary.duplicate_pairs);
+  ASSERT_EQ(j["bots"].size(), s.bots.size());
+  for (size_t i = 0; i < s.bots.size(); ++i) {
+    const auto& b = j["bots"][i];
+    EXPECT_EQ(b["name"], s.bots[i].name);
+    EXPECT_EQ(b["wins"], s.bots[i].wins);
+    EXPECT_EQ(b["draws"], s.bots[i].draws);
+    EXPECT_DOUBLE_EQ(b["rating"].get<double>(), s.bots[i].rating);
+    EXPECT_DOUBLE_EQ(b["points_per_round"]["big_cassino"].get<double>(),
+                     s.bots[i].points_per_round[kBigCassino]);
+    EXPECT_EQ(b["duplicate"]["pairs"], s.bots[i].dup_pairs);
+  }
+  EXPECT_EQ(j["head_to_head"].size(), 6u);
+  // Stable key order.
+  const std::string text = FormatJson(s);
+  EXPECT_LT(text.find("\"filter\""), text.find("\"summary\""));
+  EXPECT_LT(text.find("\"summary\""), text.find("\"bots\""));
+  EXPECT_LT(text.find("\"bots\""), text.find("\"head_to_head\""));
+  EXPECT_EQ(text, FormatJson(Read()));
+}
+
+TEST_F(StatsTest, TextHasEverySection) {
+  const std::string text = FormatText(Read());
+  for (const char* part :
+       {"Bots by rating", "Head to head", "Likelihood of superiority",
+        "Mean points per round", "Conduct", "Seat advantage", "Duplicate pairs",
+        "greedy", "big_cassino"}) {
+    EXPECT_THAT(text, HasSubstr(part));
+  }
+}
+
+// ---------------------------------------------------------------------------
+// HTML.
+
+// Decodes an 8-bit RGB or RGBA, non-interlaced PNG (what Chromium writes).
+bool DecodePng(const std::string& png, int* width, int* height,
+               std::vector<uint8_t>* rgb) {
+  if (png.size() < 8 || png.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0)
+    return false;
+  size_t pos = 8;
+  std::string idat;
+  int depth = 0, color = 0, interlace = 0;
+  auto be32 = [&](size_t p) {
+    return (static_cast<uint32_t>(static_cast<uint8_t>(png[p])) << 24) |
+           (static_cast<uint32_t>(static_cast<uint8_t>(png[p + 1])) << 16) |
+           (static_cast<uint32_t>(static_cast<uint8_t>(png[p + 2])) << 8) |
+           static_cast<uint32_t>(static_cast<uint8_t>(png[p + 3]));
+  };
+  while (pos + 8 <= png.size()) {
+    const uint32_t len = be32(pos);
+    const std::string type = png.substr(pos + 4, 4);
+    if (pos + 12 + len > png.size()) return false;
+    if (type == "IHDR") {
+      *width = static_cast<int>(be32(pos + 8));
+      *height = static_cast<int>(be32(pos + 12));
+      depth = static_cast<uint8_t>(png[pos + 16]);
+      color = static_cast<uint8_t>(png[pos + 17]);
+      interlace = static_cast<uint8_t>(png[pos + 20]);
+    } else if (type == "IDAT") {
+      idat += png.substr(pos + 8, len);
+    }
+    pos += 12 + len;
+  }
+  if (depth != 8 || (color != 2 && color != 6) || interlace != 0) return false;
+  const int channels = color == 6 ? 4 : 3;
+  const size_t stride = static_cast<size_t>(*width) * channels;
+  std::vector<uint8_t> raw((stride + 1) * *height);
+  uLongf raw_len = raw.size();
+  if (uncompress(raw.data(), &raw_len,
+                 reinterpret_cast<const Bytef*>(idat.data()),
+                 idat.size()) != Z_OK ||
+      raw_len != raw.size()) {
+    return false;
+  }
+  std::vector<uint8_t> img(stride * *height);
+  for (int y = 0; y < *height; ++y) {
+    const uint8_t filter = raw[y * (stride + 1)];
+    const uint8_t* in = &raw[y * (stride + 1) + 1];
+    uint8_t* out = &img[y * stride];
+    const uint8_t* prev = y > 0 ? &img[(y - 1) * stride] : nullptr;
+    for (size_t x = 0; x < stride; ++x) {
+      const int a = x >= static_cast<size_t>(channels) ? out[x - channels] : 0;
+      const int b = prev ? prev[x] : 0;
+      const int c =
+          prev && x >= static_cast<size_t>(channels) ? prev[x - channels] : 0;
+      int v = in[x];
+      switch (filter) {
+        case 0:
+          break;
+        case 1:
+          v += a;
+          break;
+        case 2:
+          v += b;
+          break;
+        case 3:
+          v += (a + b) / 2;
+          break;
+        case 4: {
+          const int p = a + b - c;
+          const int pa = std::abs(p - a), pb = std::abs(p - b),
+                    pc = std::abs(p - c);
+          v += (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c);
+          break;
+        }
+        default:
+          return false;
+      }
+      out[x] = static_cast<uint8_t>(v);
+    }
+  }
+  rgb->resize(static_cast<size_t>(*width) * *height * 3);
+  for (size_t i = 0; i < static_cast<size_t>(*width) * *height; ++i) {
+    for (int k = 0; k < 3; ++k) (*rgb)[i * 3 + k] = img[i * channels + k];
+  }
+  return true;
+}
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST_F(StatsTest, HtmlIsSelfContained) {
+  const std::string html = FormatHtml(Read());
+  EXPECT_TRUE(absl::StartsWith(html, "<!DOCTYPE html>"));
+  EXPECT_THAT(html, HasSubstr("<svg"));
+  EXPECT_THAT(html, HasSubstr("<table>"));
+  EXPECT_THAT(html, HasSubstr("<style>"));
+  EXPECT_THAT(html, Not(HasSubstr("http://")));
+  EXPECT_THAT(html, Not(HasSubstr("https://")));
+  EXPECT_THAT(html, Not(HasSubstr("<script")));
+  EXPECT_THAT(html, Not(HasSubstr("<link")));
+  EXPECT_THAT(html, Not(HasSubstr("src=")));
+  // Three charts: ratings, head to head, points by item.
+  size_t charts = 0;
+  for (size_t p = html.find("<svg"); p != std::string::npos;
+       p = html.find("<svg", p + 1)) {
+    ++charts;
+  }
+  EXPECT_EQ(charts, 3u);
+}
+
+TEST(StatsHtmlTest, EscapesBotNames) {
+  Stats s;
+  BotStats b;
+  b.name = "<b>&\"evil\"";
+  s.bots = {b, b};
+  s.bots[1].name = "plain";
+  s.head_to_head.assign(2, std::vector<HeadToHead>(2));
+  s.los.assign(2, std::vector<double>(2, 0.5));
+  const std::string html = FormatHtml(s);
+  EXPECT_THAT(html, Not(HasSubstr("<b>&")));
+  EXPECT_THAT(html, HasSubstr("&lt;b&gt;&amp;&quot;evil&quot;"));
+}
+
+TEST_F(StatsTest, HtmlRendersInChromium) {
+  const char* chromium = "/usr/bin/chromium";
+  if (access(chromium, X_OK) != 0) {
+    GTEST_SKIP() << "no " << chromium
+                 << " (Debian package `chromium`): HTML not rendered";
+  }
+  const std::string html_path = *dir_ + "/stats.html";
+  const std::string png_path = *dir_ + "/stats.png";
+  const std::string profile = *dir_ + "/chromium-profile";
+  std::ofstream(html_path) << FormatHtml(Read());
+  const std::string cmd = absl::StrCat(
+      chromium,
+      " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run"
+      " --disable-background-networking --disable-component-update"
+      " --disable-sync --hide-scrollbars --user-data-dir=",
+      profile, " --screenshot=", png_path, " --window-size=1200,1600 file://",
+      html_path, " >", *dir_, "/chromium.log 2>&1");
+  const int rc = std::system(cmd.c_str());
+  ASSERT_EQ(rc, 0) << ReadAll(*dir_ + "/chromium.log");
+  if (const char* keep = std::getenv("CASSINO_STATS_SCREENSHOT")) {
+    std::filesystem::copy_file(
+        png_path, keep, std::filesystem::copy_options::overwrite_existing);
+  }
+  int width = 0, height = 0;
+  std::vector<uint8_t> rgb;
+  ASSERT_TRUE(DecodePng(ReadAll(png_path), &width, &height, &rgb));
+  EXPECT_EQ(width, 1200);
+  EXPECT_EQ(height, 1600);
+  // Not blank: many non-white pixels, and some strongly coloured ones (the
+  // charts' bars, dots and heat-map cells).
+  size_t ink = 0, colour = 0;
+  for (size_t i = 0; i + 2 < rgb.size(); i += 3) {
+    const int r = rgb[i], g = rgb[i + 1], b = rgb[i + 2];
+    if (r < 230 || g < 230 || b < 230) ++ink;
+    if (std::max({r, g, b}) - std::min({r, g, b}) > 60) ++colour;
+  }
+  const size_t pixels = static_cast<size_t>(width) * height;
+  EXPECT_GT(ink, pixels / 100) << "ink " << ink;
+  EXPECT_GT(colour, pixels / 500) << "colour " << colour;
+}
+
+// ---------------------------------------------------------------------------
+// The command.
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+CliRun RunCli(const std::string& args, const std::string& dir) {
+  const std::string out = dir + "/cli.out", err = dir + "/cli.err";
+  const int status = std::system(
+      absl::StrCat(CASSINO_CLI_PATH, " ", args, " >", out, " 2>", err).c_str());
+  CliRun r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = ReadAll(out);
+  r.err = ReadAll(err);
+  return r;
+}
+
+TEST_F(StatsTest, Command) {
+  CliRun help = RunCli("stats --help", *dir_);
+  EXPECT_EQ(help.exit_code, 0);
+  for (const char* part : {"--tournament", "--bot", "--from", "--to",
+                           "--format", "--out", "EXIT STATUS", "Wilson"}) {
+    EXPECT_THAT(help.out, HasSubstr(part));
+  }
+  CliRun json = RunCli(absl::StrCat("stats ", *db_,
+                                    " --tournament cup --from 2026-02-15 "
+                                    "--to 2026-02-15 --format json"),
+                       *dir_);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const nlohmann::json j = nlohmann::json::parse(json.out);
+  Filter cup;
+  cup.tournament = "cup";
+  EXPECT_EQ(j["summary"]["games"], Read(cup).summary.games);
+  EXPECT_EQ(j["filter"]["to_us"], Day("2026-02-16"));
+
+  const std::string html = *dir_ + "/cli.html";
+  CliRun out = RunCli(
+      absl::StrCat("stats ", *db_, " --format html --out ", html), *dir_);
+  EXPECT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_TRUE(out.out.empty());
+  EXPECT_THAT(ReadAll(html), HasSubstr("<svg"));
+
+  CliRun text = RunCli(absl::StrCat("stats ", *db_), *dir_);
+  EXPECT_EQ(text.exit_code, 0);
+  EXPECT_THAT(text.out, HasSubstr("Bots by rating"));
+
+  EXPECT_EQ(RunCli(absl::StrCat("stats ", *db_, " --from 2026-13-01"), *dir_)
+                .exit_code,
+            2);
+  EXPECT_EQ(
+      RunCli(absl::StrCat("stats ", *db_, " --format xml"), *dir_).exit_code,
+      2);
+  CliRun missing = RunCli(absl::StrCat("stats ", *dir_, "/nope.db"), *dir_);
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_THAT(missing.err, HasSubstr("no such file"));
+}
+
+}  // namespace
+}  // namespace cassino::stats
