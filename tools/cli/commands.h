@@ -13,6 +13,10 @@ void AddDealCommand(CLI::App& app, int* exit_code);
 void AddSimulateCommand(CLI::App& app, int* exit_code);
 void AddRulesCommand(CLI::App& app, int* exit_code);
 void AddTournamentCommand(CLI::App& app, int* exit_code);
+void AddVerifyCommand(CLI::App& app, int* exit_code);
+void AddReplayCommand(CLI::App& app, int* exit_code);
+void AddExportCommand(CLI::App& app, int* exit_code);
+void AddImportCommand(CLI::App& app, int* exit_code);
 void AddStatsCommand(CLI::App& app, int* exit_code);
 
 }  // namespace cassino::cli

@@ -16,6 +16,10 @@ int main(int argc, char** argv) {
   cassino::cli::AddRulesCommand(app, &exit_code);
   cassino::cli::AddTournamentCommand(app, &exit_code);
   cassino::cli::AddStatsCommand(app, &exit_code);
+  cassino::cli::AddVerifyCommand(app, &exit_code);
+  cassino::cli::AddReplayCommand(app, &exit_code);
+  cassino::cli::AddExportCommand(app, &exit_code);
+  cassino::cli::AddImportCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,436 @@
+// The record verifier: good records pass; every kind of tampering is found
+// and named; corrupt files never crash it.
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "recorder/recorder.h"
+#include "tests/tools/record_fixture.h"
+#include "tools/verify/flat_json.h"
+#include "tools/verify/verifier.h"
+
+namespace cassino::verify {
+namespace {
+
+using ::cassino::tools_testing::ExecSql;
+using ::cassino::tools_testing::FixtureOptions;
+using ::cassino::tools_testing::PlayFixtureGame;
+using ::cassino::tools_testing::Rechain;
+using ::cassino::tools_testing::WriteGame;
+using ::testing::HasSubstr;
+
+class VerifyTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::path(::testing::TempDir()) /
+           absl::StrCat(
+               "verify_test_", getpid(), "_",
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    path_ = (dir_ / "games.db").string();
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  void Write(const std::vector<std::pair<std::string, FixtureOptions>>& games) {
+    auto rec = recorder::Recorder::Open(path_, recorder::Durability::kNormal);
+    ASSERT_TRUE(rec.ok()) << rec.status();
+    for (const auto& [id, opt] : games) {
+      ASSERT_TRUE(WriteGame(**rec, PlayFixtureGame(id, opt)).ok());
+    }
+  }
+  // One two-player finished game "g" with rejects.
+  void WriteOne() {
+    FixtureOptions o;
+    o.reject_every = 5;
+    Write({{"g", o}});
+  }
+  VerifyReport Verify() {
+    absl::StatusOr<VerifyReport> r = VerifyDatabase(path_, {});
+    EXPECT_TRUE(r.ok()) << r.status();
+    return r.ok() ? *r : VerifyReport{};
+  }
+  // The single failure of a one-game database.
+  Failure OnlyFailure() {
+    VerifyReport r = Verify();
+    EXPECT_EQ(r.failures.size(), 1u);
+    return r.failures.empty() ? Failure{} : r.failures[0];
+  }
+  // The seq of the first event of `kind` in game g (after `after`).
+  int64_t SeqOf(const std::string& kind, int64_t after = 0) {
+    auto rec = recorder::Recorder::Open(path_, recorder::Durability::kNormal);
+    auto record = (*rec)->Load("g");
+    for (const recorder::Event& e : record->events) {
+      if (e.seq > after && recorder::EventKindName(e.kind) == kind) {
+        return e.seq;
+      }
+    }
+    return -1;
+  }
+  std::string Payload(int64_t seq) {
+    auto rec = recorder::Recorder::Open(path_, recorder::Durability::kNormal);
+    return (*rec)->Load("g")->events[seq].payload;
+  }
+  void SetPayload(int64_t seq, const std::string& payload) {
+    std::string quoted;
+    for (char c : payload) {
+      quoted.push_back(c);
+      if (c == '\'') quoted.push_back('\'');
+    }
+    EXPECT_EQ(
+        ExecSql(path_, absl::StrCat("UPDATE events SET payload = '", quoted,
+                                    "' WHERE game_id = 'g' AND "
+                                    "seq = ",
+                                    seq)),
+        "");
+  }
+
+  std::filesystem::path dir_;
+  std::string path_;
+};
+
+TEST_F(VerifyTest, GoodRecordsOfEveryShapeVerify) {
+  std::vector<std::pair<std::string, FixtureOptions>> games;
+  auto add = [&](const std::string& id, FixtureOptions o) {
+    o.seed_index = static_cast<uint32_t>(games.size());
+    games.emplace_back(id, o);
+  };
+  for (int i = 0; i < 5; ++i) add(absl::StrCat("two-", i), {});
+  add("three", {.rules = "players=3"});
+  add("four", {.rules = "players=4"});
+  add("partners", {.rules = "players=4 partnerships=on"});
+  add("explicit", {.explicit_decks = true});
+  add("rejects", {.reject_every = 3});
+  add("forfeit-time", {.forfeit_after = 30});
+  add("forfeit-illegal", {.forfeit_after = 7, .forfeit_illegal = true});
+  add("forfeit-partners",
+      {.rules = "players=4 partnerships=on", .forfeit_after = 60});
+  add("aborted", {.abort_after = 20});
+  add("running", {.stop_after = 25});
+  Write(games);
+  VerifyReport r = Verify();
+  for (const Failure& f : r.failures) ADD_FAILURE() << f.ToString();
+  EXPECT_EQ(r.games, static_cast<int64_t>(games.size()));
+  EXPECT_EQ(r.ok, r.games);
+
+  // Named games, and an unknown one.
+  absl::StatusOr<VerifyReport> named =
+      VerifyDatabase(path_, {.games = {"three", "nope"}});
+  ASSERT_TRUE(named.ok());
+  EXPECT_EQ(named->games, 2);
+  ASSERT_EQ(named->failures.size(), 1u);
+  EXPECT_EQ(named->failures[0].game_id, "nope");
+  EXPECT_THAT(named->failures[0].what, HasSubstr("no such game"));
+}
+
+TEST_F(VerifyTest, AlteredMovePayloadBreaksTheChain) {
+  WriteOne();
+  const int64_t seq = SeqOf("move", 5);
+  std::string p = Payload(seq);
+  p.replace(p.find("\"elapsed_ms\":") + 13, 1, "9");
+  SetPayload(seq, p);
+  Failure f = OnlyFailure();
+  EXPECT_EQ(f.seq, seq);
+  EXPECT_THAT(f.what, HasSubstr("hash chain broken"));
+  EXPECT_THAT(f.ToString(), HasSubstr(absl::StrCat("FAIL g round ")));
+  EXPECT_THAT(f.ToString(), HasSubstr(absl::StrCat("(event seq ", seq, ")")));
+}
+
+TEST_F(VerifyTest, RechainedIllegalMoveIsCaughtByTheEngine) {
+  WriteOne();
+  const int64_t seq = SeqOf("move", 5);
+  std::string p = Payload(seq);
+  // Replay the previous move again: its card has already been played.
+  const std::string before = Payload(SeqOf("move", 3));
+  auto move_text = [](const std::string& payload) {
+    const size_t at = payload.find("\"move\":\"") + 8;
+    return std::make_pair(at, payload.find('"', at) - at);
+  };
+  auto [from, length] = move_text(before);
+  auto [at, len] = move_text(p);
+  p.replace(at, len, before.substr(from, length));
+  SetPayload(seq, p);
+  Rechain(path_, "g");
+  Failure f = OnlyFailure();
+  EXPECT_EQ(f.seq, seq);
+  EXPECT_THAT(f.what, HasSubstr("illegal move"));
+}
+
+TEST_F(VerifyTest, RechainedMoveOutOfTurnIsCaught) {
+  WriteOne();
+  const int64_t seq = SeqOf("move", 5);
+  std::string p = Payload(seq);
+  const size_t at = p.find("\"seat\":") + 7;
+  p[at] = p[at] == '0' ? '1' : '0';
+  SetPayload(seq, p);
+  Rechain(path_, "g");
+  Failure f = OnlyFailure();
+  EXPECT_EQ(f.seq, seq);
+  EXPECT_THAT(f.what, HasSubstr("not to move"));
+}
+
+TEST_F(VerifyTest, AlteredHashIsCaught) {
+  WriteOne();
+  ExecSql(path_, "UPDATE events SET hash = '" + std::string(64, 'a') +
+                     "' WHERE game_id = 'g' AND seq = 4");
+  Failure f = OnlyFailure();
+  EXPECT_EQ(f.seq, 4);
+  EXPECT_THAT(f.what, HasSubstr("hash chain broken"));
+  EXPECT_EQ(f.recorded, std::string(64, 'a'));
+}
+
+TEST_F(VerifyTest, DeletedEventIsCaught) {
+  WriteOne();
+  ExecSql(path_, "DELETE FROM events WHERE game_id = 'g' AND seq = 7");
+  Failure f = OnlyFailure();
+  EXPECT_EQ(f.seq, 8);
+  EXPECT_THAT(f.what, HasSubstr("missing"));
+}
+
+TEST_F(VerifyTest, RechainedDeletionIsCaughtByTheReplay) {
+  WriteOne();
+  const int64_t seq = SeqOf("move", 5);
+  ExecSql(path_, absl::StrCat("DELETE FROM events WHERE game_id = 'g' AND "
+                              "seq = ",
+                              seq,
+                              "; UPDATE events SET seq = seq - 1 WHERE "
+                              "game_id = 'g' AND seq > ",
+                              seq));
+  Rechain(path_, "g");
+  Failure f = OnlyFailure();
+  EXPECT_EQ(f.seq, seq);  // the next event no longer fits the game
+  EXPECT_FALSE(f.what.empty());
+}
+
+TEST_F(VerifyTest, SwappedDeckIsCaught) {
+  WriteOne();
+  std::string p = Payload(1);
+  ASSERT_THAT(p, HasSubstr("\"deck\":\""));
+  const size_t at = p.find("\"deck\":\"") + 8;
+  std::swap(p[at], p[at + 3]);  // swap the first two cards' ranks
+  std::swap(p[at + 1], p[at + 4]);
+  SetPayload(1, p);
+  Rechain(path_, "g");
+  Failure f = OnlyFailure();
+  EXPECT_EQ(f.seq, 1);
+  EXPECT_THAT(f.what, HasSubstr("deck of round 1 differs"));
+}
+
+TEST_F(VerifyTest, WrongRevealedSeedIsCaught) {
+  WriteOne();
+  const int64_t seq = SeqOf("end");
+  ASSERT_GT(seq, 0);
+  std::string p = Payload(seq);
+  const size_t at = p.find("\"seed\":\"") + 8;
+  p[at] = p[at] == 'f' ? '0' : 'f';
+  SetPayload(seq, p);
+  Rechain(path_, "g");
+  Failure f = OnlyFailure();
+  EXPECT_EQ(f.seq, seq);
+  EXPECT_THAT(f.what, HasSubstr("does not hash to the commitment"));
+}
+
+TEST_F(VerifyTest, WrongSeedColumnIsCaught) {
+  WriteOne();
+  ExecSql(path_, "UPDATE games SET seed = '" + std::string(64, '0') + "'");
+  Failure f = OnlyFailure();
+  EXPECT_EQ(f.seq, -1);
+  EXPECT_THAT(f.what, HasSubstr("seed column"));
+}
+
+TEST_F(VerifyTest, AlteredRoundPayloadIsCaught) {
+  WriteOne();
+  const int64_t seq = SeqOf("round");
+  std::string p = Payload(seq);
+  const size_t at = p.find("\"totals_after\":[") + 16;
+  p.insert(at, "1");
+  SetPayload(seq, p);
+  Rechain(path_, "g");
+  Failure f = OnlyFailure();
+  EXPECT_EQ(f.seq, seq);
+  EXPECT_THAT(f.what, HasSubstr("score of round 1 differs"));
+  EXPECT_THAT(f.what, HasSubstr("totals_after"));
+}
+
+TEST_F(VerifyTest, AlteredEndPayloadIsCaught) {
+  WriteOne();
+  const int64_t seq = SeqOf("end");
+  std::string p = Payload(seq);
+  const size_t at = p.find("\"winner\":") + 9;
+  p[at] = p[at] == '0' ? '1' : '0';
+  SetPayload(seq, p);
+  Rechain(path_, "g");
+  Failure f = OnlyFailure();
+  EXPECT_EQ(f.seq, seq);
+  EXPECT_THAT(f.what, HasSubstr("result differs"));
+}
+
+TEST_F(VerifyTest, AlteredStatusAndSummaryColumnsAreCaught) {
+  WriteOne();
+  ExecSql(path_, "UPDATE games SET status = 'aborted'");
+  Failure f = OnlyFailure();
+  EXPECT_THAT(f.what, HasSubstr("status column"));
+  EXPECT_EQ(f.expected, "finished");
+  EXPECT_EQ(f.recorded, "aborted");
+
+  ExecSql(path_, "UPDATE games SET status = 'finished', winner = 7");
+  EXPECT_THAT(OnlyFailure().what, HasSubstr("winner column"));
+  ExecSql(path_, "UPDATE games SET winner = NULL");
+  EXPECT_THAT(OnlyFailure().what, HasSubstr("winner column"));
+}
+
+TEST_F(VerifyTest, AlteredHeaderColumnIsCaught) {
+  WriteOne();
+  ExecSql(path_, "UPDATE seats SET bot_name = 'mallory' WHERE seat = 1");
+  Failure f = OnlyFailure();
+  EXPECT_THAT(f.what, HasSubstr("disagree with the create event on 'seats'"));
+}
+
+TEST_F(VerifyTest, BrokenJsonIsNamed) {
+  WriteOne();
+  const int64_t seq = SeqOf("move", 3);
+  SetPayload(seq, "{\"turn\":");
+  Rechain(path_, "g");
+  Failure f = OnlyFailure();
+  EXPECT_EQ(f.seq, seq);
+  EXPECT_THAT(f.what, HasSubstr("not a JSON object"));
+}
+
+TEST_F(VerifyTest, WrongKindIsNamed) {
+  WriteOne();
+  // The schema's CHECK forbids it; a hand-edited file need not obey.
+  ExecSql(path_,
+          "PRAGMA ignore_check_constraints = ON; UPDATE events SET kind = "
+          "'bogus' WHERE game_id = 'g' AND seq = 3");
+  Failure f = OnlyFailure();
+  EXPECT_EQ(f.seq, 3);
+  EXPECT_THAT(f.what, HasSubstr("unknown event kind"));
+
+  ExecSql(path_,
+          "UPDATE events SET kind = 'round' WHERE game_id = 'g' AND seq = 3");
+  Rechain(path_, "g");
+  f = OnlyFailure();
+  EXPECT_EQ(f.seq, 3);
+}
+
+TEST_F(VerifyTest, LegalMoveRecordedAsRejectIsCaught) {
+  // A game whose reject carries a move that was in fact legal.
+  auto game = PlayFixtureGame("g", {});
+  absl::StatusOr<RuleSet> rules = RuleSet::Parse(game.header.rules);
+  Game engine = *Game::Create(*rules, *recorder::HeaderDecks(game.header));
+  const Move legal = engine.LegalMoves()[0];
+  game.events.insert(game.events.begin() + 1,
+                     {recorder::EventKind::kReject, game.header.created_us + 1,
+                      recorder::RejectPayload(0, engine.to_move(),
+                                              legal.ToString(), "bad", 10)});
+  {
+    auto rec = recorder::Recorder::Open(path_, recorder::Durability::kNormal);
+    ASSERT_TRUE(WriteGame(**rec, game).ok());
+  }
+  Failure f = OnlyFailure();
+  EXPECT_EQ(f.seq, 2);
+  EXPECT_THAT(f.what, HasSubstr("legal move was rejected"));
+}
+
+TEST_F(VerifyTest, MissingForfeitAfterIllegalLimitIsCaught) {
+  auto game =
+      PlayFixtureGame("g", {.forfeit_after = 4, .forfeit_illegal = true});
+  // Drop the forfeit and what follows, then play on: not allowed.
+  while (game.events.back().kind != recorder::EventKind::kReject) {
+    game.events.pop_back();
+  }
+  game.events.push_back(
+      {recorder::EventKind::kAbort, 0, recorder::AbortPayload("x")});
+  {
+    auto rec = recorder::Recorder::Open(path_, recorder::Durability::kNormal);
+    ASSERT_TRUE(WriteGame(**rec, game).ok());
+  }
+  EXPECT_THAT(OnlyFailure().what, HasSubstr("did not forfeit"));
+}
+
+TEST_F(VerifyTest, TruncatedDatabaseNeverCrashes) {
+  std::vector<std::pair<std::string, FixtureOptions>> games;
+  for (uint32_t i = 0; i < 30; ++i) {
+    games.emplace_back(absl::StrCat("g", i), FixtureOptions{.seed_index = i});
+  }
+  Write(games);
+  const auto size = std::filesystem::file_size(path_);
+  for (double fraction : {0.9, 0.5, 0.1, 0.0}) {
+    const std::string cut =
+        (dir_ / absl::StrCat("cut", fraction, ".db")).string();
+    std::filesystem::copy_file(path_, cut);
+    std::filesystem::resize_file(cut, static_cast<uintmax_t>(size * fraction));
+    absl::StatusOr<VerifyReport> r = VerifyDatabase(cut, {});
+    if (r.ok()) {
+      // Whatever was readable is reported; nothing pretends to be whole.
+      EXPECT_TRUE(!r->failures.empty() || r->games < 30) << fraction;
+    }
+    // And the command line exits with 1 or 2, not by a signal.
+    const std::string cmd = absl::StrCat(CASSINO_CLI_PATH, " verify --quiet ",
+                                         cut, " > /dev/null 2>&1");
+    const int status = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(status)) << fraction;
+    EXPECT_TRUE(WEXITSTATUS(status) == 1 || WEXITSTATUS(status) == 2)
+        << fraction << " exit " << WEXITSTATUS(status);
+  }
+  // Not a database at all.
+  const std::string junk = (dir_ / "junk.db").string();
+  std::ofstream(junk) << "this is not a database";
+  EXPECT_FALSE(VerifyDatabase(junk, {}).ok());
+  EXPECT_FALSE(VerifyDatabase((dir_ / "missing.db").string(), {}).ok());
+}
+
+TEST_F(VerifyTest, CommandLineOutputAndExitStatus) {
+  WriteOne();
+  auto run = [&](const std::string& args) {
+    const std::string out = (dir_ / "out.txt").string();
+    const int status = std::system(
+        absl::StrCat(CASSINO_CLI_PATH, " verify ", args, " > ", out, " 2>&1")
+            .c_str());
+    std::ifstream in(out);
+    std::string text((std::istreambuf_iterator<char>(in)),
+                     std::istreambuf_iterator<char>());
+    return std::make_pair(WEXITSTATUS(status), text);
+  };
+  auto [code, text] = run(path_);
+  EXPECT_EQ(code, 0) << text;
+  EXPECT_THAT(text, HasSubstr("verified 1 games: 1 ok, 0 failed"));
+  ExecSql(path_, "UPDATE games SET status = 'running'");
+  std::tie(code, text) = run(path_);
+  EXPECT_EQ(code, 1) << text;
+  EXPECT_THAT(text, HasSubstr("FAIL g round "));
+  EXPECT_THAT(text, HasSubstr("verified 1 games: 0 ok, 1 failed"));
+  std::tie(code, text) = run("");
+  EXPECT_EQ(code, 2) << text;
+  std::tie(code, text) = run("--help");
+  EXPECT_EQ(code, 0);
+  EXPECT_THAT(text, HasSubstr("EXIT STATUS"));
+}
+
+TEST(FlatObjectTest, ParsesAndRejects) {
+  FlatObject o;
+  ASSERT_TRUE(o.Parse(
+      R"({"a":1,"b":"x\"\u00e9\ud83d\ude00","c":[1,{"d":null}],"e":-5,"f":1.5})"));
+  EXPECT_EQ(*o.Int("a"), 1);
+  EXPECT_EQ(*o.String("b"), "x\"\xc3\xa9\xf0\x9f\x98\x80");
+  EXPECT_EQ(o.Int("c"), nullptr);
+  EXPECT_EQ(*o.Int("e"), -5);
+  EXPECT_EQ(o.Int("f"), nullptr);
+  for (const char* bad :
+       {"", "{", "{\"a\":}", "{\"a\":1,}", "[1]", "{\"a\":1} x",
+        "{\"a\":\"\\ud800\"}", "{\"a\":01}", "{a:1}"}) {
+    EXPECT_FALSE(o.Parse(bad)) << bad;
+  }
+  EXPECT_FALSE(o.Parse(std::string(1000, '[')));
+}
+
+}  // namespace
+}  // namespace cassino::verify

@@ -1,0 +1,293 @@
+// cassino replay DB GAME [--seat N | --all] [--round R] [--move K].
+
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "recorder/record.h"
+#include "recorder/recorder.h"
+#include "referee/rules/game.h"
+#include "referee/rules/observation.h"
+#include "tools/cli/commands.h"
+#include "tools/verify/flat_json.h"
+
+namespace cassino::cli {
+namespace {
+
+constexpr char kDescription[] =
+    R"doc(Show a recorded game move by move, replayed through the rules engine.
+
+For each turn: the table (loose cards, and builds as [cards]=value@controller,
+`m` marking a multiple build), the hands the viewer may see, and the move in
+notation with what it captured and whether it swept; rejected submissions;
+after each round the itemised score per side and the totals; the result.
+
+VIEWS
+  (default)   the public view: no hands, no decks.
+  --seat N    what seat N saw: its own hand only.
+  --all       every hand, and each round's deck.
+
+ARGUMENTS
+  DB     the record database (SQLite file)
+  GAME   the game id
+  --round R   show only round R
+  --move K    stop after turn K (turns count accepted moves from 0)
+
+The record is read with the recorder and replayed with the engine; a record
+the engine cannot replay stops the display at the offending event (use
+`cassino verify` for a full check).
+
+EXIT STATUS
+  0  shown
+  1  the game does not exist, or the record cannot be replayed
+  2  usage error or the database cannot be opened)doc";
+
+struct Options {
+  std::string db;
+  std::string game;
+  int seat = -1;
+  bool all = false;
+  int round = 0;
+  int move = -1;
+};
+
+std::string ScoreLines(const RoundResult& r) {
+  std::string out;
+  for (const ScoreItem& item : r.score.items) {
+    absl::StrAppend(&out, "    ", ScoreItemName(item.kind),
+                    item.kind == ScoreItemKind::kAce
+                        ? absl::StrCat(" ", item.card.ToString())
+                        : "",
+                    " +", item.points, " side ", item.side, "\n");
+  }
+  for (size_t s = 0; s < r.score.sides.size(); ++s) {
+    const SideTally& t = r.score.sides[s];
+    absl::StrAppend(&out, "    side ", s, ": ", t.cards, " cards, ", t.spades,
+                    " spades, ", t.aces, " aces", t.big_cassino ? ", TD" : "",
+                    t.little_cassino ? ", 2S" : "", ", ", t.sweeps,
+                    " sweeps: ", t.points, " points\n");
+  }
+  if (!r.leftovers.empty()) {
+    absl::StrAppend(&out, "    leftovers ", r.leftovers.ToString(),
+                    r.leftover_side >= 0
+                        ? absl::StrCat(" to side ", r.leftover_side)
+                        : std::string(" to nobody"),
+                    "\n");
+  }
+  absl::StrAppend(&out, "    totals ", absl::StrJoin(r.totals_before, "-"),
+                  " -> ", absl::StrJoin(r.totals_after, "-"), "\n");
+  return out;
+}
+
+int Run(const Options& opt) {
+  if (access(opt.db.c_str(), R_OK) != 0) {
+    std::cerr << "cassino replay: cannot read " << opt.db << "\n";
+    return 2;
+  }
+  absl::StatusOr<std::unique_ptr<recorder::Recorder>> rec =
+      recorder::Recorder::Open(opt.db, recorder::Durability::kNormal);
+  if (!rec.ok()) {
+    std::cerr << "cassino replay: " << rec.status().message() << "\n";
+    return 2;
+  }
+  absl::StatusOr<recorder::GameRecord> record = (*rec)->Load(opt.game);
+  if (!record.ok()) {
+    std::cerr << "cassino replay: " << record.status().message() << "\n";
+    return 1;
+  }
+  const recorder::GameHeader& h = record->header;
+  absl::StatusOr<RuleSet> rules = recorder::HeaderRules(h);
+  if (!rules.ok()) {
+    std::cerr << "cassino replay: " << rules.status().message() << "\n";
+    return 1;
+  }
+  if (opt.seat >= rules->players) {
+    std::cerr << "cassino replay: the game has " << rules->players
+              << " seats\n";
+    return 2;
+  }
+  verify::FlatObject obj;
+  // Decks: from the seed when the database holds it, else the deal events.
+  absl::StatusOr<DeckSource> decks = recorder::HeaderDecks(h);
+  if (!decks.ok()) {
+    std::vector<Deck> dealt;
+    for (const recorder::Event& e : record->events) {
+      if (e.kind != recorder::EventKind::kDeal || !obj.Parse(e.payload)) {
+        continue;
+      }
+      if (const std::string* d = obj.String("deck")) {
+        if (absl::StatusOr<Deck> deck = ParseDeck(*d); deck.ok()) {
+          dealt.push_back(*deck);
+        }
+      }
+    }
+    if (dealt.empty()) {
+      std::cerr << "cassino replay: " << decks.status().message() << "\n";
+      return 1;
+    }
+    decks = DeckSource::Explicit(std::move(dealt));
+  }
+  absl::StatusOr<Game> created = Game::Create(*rules, *decks);
+  if (!created.ok()) {
+    std::cerr << "cassino replay: " << created.status().message() << "\n";
+    return 1;
+  }
+  Game game = *std::move(created);
+
+  std::ostream& out = std::cout;
+  out << "Game " << h.game_id << (h.label.empty() ? "" : " (" + h.label + ")")
+      << "\n  rules: " << h.rules << "\n  seats:";
+  for (size_t s = 0; s < h.seats.size(); ++s) {
+    out << " " << s << "=" << h.seats[s].bot_name;
+  }
+  out << "\n  view: "
+      << (opt.all         ? std::string("every hand")
+          : opt.seat >= 0 ? absl::StrCat("seat ", opt.seat)
+                          : std::string("public"))
+      << "\n";
+  auto shown = [&](int round) { return opt.round == 0 || round == opt.round; };
+  auto show_state = [&]() {
+    if (!shown(game.round())) return;
+    out << "\nTurn " << game.turn() << " (round " << game.round() << ", deal "
+        << game.deal() << "), seat " << game.to_move() << " to move\n";
+    out << "  table: " << game.position().table.ToString() << "\n";
+    if (opt.all) {
+      for (int s = 0; s < rules->players; ++s) {
+        out << "  hand seat " << s << ": "
+            << game.position().hands[s].ToString() << "\n";
+      }
+    } else if (opt.seat >= 0) {
+      // Exactly what the seat was entitled to see.
+      const Observation o = Observe(game, opt.seat);
+      out << "  hand seat " << opt.seat << ": " << o.hand.ToString() << "\n";
+    }
+  };
+  auto fail = [&](const recorder::Event& e, absl::string_view what) {
+    std::cerr << "cassino replay: event " << e.seq << " ("
+              << recorder::EventKindName(e.kind) << "): " << what << "\n";
+    return 1;
+  };
+  bool state_shown = false;
+  for (const recorder::Event& e : record->events) {
+    if (e.kind == recorder::EventKind::kCreate) continue;
+    if (!obj.Parse(e.payload)) return fail(e, "the payload is not JSON");
+    switch (e.kind) {
+      case recorder::EventKind::kCreate:
+        break;
+      case recorder::EventKind::kDeal:
+        if (shown(game.round())) {
+          out << "\n=== Round " << game.round() << ", dealer seat "
+              << game.dealer() << " ===\n";
+          if (opt.all) out << "  deck: " << DeckToString(game.deck()) << "\n";
+        }
+        break;
+      case recorder::EventKind::kReject: {
+        if (!state_shown) show_state();
+        state_shown = true;
+        const int64_t* seat = obj.Int("seat");
+        const std::string* text = obj.String("submitted");
+        const std::string* reason = obj.String("reason");
+        if (shown(game.round())) {
+          out << "  rejected from seat " << (seat ? *seat : -1) << ": \""
+              << (text ? *text : "") << "\" (" << (reason ? *reason : "")
+              << ")\n";
+        }
+        break;
+      }
+      case recorder::EventKind::kMove: {
+        if (opt.move >= 0 && game.turn() > opt.move) return 0;
+        if (!state_shown) show_state();
+        state_shown = false;
+        const std::string* text = obj.String("move");
+        if (text == nullptr) return fail(e, "no move");
+        absl::StatusOr<Move> move = Move::Parse(*text);
+        if (!move.ok()) return fail(e, move.status().message());
+        const int seat = game.to_move();
+        const int round = game.round();
+        if (absl::Status s = game.Play(*move); !s.ok()) {
+          return fail(e,
+                      absl::StrCat("illegal move ", *text, ": ", s.message()));
+        }
+        const PlayedMove& played = game.history().back();
+        if (shown(round)) {
+          out << "  seat " << seat << " plays " << move->ToString();
+          if (move->kind == MoveKind::kCapture) {
+            out << "  -> captures " << played.outcome.captured.ToString();
+            if (played.outcome.sweep) out << ", SWEEP";
+          }
+          const int64_t* ms = obj.Int("elapsed_ms");
+          if (ms != nullptr) out << "  {" << *ms << " ms}";
+          out << "\n";
+        }
+        if (opt.move >= 0 && played.turn >= opt.move) return 0;
+        break;
+      }
+      case recorder::EventKind::kRound: {
+        const int64_t* r = obj.Int("round");
+        if (r != nullptr && *r >= 1 &&
+            *r <= static_cast<int64_t>(game.rounds().size()) &&
+            shown(static_cast<int>(*r))) {
+          out << "\n  Score of round " << *r << ":\n"
+              << ScoreLines(game.rounds()[*r - 1]);
+        }
+        break;
+      }
+      case recorder::EventKind::kForfeit: {
+        const int64_t* seat = obj.Int("seat");
+        const std::string* detail = obj.String("detail");
+        if (seat == nullptr || *seat < 0 || *seat >= rules->players) {
+          return fail(e, "bad seat");
+        }
+        game.Forfeit(static_cast<int>(*seat), detail ? *detail : "");
+        out << "\nForfeit: seat " << *seat << ": " << (detail ? *detail : "")
+            << "\n";
+        break;
+      }
+      case recorder::EventKind::kAbort:
+        game.Abort("");
+        out << "\nAborted: "
+            << (obj.String("detail") ? *obj.String("detail") : "") << "\n";
+        break;
+      case recorder::EventKind::kEnd:
+        break;
+    }
+  }
+  if (game.over()) {
+    const GameResult& r = *game.result();
+    out << "\nResult: "
+        << (r.winner >= 0 ? absl::StrCat("side ", r.winner, " wins")
+                          : std::string("no winner"))
+        << " (" << GameEndReasonName(r.reason) << "), totals "
+        << absl::StrJoin(r.totals, "-") << "\n  " << r.detail << "\n";
+  } else {
+    out << "\n(the game is not over)\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+void AddReplayCommand(CLI::App& app, int* exit_code) {
+  auto* cmd = app.add_subcommand("replay", kDescription);
+  auto opt = std::make_shared<Options>();
+  cmd->add_option("DB", opt->db, "the record database (SQLite file)")
+      ->required();
+  cmd->add_option("GAME", opt->game, "the game id")->required();
+  auto* seat = cmd->add_option("--seat", opt->seat,
+                               "show what seat N saw (its own hand)")
+                   ->check(CLI::Range(0, 3));
+  cmd->add_flag("--all", opt->all, "show every hand and each deck")
+      ->excludes(seat);
+  cmd->add_option("--round", opt->round, "show only round R")
+      ->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--move", opt->move, "stop after turn K")
+      ->check(CLI::Range(0, 1 << 20));
+  cmd->callback([opt, exit_code] { *exit_code = Run(*opt); });
+}
+
+}  // namespace cassino::cli

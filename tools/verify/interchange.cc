@@ -1,0 +1,395 @@
+#include "tools/verify/interchange.h"
+
+#include <algorithm>
+#include <ctime>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "nlohmann/json.hpp"
+#include "recorder/recorder.h"
+
+namespace cassino::verify {
+namespace {
+
+using Json = nlohmann::json;
+
+std::string Dump(const Json& json) {
+  return json.dump(-1, ' ', /*ensure_ascii=*/false,
+                   Json::error_handler_t::replace);
+}
+
+// Member access for possibly malformed JSON: defaults when absent or of
+// another type.
+std::string Str(const Json& j, const char* key, std::string def = "") {
+  if (!j.is_object()) return def;
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : def;
+}
+int64_t Int(const Json& j, const char* key, int64_t def = 0) {
+  if (!j.is_object()) return def;
+  auto it = j.find(key);
+  return it != j.end() && it->is_number_integer() ? it->get<int64_t>() : def;
+}
+
+std::string Quote(absl::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out.push_back('\\');
+    out.push_back(c == '\n' ? ' ' : c);
+  }
+  out.push_back('"');
+  return out;
+}
+
+std::string UtcTime(int64_t us) {
+  const std::time_t secs = static_cast<std::time_t>(us / 1000000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ",
+                tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                tm.tm_min, tm.tm_sec, static_cast<int>(us % 1000000));
+  return buf;
+}
+
+std::string Totals(const Json& totals) {
+  std::vector<std::string> parts;
+  if (totals.is_array()) {
+    for (const Json& t : totals) parts.push_back(Dump(t));
+  }
+  return absl::StrJoin(parts, "-");
+}
+
+}  // namespace
+
+std::string GameToJson(const StoredGame& g) {
+  Json seats = Json::array();
+  for (const std::string& bot : g.bots) seats.push_back({{"bot_name", bot}});
+  Json events = Json::array();
+  for (const StoredEvent& e : g.events) {
+    events.push_back({{"seq", e.seq},
+                      {"kind", e.kind},
+                      {"at_us", e.at_us},
+                      {"payload", e.payload},
+                      {"hash", e.hash}});
+  }
+  Json game = {
+      {"game_id", g.game_id},
+      {"label", g.label},
+      {"rules", g.rules},
+      {"seats", std::move(seats)},
+      {"commitment", g.commitment},
+      // The seed is public only once the game has ended.
+      {"seed", g.status == "finished" ? g.seed : std::string()},
+      {"explicit_decks", g.explicit_decks},
+      {"clock",
+       {{"per_move_ms", g.per_move_ms},
+        {"bank_ms", g.bank_ms},
+        {"max_illegal", g.max_illegal}}},
+      {"created_us", g.created_us},
+      {"status", g.status},
+      {"events", std::move(events)},
+  };
+  return Dump(game);
+}
+
+std::string GameToText(const StoredGame& g) {
+  std::string out;
+  auto tag = [&](absl::string_view name, absl::string_view value) {
+    absl::StrAppend(&out, "[", name, " ", Quote(value), "]\n");
+  };
+  tag("Game", g.game_id);
+  tag("Label", g.label);
+  tag("Rules", g.rules);
+  for (size_t i = 0; i < g.bots.size(); ++i) {
+    tag(absl::StrCat("Seat", i), g.bots[i]);
+  }
+  tag("Clock", absl::StrCat("per_move_ms=", g.per_move_ms, " bank_ms=",
+                            g.bank_ms, " max_illegal=", g.max_illegal));
+  if (!g.commitment.empty()) tag("Commitment", g.commitment);
+  if (g.status == "finished" && !g.seed.empty()) tag("Seed", g.seed);
+  for (size_t i = 0; i < g.explicit_decks.size(); ++i) {
+    tag(absl::StrCat("Deck", i + 1), g.explicit_decks[i]);
+  }
+  tag("Created", UtcTime(g.created_us));
+  tag("Status", g.status);
+  std::string result = "*";
+  for (const StoredEvent& e : g.events) {
+    if (e.kind == "end") {
+      const Json j = Json::parse(e.payload, nullptr, false);
+      const int64_t w = Int(j, "winner", -1);
+      result = absl::StrCat(
+          w >= 0 ? absl::StrCat("side ", w, " wins") : std::string("no winner"),
+          " (", Str(j, "reason"), ") ",
+          Totals(j.is_object() && j.contains("totals") ? j["totals"] : Json()));
+    } else if (e.kind == "abort") {
+      result = "aborted";
+    }
+  }
+  tag("Result", result);
+  if (!g.events.empty()) tag("FinalHash", g.events.back().hash);
+  out += "\n";
+
+  for (const StoredEvent& e : g.events) {
+    const Json j = Json::parse(e.payload, nullptr, false);
+    if (e.kind == "deal") {
+      absl::StrAppend(&out, "Round ", Int(j, "round"), "\n  deck ",
+                      Str(j, "deck"), "\n");
+    } else if (e.kind == "move") {
+      absl::StrAppend(&out, "  ", Int(j, "turn") + 1, ". seat ", Int(j, "seat"),
+                      ": ", Str(j, "move"), "  {", Int(j, "elapsed_ms"),
+                      " ms}\n");
+    } else if (e.kind == "reject") {
+      absl::StrAppend(&out, "     (seat ", Int(j, "seat"), " rejected ",
+                      Quote(Str(j, "submitted")), ": ", Str(j, "reason"),
+                      ")\n");
+    } else if (e.kind == "round") {
+      absl::StrAppend(&out, "  Score of round ", Int(j, "round"),
+                      " (dealer seat ", Int(j, "dealer"), "):\n");
+      if (j.is_object() && j.contains("items") && j["items"].is_array()) {
+        for (const Json& item : j["items"]) {
+          std::string card = Str(item, "card");
+          absl::StrAppend(
+              &out, "    ", Str(item, "kind"), card.empty() ? "" : " ", card,
+              " +", Int(item, "points"), " side ", Int(item, "side"), "\n");
+        }
+      }
+      if (j.is_object() && j.contains("sides") && j["sides"].is_array()) {
+        int side = 0;
+        for (const Json& s : j["sides"]) {
+          absl::StrAppend(&out, "    side ", side++, ": ", Int(s, "cards"),
+                          " cards, ", Int(s, "spades"), " spades, ",
+                          Int(s, "aces"), " aces, ", Int(s, "sweeps"),
+                          " sweeps, ", Int(s, "points"), " points\n");
+        }
+      }
+      const std::string leftovers = Str(j, "leftovers", "-");
+      if (leftovers != "-") {
+        absl::StrAppend(&out, "    leftovers ", leftovers, " to side ",
+                        Int(j, "leftover_side", -1), "\n");
+      }
+      absl::StrAppend(
+          &out, "    totals ",
+          Totals(j.is_object() ? j.value("totals_before", Json()) : Json()),
+          " -> ",
+          Totals(j.is_object() ? j.value("totals_after", Json()) : Json()),
+          "\n");
+    } else if (e.kind == "forfeit") {
+      absl::StrAppend(&out, "Forfeit: seat ", Int(j, "seat"), " (",
+                      Str(j, "reason"), "): ", Str(j, "detail"), "\n");
+    } else if (e.kind == "end") {
+      absl::StrAppend(&out, "End: ", result, ": ", Str(j, "detail"), "\n");
+    } else if (e.kind == "abort") {
+      absl::StrAppend(&out, "Aborted: ", Str(j, "detail"), "\n");
+    }
+  }
+  out += "\n";
+  return out;
+}
+
+absl::Status ExportDatabase(const std::string& db_path,
+                            std::vector<std::string> ids, ExportFormat format,
+                            std::ostream& out) {
+  absl::StatusOr<std::unique_ptr<DatabaseReader>> reader =
+      DatabaseReader::Open(db_path);
+  if (!reader.ok()) return reader.status();
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  if (format == ExportFormat::kJson) {
+    out << "{\"format\":\"" << kExportFormat
+        << "\",\"version\":" << kExportVersion << ",\"games\":[\n";
+  }
+  bool first = true;
+  absl::Status missing;
+  absl::Status s = (*reader)->ForEach(ids, [&](StoredGame& g) {
+    if (g.missing_game_row) {
+      if (missing.ok()) {
+        missing =
+            absl::NotFoundError(absl::StrCat("no such game '", g.game_id, "'"));
+      }
+      return;
+    }
+    if (format == ExportFormat::kJson) {
+      if (!first) out << ",\n";
+      out << GameToJson(g);
+    } else {
+      out << GameToText(g);
+    }
+    first = false;
+  });
+  if (format == ExportFormat::kJson) out << (first ? "" : "\n") << "]}\n";
+  if (!s.ok()) return s;
+  if (!missing.ok() && !ids.empty()) return missing;
+  return out.good() ? absl::OkStatus()
+                    : absl::UnavailableError("error writing the output");
+}
+
+absl::StatusOr<std::vector<StoredGame>> ParseExport(const std::string& text) {
+  const Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.is_object()) {
+    return absl::InvalidArgumentError("the file is not a JSON object");
+  }
+  if (Str(doc, "format") != kExportFormat) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the file's format is not '", kExportFormat, "'"));
+  }
+  if (Int(doc, "version", -1) != kExportVersion) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unsupported version (this build reads version ", kExportVersion, ")"));
+  }
+  auto games = doc.find("games");
+  if (games == doc.end() || !games->is_array()) {
+    return absl::InvalidArgumentError("'games' is missing or not an array");
+  }
+  std::vector<StoredGame> out;
+  for (size_t i = 0; i < games->size(); ++i) {
+    const Json& j = (*games)[i];
+    auto bad = [&](absl::string_view what) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("game ", i + 1, " ('", Str(j, "game_id"), "'): ", what));
+    };
+    if (!j.is_object()) return bad("not an object");
+    StoredGame g;
+    g.has_summary = false;
+    for (auto [key, field] :
+         {std::pair{"game_id", &g.game_id}, std::pair{"label", &g.label},
+          std::pair{"rules", &g.rules}, std::pair{"commitment", &g.commitment},
+          std::pair{"seed", &g.seed}, std::pair{"status", &g.status}}) {
+      auto it = j.find(key);
+      if (it == j.end() || !it->is_string()) {
+        return bad(absl::StrCat("'", key, "' is missing or not a string"));
+      }
+      *field = it->get<std::string>();
+    }
+    if (g.game_id.empty()) return bad("empty game_id");
+    auto seats = j.find("seats");
+    if (seats == j.end() || !seats->is_array()) return bad("no seats array");
+    for (const Json& s : *seats) {
+      auto name = s.is_object() ? s.find("bot_name") : s.end();
+      if (!s.is_object() || name == s.end() || !name->is_string()) {
+        return bad("a seat without a bot_name string");
+      }
+      g.seat_numbers.push_back(static_cast<int64_t>(g.bots.size()));
+      g.bots.push_back(name->get<std::string>());
+    }
+    auto decks = j.find("explicit_decks");
+    if (decks == j.end() || !decks->is_array()) {
+      return bad("no explicit_decks array");
+    }
+    for (const Json& d : *decks) {
+      if (!d.is_string()) return bad("an explicit deck is not a string");
+      g.explicit_decks.push_back(d.get<std::string>());
+    }
+    auto clock = j.find("clock");
+    if (clock == j.end() || !clock->is_object()) return bad("no clock object");
+    for (auto [key, field] : {std::pair{"per_move_ms", &g.per_move_ms},
+                              std::pair{"bank_ms", &g.bank_ms},
+                              std::pair{"max_illegal", &g.max_illegal}}) {
+      auto it = clock->find(key);
+      if (it == clock->end() || !it->is_number_integer()) {
+        return bad(absl::StrCat("clock '", key, "' is not an integer"));
+      }
+      *field = it->get<int64_t>();
+    }
+    auto created = j.find("created_us");
+    if (created == j.end() || !created->is_number_integer()) {
+      return bad("'created_us' is not an integer");
+    }
+    g.created_us = created->get<int64_t>();
+    auto events = j.find("events");
+    if (events == j.end() || !events->is_array()) return bad("no events array");
+    for (size_t k = 0; k < events->size(); ++k) {
+      const Json& e = (*events)[k];
+      StoredEvent ev;
+      auto str = [&](const char* key, std::string* field) {
+        auto it = e.is_object() ? e.find(key) : e.end();
+        if (!e.is_object() || it == e.end() || !it->is_string()) return false;
+        *field = it->get<std::string>();
+        return true;
+      };
+      auto num = [&](const char* key, int64_t* field) {
+        auto it = e.is_object() ? e.find(key) : e.end();
+        if (!e.is_object() || it == e.end() || !it->is_number_integer()) {
+          return false;
+        }
+        *field = it->get<int64_t>();
+        return true;
+      };
+      if (!num("seq", &ev.seq) || !num("at_us", &ev.at_us) ||
+          !str("kind", &ev.kind) || !str("payload", &ev.payload) ||
+          !str("hash", &ev.hash)) {
+        return bad(absl::StrCat("event ", k,
+                                " lacks seq, kind, at_us, payload or hash"));
+      }
+      g.events.push_back(std::move(ev));
+    }
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+absl::StatusOr<recorder::GameRecord> ToRecord(const StoredGame& g) {
+  recorder::GameRecord r;
+  recorder::GameHeader& h = r.header;
+  h.game_id = g.game_id;
+  h.label = g.label;
+  h.rules = g.rules;
+  for (const std::string& bot : g.bots) h.seats.push_back({bot, ""});
+  h.commitment = g.commitment;
+  h.seed = g.seed;
+  h.explicit_decks = g.explicit_decks;
+  h.clock = {g.per_move_ms, g.bank_ms, static_cast<int>(g.max_illegal)};
+  h.created_us = g.created_us;
+  if (g.status == "running") {
+    r.status = recorder::GameStatus::kRunning;
+  } else if (g.status == "finished") {
+    r.status = recorder::GameStatus::kFinished;
+  } else if (g.status == "aborted") {
+    r.status = recorder::GameStatus::kAborted;
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown status '", g.status, "'"));
+  }
+  for (const StoredEvent& e : g.events) {
+    absl::StatusOr<recorder::EventKind> kind = recorder::ParseEventKind(e.kind);
+    if (!kind.ok()) return kind.status();
+    r.events.push_back({e.seq, *kind, e.at_us, e.payload, e.hash});
+  }
+  return r;
+}
+
+absl::StatusOr<ImportResult> ImportExport(const std::string& db_path,
+                                          const std::string& text) {
+  absl::StatusOr<std::vector<StoredGame>> games = ParseExport(text);
+  if (!games.ok()) return games.status();
+  absl::StatusOr<std::unique_ptr<recorder::Recorder>> rec =
+      recorder::Recorder::Open(db_path, recorder::Durability::kNormal);
+  if (!rec.ok()) return rec.status();
+  ImportResult result;
+  GameVerifier verifier;
+  for (const StoredGame& g : *games) {
+    if (std::optional<Failure> f = verifier.Verify(g)) {
+      ++result.refused;
+      result.messages.push_back(absl::StrCat(
+          "refused ", g.game_id, ": it does not verify: ", f->ToString()));
+      continue;
+    }
+    absl::StatusOr<recorder::GameRecord> record = ToRecord(g);
+    absl::Status s = record.ok() ? (*rec)->Import(*record) : record.status();
+    if (absl::IsAlreadyExists(s)) {
+      ++result.skipped;
+      result.messages.push_back(
+          absl::StrCat("skipped ", g.game_id, ": already in the database"));
+    } else if (!s.ok()) {
+      ++result.refused;
+      result.messages.push_back(
+          absl::StrCat("refused ", g.game_id, ": ", s.message()));
+    } else {
+      ++result.imported;
+    }
+  }
+  return result;
+}
+
+}  // namespace cassino::verify

@@ -1,0 +1,1390 @@
+#include "tools/verify/verifier.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <span>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "nlohmann/json.hpp"
+#include "referee/rules/deal.h"
+#include "referee/rules/game.h"
+#include "tools/verify/flat_json.h"
+
+namespace cassino::verify {
+namespace {
+
+using Json = nlohmann::json;
+using recorder::EventKind;
+
+constexpr char kHexDigits[] = "0123456789abcdef";
+
+// Case-insensitive comparison of a digest with its stored hex form.
+bool HexEquals(const Digest& digest, absl::string_view hex) {
+  if (hex.size() != 64) return false;
+  for (size_t i = 0; i < 32; ++i) {
+    const char hi = absl::ascii_tolower(static_cast<unsigned char>(hex[2 * i]));
+    const char lo =
+        absl::ascii_tolower(static_cast<unsigned char>(hex[2 * i + 1]));
+    if (hi != kHexDigits[digest[i] >> 4] || lo != kHexDigits[digest[i] & 15]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Shortens very long texts in messages (payloads may be anything).
+std::string Clip(absl::string_view text, size_t limit = 400) {
+  if (text.size() <= limit) return std::string(text);
+  return absl::StrCat(text.substr(0, limit), "... (", text.size(), " bytes)");
+}
+
+std::string Dump(const Json& json) {
+  return json.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+// The first key of `expected` whose value differs in `recorded` (a JSON
+// object); nullopt when every key of `expected` is equal (extra keys in
+// `recorded` are allowed: readers ignore keys they do not know).
+struct JsonDiff {
+  std::string key;
+  std::string expected;
+  std::string recorded;
+};
+std::optional<JsonDiff> FirstDifference(const Json& expected,
+                                        const Json& recorded) {
+  for (auto it = expected.begin(); it != expected.end(); ++it) {
+    auto r = recorded.find(it.key());
+    if (r == recorded.end()) return JsonDiff{it.key(), Dump(*it), "nothing"};
+    if (*r != *it) return JsonDiff{it.key(), Dump(*it), Dump(*r)};
+  }
+  return std::nullopt;
+}
+
+// Byte-identical fast versions of recorder::RoundPayload and EndPayload
+// (compact JSON, keys in byte order, as nlohmann writes them) for the usual
+// case of strings that need no escaping; they return false otherwise and the
+// caller uses the recorder's builder. The tests check the equality.
+bool PlainJsonString(absl::string_view s) {
+  for (char c : s) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u >= 0x80 || c == '"' || c == '\\') return false;
+  }
+  return true;
+}
+
+void AppendInts(const std::vector<int>& v, std::string* out) {
+  out->push_back('[');
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i > 0) out->push_back(',');
+    absl::StrAppend(out, v[i]);
+  }
+  out->push_back(']');
+}
+
+void FastRoundPayload(const RoundResult& r, std::string* out) {
+  out->clear();
+  absl::StrAppend(out, "{\"all_eleven_side\":", r.score.all_eleven_side,
+                  ",\"builds_left\":", r.builds_left, ",\"dealer\":", r.dealer,
+                  ",\"items\":[");
+  for (size_t i = 0; i < r.score.items.size(); ++i) {
+    const ScoreItem& item = r.score.items[i];
+    if (i > 0) out->push_back(',');
+    out->push_back('{');
+    if (item.kind == ScoreItemKind::kAce) {
+      absl::StrAppend(out, "\"card\":\"", item.card.ToString(), "\",");
+    }
+    absl::StrAppend(out, "\"kind\":\"", ScoreItemName(item.kind),
+                    "\",\"points\":", item.points, ",\"side\":", item.side,
+                    "}");
+  }
+  absl::StrAppend(out, "],\"leftover_side\":", r.leftover_side,
+                  ",\"leftovers\":\"", r.leftovers.ToString(),
+                  "\",\"round\":", r.round, ",\"sides\":[");
+  for (size_t i = 0; i < r.score.sides.size(); ++i) {
+    const SideTally& t = r.score.sides[i];
+    if (i > 0) out->push_back(',');
+    absl::StrAppend(out, "{\"aces\":", t.aces,
+                    ",\"big_cassino\":", t.big_cassino ? "true" : "false",
+                    ",\"cards\":", t.cards,
+                    ",\"little_cassino\":", t.little_cassino ? "true" : "false",
+                    ",\"points\":", t.points, ",\"spades\":", t.spades,
+                    ",\"sweeps\":", t.sweeps, "}");
+  }
+  out->append("],\"totals_after\":");
+  AppendInts(r.totals_after, out);
+  out->append(",\"totals_before\":");
+  AppendInts(r.totals_before, out);
+  out->push_back('}');
+}
+
+bool FastEndPayload(const GameResult& r, absl::string_view seed,
+                    std::string* out) {
+  if (!PlainJsonString(r.detail) || !PlainJsonString(seed)) return false;
+  out->clear();
+  absl::StrAppend(out, "{\"detail\":\"", r.detail,
+                  "\",\"forfeiting_seat\":", r.forfeiting_seat,
+                  ",\"reason\":\"", GameEndReasonName(r.reason),
+                  "\",\"seed\":\"", seed, "\",\"totals\":");
+  AppendInts(r.totals, out);
+  absl::StrAppend(out, ",\"winner\":", r.winner, "}");
+  return true;
+}
+
+}  // namespace
+
+std::string Failure::ToString() const {
+  std::string out =
+      absl::StrCat("FAIL ", game_id, " round ", round, " turn ", turn, " (");
+  if (seq >= 0) {
+    absl::StrAppend(&out, "event seq ", seq, "): ");
+  } else {
+    absl::StrAppend(&out, "games row): ");
+  }
+  absl::StrAppend(&out, what);
+  if (!expected.empty() || !recorded.empty()) {
+    absl::StrAppend(&out, ": expected ", expected, ", recorded ", recorded);
+  }
+  return out;
+}
+
+StoredGame FromRecord(const recorder::GameRecord& record) {
+  StoredGame g;
+  const recorder::GameHeader& h = record.header;
+  g.game_id = h.game_id;
+  g.label = h.label;
+  g.rules = h.rules;
+  g.commitment = h.commitment;
+  g.seed = h.seed;
+  g.explicit_decks = h.explicit_decks;
+  g.per_move_ms = h.clock.per_move_ms;
+  g.bank_ms = h.clock.bank_ms;
+  g.max_illegal = h.clock.max_illegal;
+  g.created_us = h.created_us;
+  for (size_t i = 0; i < h.seats.size(); ++i) {
+    g.bots.push_back(h.seats[i].bot_name);
+    g.seat_numbers.push_back(static_cast<int64_t>(i));
+  }
+  g.status = std::string(recorder::GameStatusName(record.status));
+  g.has_summary = false;
+  for (const recorder::Event& e : record.events) {
+    g.events.push_back({e.seq, std::string(recorder::EventKindName(e.kind)),
+                        e.at_us, e.payload, e.hash});
+  }
+  return g;
+}
+
+// ---------------------------------------------------------------------------
+// One game.
+
+class GameVerifier::Impl {
+ public:
+  std::optional<Failure> Verify(const StoredGame& g);
+
+ private:
+  // Context of the failure being built.
+  Failure Fail(int64_t seq, std::string what, std::string expected = "",
+               std::string recorded = "") const {
+    Failure f;
+    f.game_id = game_->game_id;
+    if (engine_ != nullptr) {
+      f.round = engine_->round();
+      f.turn = engine_->turn();
+    }
+    f.seq = seq;
+    f.what = std::move(what);
+    f.expected = std::move(expected);
+    f.recorded = std::move(recorded);
+    return f;
+  }
+  std::optional<Failure> CheckChain();
+  std::optional<Failure> CheckHeader();
+  std::optional<Failure> Replay();
+  std::optional<Failure> CheckSummary();
+  // Compares a stored payload with the builder's; byte equality or, failing
+  // that, equality as parsed JSON.
+  std::optional<Failure> ComparePayload(int64_t seq, absl::string_view what,
+                                        const std::string& expected,
+                                        const std::string& recorded);
+  // Parses payload `i` into obj_, or fails.
+  std::optional<Failure> ParseFlat(size_t i);
+  std::optional<Failure> MissingField(size_t i, absl::string_view name,
+                                      absl::string_view type) {
+    return Fail(static_cast<int64_t>(i),
+                absl::StrCat(kind_names_[i], " field '", name,
+                             "' is missing or not ", type));
+  }
+
+  const StoredGame* game_ = nullptr;
+  std::vector<EventKind> kinds_;
+  std::vector<absl::string_view> kind_names_;
+  std::vector<uint8_t> buffer_;
+  FlatObject obj_;
+  std::string expected_;
+  std::optional<RuleSet> rules_;
+  std::optional<DeckSource> decks_;
+  std::string seed_hex_;  // the seed as EndPayload writes it ("" explicit)
+  Game* engine_ = nullptr;
+  std::optional<Game> game_state_;
+};
+
+std::optional<Failure> GameVerifier::Impl::CheckChain() {
+  const StoredGame& g = *game_;
+  Digest prev{};
+  if (!g.commitment.empty()) {
+    absl::StatusOr<Seed> c = ParseSeed(g.commitment);
+    if (!c.ok()) {
+      return Fail(-1, "the commitment column is not 64 hex digits", "",
+                  Clip(g.commitment));
+    }
+    prev = *c;
+  }
+  kinds_.clear();
+  kind_names_.clear();
+  for (size_t i = 0; i < g.events.size(); ++i) {
+    const StoredEvent& e = g.events[i];
+    const int64_t index = static_cast<int64_t>(i);
+    if (e.seq != index) {
+      return Fail(e.seq,
+                  e.seq > index ? "an event is missing"
+                                : "events are out of order or repeated",
+                  absl::StrCat("seq ", index), absl::StrCat("seq ", e.seq));
+    }
+    absl::StatusOr<EventKind> kind = recorder::ParseEventKind(e.kind);
+    if (!kind.ok()) {
+      return Fail(index, "unknown event kind",
+                  "create, deal, move, reject, round, forfeit, end or abort",
+                  absl::StrCat("'", Clip(e.kind, 40), "'"));
+    }
+    if ((i == 0) != (*kind == EventKind::kCreate)) {
+      return Fail(index,
+                  i == 0 ? "the first event is not create"
+                         : "create appears after the first event",
+                  i == 0 ? "create" : "not create", e.kind);
+    }
+    kinds_.push_back(*kind);
+    kind_names_.push_back(recorder::EventKindName(*kind));
+    const size_t size = prev.size() + e.kind.size() + 1 + e.payload.size();
+    if (buffer_.size() < size) buffer_.resize(size);
+    uint8_t* out = buffer_.data();
+    std::memcpy(out, prev.data(), prev.size());
+    out += prev.size();
+    std::memcpy(out, e.kind.data(), e.kind.size());
+    out += e.kind.size();
+    *out++ = 0;
+    if (!e.payload.empty())
+      std::memcpy(out, e.payload.data(), e.payload.size());
+    prev = Sha256(std::span<const uint8_t>(buffer_.data(), size));
+    if (!HexEquals(prev, e.hash)) {
+      return Fail(index,
+                  absl::StrCat("hash chain broken at this ", e.kind, " event"),
+                  ToHex(prev), Clip(e.hash, 80));
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> GameVerifier::Impl::CheckHeader() {
+  const StoredGame& g = *game_;
+  for (size_t i = 0; i < g.seat_numbers.size(); ++i) {
+    if (g.seat_numbers[i] != static_cast<int64_t>(i)) {
+      return Fail(-1, "the seats rows are not numbered 0, 1, ...",
+                  absl::StrCat("seat ", i),
+                  absl::StrCat("seat ", g.seat_numbers[i]));
+    }
+  }
+  recorder::GameHeader h;
+  h.game_id = g.game_id;
+  h.rules = g.rules;
+  for (const std::string& bot : g.bots) h.seats.push_back({bot, ""});
+  h.commitment = g.commitment;
+  h.explicit_decks = g.explicit_decks;
+  h.clock.per_move_ms = g.per_move_ms;
+  h.clock.bank_ms = g.bank_ms;
+  h.clock.max_illegal = static_cast<int>(g.max_illegal);
+  h.label = g.label;
+  h.created_us = g.created_us;
+  const std::string& stored = g.events[0].payload;
+  if (static_cast<int64_t>(h.clock.max_illegal) != g.max_illegal) {
+    return Fail(-1, "max_illegal is out of range", "a 32-bit integer",
+                absl::StrCat(g.max_illegal));
+  }
+  if (CreatePayload(h) != stored) {
+    const Json expected = Json::parse(CreatePayload(h), nullptr, false);
+    const Json recorded = Json::parse(stored, nullptr, false);
+    if (recorded.is_discarded() || !recorded.is_object()) {
+      return Fail(0, "the create payload is not a JSON object", "",
+                  Clip(stored));
+    }
+    // The create event is hashed: it is what the columns must agree with.
+    if (std::optional<JsonDiff> d = FirstDifference(expected, recorded)) {
+      return Fail(
+          -1,
+          absl::StrCat("the games/seats rows disagree with the create event "
+                       "on '",
+                       d->key, "'"),
+          Clip(d->recorded), Clip(d->expected));
+    }
+  }
+  if (g.events[0].at_us != g.created_us) {
+    return Fail(0, "created_us differs from the create event's time",
+                absl::StrCat(g.events[0].at_us), absl::StrCat(g.created_us));
+  }
+
+  absl::StatusOr<RuleSet> rules = RuleSet::Parse(g.rules);
+  if (!rules.ok()) {
+    return Fail(
+        0, absl::StrCat("the rules do not parse: ", rules.status().message()));
+  }
+  if (absl::Status s = rules->Validate(); !s.ok()) {
+    return Fail(0, absl::StrCat("the rules are invalid: ", s.message()));
+  }
+  if (static_cast<int>(g.bots.size()) != rules->players) {
+    return Fail(0, "the number of seats differs from the rules' players",
+                absl::StrCat(rules->players), absl::StrCat(g.bots.size()));
+  }
+  rules_ = *rules;
+
+  // Where the decks come from, and check the seed against the commitment.
+  seed_hex_.clear();
+  if (!g.explicit_decks.empty()) {
+    if (!g.commitment.empty()) {
+      return Fail(0, "the game has both a commitment and explicit decks");
+    }
+    std::vector<Deck> decks;
+    for (size_t i = 0; i < g.explicit_decks.size(); ++i) {
+      absl::StatusOr<Deck> deck = ParseDeck(g.explicit_decks[i]);
+      if (!deck.ok()) {
+        return Fail(0, absl::StrCat("explicit deck ", i + 1, " is malformed: ",
+                                    deck.status().message()));
+      }
+      decks.push_back(*std::move(deck));
+    }
+    decks_ = DeckSource::Explicit(std::move(decks));
+    return std::nullopt;
+  }
+  if (g.commitment.empty()) {
+    return Fail(0, "the game has neither a commitment nor explicit decks");
+  }
+  const size_t last = g.events.size() - 1;
+  if (kinds_[last] == EventKind::kEnd) {
+    if (!obj_.Parse(g.events[last].payload)) {
+      return Fail(static_cast<int64_t>(last),
+                  "the end payload is not a JSON object", "",
+                  Clip(g.events[last].payload));
+    }
+    const std::string* seed_text = obj_.String("seed");
+    if (seed_text == nullptr || seed_text->empty()) {
+      return Fail(static_cast<int64_t>(last),
+                  "the end event does not reveal the seed",
+                  "the seed whose SHA-256 is the commitment", "no seed");
+    }
+    absl::StatusOr<Seed> seed = ParseSeed(*seed_text);
+    if (!seed.ok()) {
+      return Fail(static_cast<int64_t>(last),
+                  "the revealed seed is not 64 hex digits", "",
+                  Clip(*seed_text, 80));
+    }
+    const std::string hashed = ToHex(SeedCommitment(*seed));
+    if (!absl::EqualsIgnoreCase(hashed, g.commitment)) {
+      return Fail(static_cast<int64_t>(last),
+                  "the revealed seed does not hash to the commitment",
+                  absl::AsciiStrToLower(g.commitment),
+                  absl::StrCat("SHA-256(seed) = ", hashed));
+    }
+    if (!g.seed.empty() && !absl::EqualsIgnoreCase(g.seed, *seed_text)) {
+      return Fail(-1, "the seed column differs from the revealed seed",
+                  *seed_text, Clip(g.seed, 80));
+    }
+    seed_hex_ = ToHex(*seed);
+    decks_ = DeckSource::FromSeed(*seed);
+    return std::nullopt;
+  }
+  if (!g.seed.empty()) {
+    // Not revealed yet (running or aborted): the database's own copy.
+    absl::StatusOr<Seed> seed = ParseSeed(g.seed);
+    if (!seed.ok()) {
+      return Fail(-1, "the seed column is not 64 hex digits", "",
+                  Clip(g.seed, 80));
+    }
+    const std::string hashed = ToHex(SeedCommitment(*seed));
+    if (!absl::EqualsIgnoreCase(hashed, g.commitment)) {
+      return Fail(-1, "the seed column does not hash to the commitment",
+                  absl::AsciiStrToLower(g.commitment),
+                  absl::StrCat("SHA-256(seed) = ", hashed));
+    }
+    seed_hex_ = ToHex(*seed);
+    decks_ = DeckSource::FromSeed(*seed);
+    return std::nullopt;
+  }
+  // The seed is secret (an exported running or aborted game): the decks
+  // can only be taken from the deal events, which the replay then checks
+  // for consistency with the play.
+  std::vector<Deck> decks;
+  for (size_t i = 1; i < g.events.size(); ++i) {
+    if (kinds_[i] != EventKind::kDeal) continue;
+    if (!obj_.Parse(g.events[i].payload)) {
+      return Fail(static_cast<int64_t>(i),
+                  "the deal payload is not a JSON object", "",
+                  Clip(g.events[i].payload));
+    }
+    const std::string* text = obj_.String("deck");
+    if (text == nullptr) return MissingField(i, "deck", "a string");
+    absl::StatusOr<Deck> deck = ParseDeck(*text);
+    if (!deck.ok()) {
+      return Fail(
+          static_cast<int64_t>(i),
+          absl::StrCat("the deck is malformed: ", deck.status().message()), "",
+          Clip(*text));
+    }
+    decks.push_back(*std::move(deck));
+  }
+  if (decks.empty()) decks.push_back(CanonicalDeck());
+  decks_ = DeckSource::Explicit(std::move(decks));
+  return std::nullopt;
+}
+
+std::optional<Failure> GameVerifier::Impl::ParseFlat(size_t i) {
+  if (obj_.Parse(game_->events[i].payload)) return std::nullopt;
+  return Fail(
+      static_cast<int64_t>(i),
+      absl::StrCat("the ", kind_names_[i], " payload is not a JSON object"), "",
+      Clip(game_->events[i].payload));
+}
+
+std::optional<Failure> GameVerifier::Impl::ComparePayload(
+    int64_t seq, absl::string_view what, const std::string& expected,
+    const std::string& recorded) {
+  if (expected == recorded) return std::nullopt;
+  const Json e = Json::parse(expected, nullptr, false);
+  const Json r = Json::parse(recorded, nullptr, false);
+  if (r.is_discarded() || !r.is_object()) {
+    return Fail(seq,
+                absl::StrCat("the ", what, " payload is not a JSON object"), "",
+                Clip(recorded));
+  }
+  if (std::optional<JsonDiff> d = FirstDifference(e, r)) {
+    return Fail(
+        seq, absl::StrCat(what, " differs from the engine's on '", d->key, "'"),
+        Clip(d->expected), Clip(d->recorded));
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> GameVerifier::Impl::Replay() {
+  const StoredGame& g = *game_;
+  absl::StatusOr<Game> created = Game::Create(*rules_, *std::move(decks_));
+  if (!created.ok()) {
+    return Fail(0, absl::StrCat("the engine refuses the game: ",
+                                created.status().message()));
+  }
+  game_state_.emplace(*std::move(created));
+  Game& game = *game_state_;
+  engine_ = &game;
+  const int players = rules_->players;
+  std::vector<int64_t> rejects(players, 0);
+  int pending_forfeit = -1;  // a seat that used up its illegal submissions
+  int deals = 0;             // deal events so far
+  size_t rounds = 0;         // round events so far
+  bool closed = false;       // end or abort seen
+
+  // Events that happen within a round's play need its deal and the previous
+  // round's result recorded first.
+  auto check_in_play = [&](size_t i) -> std::optional<Failure> {
+    if (game.over()) {
+      return Fail(
+          static_cast<int64_t>(i),
+          absl::StrCat("a ", kind_names_[i], " after the game is over"));
+    }
+    if (rounds < game.rounds().size()) {
+      return Fail(static_cast<int64_t>(i),
+                  absl::StrCat("the round event of round ", rounds + 1,
+                               " is missing before this ", kind_names_[i]),
+                  "round", std::string(kind_names_[i]));
+    }
+    if (deals != game.round()) {
+      return Fail(static_cast<int64_t>(i),
+                  absl::StrCat("the deal event of round ", game.round(),
+                               " is missing before this ", kind_names_[i]),
+                  "deal", std::string(kind_names_[i]));
+    }
+    return std::nullopt;
+  };
+  auto check_int = [&](size_t i, const char* name, int64_t expected,
+                       absl::string_view what) -> std::optional<Failure> {
+    const int64_t* v = obj_.Int(name);
+    if (v == nullptr) return MissingField(i, name, "an integer");
+    if (*v != expected) {
+      return Fail(static_cast<int64_t>(i), std::string(what),
+                  absl::StrCat(expected), absl::StrCat(*v));
+    }
+    return std::nullopt;
+  };
+
+  for (size_t i = 1; i < g.events.size(); ++i) {
+    const int64_t seq = static_cast<int64_t>(i);
+    const StoredEvent& e = g.events[i];
+    const EventKind kind = kinds_[i];
+    if (closed) {
+      return Fail(seq, "an event after the game ended", "no event",
+                  std::string(kind_names_[i]));
+    }
+    if (pending_forfeit >= 0 && kind != EventKind::kForfeit) {
+      return Fail(
+          seq,
+          absl::StrCat("seat ", pending_forfeit, " made ", g.max_illegal,
+                       " illegal submissions but did not forfeit"),
+          "forfeit", std::string(kind_names_[i]));
+    }
+    if (kind != EventKind::kRound) {
+      if (auto f = ParseFlat(i)) return f;
+    }
+    switch (kind) {
+      case EventKind::kCreate:
+        break;  // excluded by CheckChain
+      case EventKind::kDeal: {
+        if (game.over()) return Fail(seq, "a deal after the game is over");
+        if (rounds < game.rounds().size()) {
+          return Fail(seq,
+                      absl::StrCat("the round event of round ", rounds + 1,
+                                   " is missing before this deal"),
+                      "round", "deal");
+        }
+        if (deals >= game.round()) {
+          return Fail(seq,
+                      absl::StrCat("a second deal for round ", game.round()));
+        }
+        if (auto f = check_int(i, "round", game.round(),
+                               "the deal is for the wrong round")) {
+          return f;
+        }
+        const std::string* deck = obj_.String("deck");
+        if (deck == nullptr) return MissingField(i, "deck", "a string");
+        expected_ = DeckToString(game.deck());
+        if (*deck != expected_) {
+          return Fail(seq,
+                      absl::StrCat("the deck of round ", game.round(),
+                                   g.explicit_decks.empty()
+                                       ? (seed_hex_.empty()
+                                              ? " differs from the deck played"
+                                              : " differs from the seed's "
+                                                "deck (RULES.md §2)")
+                                       : " differs from the explicit deck"),
+                      expected_, Clip(*deck));
+        }
+        ++deals;
+        break;
+      }
+      case EventKind::kMove: {
+        if (auto f = check_in_play(i)) return f;
+        if (auto f = check_int(i, "turn", game.turn(),
+                               "the move is numbered for another turn")) {
+          return f;
+        }
+        if (auto f = check_int(i, "round", game.round(),
+                               "the move names another round")) {
+          return f;
+        }
+        if (auto f = check_int(i, "seat", game.to_move(),
+                               "a move by a seat not to move")) {
+          return f;
+        }
+        if (obj_.Int("elapsed_ms") == nullptr) {
+          return MissingField(i, "elapsed_ms", "an integer");
+        }
+        const std::string* text = obj_.String("move");
+        if (text == nullptr) return MissingField(i, "move", "a string");
+        absl::StatusOr<Move> move = Move::Parse(*text);
+        if (!move.ok()) {
+          return Fail(seq,
+                      absl::StrCat("the move does not parse: ",
+                                   move.status().message()),
+                      "a move in notation", Clip(*text, 80));
+        }
+        if (absl::Status s = game.Validate(*move); !s.ok()) {
+          return Fail(seq, absl::StrCat("an illegal move: ", s.message()),
+                      "a legal move", Clip(*text, 80));
+        }
+        game.PlayUnchecked(*move);
+        break;
+      }
+      case EventKind::kReject: {
+        if (auto f = check_in_play(i)) return f;
+        if (auto f = check_int(i, "turn", game.turn(),
+                               "the reject is numbered for another turn")) {
+          return f;
+        }
+        if (auto f = check_int(i, "seat", game.to_move(),
+                               "a reject for a seat not to move")) {
+          return f;
+        }
+        if (obj_.Int("elapsed_ms") == nullptr) {
+          return MissingField(i, "elapsed_ms", "an integer");
+        }
+        if (obj_.String("reason") == nullptr) {
+          return MissingField(i, "reason", "a string");
+        }
+        const std::string* text = obj_.String("submitted");
+        if (text == nullptr) return MissingField(i, "submitted", "a string");
+        absl::StatusOr<Move> move = Move::Parse(*text);
+        if (move.ok() && game.Validate(*move).ok()) {
+          return Fail(seq, "a legal move was rejected", "an illegal move",
+                      Clip(*text, 80));
+        }
+        const int seat = game.to_move();
+        if (++rejects[seat] >= g.max_illegal) pending_forfeit = seat;
+        break;
+      }
+      case EventKind::kRound: {
+        if (rounds >= game.rounds().size()) {
+          return Fail(seq,
+                      absl::StrCat("a round event but round ", rounds + 1,
+                                   " is not over"),
+                      "no round event", "round");
+        }
+        FastRoundPayload(game.rounds()[rounds], &expected_);
+        if (auto f = ComparePayload(
+                seq, absl::StrCat("the score of round ", rounds + 1), expected_,
+                e.payload)) {
+          return f;
+        }
+        ++rounds;
+        break;
+      }
+      case EventKind::kForfeit: {
+        if (game.over()) return Fail(seq, "a forfeit after the game is over");
+        const int64_t* seat = obj_.Int("seat");
+        if (seat == nullptr) return MissingField(i, "seat", "an integer");
+        if (*seat < 0 || *seat >= players) {
+          return Fail(seq, "the forfeiting seat is out of range",
+                      absl::StrCat("0..", players - 1), absl::StrCat(*seat));
+        }
+        const std::string* reason = obj_.String("reason");
+        if (reason == nullptr) return MissingField(i, "reason", "a string");
+        const std::string* detail = obj_.String("detail");
+        if (detail == nullptr) return MissingField(i, "detail", "a string");
+        if (pending_forfeit >= 0 && *seat != pending_forfeit) {
+          return Fail(seq, "the wrong seat forfeits after illegal submissions",
+                      absl::StrCat(pending_forfeit), absl::StrCat(*seat));
+        }
+        if (*reason == "illegal" && rejects[*seat] < g.max_illegal) {
+          return Fail(seq, "a forfeit for illegal submissions before the limit",
+                      absl::StrCat(g.max_illegal, " rejects"),
+                      absl::StrCat(rejects[*seat], " rejects"));
+        }
+        pending_forfeit = -1;
+        game.Forfeit(static_cast<int>(*seat), *detail);
+        break;
+      }
+      case EventKind::kEnd: {
+        if (!game.over()) {
+          return Fail(seq, "an end event but the game is not over", "no end",
+                      "end");
+        }
+        if (rounds < game.rounds().size()) {
+          return Fail(seq,
+                      absl::StrCat("the round event of round ", rounds + 1,
+                                   " is missing before the end"),
+                      "round", "end");
+        }
+        if (!FastEndPayload(*game.result(), seed_hex_, &expected_)) {
+          expected_ = recorder::EndPayload(*game.result(), seed_hex_);
+        }
+        if (auto f =
+                ComparePayload(seq, "the game result", expected_, e.payload)) {
+          return f;
+        }
+        closed = true;
+        break;
+      }
+      case EventKind::kAbort: {
+        if (game.over()) return Fail(seq, "an abort after the game is over");
+        const std::string* detail = obj_.String("detail");
+        if (detail == nullptr) return MissingField(i, "detail", "a string");
+        game.Abort(*detail);
+        closed = true;
+        break;
+      }
+    }
+  }
+  if (pending_forfeit >= 0 && g.status != "running") {
+    return Fail(static_cast<int64_t>(g.events.size() - 1),
+                absl::StrCat("seat ", pending_forfeit,
+                             " made too many illegal submissions but the "
+                             "record has no forfeit"));
+  }
+  if (!closed && game.over() && g.status != "running") {
+    return Fail(static_cast<int64_t>(g.events.size() - 1),
+                "the game is over but the record has no end event", "end",
+                "nothing");
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> GameVerifier::Impl::CheckSummary() {
+  const StoredGame& g = *game_;
+  const EventKind last = kinds_.back();
+  const std::string expected_status = last == EventKind::kEnd     ? "finished"
+                                      : last == EventKind::kAbort ? "aborted"
+                                                                  : "running";
+  if (g.status != expected_status) {
+    return Fail(-1, "the status column disagrees with the events",
+                expected_status, Clip(g.status, 80));
+  }
+  if (!g.has_summary) return std::nullopt;
+  auto opt_int = [](const std::optional<int64_t>& v) {
+    return v.has_value() ? absl::StrCat(*v) : std::string("NULL");
+  };
+  auto opt_text = [](const std::optional<std::string>& v) {
+    return v.has_value() ? absl::StrCat("'", Clip(*v, 80), "'")
+                         : std::string("NULL");
+  };
+  std::optional<int64_t> winner, finished;
+  std::optional<std::string> reason, totals;
+  if (last == EventKind::kEnd) {
+    const GameResult& r = *engine_->result();
+    winner = r.winner;
+    reason = std::string(GameEndReasonName(r.reason));
+    totals = Json(r.totals).dump();
+    finished = g.events.back().at_us;
+  } else if (last == EventKind::kAbort) {
+    winner = -1;
+    reason = "aborted";
+    finished = g.events.back().at_us;
+  }
+  if (g.winner != winner) {
+    return Fail(-1, "the winner column disagrees with the events",
+                opt_int(winner), opt_int(g.winner));
+  }
+  if (g.end_reason != reason) {
+    return Fail(-1, "the end_reason column disagrees with the events",
+                opt_text(reason), opt_text(g.end_reason));
+  }
+  if (g.totals != totals) {
+    // Allow another spelling of the same array.
+    bool same = false;
+    if (g.totals.has_value() && totals.has_value()) {
+      const Json a = Json::parse(*g.totals, nullptr, false);
+      same = !a.is_discarded() && a == Json::parse(*totals);
+    }
+    if (!same) {
+      return Fail(-1, "the totals column disagrees with the events",
+                  opt_text(totals), opt_text(g.totals));
+    }
+  }
+  if (g.finished_us != finished) {
+    return Fail(-1, "the finished_us column disagrees with the events",
+                opt_int(finished), opt_int(g.finished_us));
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> GameVerifier::Impl::Verify(const StoredGame& g) {
+  game_ = &g;
+  engine_ = nullptr;
+  rules_.reset();
+  decks_.reset();
+  if (g.missing_game_row) {
+    if (g.events.empty() && g.bots.empty()) return Fail(-1, "no such game");
+    return Fail(-1, "events or seats are stored for a game with no games row");
+  }
+  if (g.events.empty()) {
+    return Fail(-1, "the game has no events (the create event is missing)");
+  }
+  std::optional<Failure> f = CheckChain();
+  if (!f) f = CheckHeader();
+  if (!f) f = Replay();
+  if (!f) f = CheckSummary();
+  engine_ = nullptr;
+  return f;
+}
+
+GameVerifier::GameVerifier() : impl_(std::make_unique<Impl>()) {}
+GameVerifier::~GameVerifier() = default;
+
+std::optional<Failure> GameVerifier::Verify(const StoredGame& game) {
+  return impl_->Verify(game);
+}
+
+std::optional<Failure> VerifyRecord(const recorder::GameRecord& record) {
+  GameVerifier verifier;
+  return verifier.Verify(FromRecord(record));
+}
+
+// ---------------------------------------------------------------------------
+// Reading a database.
+
+namespace {
+
+absl::Status SqlError(sqlite3* db, int rc, absl::string_view what) {
+  const std::string message = absl::StrCat(
+      what, ": ", db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+  switch (rc & 0xff) {
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      return absl::DataLossError(message);
+    case SQLITE_CANTOPEN:
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+    case SQLITE_IOERR:
+      return absl::UnavailableError(message);
+    default:
+      return absl::InternalError(message);
+  }
+}
+
+absl::string_view ColumnText(sqlite3_stmt* stmt, int col) {
+  const unsigned char* text = sqlite3_column_text(stmt, col);
+  if (text == nullptr) return {};
+  return {reinterpret_cast<const char*>(text),
+          static_cast<size_t>(sqlite3_column_bytes(stmt, col))};
+}
+
+void Assign(std::string* out, absl::string_view text) {
+  out->assign(text.data(), text.size());
+}
+
+}  // namespace
+
+constexpr char kGamesCols[] =
+    "SELECT game_id, label, rules, commitment, seed, explicit_decks, "
+    "per_move_ms, bank_ms, max_illegal, created_us, status, winner, "
+    "end_reason, totals, finished_us FROM games ";
+constexpr char kSeatsCols[] = "SELECT game_id, seat, bot_name FROM seats ";
+constexpr char kEventsCols[] =
+    "SELECT game_id, seq, kind, at_us, payload, hash FROM events ";
+
+class DatabaseReader::Impl {
+ public:
+  ~Impl() {
+    for (sqlite3_stmt* s : {games_all_, seats_all_, events_all_, games_one_,
+                            seats_one_, events_one_, count_}) {
+      sqlite3_finalize(s);
+    }
+    sqlite3_close_v2(db_);
+  }
+
+  absl::Status Open(const std::string& path) {
+    int rc =
+        sqlite3_open_v2(path.c_str(), &db_,
+                        SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (rc != SQLITE_OK)
+      return SqlError(db_, rc, absl::StrCat("opening ", path));
+    sqlite3_busy_timeout(db_, 10000);
+    sqlite3_extended_result_codes(db_, 1);
+    // Reading through a memory map saves a copy of every page.
+    sqlite3_exec(db_, "PRAGMA mmap_size=1099511627776", nullptr, nullptr,
+                 nullptr);
+    const std::string games_cols = kGamesCols;
+    const std::string seats_cols = kSeatsCols;
+    const std::string events_cols = kEventsCols;
+    const std::pair<sqlite3_stmt**, std::string> statements[] = {
+        {&games_all_, games_cols + "ORDER BY game_id"},
+        {&seats_all_, seats_cols + "ORDER BY game_id, seat"},
+        {&events_all_, events_cols + "ORDER BY game_id, seq"},
+        {&games_one_, games_cols + "WHERE game_id = ?1"},
+        {&seats_one_, seats_cols + "WHERE game_id = ?1 ORDER BY seat"},
+        {&events_one_, events_cols + "WHERE game_id = ?1 ORDER BY seq"},
+        {&count_, "SELECT count(*) FROM games"},
+    };
+    for (const auto& [slot, sql] : statements) {
+      rc = sqlite3_prepare_v2(db_, sql.c_str(), -1, slot, nullptr);
+      if (rc != SQLITE_OK) {
+        return SqlError(db_, rc,
+                        absl::StrCat(path, " is not a game record database"));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<int64_t> Count() {
+    sqlite3_reset(count_);
+    int rc = sqlite3_step(count_);
+    if (rc != SQLITE_ROW) return SqlError(db_, rc, "counting games");
+    const int64_t n = sqlite3_column_int64(count_, 0);
+    sqlite3_reset(count_);
+    return n;
+  }
+
+  absl::StatusOr<std::string> GameIdAt(int64_t offset) {
+    sqlite3_stmt* q = nullptr;
+    int rc = sqlite3_prepare_v2(
+        db_, "SELECT game_id FROM games ORDER BY game_id LIMIT 1 OFFSET ?1", -1,
+        &q, nullptr);
+    if (rc != SQLITE_OK) return SqlError(db_, rc, "preparing");
+    sqlite3_bind_int64(q, 1, offset);
+    rc = sqlite3_step(q);
+    std::string id;
+    if (rc == SQLITE_ROW) id = std::string(ColumnText(q, 0));
+    sqlite3_finalize(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+      return SqlError(db_, rc, "reading game ids");
+    }
+    return id;
+  }
+
+  absl::Status ForEachInRange(const std::string& from, const std::string& to,
+                              const std::function<void(StoredGame&)>& fn) {
+    std::string where;
+    if (!from.empty()) where = "WHERE game_id >= ?1 ";
+    if (!to.empty()) {
+      absl::StrAppend(&where, where.empty() ? "WHERE " : "AND ",
+                      "game_id < ?2 ");
+    }
+    const std::string sql[] = {
+        absl::StrCat(kGamesCols, where, "ORDER BY game_id"),
+        absl::StrCat(kSeatsCols, where, "ORDER BY game_id, seat"),
+        absl::StrCat(kEventsCols, where, "ORDER BY game_id, seq")};
+    sqlite3_stmt* stmts[3] = {nullptr, nullptr, nullptr};
+    absl::Status status;
+    for (int i = 0; i < 3 && status.ok(); ++i) {
+      int rc = sqlite3_prepare_v2(db_, sql[i].c_str(), -1, &stmts[i], nullptr);
+      if (rc != SQLITE_OK) {
+        status = SqlError(db_, rc, "preparing");
+        break;
+      }
+      if (!from.empty()) {
+        sqlite3_bind_text(stmts[i], 1, from.data(),
+                          static_cast<int>(from.size()), SQLITE_TRANSIENT);
+      }
+      if (!to.empty()) {
+        sqlite3_bind_text(stmts[i], 2, to.data(), static_cast<int>(to.size()),
+                          SQLITE_TRANSIENT);
+      }
+    }
+    if (status.ok()) {
+      int rc = sqlite3_exec(db_, "BEGIN", nullptr, nullptr, nullptr);
+      if (rc != SQLITE_OK) {
+        status = SqlError(db_, rc, "beginning a read");
+      } else {
+        status = Merge(stmts[0], stmts[1], stmts[2], fn);
+        for (sqlite3_stmt* st : stmts) sqlite3_reset(st);
+        sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
+      }
+    }
+    for (sqlite3_stmt* st : stmts) sqlite3_finalize(st);
+    return status;
+  }
+
+  absl::Status ForEach(const std::vector<std::string>& ids,
+                       const std::function<void(StoredGame&)>& fn) {
+    int rc = sqlite3_exec(db_, "BEGIN", nullptr, nullptr, nullptr);
+    if (rc != SQLITE_OK) return SqlError(db_, rc, "beginning a read");
+    absl::Status status = ids.empty() ? ForEachAll(fn) : ForEachNamed(ids, fn);
+    for (sqlite3_stmt* s : {games_all_, seats_all_, events_all_, games_one_,
+                            seats_one_, events_one_}) {
+      sqlite3_reset(s);
+    }
+    sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
+    return status;
+  }
+
+ private:
+  // A statement being stepped: its current row's game id, or done.
+  struct Cursor {
+    sqlite3_stmt* stmt;
+    bool done = false;
+    absl::string_view id;
+    absl::Status Step(sqlite3* db) {
+      int rc = sqlite3_step(stmt);
+      if (rc == SQLITE_ROW) {
+        id = ColumnText(stmt, 0);
+        return absl::OkStatus();
+      }
+      done = true;
+      id = {};
+      if (rc == SQLITE_DONE) return absl::OkStatus();
+      return SqlError(db, rc, "reading the database");
+    }
+  };
+
+  static void ResetGame(StoredGame& g) {
+    g.label.clear();
+    g.rules.clear();
+    g.commitment.clear();
+    g.seed.clear();
+    g.explicit_decks.clear();
+    g.per_move_ms = g.bank_ms = g.max_illegal = g.created_us = 0;
+    g.bots.clear();
+    g.seat_numbers.clear();
+    g.status.clear();
+    g.has_summary = true;
+    g.winner.reset();
+    g.end_reason.reset();
+    g.totals.reset();
+    g.finished_us.reset();
+    g.missing_game_row = false;
+  }
+
+  static void ReadGameRow(sqlite3_stmt* s, StoredGame& g) {
+    Assign(&g.label, ColumnText(s, 1));
+    Assign(&g.rules, ColumnText(s, 2));
+    Assign(&g.commitment, ColumnText(s, 3));
+    Assign(&g.seed, ColumnText(s, 4));
+    for (absl::string_view deck :
+         absl::StrSplit(ColumnText(s, 5), '\n', absl::SkipEmpty())) {
+      g.explicit_decks.emplace_back(deck);
+    }
+    g.per_move_ms = sqlite3_column_int64(s, 6);
+    g.bank_ms = sqlite3_column_int64(s, 7);
+    g.max_illegal = sqlite3_column_int64(s, 8);
+    g.created_us = sqlite3_column_int64(s, 9);
+    Assign(&g.status, ColumnText(s, 10));
+    auto opt_int = [&](int col, std::optional<int64_t>* out) {
+      if (sqlite3_column_type(s, col) != SQLITE_NULL) {
+        *out = sqlite3_column_int64(s, col);
+      }
+    };
+    auto opt_text = [&](int col, std::optional<std::string>* out) {
+      if (sqlite3_column_type(s, col) != SQLITE_NULL) {
+        *out = std::string(ColumnText(s, col));
+      }
+    };
+    opt_int(11, &g.winner);
+    opt_text(12, &g.end_reason);
+    opt_text(13, &g.totals);
+    opt_int(14, &g.finished_us);
+  }
+
+  static void ReadSeatRow(sqlite3_stmt* s, StoredGame& g) {
+    g.seat_numbers.push_back(sqlite3_column_int64(s, 1));
+    g.bots.emplace_back(ColumnText(s, 2));
+  }
+
+  // Reads the event row into events[*count], reusing its buffers.
+  static void ReadEventRow(sqlite3_stmt* s, StoredGame& g, size_t* count) {
+    if (*count == g.events.size()) g.events.emplace_back();
+    StoredEvent& e = g.events[(*count)++];
+    e.seq = sqlite3_column_int64(s, 1);
+    Assign(&e.kind, ColumnText(s, 2));
+    e.at_us = sqlite3_column_int64(s, 3);
+    Assign(&e.payload, ColumnText(s, 4));
+    Assign(&e.hash, ColumnText(s, 5));
+  }
+
+  absl::Status ForEachAll(const std::function<void(StoredGame&)>& fn) {
+    return Merge(games_all_, seats_all_, events_all_, fn);
+  }
+
+  // Merges the three id-ordered row streams into games.
+  absl::Status Merge(sqlite3_stmt* games_stmt, sqlite3_stmt* seats_stmt,
+                     sqlite3_stmt* events_stmt,
+                     const std::function<void(StoredGame&)>& fn) {
+    Cursor games{games_stmt, false, {}}, seats{seats_stmt, false, {}},
+        events{events_stmt, false, {}};
+    for (Cursor* c : {&games, &seats, &events}) {
+      if (absl::Status s = c->Step(db_); !s.ok()) return s;
+    }
+    StoredGame g;
+    std::string id;
+    while (!games.done || !seats.done || !events.done) {
+      // The smallest id among the cursors.
+      bool first = true;
+      for (Cursor* c : {&games, &seats, &events}) {
+        if (c->done) continue;
+        if (first || c->id < id) Assign(&id, c->id);
+        first = false;
+      }
+      ResetGame(g);
+      g.game_id = id;
+      if (!games.done && games.id == id) {
+        ReadGameRow(games.stmt, g);
+        if (absl::Status s = games.Step(db_); !s.ok()) return s;
+      } else {
+        g.missing_game_row = true;
+      }
+      while (!seats.done && seats.id == id) {
+        ReadSeatRow(seats.stmt, g);
+        if (absl::Status s = seats.Step(db_); !s.ok()) return s;
+      }
+      size_t count = 0;
+      while (!events.done && events.id == id) {
+        ReadEventRow(events.stmt, g, &count);
+        if (absl::Status s = events.Step(db_); !s.ok()) return s;
+      }
+      g.events.resize(count);
+      fn(g);
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status ForEachNamed(const std::vector<std::string>& ids,
+                            const std::function<void(StoredGame&)>& fn) {
+    StoredGame g;
+    for (const std::string& id : ids) {
+      ResetGame(g);
+      g.game_id = id;
+      for (sqlite3_stmt* s : {games_one_, seats_one_, events_one_}) {
+        sqlite3_reset(s);
+        sqlite3_bind_text(s, 1, id.data(), static_cast<int>(id.size()),
+                          SQLITE_TRANSIENT);
+      }
+      int rc = sqlite3_step(games_one_);
+      if (rc == SQLITE_ROW) {
+        ReadGameRow(games_one_, g);
+      } else if (rc == SQLITE_DONE) {
+        g.missing_game_row = true;
+      } else {
+        return SqlError(db_, rc, "reading a game");
+      }
+      while ((rc = sqlite3_step(seats_one_)) == SQLITE_ROW) {
+        ReadSeatRow(seats_one_, g);
+      }
+      if (rc != SQLITE_DONE) return SqlError(db_, rc, "reading seats");
+      size_t count = 0;
+      while ((rc = sqlite3_step(events_one_)) == SQLITE_ROW) {
+        ReadEventRow(events_one_, g, &count);
+      }
+      if (rc != SQLITE_DONE) return SqlError(db_, rc, "reading events");
+      g.events.resize(count);
+      fn(g);
+    }
+    return absl::OkStatus();
+  }
+
+  sqlite3* db_ = nullptr;
+  sqlite3_stmt* games_all_ = nullptr;
+  sqlite3_stmt* seats_all_ = nullptr;
+  sqlite3_stmt* events_all_ = nullptr;
+  sqlite3_stmt* games_one_ = nullptr;
+  sqlite3_stmt* seats_one_ = nullptr;
+  sqlite3_stmt* events_one_ = nullptr;
+  sqlite3_stmt* count_ = nullptr;
+};
+
+DatabaseReader::DatabaseReader(std::unique_ptr<Impl> impl)
+    : impl_(std::move(impl)) {}
+DatabaseReader::~DatabaseReader() = default;
+
+absl::StatusOr<std::unique_ptr<DatabaseReader>> DatabaseReader::Open(
+    const std::string& path) {
+  auto impl = std::make_unique<Impl>();
+  if (absl::Status s = impl->Open(path); !s.ok()) return s;
+  return std::unique_ptr<DatabaseReader>(new DatabaseReader(std::move(impl)));
+}
+
+absl::Status DatabaseReader::ForEach(
+    const std::vector<std::string>& ids,
+    const std::function<void(StoredGame&)>& fn) {
+  return impl_->ForEach(ids, fn);
+}
+
+absl::StatusOr<int64_t> DatabaseReader::CountGames() { return impl_->Count(); }
+
+absl::StatusOr<std::string> DatabaseReader::GameIdAt(int64_t offset) {
+  return impl_->GameIdAt(offset);
+}
+
+absl::Status DatabaseReader::ForEachInRange(
+    const std::string& from, const std::string& to,
+    const std::function<void(StoredGame&)>& fn) {
+  return impl_->ForEachInRange(from, to, fn);
+}
+
+// ---------------------------------------------------------------------------
+// Verifying a database with several threads.
+
+namespace {
+
+constexpr size_t kBatchSize = 64;
+
+struct Batch {
+  std::vector<StoredGame> games = std::vector<StoredGame>(kBatchSize);
+  size_t size = 0;
+  int64_t first_index = 0;  // of games[0] in the reading order
+};
+
+// Batches travel reader -> workers (full) -> reader (free, reused).
+class BatchQueue {
+ public:
+  void Push(std::unique_ptr<Batch> b) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      q_.push_back(std::move(b));
+    }
+    cv_.notify_one();
+  }
+  // nullptr once closed and empty.
+  std::unique_ptr<Batch> Pop() {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return closed_ || !q_.empty(); });
+    if (q_.empty()) return nullptr;
+    std::unique_ptr<Batch> b = std::move(q_.front());
+    q_.pop_front();
+    return b;
+  }
+  void Close() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      closed_ = true;
+    }
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::unique_ptr<Batch>> q_;
+  bool closed_ = false;
+};
+
+// Every game, each thread reading and verifying its own range of ids
+// through its own connection: reading is as costly as verifying, so it is
+// split too.
+absl::StatusOr<VerifyReport> VerifyRanges(
+    const std::string& path, DatabaseReader& first, int64_t total, int threads,
+    const std::function<void(int64_t, int64_t)>& progress) {
+  if (total < 2 * threads) threads = 1;
+  std::vector<std::string> bounds = {""};
+  for (int t = 1; t < threads; ++t) {
+    absl::StatusOr<std::string> id = first.GameIdAt(total * t / threads);
+    if (!id.ok()) return id.status();
+    bounds.push_back(*id);
+  }
+  bounds.push_back("");
+  struct Part {
+    std::vector<Failure> failures;
+    int64_t games = 0;
+    absl::Status status;
+  };
+  std::vector<Part> parts(threads);
+  std::atomic<int64_t> done{0};
+  std::atomic<int> running{threads};
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&, t] {
+      Part& part = parts[t];
+      absl::StatusOr<std::unique_ptr<DatabaseReader>> reader =
+          DatabaseReader::Open(path);
+      if (!reader.ok()) {
+        part.status = reader.status();
+      } else {
+        GameVerifier verifier;
+        part.status = (*reader)->ForEachInRange(
+            bounds[t], bounds[t + 1], [&](StoredGame& g) {
+              if (std::optional<Failure> f = verifier.Verify(g)) {
+                part.failures.push_back(*std::move(f));
+              }
+              ++part.games;
+              done.fetch_add(1, std::memory_order_relaxed);
+            });
+      }
+      running.fetch_sub(1);
+    });
+  }
+  if (progress) {
+    while (running.load() > 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      progress(done.load(), total);
+    }
+  }
+  for (std::thread& w : workers) w.join();
+  if (progress) progress(done.load(), total);
+  VerifyReport report;
+  absl::Status status;
+  for (Part& part : parts) {
+    report.games += part.games;
+    for (Failure& f : part.failures) report.failures.push_back(std::move(f));
+    if (status.ok() && !part.status.ok()) status = part.status;
+  }
+  report.ok = report.games - static_cast<int64_t>(report.failures.size());
+  if (!status.ok()) {
+    Failure f;
+    f.game_id = path;
+    f.what = absl::StrCat("the database cannot be read (", report.games,
+                          " games read): ", status.message());
+    report.failures.push_back(std::move(f));
+  }
+  return report;
+}
+
+}  // namespace
+
+absl::StatusOr<VerifyReport> VerifyDatabase(const std::string& path,
+                                            const VerifyOptions& options) {
+  absl::StatusOr<std::unique_ptr<DatabaseReader>> reader =
+      DatabaseReader::Open(path);
+  if (!reader.ok()) return reader.status();
+  int64_t total = static_cast<int64_t>(options.games.size());
+  if (options.games.empty()) {
+    absl::StatusOr<int64_t> n = (*reader)->CountGames();
+    if (!n.ok()) return n.status();
+    total = *n;
+  }
+
+  const int threads = std::max(1, options.threads);
+  if (options.games.empty()) {
+    return VerifyRanges(path, **reader, total, threads, options.progress);
+  }
+  BatchQueue work, free_batches;
+  for (int i = 0; i < threads * 3; ++i) {
+    free_batches.Push(std::make_unique<Batch>());
+  }
+  std::mutex results_mu;
+  std::vector<std::pair<int64_t, Failure>> failures;
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&] {
+      GameVerifier verifier;
+      while (std::unique_ptr<Batch> b = work.Pop()) {
+        for (size_t i = 0; i < b->size; ++i) {
+          if (std::optional<Failure> f = verifier.Verify(b->games[i])) {
+            std::lock_guard<std::mutex> lock(results_mu);
+            failures.emplace_back(b->first_index + static_cast<int64_t>(i),
+                                  *std::move(f));
+          }
+        }
+        b->size = 0;
+        free_batches.Push(std::move(b));
+      }
+    });
+  }
+
+  int64_t read = 0;
+  std::unique_ptr<Batch> batch;
+  absl::Status status = (*reader)->ForEach(options.games, [&](StoredGame& g) {
+    if (batch == nullptr) {
+      batch = free_batches.Pop();
+      batch->first_index = read;
+    }
+    std::swap(batch->games[batch->size++], g);
+    ++read;
+    if (batch->size == kBatchSize) work.Push(std::move(batch));
+    if (options.progress && read % 256 == 0) options.progress(read, total);
+  });
+  if (batch != nullptr) work.Push(std::move(batch));
+  work.Close();
+  for (std::thread& t : workers) t.join();
+  if (options.progress) options.progress(read, total);
+
+  VerifyReport report;
+  report.games = read;
+  std::sort(failures.begin(), failures.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [index, f] : failures) report.failures.push_back(std::move(f));
+  report.ok = read - static_cast<int64_t>(report.failures.size());
+  if (!status.ok()) {
+    // A read error part-way (a corrupt or truncated file): what was read is
+    // reported, and the error becomes a failure of its own.
+    Failure f;
+    f.game_id = path;
+    f.what = absl::StrCat("the database cannot be read past game ", read, ": ",
+                          status.message());
+    report.failures.push_back(std::move(f));
+  }
+  return report;
+}
+
+}  // namespace cassino::verify
