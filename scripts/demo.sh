@@ -11,7 +11,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 install_deps
 install_node_deps
-build
+build --target cassino cassino-referee cassino-bot
 cd "$ROOT"
 DB="${CASSINO_DB:-cassino.db}"
 BOT="$BUILD_DIR/tools/bots/cassino-bot"
