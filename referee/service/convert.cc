@@ -26,19 +26,12 @@ absl::StatusOr<Move> StructuredMove(const v1::Move& m) {
     return absl::InvalidArgumentError(
         absl::StrCat("move.card: ", card.status().message()));
   }
-  CardSet table;
-  for (const std::string& text : m.table_cards()) {
-    absl::StatusOr<Card> c = Card::Parse(text);
-    if (!c.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("move.table_cards: ", c.status().message()));
-    }
-    if (table.contains(*c)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("move.table_cards lists ", text, " twice"));
-    }
-    table.insert(*c);
+  absl::StatusOr<CardSet> table_cards = CardsFromProto(m.table_cards());
+  if (!table_cards.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("move.table_cards: ", table_cards.status().message()));
   }
+  const CardSet table = *table_cards;
   switch (m.kind()) {
     case v1::MOVE_KIND_TRAIL:
       if (!table.empty()) {
@@ -66,6 +59,23 @@ absl::StatusOr<Move> StructuredMove(const v1::Move& m) {
 }
 
 }  // namespace
+
+absl::StatusOr<CardSet> CardsFromProto(
+    const google::protobuf::RepeatedPtrField<std::string>& cards) {
+  CardSet set;
+  for (const std::string& text : cards) {
+    absl::StatusOr<Card> c = Card::Parse(text);
+    if (!c.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("card \"", text.substr(0, 8), "\": ", c.status().message()));
+    }
+    if (set.contains(*c)) {
+      return absl::InvalidArgumentError(absl::StrCat(text, " is listed twice"));
+    }
+    set.insert(*c);
+  }
+  return set;
+}
 
 void CardsToProto(CardSet cards,
                   google::protobuf::RepeatedPtrField<std::string>* out) {

@@ -2,6 +2,10 @@
 // of proto/cassino/v1. Everything a seat is sent is built here from an
 // engine Observation, so what leaves the referee is exactly what the engine
 // says the seat may see.
+//
+// This is its own library (cassino_convert: rules + generated messages, no
+// gRPC server), shared by the referee and the bot client, so both sides of
+// the API read and write the messages the same way.
 
 #ifndef CASSINO_REFEREE_SERVICE_CONVERT_H_
 #define CASSINO_REFEREE_SERVICE_CONVERT_H_
@@ -27,6 +31,11 @@ void ToProto(const Observation& obs, v1::Observation* out);
 // A submitted move. Either the notation or the structured fields; if both
 // are given they must agree. InvalidArgument says what is malformed.
 absl::StatusOr<Move> FromProto(const v1::Move& move);
+
+// Cards given as two-character strings; a malformed or repeated card is
+// InvalidArgument naming it.
+absl::StatusOr<CardSet> CardsFromProto(
+    const google::protobuf::RepeatedPtrField<std::string>& cards);
 
 // The cards of a set as strings, canonical order.
 void CardsToProto(CardSet cards,

@@ -81,8 +81,8 @@ v1::GameStarted FakeReferee::Started(int seat) const {
 v1::YourTurn FakeReferee::TurnFor(int seat) const {
   v1::YourTurn t;
   t.set_turn(game_.turn());
-  ObservationToProto(Observe(game_, seat), t.mutable_observation());
-  for (const Move& m : game_.LegalMoves()) MoveToProto(m, t.add_legal_moves());
+  service::ToProto(Observe(game_, seat), t.mutable_observation());
+  for (const Move& m : game_.LegalMoves()) service::ToProto(m, t.add_legal_moves());
   t.set_time_left_ms(5000);
   t.set_illegal_left(3);
   return t;
@@ -90,7 +90,7 @@ v1::YourTurn FakeReferee::TurnFor(int seat) const {
 
 v1::GameEnded FakeReferee::Ended() const {
   v1::GameEnded e;
-  GameResultToProto(*game_.result(), e.mutable_result());
+  service::ToProto(*game_.result(), e.mutable_result());
   return e;
 }
 
@@ -102,7 +102,7 @@ grpc::StatusCode FakeReferee::Submit(int seat, int turn, const v1::Move& move,
   verdict->set_illegal_left(3);
   grpc::StatusCode code = grpc::StatusCode::OK;
   std::string reason;
-  absl::StatusOr<Move> parsed = MoveFromProto(move);
+  absl::StatusOr<Move> parsed = service::FromProto(move);
   if (game_.over() || game_.to_move() != seat) {
     code = grpc::StatusCode::FAILED_PRECONDITION;
     reason = "not your turn";
@@ -127,7 +127,7 @@ grpc::StatusCode FakeReferee::Submit(int seat, int turn, const v1::Move& move,
   }
   game_.PlayUnchecked(*parsed);
   verdict->set_accepted(true);
-  MoveToProto(*parsed, verdict->mutable_move());
+  service::ToProto(*parsed, verdict->mutable_move());
   cv_.notify_all();
   return code;
 }
@@ -195,7 +195,7 @@ grpc::Status FakeReferee::GetTurn(grpc::ServerContext* ctx,
     }
   }
   *resp->mutable_game() = Started(seat);
-  ObservationToProto(Observe(game_, seat), resp->mutable_observation());
+  service::ToProto(Observe(game_, seat), resp->mutable_observation());
   if (game_.over()) {
     resp->set_status(v1::GAME_STATUS_FINISHED);
     *resp->mutable_ended() = Ended();

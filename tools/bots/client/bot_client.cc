@@ -150,7 +150,7 @@ v1::Move BotClient::ChooseMove(const v1::YourTurn& your_turn) {
     chosen = allowed.front();
   }
   v1::Move out;
-  MoveToProto(chosen, &out);
+  service::ToProto(chosen, &out);
   return out;
 }
 

@@ -21,6 +21,7 @@
 
 #include "absl/status/statusor.h"
 #include "cassino/v1/referee_service.pb.h"
+#include "referee/service/convert.h"
 #include "referee/rules/card.h"
 #include "referee/rules/game.h"
 #include "referee/rules/move.h"
@@ -75,18 +76,8 @@ absl::StatusOr<TurnView> MakeTurnView(const v1::YourTurn& your_turn);
 // MakeTurnView), so local tests exercise the real conversion path.
 absl::StatusOr<TurnView> MakeLocalTurnView(const Game& game, int seat);
 
-// Engine -> API message conversions (as the referee sends them).
-void MoveToProto(const Move& move, v1::Move* out);
-void ObservationToProto(const Observation& obs, v1::Observation* out);
-void GameResultToProto(const GameResult& result, v1::GameResult* out);
-
-// API message -> engine move: the notation when given, else the structured
-// fields.
-absl::StatusOr<Move> MoveFromProto(const v1::Move& move);
-
-// Cards given as two-character strings; duplicates are an error.
-absl::StatusOr<CardSet> CardsFromProto(
-    const google::protobuf::RepeatedPtrField<std::string>& cards);
+// Conversions to and from the API messages are referee/service/convert.h
+// (service::ToProto, service::FromProto, service::CardsFromProto).
 
 // A one-line description of a result from the point of view of `seat`
 // (playing for `side`), e.g.
