@@ -3,7 +3,8 @@
 #
 #   bash scripts/fuzz.sh <target> [seconds] [extra libFuzzer flags...]
 #
-# <target>: move_parser_fuzzer, position_parser_fuzzer or rules_parser_fuzzer.
+# <target>: move_parser_fuzzer, position_parser_fuzzer, rules_parser_fuzzer,
+#           record_import_fuzzer or service_request_fuzzer.
 # seconds:  how long to fuzz (default 60).
 # The seed corpus fuzz/corpus/<target>/ is copied into the build dir's
 # working corpus (FUZZ_BUILD_DIR/corpus/<target>/), which grows as the fuzzer
@@ -12,7 +13,8 @@
 # crash was found, non-zero otherwise.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-TARGETS=(move_parser_fuzzer position_parser_fuzzer rules_parser_fuzzer)
+TARGETS=(move_parser_fuzzer position_parser_fuzzer rules_parser_fuzzer
+         record_import_fuzzer service_request_fuzzer)
 target="${1:-}"
 seconds="${2:-60}"
 if [[ -z "$target" || ! " ${TARGETS[*]} " =~ " $target " ]]; then
@@ -46,7 +48,11 @@ artifacts="$FUZZ_BUILD_DIR/artifacts/$target"
 mkdir -p "$corpus" "$artifacts"
 cp -n "$ROOT/fuzz/corpus/$target/"* "$corpus/" 2>/dev/null || true
 
+# Export files are larger than parser inputs: their seeds are whole games.
+max_len=1024
+[[ "$target" == record_import_fuzzer ]] && max_len=24576
+
 echo "==> fuzzing $target for ${seconds}s (corpus $corpus)"
 exec "$FUZZ_BUILD_DIR/fuzz/$target" "$corpus" \
-  -max_total_time="$seconds" -max_len=1024 -timeout=10 \
+  -max_total_time="$seconds" -max_len="$max_len" -timeout=10 \
   -artifact_prefix="$artifacts/" -print_final_stats=1 "$@"

@@ -44,7 +44,7 @@ install_node_deps() {
     if [[ ! -d "$dir/node_modules" ]] && command -v npm >/dev/null; then
       echo "==> installing npm packages in ${dir#$ROOT/}"
       (cd "$dir" && npm install --silent --no-audit --no-fund) || \
-        echo "warning: npm ci failed in $dir; the tests that need it are skipped" >&2
+        echo "warning: npm install failed in $dir; the tests that need it are skipped" >&2
     fi
   done
 }

@@ -68,6 +68,7 @@ GameSession::GameSession(SessionDeps deps, recorder::GameHeader header,
   bank_left_ms_.assign(n, header_.clock.bank_ms);
   illegal_.assign(n, 0);
   seat_channels_.resize(n);
+  seat_limits_.assign(n, TokenBucket(deps_.seat_rate));
   turn_waiters_.resize(n);
   turn_started_ = SteadyClock::now();
 }
@@ -658,6 +659,11 @@ absl::Status GameSession::Abort(const std::string& reason) {
         if (st.ok()) Broadcast(public_events);
       });
   return absl::OkStatus();
+}
+
+bool GameSession::Admit(int seat) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return seat_limits_[seat].Admit();
 }
 
 bool GameSession::over() const {

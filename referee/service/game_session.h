@@ -41,6 +41,7 @@
 #include "referee/rules/game.h"
 #include "referee/service/channel.h"
 #include "referee/service/deadline_timer.h"
+#include "referee/service/rate_limiter.h"
 
 namespace cassino::service {
 
@@ -50,6 +51,8 @@ namespace v1 = ::cassino::v1;
 struct SessionDeps {
   recorder::Recorder* recorder = nullptr;
   DeadlineTimer* timer = nullptr;
+  // Requests each seat may make (calls and Play-stream messages).
+  RateLimit seat_rate;
 };
 
 // Queues every event of a record on a spectator's stream.
@@ -105,6 +108,10 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   void Unwatch(const WatchChannel* channel);
   // Ends a running game with no winner. FailedPrecondition if it is over.
   absl::Status Abort(const std::string& reason);
+
+  // Counts one request of `seat` against its rate limit; false when the
+  // seat is over it (the caller answers RESOURCE_EXHAUSTED).
+  bool Admit(int seat);
 
   v1::GameInfo Info() const;
   bool over() const;
@@ -176,6 +183,7 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   std::optional<std::string> broken_ ABSL_GUARDED_BY(mu_);
   bool end_published_ ABSL_GUARDED_BY(mu_) = false;
 
+  std::vector<TokenBucket> seat_limits_ ABSL_GUARDED_BY(mu_);
   std::vector<std::shared_ptr<PlayChannel>> seat_channels_ ABSL_GUARDED_BY(mu_);
   std::vector<std::vector<TurnReply>> turn_waiters_ ABSL_GUARDED_BY(mu_);
   std::vector<std::shared_ptr<WatchChannel>> watchers_ ABSL_GUARDED_BY(mu_);

@@ -61,6 +61,11 @@ int main(int argc, char** argv) {
   app.add_option("--tls-client-ca", tls_client_ca,
                  "CA (PEM) that client certificates must be signed by; "
                  "makes client certificates mandatory");
+  app.add_option("--seat-rate", options.seat_rate.per_second,
+                 "requests per second each seat may make on average (bursts "
+                 "of twice that); more get RESOURCE_EXHAUSTED; 0: no limit")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   app.add_option("--port-file", port_file,
                  "write the port actually listened on to this file");
   CLI11_PARSE(app, argc, argv);
@@ -72,6 +77,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   options.durability = *d;
+  options.seat_rate.burst = 2 * options.seat_rate.per_second;
   if (!admin_token_file.empty()) {
     if (!ReadFile(admin_token_file, &options.admin_token)) {
       std::cerr << "cassino-referee: cannot read " << admin_token_file << "\n";

@@ -10,6 +10,11 @@
 namespace cassino::service {
 namespace {
 
+grpc::Status TooManyRequests() {
+  return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                      "too many requests from this seat; slow down");
+}
+
 // A Channel writing to one server stream (bidi or server-streaming). The
 // reactor forwards OnWriteDone here and calls Detach() from OnDone; after
 // that the channel drops everything.
@@ -118,7 +123,17 @@ class PlayReactor final
       channel_->Close(grpc::Status::OK);
       return;
     }
-    if (!request_.has_move()) {
+    if (!access_.game->Admit(access_.seat)) {
+      // Flooding: answered, not processed.
+      v1::PlayResponse refused;
+      v1::MoveVerdict* v = refused.mutable_verdict();
+      v->set_turn(request_.turn());
+      v->set_accepted(false);
+      v->set_reason(TooManyRequests().error_message());
+      v->set_code("RESOURCE_EXHAUSTED");
+      channel_->Send(refused);
+      channel_->Flush();
+    } else if (!request_.has_move()) {
       access_.game->Connect(access_.seat, channel_);
     } else {
       // The verdict is queued here and flushed by the game together with
@@ -282,6 +297,10 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::GetTurn(
     reactor->Finish(auth);
     return reactor;
   }
+  if (!access.game->Admit(access.seat)) {
+    reactor->Finish(TooManyRequests());
+    return reactor;
+  }
   access.game->GetTurn(
       access.seat, request->wait(),
       [reactor, response](const grpc::Status& status,
@@ -301,6 +320,10 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::SubmitMove(
                                                request->game_id(), &access);
   if (!auth.ok()) {
     reactor->Finish(auth);
+    return reactor;
+  }
+  if (!access.game->Admit(access.seat)) {
+    reactor->Finish(TooManyRequests());
     return reactor;
   }
   access.game->Submit(access.seat, request->turn(), request->move(),

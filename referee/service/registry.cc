@@ -83,8 +83,9 @@ void SummaryToInfo(const recorder::GameSummary& s, v1::GameInfo* info) {
 }  // namespace
 
 Registry::Registry(recorder::Recorder* recorder, DeadlineTimer* timer,
-                   const std::string& admin_token)
-    : deps_{recorder, timer}, admin_token_hash_(HashToken(admin_token)) {}
+                   const std::string& admin_token, RateLimit seat_rate)
+    : deps_{recorder, timer, seat_rate},
+      admin_token_hash_(HashToken(admin_token)) {}
 
 absl::StatusOr<int> Registry::ResumeAll() {
   absl::StatusOr<std::vector<std::string>> ids = deps_.recorder->Unfinished();

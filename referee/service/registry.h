@@ -37,8 +37,9 @@ using Metadata = std::multimap<grpc::string_ref, grpc::string_ref>;
 class Registry {
  public:
   // `admin_token` may not be empty. Both pointers must outlive the registry.
+  // `seat_rate` limits each seat's requests.
   Registry(recorder::Recorder* recorder, DeadlineTimer* timer,
-           const std::string& admin_token);
+           const std::string& admin_token, RateLimit seat_rate = RateLimit());
 
   // Loads every unfinished game of the database and starts its clock.
   // Returns how many were resumed; a game that cannot be replayed is

@@ -19,8 +19,9 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   if (!recorder.ok()) return recorder.status();
   s->recorder_ = std::move(*recorder);
   s->timer_ = std::make_unique<DeadlineTimer>();
-  s->registry_ = std::make_unique<Registry>(s->recorder_.get(), s->timer_.get(),
-                                            options.admin_token);
+  s->registry_ = std::make_unique<Registry>(
+      s->recorder_.get(), s->timer_.get(), options.admin_token,
+      options.seat_rate);
   absl::StatusOr<int> resumed = s->registry_->ResumeAll();
   if (!resumed.ok()) return resumed.status();
   s->resumed_ = *resumed;

@@ -29,6 +29,8 @@ struct ServerOptions {
   std::string tls_key_pem;
   // When set, clients must present a certificate signed by this CA.
   std::string tls_client_ca_pem;
+  // Requests each seat may make: calls and Play-stream messages.
+  RateLimit seat_rate;
 };
 
 class RefereeServer {

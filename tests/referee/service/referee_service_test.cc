@@ -651,3 +651,37 @@ TEST(RefereeHealthTest, HealthServiceSaysServing) {
 
 }  // namespace
 }  // namespace cassino::testing
+
+namespace cassino::testing {
+namespace {
+
+TEST(RefereeRateLimitTest, AFloodingSeatIsRefusedOthersAreNot) {
+  const std::filesystem::path dir = TempDir();
+  TestReferee referee(dir / "cassino.db", recorder::Durability::kNormal,
+                      service::RateLimit{/*per_second=*/20, /*burst=*/20});
+  v1::CreateGameResponse g = referee.Create("standard", 2, SeedHex(9));
+  // Seat 1 floods GetTurn.
+  int refused = 0;
+  for (int i = 0; i < 100; ++i) {
+    v1::GetTurnRequest req;
+    req.set_game_id(g.game_id());
+    v1::GetTurnResponse resp;
+    grpc::Status s = referee.stub().GetTurn(
+        TestReferee::Context(g.tokens(1).token()).get(), req, &resp);
+    if (s.error_code() == StatusCode::RESOURCE_EXHAUSTED) {
+      ++refused;
+    } else {
+      EXPECT_TRUE(s.ok()) << s.error_message();
+    }
+  }
+  EXPECT_GE(refused, 50);
+  // Seat 0 is unaffected: it sees its turn and plays.
+  const v1::GetTurnResponse t = Turn(referee, g.tokens(0).token(), g.game_id());
+  ASSERT_TRUE(t.your_turn());
+  EXPECT_EQ(Submit(referee, g.tokens(0).token(), g.game_id(), 0,
+                   t.turn().legal_moves(0).notation()),
+            StatusCode::OK);
+}
+
+}  // namespace
+}  // namespace cassino::testing

@@ -35,8 +35,9 @@ class TestReferee {
  public:
   explicit TestReferee(std::filesystem::path db,
                        recorder::Durability durability =
-                           recorder::Durability::kNormal)
-      : db_(std::move(db)), durability_(durability) {
+                           recorder::Durability::kNormal,
+                       service::RateLimit seat_rate = service::RateLimit())
+      : db_(std::move(db)), durability_(durability), seat_rate_(seat_rate) {
     Start();
   }
 
@@ -46,6 +47,7 @@ class TestReferee {
     options.db_path = db_.string();
     options.durability = durability_;
     options.admin_token = kAdminToken;
+    options.seat_rate = seat_rate_;
     absl::StatusOr<std::unique_ptr<service::RefereeServer>> s =
         service::RefereeServer::Start(options);
     ASSERT_TRUE(s.ok()) << s.status();
@@ -104,6 +106,7 @@ class TestReferee {
  private:
   std::filesystem::path db_;
   recorder::Durability durability_;
+  service::RateLimit seat_rate_;
   std::unique_ptr<service::RefereeServer> server_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::RefereeService::Stub> stub_;
