@@ -269,6 +269,7 @@ void GameSession::StartTurnOrFinish() {
   if (game_.over()) {
     if (end_published_) return;
     end_published_ = true;
+    if (deps_.on_finished) deps_.on_finished(header_.game_id);
     for (auto& ch : seat_channels_) {
       if (ch) ch->Close(grpc::Status::OK);
       ch.reset();

@@ -53,6 +53,9 @@ struct SessionDeps {
   DeadlineTimer* timer = nullptr;
   // Requests each seat may make (calls and Play-stream messages).
   RateLimit seat_rate;
+  // Called (under the session's lock) once a game's end is on disk and
+  // published; it must not call back into the session.
+  std::function<void(const std::string& game_id)> on_finished;
 };
 
 // Queues every event of a record on a spectator's stream.

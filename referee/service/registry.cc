@@ -83,9 +83,22 @@ void SummaryToInfo(const recorder::GameSummary& s, v1::GameInfo* info) {
 }  // namespace
 
 Registry::Registry(recorder::Recorder* recorder, DeadlineTimer* timer,
-                   const std::string& admin_token, RateLimit seat_rate)
-    : deps_{recorder, timer, seat_rate},
-      admin_token_hash_(HashToken(admin_token)) {}
+                   const std::string& admin_token, RateLimit seat_rate,
+                   std::chrono::milliseconds keep_ended)
+    : deps_{recorder, timer, seat_rate, nullptr},
+      admin_token_hash_(HashToken(admin_token)) {
+  // Ended games leave memory a while after their end; the timer thread does
+  // the eviction, which takes only the registry's lock.
+  deps_.on_finished = [this, keep_ended](const std::string& game_id) {
+    deps_.timer->Schedule(DeadlineTimer::Clock::now() + keep_ended,
+                          [this, game_id] { Evict(game_id); });
+  };
+}
+
+void Registry::Evict(const std::string& game_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  games_.erase(game_id);
+}
 
 absl::StatusOr<int> Registry::ResumeAll() {
   absl::StatusOr<std::vector<std::string>> ids = deps_.recorder->Unfinished();
@@ -170,8 +183,9 @@ grpc::Status Registry::AuthorizeSeat(const Metadata& metadata,
   }
   auto game = games_.find(token_game);
   if (game == games_.end()) {
-    return grpc::Status(grpc::StatusCode::NOT_FOUND,
-                        absl::StrCat("no game ", token_game));
+    // Evicted after its end (the only way a known token loses its game).
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                        absl::StrCat("game ", token_game, " is over"));
   }
   access->game = game->second;
   access->seat = seat;

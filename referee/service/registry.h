@@ -9,6 +9,7 @@
 #ifndef CASSINO_REFEREE_SERVICE_REGISTRY_H_
 #define CASSINO_REFEREE_SERVICE_REGISTRY_H_
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -36,10 +37,15 @@ using Metadata = std::multimap<grpc::string_ref, grpc::string_ref>;
 
 class Registry {
  public:
-  // `admin_token` may not be empty. Both pointers must outlive the registry.
+  // `admin_token` may not be empty. Both pointers must outlive the registry,
+  // and the timer must be stopped (DeadlineTimer::Stop) before the registry
+  // is destroyed: it runs the registry's evictions.
   // `seat_rate` limits each seat's requests.
+  // Ended games stay in memory for `keep_ended` (late reconnects, GetTurn,
+  // spectators) before only the database serves them.
   Registry(recorder::Recorder* recorder, DeadlineTimer* timer,
-           const std::string& admin_token, RateLimit seat_rate = RateLimit());
+           const std::string& admin_token, RateLimit seat_rate = RateLimit(),
+           std::chrono::milliseconds keep_ended = std::chrono::seconds(60));
 
   // Loads every unfinished game of the database and starts its clock.
   // Returns how many were resumed; a game that cannot be replayed is
@@ -71,8 +77,11 @@ class Registry {
 
  private:
   void Register(const std::shared_ptr<GameSession>& game);
+  // Drops an ended game from memory; its seat tokens stay known, so its bots
+  // are told the game is over rather than that their token is unknown.
+  void Evict(const std::string& game_id);
 
-  const SessionDeps deps_;
+  SessionDeps deps_;  // fixed after construction
   const std::string admin_token_hash_;
 
   mutable std::mutex mu_;

@@ -21,7 +21,7 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   s->timer_ = std::make_unique<DeadlineTimer>();
   s->registry_ = std::make_unique<Registry>(
       s->recorder_.get(), s->timer_.get(), options.admin_token,
-      options.seat_rate);
+      options.seat_rate, options.keep_ended);
   absl::StatusOr<int> resumed = s->registry_->ResumeAll();
   if (!resumed.ok()) return resumed.status();
   s->resumed_ = *resumed;

@@ -5,6 +5,7 @@
 #ifndef CASSINO_REFEREE_SERVICE_SERVER_H_
 #define CASSINO_REFEREE_SERVICE_SERVER_H_
 
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -31,6 +32,9 @@ struct ServerOptions {
   std::string tls_client_ca_pem;
   // Requests each seat may make: calls and Play-stream messages.
   RateLimit seat_rate;
+  // How long an ended game stays in memory before only the database serves
+  // it (GetGame, WatchGame); its bots are then told the game is over.
+  std::chrono::milliseconds keep_ended = std::chrono::seconds(60);
 };
 
 class RefereeServer {

@@ -685,3 +685,55 @@ TEST(RefereeRateLimitTest, AFloodingSeatIsRefusedOthersAreNot) {
 
 }  // namespace
 }  // namespace cassino::testing
+
+namespace cassino::testing {
+namespace {
+
+TEST(RefereeEvictionTest, EndedGamesLeaveMemoryAndTheDatabaseServesThem) {
+  const std::filesystem::path dir = TempDir();
+  TestReferee referee(dir / "cassino.db", recorder::Durability::kNormal,
+                      service::RateLimit(), std::chrono::milliseconds(50));
+  v1::CreateGameResponse g = referee.Create("standard", 2, SeedHex(11));
+  std::thread a([&] { PlayStream(referee.stub(), g.tokens(0).token(), 1); });
+  std::thread b([&] { PlayStream(referee.stub(), g.tokens(1).token(), 2); });
+  a.join();
+  b.join();
+  const v1::GameInfo live = referee.Info(g.game_id());
+  ASSERT_EQ(live.status(), v1::GAME_STATUS_FINISHED);
+  // Wait until the game has left memory (bounded).
+  for (int i = 0; i < 200 && referee.server().registry().Find(g.game_id());
+       ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(referee.server().registry().Find(g.game_id()), nullptr);
+  // The organiser still sees it, from the database.
+  const v1::GameInfo stored = referee.Info(g.game_id());
+  EXPECT_EQ(stored.status(), v1::GAME_STATUS_FINISHED);
+  EXPECT_EQ(stored.result().winner(), live.result().winner());
+  EXPECT_EQ(stored.seed(), live.seed());
+  // A bot is told the game is over.
+  v1::GetTurnRequest req;
+  req.set_game_id(g.game_id());
+  v1::GetTurnResponse resp;
+  grpc::Status s = referee.stub().GetTurn(
+      TestReferee::Context(g.tokens(0).token()).get(), req, &resp);
+  EXPECT_EQ(s.error_code(), StatusCode::FAILED_PRECONDITION);
+  // A spectator gets the whole record.
+  v1::WatchGameRequest watch;
+  watch.set_game_id(g.game_id());
+  auto ctx = TestReferee::Context("");
+  auto reader = referee.stub().WatchGame(ctx.get(), watch);
+  v1::WatchGameResponse e;
+  int records = 0;
+  std::string last;
+  while (reader->Read(&e)) {
+    records += e.has_record();
+    last = e.record().kind();
+  }
+  EXPECT_TRUE(reader->Finish().ok());
+  EXPECT_GT(records, live.turn());
+  EXPECT_EQ(last, "end");
+}
+
+}  // namespace
+}  // namespace cassino::testing

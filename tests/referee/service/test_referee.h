@@ -36,8 +36,13 @@ class TestReferee {
   explicit TestReferee(std::filesystem::path db,
                        recorder::Durability durability =
                            recorder::Durability::kNormal,
-                       service::RateLimit seat_rate = service::RateLimit())
-      : db_(std::move(db)), durability_(durability), seat_rate_(seat_rate) {
+                       service::RateLimit seat_rate = service::RateLimit(),
+                       std::chrono::milliseconds keep_ended =
+                           std::chrono::seconds(60))
+      : db_(std::move(db)),
+        durability_(durability),
+        seat_rate_(seat_rate),
+        keep_ended_(keep_ended) {
     Start();
   }
 
@@ -48,6 +53,7 @@ class TestReferee {
     options.durability = durability_;
     options.admin_token = kAdminToken;
     options.seat_rate = seat_rate_;
+    options.keep_ended = keep_ended_;
     absl::StatusOr<std::unique_ptr<service::RefereeServer>> s =
         service::RefereeServer::Start(options);
     ASSERT_TRUE(s.ok()) << s.status();
@@ -107,6 +113,7 @@ class TestReferee {
   std::filesystem::path db_;
   recorder::Durability durability_;
   service::RateLimit seat_rate_;
+  std::chrono::milliseconds keep_ended_;
   std::unique_ptr<service::RefereeServer> server_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::RefereeService::Stub> stub_;
