@@ -258,6 +258,9 @@ class Recorder::Impl {
   absl::Status PrepareWriter();
 
   void WriterLoop();
+  // Runs done callbacks in order on the completion thread, so that the
+  // writer goes on with the next transaction while they run.
+  void CompletionLoop();
   void WriteBatch(std::deque<Write>& batch);
   absl::Status DoWrite(const CreateWrite& w);
   absl::Status DoWrite(const AppendWrite& w);
@@ -305,6 +308,13 @@ class Recorder::Impl {
   std::deque<Write> queue_;
   bool stop_ = false;
   std::thread writer_thread_;
+
+  // Committed writes whose callbacks have not run yet, in order.
+  std::mutex done_mu_;
+  std::condition_variable done_cv_;
+  std::deque<std::pair<DoneCallback, absl::Status>> done_queue_;
+  bool done_stop_ = false;
+  std::thread completion_thread_;
 
   std::mutex read_mu_;
   std::map<std::string, sqlite3_stmt*> read_stmts_;
@@ -354,6 +364,7 @@ absl::Status Recorder::Impl::Init(const std::string& path) {
   }
   if (absl::Status s = Configure(reader_, /*writer=*/false); !s.ok()) return s;
 
+  completion_thread_ = std::thread([this] { CompletionLoop(); });
   writer_thread_ = std::thread([this] { WriterLoop(); });
   return absl::OkStatus();
 }
@@ -478,6 +489,15 @@ Recorder::Impl::~Impl() {
     queue_cv_.notify_all();
     writer_thread_.join();
   }
+  // The writer has drained; now its last callbacks.
+  if (completion_thread_.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(done_mu_);
+      done_stop_ = true;
+    }
+    done_cv_.notify_all();
+    completion_thread_.join();
+  }
   for (sqlite3_stmt* stmt :
        {w_.begin, w_.commit, w_.rollback, w_.savepoint, w_.release,
         w_.rollback_to, w_.game_exists, w_.last_event, w_.insert_game,
@@ -566,8 +586,28 @@ void Recorder::Impl::WriteBatch(std::deque<Write>& batch) {
     }
   }
   overlay_.clear();
-  for (size_t i = 0; i < batch.size(); ++i) {
-    if (batch[i].done) batch[i].done(std::move(results[i]));
+  {
+    std::lock_guard<std::mutex> lock(done_mu_);
+    for (size_t i = 0; i < batch.size(); ++i) {
+      if (batch[i].done) {
+        done_queue_.emplace_back(std::move(batch[i].done),
+                                 std::move(results[i]));
+      }
+    }
+  }
+  done_cv_.notify_one();
+}
+
+void Recorder::Impl::CompletionLoop() {
+  while (true) {
+    std::deque<std::pair<DoneCallback, absl::Status>> ready;
+    {
+      std::unique_lock<std::mutex> lock(done_mu_);
+      done_cv_.wait(lock, [this] { return done_stop_ || !done_queue_.empty(); });
+      if (done_queue_.empty()) return;  // stopping and drained
+      ready.swap(done_queue_);
+    }
+    for (auto& [done, status] : ready) done(std::move(status));
   }
 }
 

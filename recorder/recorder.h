@@ -6,10 +6,12 @@
 //
 // Writes go through one writer thread that commits in groups: every Append
 // and CreateGame queued while a transaction commits is written by the next
-// one. `done` callbacks run on the writer thread, in submission order, after
-// the transaction holding the write has committed (or failed); a caller may
-// acknowledge the write to anyone at that point. Callbacks must not block
-// for long and must not call the synchronous Recorder methods.
+// one. `done` callbacks run on the recorder's completion thread (one thread,
+// so in submission order) after the transaction holding the write has
+// committed (or failed); a caller may acknowledge the write to anyone at that
+// point. The writer goes on with the next transaction meanwhile. Callbacks
+// must not block for long and must not call the synchronous Recorder
+// methods (reads are fine).
 //
 // Durability:
 //   kNormal  synchronous=NORMAL: a committed write survives a crash of the
