@@ -87,7 +87,9 @@ TEST_F(ExportTest, JsonShape) {
   EXPECT_THAT(text, ::testing::Not(HasSubstr("token")));
   // The seed only for finished games.
   for (const auto& g : doc["games"]) {
-    if (g["status"] != "finished") EXPECT_EQ(g["seed"], "") << g["game_id"];
+    if (g["status"] != "finished") {
+      EXPECT_EQ(g["seed"], "") << g["game_id"];
+    }
   }
   // Named games, in id order whatever the order asked.
   const nlohmann::json two = nlohmann::json::parse(

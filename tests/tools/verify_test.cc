@@ -123,7 +123,7 @@ TEST_F(VerifyTest, GoodRecordsOfEveryShapeVerify) {
 
   // Named games, and an unknown one.
   absl::StatusOr<VerifyReport> named =
-      VerifyDatabase(path_, {.games = {"three", "nope"}});
+      VerifyDatabase(path_, {.games = {"three", "nope"}, .progress = {}});
   ASSERT_TRUE(named.ok());
   EXPECT_EQ(named->games, 2);
   ASSERT_EQ(named->failures.size(), 1u);

@@ -544,7 +544,9 @@ TEST(RefereeLeakTest, NoSeatEverSeesHiddenCards) {
         }
         hidden[s].push_back(std::move(h));
       }
-      if (k < moves.size()) ASSERT_TRUE(game.Play(moves[k]).ok());
+      if (k < moves.size()) {
+        ASSERT_TRUE(game.Play(moves[k]).ok());
+      }
     }
     for (int s = 0; s < seats; ++s) {
       for (v1::PlayResponse m : logs[s].messages) {
