@@ -229,8 +229,7 @@ Result RunReferee(int games, double seconds,
         std::thread other([&] {
           PlaySeat(*stub, created.tokens(1).token(), &lat1, &moves, &messages);
         });
-        PlaySeat(*stub, created.tokens(0).token(), &lat0, &moves,
-                 &messages);
+        PlaySeat(*stub, created.tokens(0).token(), &lat0, &moves, &messages);
         other.join();
       }
       std::lock_guard<std::mutex> lock(mu);
@@ -250,7 +249,8 @@ Result RunReferee(int games, double seconds,
   result.round_trips = counted;
   result.messages = counted_messages;
   result.seconds = elapsed;
-  const cassino::recorder::Recorder::Stats stats = (*server)->recorder().stats();
+  const cassino::recorder::Recorder::Stats stats =
+      (*server)->recorder().stats();
   std::fprintf(stderr, "  [%d games] %lld transactions, %lld writes\n", games,
                static_cast<long long>(stats.transactions),
                static_cast<long long>(stats.writes));
@@ -313,9 +313,9 @@ int main(int argc, char** argv) {
       size_t bytes = 0;
       Result r = RunReferee(g, seconds, *d, dir, &bytes);
       const std::string name = "referee " + mode;
-      std::printf("%-16s %6d %13.0f %11.0f %9.0f %9.0f %5.0f%%\n",
-                  name.c_str(), g, r.Rate(), r.MessageRate(),
-                  r.Percentile(0.5), r.Percentile(0.99),
+      std::printf("%-16s %6d %13.0f %11.0f %9.0f %9.0f %5.0f%%\n", name.c_str(),
+                  g, r.Rate(), r.MessageRate(), r.Percentile(0.5),
+                  r.Percentile(0.99),
                   100.0 * r.MessageRate() / echo.MessageRate());
       std::fflush(stdout);
     }

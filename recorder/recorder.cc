@@ -1,5 +1,6 @@
 #include "recorder/recorder.h"
 
+#include <pthread.h>
 #include <sqlite3.h>
 
 #include <atomic>
@@ -364,8 +365,14 @@ absl::Status Recorder::Impl::Init(const std::string& path) {
   }
   if (absl::Status s = Configure(reader_, /*writer=*/false); !s.ok()) return s;
 
-  completion_thread_ = std::thread([this] { CompletionLoop(); });
-  writer_thread_ = std::thread([this] { WriterLoop(); });
+  completion_thread_ = std::thread([this] {
+    pthread_setname_np(pthread_self(), "rec-completion");
+    CompletionLoop();
+  });
+  writer_thread_ = std::thread([this] {
+    pthread_setname_np(pthread_self(), "rec-writer");
+    WriterLoop();
+  });
   return absl::OkStatus();
 }
 
@@ -603,7 +610,8 @@ void Recorder::Impl::CompletionLoop() {
     std::deque<std::pair<DoneCallback, absl::Status>> ready;
     {
       std::unique_lock<std::mutex> lock(done_mu_);
-      done_cv_.wait(lock, [this] { return done_stop_ || !done_queue_.empty(); });
+      done_cv_.wait(lock,
+                    [this] { return done_stop_ || !done_queue_.empty(); });
       if (done_queue_.empty()) return;  // stopping and drained
       ready.swap(done_queue_);
     }

@@ -66,8 +66,8 @@ absl::StatusOr<CardSet> CardsFromProto(
   for (const std::string& text : cards) {
     absl::StatusOr<Card> c = Card::Parse(text);
     if (!c.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("card \"", text.substr(0, 8), "\": ", c.status().message()));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "card \"", text.substr(0, 8), "\": ", c.status().message()));
     }
     if (set.contains(*c)) {
       return absl::InvalidArgumentError(absl::StrCat(text, " is listed twice"));

@@ -213,8 +213,7 @@ void GameSession::RecordThenPublish(
 }
 
 void GameSession::AppendConsequences(
-    size_t rounds_before, int round_before,
-    std::vector<PendingEvent>* events,
+    size_t rounds_before, int round_before, std::vector<PendingEvent>* events,
     std::vector<v1::WatchGameResponse>* public_events) {
   for (size_t r = rounds_before; r < game_.rounds().size(); ++r) {
     events->push_back(
@@ -224,8 +223,8 @@ void GameSession::AppendConsequences(
     public_events->push_back(std::move(e));
   }
   if (game_.over()) {
-    events->push_back({EventKind::kEnd,
-                       recorder::EndPayload(*game_.result(), header_.seed)});
+    events->push_back(
+        {EventKind::kEnd, recorder::EndPayload(*game_.result(), header_.seed)});
     v1::WatchGameResponse e;
     *e.mutable_game_ended() = GameEndedMessage();
     public_events->push_back(std::move(e));
@@ -237,8 +236,7 @@ void GameSession::AppendConsequences(
   }
 }
 
-void GameSession::Broadcast(
-    const std::vector<v1::WatchGameResponse>& events) {
+void GameSession::Broadcast(const std::vector<v1::WatchGameResponse>& events) {
   for (const v1::WatchGameResponse& e : events) {
     v1::PlayResponse p;
     switch (e.event_case()) {
@@ -289,11 +287,11 @@ void GameSession::StartTurnOrFinish() {
   turn_started_ = now;
   const int seat = game_.to_move();
   const SteadyClock::time_point deadline =
-      now + std::chrono::milliseconds(header_.clock.per_move_ms +
-                                      std::max<int64_t>(0, bank_left_ms_[seat]));
+      now +
+      std::chrono::milliseconds(header_.clock.per_move_ms +
+                                std::max<int64_t>(0, bank_left_ms_[seat]));
   deadline_ = deadline;
-  deadline_unix_ms_ =
-      UnixMicros() / 1000 + MillisBetween(now, deadline);
+  deadline_unix_ms_ = UnixMicros() / 1000 + MillisBetween(now, deadline);
   std::weak_ptr<GameSession> weak = weak_from_this();
   const int turn = game_.turn();
   deps_.timer->Schedule(deadline, [weak, turn, deadline] {
@@ -369,13 +367,13 @@ void GameSession::ForfeitLocked(int seat, const std::string& reason,
   std::vector<v1::WatchGameResponse> public_events;
   AppendConsequences(game_.rounds().size(), game_.round(), &events,
                      &public_events);
-  RecordThenPublish(std::move(events),
-                    [this, then = std::move(then),
-                     public_events = std::move(public_events)](
-                        const absl::Status& status) {
-                      then(status);
-                      if (status.ok()) Broadcast(public_events);
-                    });
+  RecordThenPublish(
+      std::move(events),
+      [this, then = std::move(then),
+       public_events = std::move(public_events)](const absl::Status& status) {
+        then(status);
+        if (status.ok()) Broadcast(public_events);
+      });
 }
 
 void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
@@ -452,10 +450,10 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
     return respond(grpc::StatusCode::FAILED_PRECONDITION, "the game is over");
   }
   if (turn > game_.turn()) {
-    return respond(grpc::StatusCode::FAILED_PRECONDITION,
-                   absl::StrCat("turn ", turn,
-                                " has not begun; the current turn is ",
-                                game_.turn()));
+    return respond(
+        grpc::StatusCode::FAILED_PRECONDITION,
+        absl::StrCat("turn ", turn, " has not begun; the current turn is ",
+                     game_.turn()));
   }
   if (game_.to_move() != seat) {
     return respond(grpc::StatusCode::FAILED_PRECONDITION,
@@ -468,9 +466,8 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
   if (deadline_.has_value() && now >= *deadline_) {
     // The timer has not fired yet, but the time is up all the same.
     ForfeitLocked(seat, "time",
-                  absl::StrCat("seat ", seat, " ran out of time on turn ",
-                               turn, " (the move came after ", elapsed_ms,
-                               " ms)"),
+                  absl::StrCat("seat ", seat, " ran out of time on turn ", turn,
+                               " (the move came after ", elapsed_ms, " ms)"),
                   [](const absl::Status&) {});
     return respond(grpc::StatusCode::FAILED_PRECONDITION,
                    "your time ran out; you forfeit the game");
@@ -483,23 +480,23 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
     const int left = std::max(0, max_illegal - illegal_[seat]);
     std::string reason(legal.message());
     std::vector<PendingEvent> events;
-    events.push_back({EventKind::kReject,
-                      recorder::RejectPayload(turn, seat,
-                                              SubmittedText(submitted), reason,
-                                              elapsed_ms)});
+    events.push_back(
+        {EventKind::kReject,
+         recorder::RejectPayload(turn, seat, SubmittedText(submitted), reason,
+                                 elapsed_ms)});
     std::vector<v1::WatchGameResponse> public_events;
     if (left == 0) {
-      const std::string detail =
-          absl::StrCat("seat ", seat, " made ", illegal_[seat],
-                       " illegal submissions");
+      const std::string detail = absl::StrCat(
+          "seat ", seat, " made ", illegal_[seat], " illegal submissions");
       game_.Forfeit(seat, detail);
       deadline_.reset();
       events.push_back({EventKind::kForfeit,
                         recorder::ForfeitPayload(seat, "illegal", detail)});
       AppendConsequences(game_.rounds().size(), game_.round(), &events,
                          &public_events);
-      absl::StrAppend(&reason, "; that was your last allowed illegal "
-                               "submission: you forfeit the game");
+      absl::StrAppend(&reason,
+                      "; that was your last allowed illegal "
+                      "submission: you forfeit the game");
     } else {
       absl::StrAppend(&reason, " (", left, " illegal submission",
                       left == 1 ? "" : "s", " left before forfeit)");
@@ -581,8 +578,8 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
 void GameSession::Connect(int seat, std::shared_ptr<PlayChannel> channel) {
   std::lock_guard<std::mutex> lock(mu_);
   if (seat_channels_[seat] && seat_channels_[seat] != channel) {
-    seat_channels_[seat]->Close(grpc::Status(
-        grpc::StatusCode::ABORTED, "replaced by a newer connection"));
+    seat_channels_[seat]->Close(grpc::Status(grpc::StatusCode::ABORTED,
+                                             "replaced by a newer connection"));
   }
   v1::PlayResponse started;
   *started.mutable_game_started() = GameStartedMessage(seat);
@@ -638,11 +635,10 @@ void GameSession::Watch(std::shared_ptr<WatchChannel> channel) {
 
 void GameSession::Unwatch(const WatchChannel* channel) {
   std::lock_guard<std::mutex> lock(mu_);
-  watchers_.erase(std::remove_if(watchers_.begin(), watchers_.end(),
-                                 [channel](const auto& w) {
-                                   return w.get() == channel;
-                                 }),
-                  watchers_.end());
+  watchers_.erase(
+      std::remove_if(watchers_.begin(), watchers_.end(),
+                     [channel](const auto& w) { return w.get() == channel; }),
+      watchers_.end());
 }
 
 absl::Status GameSession::Abort(const std::string& reason) {

@@ -145,7 +145,8 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   void StartTurnOrFinish() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void OnDeadline(int turn, SteadyClock::time_point deadline);
   // Flushes every open stream of the game, and `extra` if given.
-  void FlushAll(PlayChannel* extra = nullptr) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void FlushAll(PlayChannel* extra = nullptr)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Sends a spectator the complete record of the ended game and closes it.
   void SendRecordAndClose(WatchChannel& channel) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

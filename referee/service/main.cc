@@ -56,7 +56,8 @@ int main(int argc, char** argv) {
   app.add_option("--admin-token-file", admin_token_file,
                  "file holding the admin token (else $CASSINO_ADMIN_TOKEN; "
                  "else a fresh token is printed on stderr)");
-  app.add_option("--tls-cert", tls_cert, "server certificate (PEM); enables TLS");
+  app.add_option("--tls-cert", tls_cert,
+                 "server certificate (PEM); enables TLS");
   app.add_option("--tls-key", tls_key, "server private key (PEM)");
   app.add_option("--tls-client-ca", tls_client_ca,
                  "CA (PEM) that client certificates must be signed by; "
@@ -92,8 +93,7 @@ int main(int argc, char** argv) {
   }
   if (options.admin_token.empty()) {
     options.admin_token = cassino::service::NewToken();
-    std::cerr << "cassino-referee: admin token " << options.admin_token
-              << "\n";
+    std::cerr << "cassino-referee: admin token " << options.admin_token << "\n";
   }
   if (tls_cert.empty() != tls_key.empty()) {
     std::cerr << "cassino-referee: --tls-cert and --tls-key go together\n";

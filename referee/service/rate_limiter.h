@@ -13,7 +13,7 @@ namespace cassino::service {
 
 struct RateLimit {
   double per_second = 5000;  // sustained requests per second; <= 0: no limit
-  double burst = 10000;     // requests allowed at once
+  double burst = 10000;      // requests allowed at once
 };
 
 class TokenBucket {

@@ -226,12 +226,12 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::CreateGame(
     reactor->Finish(auth);
     return reactor;
   }
-  registry_->CreateGame(*request, [reactor, response](
-                                      const grpc::Status& status,
-                                      const v1::CreateGameResponse& created) {
-    if (status.ok()) *response = created;
-    reactor->Finish(status);
-  });
+  registry_->CreateGame(
+      *request, [reactor, response](const grpc::Status& status,
+                                    const v1::CreateGameResponse& created) {
+        if (status.ok()) *response = created;
+        reactor->Finish(status);
+      });
   return reactor;
 }
 
@@ -265,11 +265,13 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::AbortGame(
   if (status.ok()) {
     std::shared_ptr<GameSession> game = registry_->Find(request->game_id());
     if (!game) {
-      status = grpc::Status(grpc::StatusCode::NOT_FOUND,
-                            absl::StrCat("no running game ", request->game_id()));
-    } else if (absl::Status s = game->Abort(request->reason().empty()
-                                                ? "aborted by the organiser"
-                                                : request->reason().substr(0, 256));
+      status =
+          grpc::Status(grpc::StatusCode::NOT_FOUND,
+                       absl::StrCat("no running game ", request->game_id()));
+    } else if (absl::Status s =
+                   game->Abort(request->reason().empty()
+                                   ? "aborted by the organiser"
+                                   : request->reason().substr(0, 256));
                !s.ok()) {
       status = grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
                             std::string(s.message()));
@@ -301,13 +303,12 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::GetTurn(
     reactor->Finish(TooManyRequests());
     return reactor;
   }
-  access.game->GetTurn(
-      access.seat, request->wait(),
-      [reactor, response](const grpc::Status& status,
-                          const v1::GetTurnResponse& turn) {
-        if (status.ok()) *response = turn;
-        reactor->Finish(status);
-      });
+  access.game->GetTurn(access.seat, request->wait(),
+                       [reactor, response](const grpc::Status& status,
+                                           const v1::GetTurnResponse& turn) {
+                         if (status.ok()) *response = turn;
+                         reactor->Finish(status);
+                       });
   return reactor;
 }
 

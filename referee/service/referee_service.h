@@ -16,9 +16,10 @@ class RefereeServiceImpl final : public v1::RefereeService::CallbackService {
   // `registry` must outlive the service.
   explicit RefereeServiceImpl(Registry* registry) : registry_(registry) {}
 
-  grpc::ServerUnaryReactor* CreateGame(grpc::CallbackServerContext* context,
-                                       const v1::CreateGameRequest* request,
-                                       v1::CreateGameResponse* response) override;
+  grpc::ServerUnaryReactor* CreateGame(
+      grpc::CallbackServerContext* context,
+      const v1::CreateGameRequest* request,
+      v1::CreateGameResponse* response) override;
   grpc::ServerUnaryReactor* GetGame(grpc::CallbackServerContext* context,
                                     const v1::GetGameRequest* request,
                                     v1::GetGameResponse* response) override;
@@ -33,9 +34,10 @@ class RefereeServiceImpl final : public v1::RefereeService::CallbackService {
   grpc::ServerUnaryReactor* GetTurn(grpc::CallbackServerContext* context,
                                     const v1::GetTurnRequest* request,
                                     v1::GetTurnResponse* response) override;
-  grpc::ServerUnaryReactor* SubmitMove(grpc::CallbackServerContext* context,
-                                       const v1::SubmitMoveRequest* request,
-                                       v1::SubmitMoveResponse* response) override;
+  grpc::ServerUnaryReactor* SubmitMove(
+      grpc::CallbackServerContext* context,
+      const v1::SubmitMoveRequest* request,
+      v1::SubmitMoveResponse* response) override;
   grpc::ServerWriteReactor<v1::WatchGameResponse>* WatchGame(
       grpc::CallbackServerContext* context,
       const v1::WatchGameRequest* request) override;

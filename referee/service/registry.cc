@@ -108,9 +108,9 @@ absl::StatusOr<int> Registry::ResumeAll() {
   for (const std::string& id : *ids) {
     absl::StatusOr<recorder::GameRecord> record = deps_.recorder->Load(id);
     absl::StatusOr<std::shared_ptr<GameSession>> game =
-        record.ok() ? GameSession::Resume(deps_, *record)
-                    : absl::StatusOr<std::shared_ptr<GameSession>>(
-                          record.status());
+        record.ok()
+            ? GameSession::Resume(deps_, *record)
+            : absl::StatusOr<std::shared_ptr<GameSession>>(record.status());
     if (!game.ok()) {
       if (first_error.ok()) {
         first_error = absl::DataLossError(absl::StrCat(
@@ -204,20 +204,22 @@ void Registry::CreateGame(
     return fail(Invalid(absl::StrCat("a game has 2 to ", kMaxSeats,
                                      " seats; the request has ", seats)));
   }
-  std::string rules_text = request.rules().empty() ? "standard" : request.rules();
+  std::string rules_text =
+      request.rules().empty() ? "standard" : request.rules();
   if (rules_text.size() > 1024) return fail(Invalid("rules text is too long"));
   if (!absl::StrContains(rules_text, "players=")) {
     absl::StrAppend(&rules_text, " players=", seats);
   }
   absl::StatusOr<RuleSet> rules = RuleSet::Parse(rules_text);
-  if (!rules.ok()) return fail(Invalid(absl::StrCat("rules: ", rules.status().message())));
+  if (!rules.ok())
+    return fail(Invalid(absl::StrCat("rules: ", rules.status().message())));
   if (absl::Status s = rules->Validate(); !s.ok()) {
     return fail(Invalid(absl::StrCat("rules: ", s.message())));
   }
   if (rules->players != seats) {
-    return fail(Invalid(absl::StrCat("the rules have ", rules->players,
-                                     " players but ", seats,
-                                     " seats were given")));
+    return fail(
+        Invalid(absl::StrCat("the rules have ", rules->players, " players but ",
+                             seats, " seats were given")));
   }
   absl::StatusOr<recorder::TimeControl> clock = ClockOf(request.clock());
   if (!clock.ok()) return fail(FromAbsl(clock.status()));
@@ -237,13 +239,14 @@ void Registry::CreateGame(
     if (!request.seed().empty()) {
       return fail(Invalid("give a seed or explicit decks, not both"));
     }
-    if (request.decks_size() > kMaxDecks) return fail(Invalid("too many decks"));
+    if (request.decks_size() > kMaxDecks)
+      return fail(Invalid("too many decks"));
     std::vector<Deck> parsed;
     for (int i = 0; i < request.decks_size(); ++i) {
       absl::StatusOr<Deck> deck = ParseDeck(request.decks(i));
       if (!deck.ok()) {
-        return fail(Invalid(absl::StrCat("decks[", i, "]: ",
-                                         deck.status().message())));
+        return fail(
+            Invalid(absl::StrCat("decks[", i, "]: ", deck.status().message())));
       }
       parsed.push_back(*deck);
       header.explicit_decks.push_back(DeckToString(*deck));
@@ -275,8 +278,9 @@ void Registry::CreateGame(
   for (int seat = 0; seat < seats; ++seat) {
     const std::string& name = request.seats(seat).bot_name();
     if (name.empty() || name.size() > kMaxNameLength) {
-      return fail(Invalid(absl::StrCat("seats[", seat, "].bot_name must be 1 to ",
-                                       kMaxNameLength, " characters")));
+      return fail(
+          Invalid(absl::StrCat("seats[", seat, "].bot_name must be 1 to ",
+                               kMaxNameLength, " characters")));
     }
     const std::string token = NewToken();
     header.seats.push_back({name, HashToken(token)});
@@ -361,8 +365,8 @@ grpc::Status Registry::ListGames(const v1::ListGamesRequest& request,
       break;
   }
   filter.label = request.label();
-  filter.limit = request.page_size() > 0 ? std::min(request.page_size(), 1000)
-                                         : 100;
+  filter.limit =
+      request.page_size() > 0 ? std::min(request.page_size(), 1000) : 100;
   absl::StatusOr<std::vector<recorder::GameSummary>> list =
       deps_.recorder->List(filter);
   if (!list.ok()) return FromAbsl(list.status());

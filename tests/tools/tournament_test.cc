@@ -5,8 +5,8 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <random>
 #include <map>
+#include <random>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -51,9 +51,9 @@ std::string Bot(const std::string& strategy) {
 TEST(TournamentTest, RoundRobinWithDuplicateDeals) {
   const fs::path dir = TempDir();
   const ShellRun run = Shell(absl::StrCat(
-      CASSINO_CLI_PATH, " tournament --db ", (dir / "t.db").string(),
-      " --bot ", Bot("greedy"), " --bot ", Bot("random"), " --bot ",
-      Bot("builder"), " --games 2 --duplicate -j 3 --label unit"));
+      CASSINO_CLI_PATH, " tournament --db ", (dir / "t.db").string(), " --bot ",
+      Bot("greedy"), " --bot ", Bot("random"), " --bot ", Bot("builder"),
+      " --games 2 --duplicate -j 3 --label unit"));
   ASSERT_EQ(run.exit_code, 0) << run.output;
   EXPECT_NE(run.output.find("tournament unit: 6 games"), std::string::npos)
       << run.output;
@@ -87,8 +87,7 @@ TEST(TournamentTest, ACrashingBotLosesOnlyItsOwnGames) {
   const fs::path dir = TempDir();
   const ShellRun run = Shell(absl::StrCat(
       CASSINO_CLI_PATH, " tournament --db ", (dir / "t.db").string(),
-      " --bot crasher='exit 3' --bot ", Bot("greedy"), " --bot ",
-      Bot("random"),
+      " --bot crasher='exit 3' --bot ", Bot("greedy"), " --bot ", Bot("random"),
       " --games 2 -j 3 --per-move-ms 300 --bank-ms 0 --label crash"));
   ASSERT_EQ(run.exit_code, 0) << run.output;
   // crasher: 4 games, 4 losses, all by forfeit; greedy and random play
@@ -106,7 +105,8 @@ TEST(TournamentTest, ACrashingBotLosesOnlyItsOwnGames) {
   ASSERT_TRUE(games.ok());
   int forfeits = 0, normal = 0;
   for (const auto& g : *games) {
-    const bool crasher_seated = g.bots[0] == "crasher" || g.bots[1] == "crasher";
+    const bool crasher_seated =
+        g.bots[0] == "crasher" || g.bots[1] == "crasher";
     if (crasher_seated) {
       EXPECT_EQ(g.end_reason, "forfeit");
       ++forfeits;

@@ -47,9 +47,9 @@ std::string FindReferee(const std::string& flag) {
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    for (const fs::path& candidate :
-         {self.parent_path() / "cassino-referee",
-          self.parent_path().parent_path() / "referee/service/cassino-referee"}) {
+    for (const fs::path& candidate : {self.parent_path() / "cassino-referee",
+                                      self.parent_path().parent_path() /
+                                          "referee/service/cassino-referee"}) {
       if (fs::exists(candidate)) return candidate.string();
     }
   }
@@ -59,7 +59,8 @@ std::string FindReferee(const std::string& flag) {
 std::string RandomToken() {
   std::random_device rd;
   std::string token;
-  for (int i = 0; i < 16; ++i) absl::StrAppendFormat(&token, "%04x", rd() & 0xffff);
+  for (int i = 0; i < 16; ++i)
+    absl::StrAppendFormat(&token, "%04x", rd() & 0xffff);
   return token;
 }
 
@@ -111,8 +112,8 @@ int Run(Options opt) {
       std::ofstream f(scratch / "admin-token");
       f << token << "\n";
     }
-    fs::permissions(scratch / "admin-token", fs::perms::owner_read |
-                                                 fs::perms::owner_write);
+    fs::permissions(scratch / "admin-token",
+                    fs::perms::owner_read | fs::perms::owner_write);
     const std::string command = absl::StrCat(
         "exec '", FindReferee(opt.referee), "' --listen 127.0.0.1:0 --db '",
         opt.db, "' --admin-token-file '", (scratch / "admin-token").string(),
@@ -157,28 +158,28 @@ int Run(Options opt) {
 
   const auto start = std::chrono::steady_clock::now();
   absl::StatusOr<tournament::TournamentResult> result =
-      tournament::RunTournament(t, [&](const tournament::GameOutcome& g,
-                                       int done, int total) {
-        if (opt.quiet) return;
-        const std::string& a = t.bots[g.spec.bot[0]].name;
-        const std::string& b = t.bots[g.spec.bot[1]].name;
-        std::string what;
-        if (!g.error.empty()) {
-          what = "error: " + g.error;
-        } else if (g.winner_seat < 0) {
-          what = absl::StrCat("no winner (", g.reason, ")");
-        } else {
-          what = absl::StrCat(t.bots[g.spec.bot[g.winner_seat]].name, " wins ",
-                              g.totals[g.winner_seat], "-",
-                              g.totals[1 - g.winner_seat],
-                              g.reason == "forfeit" ? " by forfeit" : "");
-        }
-        std::fprintf(stderr, "[%d/%d] %s %s vs %s: %s\n", done, total,
-                     g.game_id.c_str(), a.c_str(), b.c_str(), what.c_str());
-      });
-  const double seconds = std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - start)
-                             .count();
+      tournament::RunTournament(
+          t, [&](const tournament::GameOutcome& g, int done, int total) {
+            if (opt.quiet) return;
+            const std::string& a = t.bots[g.spec.bot[0]].name;
+            const std::string& b = t.bots[g.spec.bot[1]].name;
+            std::string what;
+            if (!g.error.empty()) {
+              what = "error: " + g.error;
+            } else if (g.winner_seat < 0) {
+              what = absl::StrCat("no winner (", g.reason, ")");
+            } else {
+              what = absl::StrCat(t.bots[g.spec.bot[g.winner_seat]].name,
+                                  " wins ", g.totals[g.winner_seat], "-",
+                                  g.totals[1 - g.winner_seat],
+                                  g.reason == "forfeit" ? " by forfeit" : "");
+            }
+            std::fprintf(stderr, "[%d/%d] %s %s vs %s: %s\n", done, total,
+                         g.game_id.c_str(), a.c_str(), b.c_str(), what.c_str());
+          });
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   if (referee) {
     kill(referee->pid(), SIGTERM);
     if (!referee->Wait(std::chrono::milliseconds(10000))) referee->Kill();

@@ -31,8 +31,8 @@ absl::StatusOr<Process> Process::Start(
   for (std::string& s : env_strings) envp.push_back(s.data());
   envp.push_back(nullptr);
   const std::string log = log_path.empty() ? "/dev/null" : log_path;
-  const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
-                      0644);
+  const int fd =
+      open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) {
     return absl::InternalError(
         absl::StrCat("cannot open ", log, ": ", std::strerror(errno)));

@@ -19,8 +19,7 @@ namespace cassino::tournament {
 class Process {
  public:
   static absl::StatusOr<Process> Start(
-      const std::string& command,
-      const std::map<std::string, std::string>& env,
+      const std::string& command, const std::map<std::string, std::string>& env,
       const std::string& log_path);
   Process(Process&& other) noexcept : pid_(other.pid_) { other.pid_ = -1; }
   Process& operator=(Process&& other) noexcept;

@@ -65,21 +65,19 @@ GameOutcome RunGame(const TournamentOptions& o, v1::RefereeService::Stub& stub,
   for (int seat = 0; seat < 2; ++seat) {
     const std::string token = created.tokens(seat).token();
     const std::string command = absl::StrReplaceAll(
-        o.bots[spec.bot[seat]].command,
-        {{"{address}", o.address},
-         {"{game}", created.game_id()},
-         {"{token}", token},
-         {"{seat}", std::to_string(seat)}});
-    absl::StatusOr<Process> p =
-        Process::Start(command,
-                       {{"CASSINO_ADDRESS", o.address},
-                        {"CASSINO_GAME", created.game_id()},
-                        {"CASSINO_TOKEN", token},
-                        {"CASSINO_SEAT", std::to_string(seat)}},
-                       o.log_dir.empty()
-                           ? ""
-                           : absl::StrCat(o.log_dir, "/", created.game_id(),
-                                          "-seat", seat, ".log"));
+        o.bots[spec.bot[seat]].command, {{"{address}", o.address},
+                                         {"{game}", created.game_id()},
+                                         {"{token}", token},
+                                         {"{seat}", std::to_string(seat)}});
+    absl::StatusOr<Process> p = Process::Start(
+        command,
+        {{"CASSINO_ADDRESS", o.address},
+         {"CASSINO_GAME", created.game_id()},
+         {"CASSINO_TOKEN", token},
+         {"CASSINO_SEAT", std::to_string(seat)}},
+        o.log_dir.empty() ? ""
+                          : absl::StrCat(o.log_dir, "/", created.game_id(),
+                                         "-seat", seat, ".log"));
     if (p.ok()) {
       bots.push_back(std::move(*p));
     }  // a bot that cannot start loses on time
@@ -178,7 +176,8 @@ std::string FormatStandings(const std::vector<Standing>& standings) {
                                     "drawn", "forfeits", "score", "points");
   int rank = 0;
   for (const Standing& s : standings) {
-    absl::StrAppendFormat(&out, "%-4d %-20s %6d %5d %5d %5d %8d %7.1f %4d-%-4d\n",
+    absl::StrAppendFormat(&out,
+                          "%-4d %-20s %6d %5d %5d %5d %8d %7.1f %4d-%-4d\n",
                           ++rank, s.bot, s.games, s.wins, s.losses, s.draws,
                           s.forfeits, s.score, s.points_for, s.points_against);
   }
@@ -209,7 +208,8 @@ absl::StatusOr<TournamentResult> RunTournament(
         std::lock_guard<std::mutex> lock(mu);
         result.games[i] = outcome;
         ++done;
-        if (progress) progress(outcome, done, static_cast<int>(schedule.size()));
+        if (progress)
+          progress(outcome, done, static_cast<int>(schedule.size()));
       }
     });
   }

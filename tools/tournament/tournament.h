@@ -50,7 +50,7 @@ struct TournamentOptions {
   std::string rules = "standard";
   int64_t per_move_ms = 5000;
   int64_t bank_ms = 30000;
-  std::string label;  // recorded with every game
+  std::string label;    // recorded with every game
   std::string log_dir;  // bots' output, one file per game and seat; "" none
   Seed seed{};
   // The referee and its organiser token.

@@ -3,8 +3,8 @@
 
 #include <atomic>
 #include <condition_variable>
-#include <mutex>
 #include <map>
+#include <mutex>
 #include <regex>
 #include <set>
 #include <thread>
@@ -271,10 +271,10 @@ TEST(RefereeAuthTest, EveryCase) {
                 .ListGames(TestReferee::Context("wrong").get(), list, &games)
                 .error_code(),
             StatusCode::UNAUTHENTICATED);
-  ASSERT_TRUE(referee.stub()
-                  .ListGames(TestReferee::Context(kAdminToken).get(), list,
-                             &games)
-                  .ok());
+  ASSERT_TRUE(
+      referee.stub()
+          .ListGames(TestReferee::Context(kAdminToken).get(), list, &games)
+          .ok());
   EXPECT_EQ(games.games_size(), 2);
   v1::AbortGameRequest abort;
   abort.set_game_id(b.game_id());
@@ -283,10 +283,10 @@ TEST(RefereeAuthTest, EveryCase) {
                 .AbortGame(TestReferee::Context(b0).get(), abort, &aborted)
                 .error_code(),
             StatusCode::PERMISSION_DENIED);
-  ASSERT_TRUE(referee.stub()
-                  .AbortGame(TestReferee::Context(kAdminToken).get(), abort,
-                             &aborted)
-                  .ok());
+  ASSERT_TRUE(
+      referee.stub()
+          .AbortGame(TestReferee::Context(kAdminToken).get(), abort, &aborted)
+          .ok());
   EXPECT_EQ(aborted.game().status(), v1::GAME_STATUS_ABORTED);
 
   // The right token works.
@@ -382,9 +382,9 @@ TEST(RefereeSubmitTest, IllegalMovesAreRejectedThenForfeit) {
   for (const recorder::Event& e : record->events) {
     kinds.push_back(std::string(recorder::EventKindName(e.kind)));
   }
-  EXPECT_EQ(kinds, (std::vector<std::string>{"create", "deal", "reject",
-                                             "reject", "reject", "forfeit",
-                                             "end"}));
+  EXPECT_EQ(kinds,
+            (std::vector<std::string>{"create", "deal", "reject", "reject",
+                                      "reject", "forfeit", "end"}));
 }
 
 TEST(RefereeClockTest, TimeoutForfeits) {
@@ -426,7 +426,8 @@ TEST(RefereeStreamTest, ReconnectGetsTheTurnAgain) {
     stream->Finish();
   }
   SeatLog log;
-  std::thread other([&] { PlayStream(referee.stub(), g.tokens(1).token(), 9); });
+  std::thread other(
+      [&] { PlayStream(referee.stub(), g.tokens(1).token(), 9); });
   log = PlayStream(referee.stub(), t0, 8);
   other.join();
   ASSERT_GE(log.messages.size(), 2u);

@@ -33,12 +33,11 @@ inline std::filesystem::path TempDir() {
 
 class TestReferee {
  public:
-  explicit TestReferee(std::filesystem::path db,
-                       recorder::Durability durability =
-                           recorder::Durability::kNormal,
-                       service::RateLimit seat_rate = service::RateLimit(),
-                       std::chrono::milliseconds keep_ended =
-                           std::chrono::seconds(60))
+  explicit TestReferee(
+      std::filesystem::path db,
+      recorder::Durability durability = recorder::Durability::kNormal,
+      service::RateLimit seat_rate = service::RateLimit(),
+      std::chrono::milliseconds keep_ended = std::chrono::seconds(60))
       : db_(std::move(db)),
         durability_(durability),
         seat_rate_(seat_rate),
@@ -58,9 +57,9 @@ class TestReferee {
         service::RefereeServer::Start(options);
     ASSERT_TRUE(s.ok()) << s.status();
     server_ = std::move(*s);
-    channel_ = grpc::CreateChannel(
-        "127.0.0.1:" + std::to_string(server_->port()),
-        grpc::InsecureChannelCredentials());
+    channel_ =
+        grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()),
+                            grpc::InsecureChannelCredentials());
     stub_ = v1::RefereeService::NewStub(channel_);
   }
   void Stop() { server_.reset(); }
@@ -74,8 +73,8 @@ class TestReferee {
   std::shared_ptr<grpc::Channel> channel() { return channel_; }
 
   // A context carrying `token` (none if empty), with a deadline.
-  static std::unique_ptr<grpc::ClientContext> Context(
-      const std::string& token, int timeout_ms = 10000) {
+  static std::unique_ptr<grpc::ClientContext> Context(const std::string& token,
+                                                      int timeout_ms = 10000) {
     auto ctx = std::make_unique<grpc::ClientContext>();
     if (!token.empty()) ctx->AddMetadata("authorization", "Bearer " + token);
     ctx->set_deadline(std::chrono::system_clock::now() +

@@ -65,8 +65,8 @@ class TlsTest : public ::testing::Test {
     auto stub = v1::RefereeService::NewStub(channel);
     v1::ListGamesRequest req;
     v1::ListGamesResponse resp;
-    return stub->ListGames(TestReferee::Context(kAdminToken, 5000).get(), req,
-                           &resp)
+    return stub
+        ->ListGames(TestReferee::Context(kAdminToken, 5000).get(), req, &resp)
         .error_code();
   }
 
@@ -78,15 +78,16 @@ TEST_F(TlsTest, ServerCertificateOnly) {
   ASSERT_NE(server, nullptr);
   EXPECT_EQ(List(server->port(), false), grpc::StatusCode::OK);
   // A plaintext client cannot talk to a TLS server.
-  auto plain = v1::RefereeService::NewStub(grpc::CreateChannel(
-      "127.0.0.1:" + std::to_string(server->port()),
-      grpc::InsecureChannelCredentials()));
+  auto plain = v1::RefereeService::NewStub(
+      grpc::CreateChannel("127.0.0.1:" + std::to_string(server->port()),
+                          grpc::InsecureChannelCredentials()));
   v1::ListGamesRequest req;
   v1::ListGamesResponse resp;
-  EXPECT_EQ(plain->ListGames(TestReferee::Context(kAdminToken, 2000).get(),
-                             req, &resp)
-                .error_code(),
-            grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(
+      plain
+          ->ListGames(TestReferee::Context(kAdminToken, 2000).get(), req, &resp)
+          .error_code(),
+      grpc::StatusCode::UNAVAILABLE);
 }
 
 TEST_F(TlsTest, ClientCertificatesRequired) {
