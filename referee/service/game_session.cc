@@ -53,6 +53,47 @@ v1::WatchGameResponse DealInfoEvent(const Game& game) {
   return e;
 }
 
+int NextToMove(const Game& game) { return game.over() ? -1 : game.to_move(); }
+
+absl::string_view CodeName(grpc::StatusCode code) {
+  switch (code) {
+    case grpc::StatusCode::OK:
+      return "OK";
+    case grpc::StatusCode::INVALID_ARGUMENT:
+      return "INVALID_ARGUMENT";
+    case grpc::StatusCode::FAILED_PRECONDITION:
+      return "FAILED_PRECONDITION";
+    case grpc::StatusCode::ABORTED:
+      return "ABORTED";
+    default:
+      return "UNAVAILABLE";
+  }
+}
+
+// The answer to a submission: accepted (code OK, `move` as played) or
+// refused (`move` as submitted, with the reason).
+v1::SubmitMoveResponse Answer(const Game& game, int turn, v1::Move move,
+                              grpc::StatusCode code, std::string reason,
+                              int illegal_left, int next_to_move) {
+  v1::SubmitMoveResponse r;
+  v1::MoveVerdict* v = r.mutable_verdict();
+  v->set_turn(turn);
+  v->set_accepted(code == grpc::StatusCode::OK);
+  *v->mutable_move() = std::move(move);
+  v->set_reason(std::move(reason));
+  v->set_code(std::string(CodeName(code)));
+  v->set_illegal_left(illegal_left);
+  r.set_next_to_move(next_to_move);
+  r.set_status(StatusOf(game));
+  return r;
+}
+
+v1::Move MoveProto(const Move& move) {
+  v1::Move out;
+  ToProto(move, &out);
+  return out;
+}
+
 void ClockToProto(const recorder::TimeControl& clock, v1::Clock* out) {
   out->set_per_move_ms(clock.per_move_ms);
   out->set_bank_ms(clock.bank_ms);
@@ -391,21 +432,11 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
     }
   } flush_now{origin.get()};
   const int max_illegal = header_.clock.max_illegal;
+  auto illegal_left = [&] { return std::max(0, max_illegal - illegal_[seat]); };
   auto respond = [&](grpc::StatusCode code, const std::string& reason) {
-    v1::SubmitMoveResponse r;
-    v1::MoveVerdict* v = r.mutable_verdict();
-    v->set_turn(turn);
-    v->set_accepted(false);
-    *v->mutable_move() = submitted;
-    v->set_reason(reason);
-    v->set_code(code == grpc::StatusCode::FAILED_PRECONDITION
-                    ? "FAILED_PRECONDITION"
-                : code == grpc::StatusCode::ABORTED ? "ABORTED"
-                                                    : "UNAVAILABLE");
-    v->set_illegal_left(std::max(0, max_illegal - illegal_[seat]));
-    r.set_next_to_move(game_.over() ? -1 : game_.to_move());
-    r.set_status(StatusOf(game_));
-    reply(grpc::Status(code, reason), r);
+    reply(grpc::Status(code, reason),
+          Answer(game_, turn, submitted, code, reason, illegal_left(),
+                 NextToMove(game_)));
   };
   if (broken_) {
     return respond(grpc::StatusCode::UNAVAILABLE,
@@ -420,17 +451,11 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
     const PlayedMove& played = game_.history()[turn];
     absl::StatusOr<Move> move = FromProto(submitted);
     if (move.ok() && played.seat == seat && played.move == *move) {
-      v1::SubmitMoveResponse r;
-      v1::MoveVerdict* v = r.mutable_verdict();
-      v->set_turn(turn);
-      v->set_accepted(true);
-      ToProto(played.move, v->mutable_move());
-      v->set_code("OK");
-      v->set_illegal_left(std::max(0, max_illegal - illegal_[seat]));
-      r.set_next_to_move(turn + 1 < game_.turn()
-                             ? game_.history()[turn + 1].seat
-                             : (game_.over() ? -1 : game_.to_move()));
-      r.set_status(StatusOf(game_));
+      const v1::SubmitMoveResponse r =
+          Answer(game_, turn, MoveProto(played.move), grpc::StatusCode::OK, "",
+                 illegal_left(),
+                 turn + 1 < game_.turn() ? game_.history()[turn + 1].seat
+                                         : NextToMove(game_));
       auto ack = [reply = std::move(reply), r]() {
         reply(grpc::Status::OK, r);
       };
@@ -501,16 +526,9 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
       absl::StrAppend(&reason, " (", left, " illegal submission",
                       left == 1 ? "" : "s", " left before forfeit)");
     }
-    v1::SubmitMoveResponse r;
-    v1::MoveVerdict* v = r.mutable_verdict();
-    v->set_turn(turn);
-    v->set_accepted(false);
-    *v->mutable_move() = submitted;
-    v->set_reason(reason);
-    v->set_code("INVALID_ARGUMENT");
-    v->set_illegal_left(left);
-    r.set_next_to_move(game_.over() ? -1 : game_.to_move());
-    r.set_status(StatusOf(game_));
+    const v1::SubmitMoveResponse r =
+        Answer(game_, turn, submitted, grpc::StatusCode::INVALID_ARGUMENT,
+               reason, left, NextToMove(game_));
     RecordThenPublish(
         std::move(events),
         [this, reply = std::move(reply), r, reason,
@@ -550,15 +568,9 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
     public_events.push_back(DealInfoEvent(game_));
   }
 
-  v1::SubmitMoveResponse r;
-  v1::MoveVerdict* v = r.mutable_verdict();
-  v->set_turn(turn);
-  v->set_accepted(true);
-  ToProto(played.move, v->mutable_move());
-  v->set_code("OK");
-  v->set_illegal_left(std::max(0, max_illegal - illegal_[seat]));
-  r.set_next_to_move(game_.over() ? -1 : game_.to_move());
-  r.set_status(StatusOf(game_));
+  const v1::SubmitMoveResponse r =
+      Answer(game_, turn, MoveProto(played.move), grpc::StatusCode::OK, "",
+             illegal_left(), NextToMove(game_));
   RecordThenPublish(
       std::move(events),
       [this, reply = std::move(reply), r,

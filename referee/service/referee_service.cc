@@ -15,6 +15,18 @@ grpc::Status TooManyRequests() {
                       "too many requests from this seat; slow down");
 }
 
+// A bot's unary call: the token's seat, counted against its rate limit.
+grpc::Status AdmitBot(Registry& registry,
+                      const grpc::CallbackServerContext& context,
+                      const std::string& game_id, SeatAccess* access) {
+  grpc::Status status =
+      registry.AuthorizeSeat(context.client_metadata(), game_id, access);
+  if (status.ok() && !access->game->Admit(access->seat)) {
+    status = TooManyRequests();
+  }
+  return status;
+}
+
 // A Channel writing to one server stream (bidi or server-streaming). The
 // reactor forwards OnWriteDone here and calls Detach() from OnDone; after
 // that the channel drops everything.
@@ -293,14 +305,10 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::GetTurn(
     v1::GetTurnResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   SeatAccess access;
-  grpc::Status auth = registry_->AuthorizeSeat(context->client_metadata(),
-                                               request->game_id(), &access);
-  if (!auth.ok()) {
-    reactor->Finish(auth);
-    return reactor;
-  }
-  if (!access.game->Admit(access.seat)) {
-    reactor->Finish(TooManyRequests());
+  if (grpc::Status s =
+          AdmitBot(*registry_, *context, request->game_id(), &access);
+      !s.ok()) {
+    reactor->Finish(s);
     return reactor;
   }
   access.game->GetTurn(access.seat, request->wait(),
@@ -317,14 +325,10 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::SubmitMove(
     v1::SubmitMoveResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   SeatAccess access;
-  grpc::Status auth = registry_->AuthorizeSeat(context->client_metadata(),
-                                               request->game_id(), &access);
-  if (!auth.ok()) {
-    reactor->Finish(auth);
-    return reactor;
-  }
-  if (!access.game->Admit(access.seat)) {
-    reactor->Finish(TooManyRequests());
+  if (grpc::Status s =
+          AdmitBot(*registry_, *context, request->game_id(), &access);
+      !s.ok()) {
+    reactor->Finish(s);
     return reactor;
   }
   access.game->Submit(access.seat, request->turn(), request->move(),
