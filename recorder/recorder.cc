@@ -953,11 +953,12 @@ absl::StatusOr<GameRecord> Recorder::Impl::Load(const std::string& game_id) {
 
 absl::StatusOr<std::vector<GameSummary>> Recorder::Impl::List(
     const ListFilter& filter) {
-  // The SQL depends only on which filters are set, so at most 32 shapes
+  // The SQL depends only on which filters are set, so at most 128 shapes
   // end up in the statement cache.
   std::string sql =
       "SELECT game_id, label, rules, status, winner, end_reason, totals, "
       "created_us, finished_us FROM games g WHERE 1";
+  if (!filter.game_id.empty()) absl::StrAppend(&sql, " AND game_id = ?7");
   if (filter.status.has_value()) absl::StrAppend(&sql, " AND status = ?1");
   if (!filter.label.empty()) absl::StrAppend(&sql, " AND label = ?2");
   if (!filter.bot.empty()) {
@@ -967,7 +968,9 @@ absl::StatusOr<std::vector<GameSummary>> Recorder::Impl::List(
   }
   if (filter.from_us != 0) absl::StrAppend(&sql, " AND created_us >= ?4");
   if (filter.to_us != 0) absl::StrAppend(&sql, " AND created_us < ?5");
-  absl::StrAppend(&sql, " ORDER BY created_us, game_id");
+  absl::StrAppend(&sql, filter.newest_first
+                            ? " ORDER BY created_us DESC, game_id DESC"
+                            : " ORDER BY created_us, game_id");
   if (filter.limit > 0) absl::StrAppend(&sql, " LIMIT ?6");
 
   std::lock_guard<std::mutex> lock(read_mu_);
@@ -978,6 +981,7 @@ absl::StatusOr<std::vector<GameSummary>> Recorder::Impl::List(
   std::vector<GameSummary> out;
   {
     Query q(*stmt);
+    if (!filter.game_id.empty()) q.Bind(7, filter.game_id);
     if (filter.status.has_value()) q.Bind(1, GameStatusName(*filter.status));
     if (!filter.label.empty()) q.Bind(2, filter.label);
     if (!filter.bot.empty()) q.Bind(3, filter.bot);

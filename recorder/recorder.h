@@ -58,12 +58,14 @@ struct GameSummary {
 };
 
 struct ListFilter {
+  std::string game_id;    // exactly this game; empty for any
   std::optional<GameStatus> status;
   std::string label;      // exact; empty for any
   std::string bot;        // a seat's bot name; empty for any
   int64_t from_us = 0;    // created at or after; 0 for any
   int64_t to_us = 0;      // created before; 0 for any
   int limit = 0;          // 0 for no limit
+  bool newest_first = false;  // order by creation time, newest first
 };
 
 class Recorder {

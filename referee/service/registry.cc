@@ -331,6 +331,7 @@ grpc::Status Registry::GetGame(const std::string& game_id,
     return FromAbsl(record.status());
   }
   recorder::ListFilter filter;
+  filter.game_id = game_id;
   absl::StatusOr<std::vector<recorder::GameSummary>> list =
       deps_.recorder->List(filter);
   if (!list.ok()) return FromAbsl(list.status());
@@ -365,6 +366,7 @@ grpc::Status Registry::ListGames(const v1::ListGamesRequest& request,
       break;
   }
   filter.label = request.label();
+  filter.newest_first = true;
   filter.limit =
       request.page_size() > 0 ? std::min(request.page_size(), 1000) : 100;
   absl::StatusOr<std::vector<recorder::GameSummary>> list =

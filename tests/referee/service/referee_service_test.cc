@@ -275,7 +275,18 @@ TEST(RefereeAuthTest, EveryCase) {
       referee.stub()
           .ListGames(TestReferee::Context(kAdminToken).get(), list, &games)
           .ok());
-  EXPECT_EQ(games.games_size(), 2);
+  ASSERT_EQ(games.games_size(), 2);
+  // Newest first.
+  EXPECT_EQ(games.games(0).game_id(), b.game_id());
+  EXPECT_EQ(games.games(1).game_id(), a.game_id());
+  v1::ListGamesRequest one;
+  one.set_page_size(1);
+  ASSERT_TRUE(
+      referee.stub()
+          .ListGames(TestReferee::Context(kAdminToken).get(), one, &games)
+          .ok());
+  ASSERT_EQ(games.games_size(), 1);
+  EXPECT_EQ(games.games(0).game_id(), b.game_id());
   v1::AbortGameRequest abort;
   abort.set_game_id(b.game_id());
   v1::AbortGameResponse aborted;
