@@ -11,6 +11,8 @@
 #ifndef CASSINO_REFEREE_SERVICE_CHANNEL_H_
 #define CASSINO_REFEREE_SERVICE_CHANNEL_H_
 
+#include <memory>
+
 #include "grpcpp/grpcpp.h"
 
 namespace cassino::service {
@@ -19,8 +21,12 @@ template <typename Message>
 class Channel {
  public:
   virtual ~Channel() = default;
-  // Queues a message; it is written at the next Flush() or Close().
-  virtual void Send(const Message& message) = 0;
+  // Queues a message; it is written at the next Flush() or Close(). A
+  // message sent to several streams is shared, not copied.
+  virtual void Send(std::shared_ptr<const Message> message) = 0;
+  void Send(Message message) {
+    Send(std::make_shared<const Message>(std::move(message)));
+  }
   // Starts writing everything queued.
   virtual void Flush() = 0;
   // Ends the stream with `status` once every queued message is written.

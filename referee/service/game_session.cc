@@ -123,8 +123,8 @@ std::shared_ptr<GameSession> GameSession::Create(SessionDeps deps,
   std::lock_guard<std::mutex> lock(s->mu_);
   v1::WatchGameResponse started;
   *started.mutable_game_started() = s->GameStartedMessage(-1);
-  s->public_log_.push_back(std::move(started));
-  s->public_log_.push_back(DealInfoEvent(s->game_));
+  s->LogPublic(std::move(started));
+  s->LogPublic(DealInfoEvent(s->game_));
   deps.recorder->CreateGame(s->header_, [](absl::Status) {});
   s->RecordThenPublish(
       {{EventKind::kDeal,
@@ -151,23 +151,23 @@ absl::StatusOr<std::shared_ptr<GameSession>> GameSession::Resume(
   // The public log as it was, so that spectators see the whole game.
   v1::WatchGameResponse started;
   *started.mutable_game_started() = s->GameStartedMessage(-1);
-  s->public_log_.push_back(std::move(started));
+  s->LogPublic(std::move(started));
   size_t next_round = 0;
   for (const PlayedMove& m : g.history()) {
     while (next_round < g.rounds().size() &&
            g.rounds()[next_round].round < m.round) {
       v1::WatchGameResponse e;
       ToProto(g.rounds()[next_round++], e.mutable_round_ended());
-      s->public_log_.push_back(std::move(e));
+      s->LogPublic(std::move(e));
     }
     v1::WatchGameResponse e;
     ToProto(m, e.mutable_move_played());
-    s->public_log_.push_back(std::move(e));
+    s->LogPublic(std::move(e));
   }
   for (; next_round < g.rounds().size(); ++next_round) {
     v1::WatchGameResponse e;
     ToProto(g.rounds()[next_round], e.mutable_round_ended());
-    s->public_log_.push_back(std::move(e));
+    s->LogPublic(std::move(e));
   }
 
   // A crash may have come between a move's record and the records of what
@@ -194,11 +194,11 @@ absl::StatusOr<std::shared_ptr<GameSession>> GameSession::Resume(
     missing.push_back({EventKind::kEnd,
                        recorder::EndPayload(*g.result(), record.header.seed)});
   }
-  if (!g.over()) s->public_log_.push_back(DealInfoEvent(g));
+  if (!g.over()) s->LogPublic(DealInfoEvent(g));
   if (g.over()) {
     v1::WatchGameResponse e;
     *e.mutable_game_ended() = s->GameEndedMessage();
-    s->public_log_.push_back(std::move(e));
+    s->LogPublic(std::move(e));
   }
   if (!missing.empty()) {
     s->RecordThenPublish(std::move(missing), [](const absl::Status&) {});
@@ -277,30 +277,37 @@ void GameSession::AppendConsequences(
   }
 }
 
-void GameSession::Broadcast(const std::vector<v1::WatchGameResponse>& events) {
-  for (const v1::WatchGameResponse& e : events) {
-    v1::PlayResponse p;
+void GameSession::Broadcast(std::vector<v1::WatchGameResponse> events) {
+  for (v1::WatchGameResponse& e : events) {
+    auto p = std::make_shared<v1::PlayResponse>();
     switch (e.event_case()) {
       case v1::WatchGameResponse::kMovePlayed:
-        *p.mutable_move_played() = e.move_played();
+        *p->mutable_move_played() = e.move_played();
         break;
       case v1::WatchGameResponse::kRoundEnded:
-        *p.mutable_round_ended() = e.round_ended();
+        *p->mutable_round_ended() = e.round_ended();
         break;
       case v1::WatchGameResponse::kGameEnded:
-        *p.mutable_game_ended() = e.game_ended();
+        *p->mutable_game_ended() = e.game_ended();
         break;
       default:
         break;
     }
-    if (p.event_case() != v1::PlayResponse::EVENT_NOT_SET) {
+    if (p->event_case() != v1::PlayResponse::EVENT_NOT_SET) {
+      const std::shared_ptr<const v1::PlayResponse> shared = std::move(p);
       for (const auto& ch : seat_channels_) {
-        if (ch) ch->Send(p);
+        if (ch) ch->Send(shared);
       }
     }
-    for (const auto& w : watchers_) w->Send(e);
-    public_log_.push_back(e);
+    auto shared = std::make_shared<const v1::WatchGameResponse>(std::move(e));
+    for (const auto& w : watchers_) w->Send(shared);
+    public_log_.push_back(std::move(shared));
   }
+}
+
+void GameSession::LogPublic(v1::WatchGameResponse event) {
+  public_log_.push_back(
+      std::make_shared<const v1::WatchGameResponse>(std::move(event)));
 }
 
 void GameSession::StartTurnOrFinish() {
@@ -636,7 +643,7 @@ void GameSession::GetTurn(int seat, bool wait, TurnReply reply) {
 
 void GameSession::Watch(std::shared_ptr<WatchChannel> channel) {
   std::lock_guard<std::mutex> lock(mu_);
-  for (const v1::WatchGameResponse& e : public_log_) channel->Send(e);
+  for (const auto& e : public_log_) channel->Send(e);
   if (end_published_) {
     SendRecordAndClose(*channel);
     return;

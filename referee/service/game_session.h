@@ -137,8 +137,11 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
                           std::vector<PendingEvent>* events,
                           std::vector<v1::WatchGameResponse>* public_events)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Adds an event to the spectators' log without sending it.
+  void LogPublic(v1::WatchGameResponse event)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Sends public events to every seat and spectator and logs them.
-  void Broadcast(const std::vector<v1::WatchGameResponse>& events)
+  void Broadcast(std::vector<v1::WatchGameResponse> events)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // After a commit, if nothing else is pending: starts the turn's clock and
   // tells the seat to move, or closes every stream when the game is over.
@@ -192,7 +195,8 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   std::vector<std::vector<TurnReply>> turn_waiters_ ABSL_GUARDED_BY(mu_);
   std::vector<std::shared_ptr<WatchChannel>> watchers_ ABSL_GUARDED_BY(mu_);
   // Every public event published so far, for late spectators.
-  std::vector<v1::WatchGameResponse> public_log_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::shared_ptr<const v1::WatchGameResponse>> public_log_
+      ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace cassino::service

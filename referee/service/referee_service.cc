@@ -35,10 +35,11 @@ class StreamChannel final : public Channel<Message> {
  public:
   explicit StreamChannel(Reactor* reactor) : reactor_(reactor) {}
 
-  void Send(const Message& message) override {
+  using Channel<Message>::Send;
+  void Send(std::shared_ptr<const Message> message) override {
     std::lock_guard<std::mutex> lock(mu_);
     if (reactor_ == nullptr || closing_) return;
-    queue_.push_back(message);
+    queue_.push_back(std::move(message));
   }
 
   void Flush() override {
@@ -96,7 +97,7 @@ class StreamChannel final : public Channel<Message> {
   // server stream occasionally ended the stream under load.)
   void WriteFront() {
     writing_ = true;
-    reactor_->StartWrite(&queue_.front());
+    reactor_->StartWrite(queue_.front().get());
   }
   void FinishLocked() {
     if (finished_) return;
@@ -106,7 +107,8 @@ class StreamChannel final : public Channel<Message> {
 
   mutable std::mutex mu_;
   Reactor* reactor_;
-  std::deque<Message> queue_;  // front() is being written while writing_
+  // front() is being written while writing_.
+  std::deque<std::shared_ptr<const Message>> queue_;
   bool writing_ = false;
   bool closing_ = false;
   bool finished_ = false;
