@@ -11,7 +11,9 @@
 #define CASSINO_REFEREE_SERVICE_CONVERT_H_
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "cassino/v1/game.pb.h"
+#include "grpcpp/support/status.h"
 #include "referee/rules/game.h"
 #include "referee/rules/observation.h"
 
@@ -36,6 +38,10 @@ absl::StatusOr<Move> FromProto(const v1::Move& move);
 // InvalidArgument naming it.
 absl::StatusOr<CardSet> CardsFromProto(
     const google::protobuf::RepeatedPtrField<std::string>& cards);
+
+// The name of a status code as MoveVerdict.code carries it, e.g.
+// "INVALID_ARGUMENT".
+absl::string_view StatusCodeName(grpc::StatusCode code);
 
 // The cards of a set as strings, canonical order.
 void CardsToProto(CardSet cards,

@@ -55,21 +55,6 @@ v1::WatchGameResponse DealInfoEvent(const Game& game) {
 
 int NextToMove(const Game& game) { return game.over() ? -1 : game.to_move(); }
 
-absl::string_view CodeName(grpc::StatusCode code) {
-  switch (code) {
-    case grpc::StatusCode::OK:
-      return "OK";
-    case grpc::StatusCode::INVALID_ARGUMENT:
-      return "INVALID_ARGUMENT";
-    case grpc::StatusCode::FAILED_PRECONDITION:
-      return "FAILED_PRECONDITION";
-    case grpc::StatusCode::ABORTED:
-      return "ABORTED";
-    default:
-      return "UNAVAILABLE";
-  }
-}
-
 // The answer to a submission: accepted (code OK, `move` as played) or
 // refused (`move` as submitted, with the reason).
 v1::SubmitMoveResponse Answer(const Game& game, int turn, v1::Move move,
@@ -81,7 +66,7 @@ v1::SubmitMoveResponse Answer(const Game& game, int turn, v1::Move move,
   v->set_accepted(code == grpc::StatusCode::OK);
   *v->mutable_move() = std::move(move);
   v->set_reason(std::move(reason));
-  v->set_code(std::string(CodeName(code)));
+  v->set_code(std::string(StatusCodeName(code)));
   v->set_illegal_left(illegal_left);
   r.set_next_to_move(next_to_move);
   r.set_status(StatusOf(game));

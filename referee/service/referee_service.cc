@@ -15,6 +15,16 @@ grpc::Status TooManyRequests() {
                       "too many requests from this seat; slow down");
 }
 
+// A reply callback that fills a unary call's response and finishes it.
+template <typename Response>
+auto FinishWith(grpc::ServerUnaryReactor* reactor, Response* response) {
+  return
+      [reactor, response](const grpc::Status& status, const Response& value) {
+        if (status.ok()) *response = value;
+        reactor->Finish(status);
+      };
+}
+
 // A bot's unary call: the token's seat, counted against its rate limit.
 grpc::Status AdmitBot(Registry& registry,
                       const grpc::CallbackServerContext& context,
@@ -240,12 +250,7 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::CreateGame(
     reactor->Finish(auth);
     return reactor;
   }
-  registry_->CreateGame(
-      *request, [reactor, response](const grpc::Status& status,
-                                    const v1::CreateGameResponse& created) {
-        if (status.ok()) *response = created;
-        reactor->Finish(status);
-      });
+  registry_->CreateGame(*request, FinishWith(reactor, response));
   return reactor;
 }
 
@@ -314,11 +319,7 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::GetTurn(
     return reactor;
   }
   access.game->GetTurn(access.seat, request->wait(),
-                       [reactor, response](const grpc::Status& status,
-                                           const v1::GetTurnResponse& turn) {
-                         if (status.ok()) *response = turn;
-                         reactor->Finish(status);
-                       });
+                       FinishWith(reactor, response));
   return reactor;
 }
 
@@ -334,11 +335,7 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::SubmitMove(
     return reactor;
   }
   access.game->Submit(access.seat, request->turn(), request->move(),
-                      [reactor, response](const grpc::Status& status,
-                                          const v1::SubmitMoveResponse& r) {
-                        if (status.ok()) *response = r;
-                        reactor->Finish(status);
-                      });
+                      FinishWith(reactor, response));
   return reactor;
 }
 

@@ -14,21 +14,6 @@ Seed SeedOf(uint8_t byte) {
   return s;
 }
 
-const char* CodeName(grpc::StatusCode code) {
-  switch (code) {
-    case grpc::StatusCode::OK:
-      return "OK";
-    case grpc::StatusCode::INVALID_ARGUMENT:
-      return "INVALID_ARGUMENT";
-    case grpc::StatusCode::FAILED_PRECONDITION:
-      return "FAILED_PRECONDITION";
-    case grpc::StatusCode::ABORTED:
-      return "ABORTED";
-    default:
-      return "UNKNOWN";
-  }
-}
-
 }  // namespace
 
 FakeReferee::FakeReferee(FakeOptions options)
@@ -82,7 +67,9 @@ v1::YourTurn FakeReferee::TurnFor(int seat) const {
   v1::YourTurn t;
   t.set_turn(game_.turn());
   service::ToProto(Observe(game_, seat), t.mutable_observation());
-  for (const Move& m : game_.LegalMoves()) service::ToProto(m, t.add_legal_moves());
+  for (const Move& m : game_.LegalMoves()) {
+    service::ToProto(m, t.add_legal_moves());
+  }
   t.set_time_left_ms(5000);
   t.set_illegal_left(3);
   return t;
@@ -120,7 +107,7 @@ grpc::StatusCode FakeReferee::Submit(int seat, int turn, const v1::Move& move,
     code = grpc::StatusCode::INVALID_ARGUMENT;
     reason = std::string(s.message());
   }
-  verdict->set_code(CodeName(code));
+  verdict->set_code(std::string(service::StatusCodeName(code)));
   if (code != grpc::StatusCode::OK) {
     verdict->set_reason(reason);
     return code;

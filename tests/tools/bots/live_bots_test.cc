@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -154,7 +155,8 @@ class Child {
   std::string stderr_text() const { return ReadAll(err_path_); }
 
  private:
-  static inline int counter_ = 0;
+  // Children are started from several threads at once.
+  static inline std::atomic<int> counter_{0};
   pid_t pid_ = -1;
   std::string out_path_;
   std::string err_path_;
