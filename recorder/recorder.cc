@@ -223,9 +223,7 @@ class Recorder::Impl {
   };
   struct AppendWrite {
     std::string game_id;
-    EventKind kind;
-    int64_t at_us;
-    std::string payload;
+    std::vector<Recorder::NewEvent> events;  // written together or not at all
   };
   struct ImportWrite {
     const GameRecord* record;  // owned by the waiting Import() caller
@@ -265,6 +263,8 @@ class Recorder::Impl {
   void WriteBatch(std::deque<Write>& batch);
   absl::Status DoWrite(const CreateWrite& w);
   absl::Status DoWrite(const AppendWrite& w);
+  absl::Status AppendOne(const std::string& game_id,
+                         const Recorder::NewEvent& event);
   absl::Status DoWrite(const ImportWrite& w);
   absl::StatusOr<ChainState> Chain(const std::string& game_id);
   absl::Status GameExists(const std::string& game_id, bool* exists);
@@ -753,26 +753,48 @@ absl::Status Recorder::Impl::DoWrite(const CreateWrite& w) {
 }
 
 absl::Status Recorder::Impl::DoWrite(const AppendWrite& w) {
-  if (w.kind == EventKind::kCreate) {
+  // On failure the savepoint undoes the SQL; the chain state is put back
+  // here, so that the overlay again matches what is written.
+  const auto before = overlay_.find(w.game_id);
+  const std::optional<ChainState> saved =
+      before == overlay_.end() ? std::nullopt
+                               : std::optional<ChainState>(before->second);
+  for (const Recorder::NewEvent& e : w.events) {
+    absl::Status s = AppendOne(w.game_id, e);
+    if (!s.ok()) {
+      if (saved) {
+        overlay_[w.game_id] = *saved;
+      } else {
+        overlay_.erase(w.game_id);
+      }
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Recorder::Impl::AppendOne(const std::string& game_id,
+                                       const Recorder::NewEvent& e) {
+  if (e.kind == EventKind::kCreate) {
     return absl::InvalidArgumentError(
         "create events are written by CreateGame, not Append");
   }
   absl::StatusOr<std::optional<Summary>> summary =
-      CheckPayload(w.kind, w.at_us, w.payload);
+      CheckPayload(e.kind, e.at_us, e.payload);
   if (!summary.ok()) return summary.status();
-  absl::StatusOr<ChainState> chain = Chain(w.game_id);
+  absl::StatusOr<ChainState> chain = Chain(game_id);
   if (!chain.ok()) return chain.status();
-  const Digest hash = ChainHash(chain->last_hash, w.kind, w.payload);
-  if (absl::Status s = InsertEvent(w.game_id, chain->next_seq, w.kind, w.at_us,
-                                   w.payload, ToHex(hash));
+  const Digest hash = ChainHash(chain->last_hash, e.kind, e.payload);
+  if (absl::Status s = InsertEvent(game_id, chain->next_seq, e.kind, e.at_us,
+                                   e.payload, ToHex(hash));
       !s.ok()) {
     return s;
   }
   if (summary->has_value()) {
-    if (absl::Status s = SetSummary(w.game_id, **summary); !s.ok()) return s;
+    if (absl::Status s = SetSummary(game_id, **summary); !s.ok()) return s;
   }
-  overlay_[w.game_id] = ChainState{chain->next_seq + 1, hash,
-                                   chain->closed || summary->has_value()};
+  overlay_[game_id] = ChainState{chain->next_seq + 1, hash,
+                                 chain->closed || summary->has_value()};
   return absl::OkStatus();
 }
 
@@ -1047,8 +1069,15 @@ void Recorder::CreateGame(const GameHeader& header, DoneCallback done) {
 
 void Recorder::Append(const std::string& game_id, EventKind kind, int64_t at_us,
                       std::string payload, DoneCallback done) {
-  impl_->Enqueue({Impl::AppendWrite{game_id, kind, at_us, std::move(payload)},
-                  std::move(done)});
+  std::vector<NewEvent> events;
+  events.push_back({kind, at_us, std::move(payload)});
+  Append(game_id, std::move(events), std::move(done));
+}
+
+void Recorder::Append(const std::string& game_id, std::vector<NewEvent> events,
+                      DoneCallback done) {
+  impl_->Enqueue(
+      {Impl::AppendWrite{game_id, std::move(events)}, std::move(done)});
 }
 
 absl::Status Recorder::CreateGameSync(const GameHeader& header) {
@@ -1057,8 +1086,9 @@ absl::Status Recorder::CreateGameSync(const GameHeader& header) {
 
 absl::Status Recorder::AppendSync(const std::string& game_id, EventKind kind,
                                   int64_t at_us, std::string payload) {
-  return impl_->EnqueueAndWait(
-      Impl::AppendWrite{game_id, kind, at_us, std::move(payload)});
+  std::vector<NewEvent> events;
+  events.push_back({kind, at_us, std::move(payload)});
+  return impl_->EnqueueAndWait(Impl::AppendWrite{game_id, std::move(events)});
 }
 
 absl::StatusOr<GameRecord> Recorder::Load(const std::string& game_id) const {

@@ -50,21 +50,21 @@ struct GameSummary {
   std::string rules;
   std::vector<std::string> bots;  // per seat
   GameStatus status = GameStatus::kRunning;
-  int winner = -1;                // side; -1 none (or running)
-  std::string end_reason;         // GameEndReasonName; empty while running
-  std::vector<int> totals;        // per side; empty while running
+  int winner = -1;          // side; -1 none (or running)
+  std::string end_reason;   // GameEndReasonName; empty while running
+  std::vector<int> totals;  // per side; empty while running
   int64_t created_us = 0;
-  int64_t finished_us = 0;        // 0 while running
+  int64_t finished_us = 0;  // 0 while running
 };
 
 struct ListFilter {
-  std::string game_id;    // exactly this game; empty for any
+  std::string game_id;  // exactly this game; empty for any
   std::optional<GameStatus> status;
-  std::string label;      // exact; empty for any
-  std::string bot;        // a seat's bot name; empty for any
-  int64_t from_us = 0;    // created at or after; 0 for any
-  int64_t to_us = 0;      // created before; 0 for any
-  int limit = 0;          // 0 for no limit
+  std::string label;          // exact; empty for any
+  std::string bot;            // a seat's bot name; empty for any
+  int64_t from_us = 0;        // created at or after; 0 for any
+  int64_t to_us = 0;          // created before; 0 for any
+  int limit = 0;              // 0 for no limit
   bool newest_first = false;  // order by creation time, newest first
 };
 
@@ -86,6 +86,18 @@ class Recorder {
   // columns. Events of one game are written in the order they were queued.
   void Append(const std::string& game_id, EventKind kind, int64_t at_us,
               std::string payload, DoneCallback done);
+
+  // An event to append; see Append.
+  struct NewEvent {
+    EventKind kind;
+    int64_t at_us = 0;
+    std::string payload;
+  };
+  // Queues several events of one game as one write: all of them are
+  // committed, in order, or none is (a move and what it caused, e.g. the
+  // round's result and the next deal, never land apart).
+  void Append(const std::string& game_id, std::vector<NewEvent> events,
+              DoneCallback done);
 
   // Synchronous helpers: queue and wait for the commit.
   absl::Status CreateGameSync(const GameHeader& header);

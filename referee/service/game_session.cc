@@ -155,10 +155,10 @@ absl::StatusOr<std::shared_ptr<GameSession>> GameSession::Resume(
     s->LogPublic(std::move(e));
   }
 
-  // A crash may have come between a move's record and the records of what
-  // it caused (a round's result, the next deal, the end): write what is
-  // missing. Such a move was never acknowledged, but it is on disk, so it
-  // stands.
+  // A move and what it caused (a round's result, the next deal, the end)
+  // commit together, but a game's creation and its first deal are two
+  // writes, so a crash between them leaves the deal out: write whatever the
+  // engine says is missing.
   int deals = 0, rounds = 0;
   bool ended = false;
   for (const recorder::Event& e : record.events) {
@@ -199,27 +199,25 @@ void GameSession::RecordThenPublish(
   ++pending_;
   const int turns_after = game_.turn();
   const int64_t now_us = UnixMicros();
-  auto first_error = std::make_shared<absl::Status>();
-  std::shared_ptr<GameSession> self = shared_from_this();
-  for (size_t i = 0; i < events.size(); ++i) {
-    recorder::DoneCallback done;
-    if (i + 1 < events.size()) {
-      done = [first_error](absl::Status status) {
-        if (first_error->ok()) *first_error = std::move(status);
-      };
-    } else {
-      done = [self, first_error, turns_after,
-              publish = std::move(publish)](absl::Status status) {
-        if (first_error->ok()) *first_error = std::move(status);
+  std::vector<recorder::Recorder::NewEvent> batch;
+  batch.reserve(events.size());
+  for (PendingEvent& e : events) {
+    batch.push_back({e.kind, now_us, std::move(e.payload)});
+  }
+  // One write: the events commit together or not at all.
+  deps_.recorder->Append(
+      header_.game_id, std::move(batch),
+      [self = shared_from_this(), turns_after,
+       publish = std::move(publish)](absl::Status status) {
         std::lock_guard<std::mutex> lock(self->mu_);
         --self->pending_;
-        if (!first_error->ok() && !self->broken_) {
-          self->broken_ = std::string(first_error->message());
+        if (!status.ok() && !self->broken_) {
+          self->broken_ = std::string(status.message());
         }
-        if (first_error->ok()) {
+        if (status.ok()) {
           self->durable_turns_ = std::max(self->durable_turns_, turns_after);
         }
-        publish(*first_error);
+        publish(status);
         auto& waiters = self->durable_waiters_;
         for (auto it = waiters.begin(); it != waiters.end();) {
           if (it->first < self->durable_turns_) {
@@ -229,13 +227,9 @@ void GameSession::RecordThenPublish(
             ++it;
           }
         }
-        if (first_error->ok()) self->StartTurnOrFinish();
+        if (status.ok()) self->StartTurnOrFinish();
         self->FlushAll();
-      };
-    }
-    deps_.recorder->Append(header_.game_id, events[i].kind, now_us,
-                           std::move(events[i].payload), std::move(done));
-  }
+      });
 }
 
 void GameSession::AppendConsequences(

@@ -127,7 +127,8 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
     recorder::EventKind kind;
     std::string payload;
   };
-  // Queues the events; `publish` runs under the lock after they commit.
+  // Queues the events as one atomic write; `publish` runs under the lock
+  // after it commits (or fails).
   void RecordThenPublish(std::vector<PendingEvent> events,
                          std::function<void(const absl::Status&)> publish)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

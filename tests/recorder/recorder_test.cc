@@ -6,6 +6,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <filesystem>
+#include <future>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -492,6 +493,46 @@ TEST_F(RecorderTest, ImportRoundTrip) {
   }
   auto rec = OpenOrDie();
   EXPECT_EQ(rec->Load("i1")->events, record.events);
+}
+
+}  // namespace
+}  // namespace cassino::recorder
+
+namespace cassino::recorder {
+namespace {
+
+TEST_F(RecorderTest, SeveralEventsCommitTogetherOrNotAtAll) {
+  auto rec = OpenOrDie();
+  ASSERT_TRUE(rec->CreateGameSync(MakeHeader("g1")).ok());
+  auto append = [&](std::vector<Recorder::NewEvent> events) {
+    std::promise<absl::Status> done;
+    std::future<absl::Status> result = done.get_future();
+    rec->Append("g1", std::move(events),
+                [&done](absl::Status s) { done.set_value(std::move(s)); });
+    return result.get();
+  };
+  // A bad payload in the middle: nothing of the batch is written.
+  const absl::Status bad = append({{EventKind::kReject, 1, R"({"seat":0})"},
+                                   {EventKind::kMove, 2, "not json"},
+                                   {EventKind::kReject, 3, R"({"seat":1})"}});
+  EXPECT_EQ(bad.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(rec->Load("g1")->events.size(), 1u);
+  // A good batch takes the next seqs in order, chained from the create.
+  ASSERT_TRUE(append({{EventKind::kReject, 4, R"({"seat":0})"},
+                      {EventKind::kAbort, 5, R"({"detail":"x"})"}})
+                  .ok());
+  absl::StatusOr<GameRecord> g1 = rec->Load("g1");
+  ASSERT_TRUE(g1.ok());
+  ASSERT_EQ(g1->events.size(), 3u);
+  EXPECT_EQ(g1->events[1].seq, 1);
+  EXPECT_EQ(g1->events[1].at_us, 4);
+  EXPECT_EQ(g1->events[2].kind, EventKind::kAbort);
+  EXPECT_EQ(g1->status, GameStatus::kAborted);
+  Digest previous = *ParseSeed(g1->header.commitment);
+  for (const Event& e : g1->events) {
+    previous = ChainHash(previous, e.kind, e.payload);
+    EXPECT_EQ(ToHex(previous), e.hash) << e.seq;
+  }
 }
 
 }  // namespace
