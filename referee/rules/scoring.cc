@@ -3,10 +3,7 @@
 #include <algorithm>
 
 namespace cassino {
-namespace {
-
-// The side with strictly the most of something, or -1 on a tie.
-int UniqueMost(const std::vector<int>& counts) {
+int UniqueMost(std::span<const int> counts) {
   int best = -1, best_count = -1;
   bool tie = false;
   for (size_t s = 0; s < counts.size(); ++s) {
@@ -21,7 +18,12 @@ int UniqueMost(const std::vector<int>& counts) {
   return tie ? -1 : best;
 }
 
-}  // namespace
+int HolderOf(std::span<const CardSet> piles, Card card) {
+  for (size_t s = 0; s < piles.size(); ++s) {
+    if (piles[s].contains(card)) return static_cast<int>(s);
+  }
+  return -1;
+}
 
 absl::string_view ScoreItemName(ScoreItemKind kind) {
   switch (kind) {
@@ -39,6 +41,8 @@ absl::string_view ScoreItemName(ScoreItemKind kind) {
       return "sweep";
     case ScoreItemKind::kAllEleven:
       return "all_eleven";
+    case ScoreItemKind::kFace:
+      return "face";
   }
   return "?";
 }
@@ -59,12 +63,7 @@ RoundScore ScoreRound(const RuleSet& rules, std::span<const CardSet> piles,
     score.items.push_back({kind, side, points, card});
     score.sides[side].points += points;
   };
-  auto holder = [&](Card c) {
-    for (int s = 0; s < sides; ++s) {
-      if (piles[s].contains(c)) return s;
-    }
-    return -1;
-  };
+  auto holder = [&](Card c) { return HolderOf(piles, c); };
   if (int s = UniqueMost(cards); s >= 0) add(ScoreItemKind::kCards, s, 3);
   if (int s = UniqueMost(spades); s >= 0) add(ScoreItemKind::kSpades, s, 1);
   if (int s = holder(kBigCassino); s >= 0) {
@@ -75,8 +74,7 @@ RoundScore ScoreRound(const RuleSet& rules, std::span<const CardSet> piles,
     score.sides[s].little_cassino = true;
     add(ScoreItemKind::kLittleCassino, s, 1, kLittleCassino);
   }
-  for (Suit suit : {Suit::kSpades, Suit::kClubs, Suit::kHearts, Suit::kDiamonds}) {
-    const Card ace = Card::Of(kAce, suit);
+  for (Card ace : kAceCountOutOrder) {
     if (int s = holder(ace); s >= 0) {
       ++score.sides[s].aces;
       add(ScoreItemKind::kAce, s, 1, ace);

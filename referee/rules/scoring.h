@@ -27,6 +27,7 @@ enum class ScoreItemKind {
   kAce,
   kSweep,
   kAllEleven,
+  kFace,  // Tablanette: each jack, queen and king taken
 };
 absl::string_view ScoreItemName(ScoreItemKind kind);
 
@@ -80,6 +81,15 @@ struct TotalsUpdate {
 // the unique highest total wins (a tie for highest plays on).
 TotalsUpdate AddRoundScore(const RuleSet& rules, std::vector<int> totals,
                            const RoundScore& score);
+
+// The side with strictly the most of something, or -1 on a tie.
+int UniqueMost(std::span<const int> counts);
+// The side whose pile holds `card`, or -1.
+int HolderOf(std::span<const CardSet> piles, Card card);
+// The aces in the order count_out adds them.
+inline constexpr Card kAceCountOutOrder[] = {
+    Card::Of(kAce, Suit::kSpades), Card::Of(kAce, Suit::kClubs),
+    Card::Of(kAce, Suit::kHearts), Card::Of(kAce, Suit::kDiamonds)};
 
 // The points of the base items (without sweeps) in a standard round.
 inline constexpr int kBasePoints = 11;
