@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "referee/rules/callabra.h"
+#include "referee/rules/tablanette.h"
 
 namespace cassino {
 
@@ -20,6 +22,12 @@ absl::string_view GameEndReasonName(GameEndReason reason) {
       return "forfeit";
     case GameEndReason::kAborted:
       return "aborted";
+    case GameEndReason::kClearedTable:
+      return "cleared_table";
+    case GameEndReason::kMostCards:
+      return "most_cards";
+    case GameEndReason::kDraw:
+      return "draw";
   }
   return "?";
 }
@@ -71,7 +79,36 @@ void Game::StartRound() {
   DealCards();
 }
 
+void Game::DealRelatedGame() {
+  const int n = rules().players;
+  const bool tablanette = rules().game == GameKind::kTablanette;
+  const bool first = deal_ == 0;
+  ++deal_;
+  const int packet = tablanette ? 3 : 1;
+  const int passes = tablanette ? 2 : callabra::kHandSize;
+  const int end = static_cast<int>(deck_.size());
+  for (int pass = 0; pass < passes; ++pass) {
+    for (int k = 1; k <= n; ++k) {
+      const int seat = (dealer_ + k) % n;
+      for (int i = 0; i < packet && deck_pos_ < end; ++i) {
+        position_.hands[seat].insert(deck_[deck_pos_++]);
+      }
+    }
+  }
+  if (first) {
+    const int table = tablanette ? 4 : callabra::kTableDeal;
+    for (int i = 0; i < table; ++i) {
+      position_.table.loose.insert(deck_[deck_pos_++]);
+    }
+  }
+  position_.to_move = (dealer_ + 1) % n;
+}
+
 void Game::DealCards() {
+  if (rules().game != GameKind::kCassino) {
+    DealRelatedGame();
+    return;
+  }
   const RuleSet& r = rules();
   const int n = r.players;
   const bool first = deal_ == 0;
@@ -95,11 +132,31 @@ void Game::DealCards() {
 
 std::vector<Move> Game::LegalMoves() const {
   if (over()) return {};
+  switch (rules().game) {
+    case GameKind::kCallabra:
+      return callabra::LegalMoves(position_);
+    case GameKind::kTablanette:
+      return tablanette::LegalMoves(position_);
+    case GameKind::kCassino:
+      break;
+  }
   return cassino::LegalMoves(position_);
 }
 
 absl::Status Game::Validate(const Move& move) const {
   if (over()) return absl::FailedPreconditionError("the game is over");
+  switch (rules().game) {
+    case GameKind::kCallabra:
+      return callabra::ValidateMove(position_, move);
+    case GameKind::kTablanette:
+      return tablanette::ValidateMove(position_, move);
+    case GameKind::kCassino:
+      break;
+  }
+  if (move.second.valid()) {
+    return absl::InvalidArgumentError(
+        "only Callabra plays two hand cards in one move");
+  }
   return ValidateMove(position_, move);
 }
 
@@ -135,32 +192,89 @@ void Game::PlayUnchecked(const Move& move) {
     const int earned = EarnedThisRound(side);
     const int claimed = totals_[side] + earned;
     if (claimed >= rules().target) {
-      Finish(side, GameEndReason::kCallOut,
-             absl::StrCat("seat ", seat, " called out correctly with ", claimed));
+      Finish(
+          side, GameEndReason::kCallOut,
+          absl::StrCat("seat ", seat, " called out correctly with ", claimed));
     } else {
       Finish(1 - side, GameEndReason::kCallOut,
-             absl::StrCat("seat ", seat, " called out with only ", claimed, " of ",
-                          rules().target));
+             absl::StrCat("seat ", seat, " called out with only ", claimed,
+                          " of ", rules().target));
     }
     return;
   }
-  played.outcome = ApplyMove(position_, move);
+  const GameKind kind = rules().game;
+  switch (kind) {
+    case GameKind::kCallabra:
+      played.outcome = callabra::ApplyMove(position_, move);
+      break;
+    case GameKind::kTablanette:
+      played.outcome = tablanette::ApplyMove(position_, move);
+      break;
+    case GameKind::kCassino:
+      played.outcome = ApplyMove(position_, move);
+      break;
+  }
+  bool hands_empty = true;
+  for (CardSet hand : position_.hands)
+    hands_empty = hands_empty && hand.empty();
   if (move.kind == MoveKind::kCapture) {
     piles_[side] |= played.outcome.captured;
     last_capturer_ = side;
-    // With sweeps off an emptied table is no sweep at all.
-    played.outcome.sweep = played.outcome.sweep && rules().sweep_points > 0;
+    // With sweeps off an emptied table is no sweep at all; in Tablanette
+    // the round's very last card sweeps nothing.
+    played.outcome.sweep = played.outcome.sweep && rules().sweep_points > 0 &&
+                           !(kind == GameKind::kTablanette && hands_empty &&
+                             deal_ == rules().DealsPerRound());
+    if (played.outcome.sweep && kind == GameKind::kCallabra) {
+      history_.push_back(played);
+      for (int s = 0; s < rules().Sides(); ++s) totals_[s] = piles_[s].size();
+      Finish(side, GameEndReason::kClearedTable,
+             absl::StrCat("seat ", seat, " cleared the table"));
+      return;
+    }
     if (played.outcome.sweep) sweeps_.push_back({side, rules().sweep_points});
   }
   history_.push_back(played);
-  for (CardSet hand : position_.hands) {
-    if (!hand.empty()) return;
+  if (!hands_empty) {
+    // Callabra passes over a player whose hand is empty.
+    while (position_.hands[position_.to_move].empty()) {
+      position_.to_move = (position_.to_move + 1) % rules().players;
+    }
+    return;
+  }
+  AfterHandsEmpty();
+}
+
+void Game::AfterHandsEmpty() {
+  if (rules().game == GameKind::kCallabra) {
+    if (stock_size() > 0) {
+      DealCards();
+    } else {
+      FinishCallabra();
+    }
+    return;
   }
   if (deal_ < rules().DealsPerRound()) {
     DealCards();
   } else {
     EndRound();
   }
+}
+
+void Game::FinishCallabra() {
+  std::vector<int> cards(rules().Sides());
+  for (int s = 0; s < rules().Sides(); ++s) {
+    cards[s] = piles_[s].size();
+    totals_[s] = cards[s];
+  }
+  const int winner = UniqueMost(cards);
+  if (winner < 0) {
+    Finish(-1, GameEndReason::kDraw, "the stock ran out; most cards is a tie");
+    return;
+  }
+  Finish(winner, GameEndReason::kMostCards,
+         absl::StrCat("the stock ran out; side ", winner, " captured ",
+                      cards[winner], " cards"));
 }
 
 void Game::EndRound() {
@@ -173,13 +287,16 @@ void Game::EndRound() {
   result.builds_left = static_cast<int>(position_.table.builds.size());
   if (last_capturer_ >= 0) piles_[last_capturer_] |= result.leftovers;
   position_.table = Table();
-  result.score = ScoreRound(r, piles_, sweeps_);
+  result.score = r.game == GameKind::kTablanette
+                     ? tablanette::ScoreRound(piles_, sweeps_)
+                     : ScoreRound(r, piles_, sweeps_);
   result.totals_before = totals_;
 
   const int eleven = result.score.all_eleven_side;
   if (eleven >= 0 && (r.all_eleven == AllEleven::kWin ||
                       (r.all_eleven == AllEleven::kSkunk && round_ == 1))) {
-    for (const ScoreItem& item : result.score.items) totals_[item.side] += item.points;
+    for (const ScoreItem& item : result.score.items)
+      totals_[item.side] += item.points;
     result.totals_after = totals_;
     rounds_.push_back(std::move(result));
     Finish(eleven, GameEndReason::kAllEleven,

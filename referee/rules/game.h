@@ -23,6 +23,20 @@
 // side with the highest total wins (a tie for highest plays another round).
 // A forfeit ends the game: with two sides the other side wins, otherwise
 // the remaining side with the highest total (lowest side on a tie).
+//
+// The related games (rules `game=callabra|tablanette`) run through this same
+// class; their move rules are their modules' (callabra.h, tablanette.h).
+// Tablanette deals 6 cards to each player per deal in packets of 3 (twice
+// round from the dealer's left) and, on a round's first deal, then 4 to the
+// table; a sweep with the round's very last card scores nothing; rounds are
+// scored by tablanette::ScoreRound and counted out like Cassino. Callabra
+// deals one card at a time, three times round, then 5 to the table; refills
+// the same way from the stock as far as it lasts; a player whose hand is
+// empty while others still hold cards is passed over. Callabra has one
+// round and no RoundResult: a capture that clears the table wins at once
+// (reason cleared_table), else when stock and hands are empty the side
+// with most cards captured wins (most_cards) or nobody does (draw); its
+// totals are the cards each side captured.
 
 #ifndef CASSINO_REFEREE_RULES_GAME_H_
 #define CASSINO_REFEREE_RULES_GAME_H_
@@ -85,6 +99,9 @@ enum class GameEndReason {
   kAllEleven,     // all_eleven=win or skunk
   kForfeit,       // a seat forfeited (time, illegal moves, ...)
   kAborted,       // the organiser aborted the game; nobody wins
+  kClearedTable,  // Callabra: a capture cleared the table
+  kMostCards,     // Callabra: stock and hands ran out; most cards won
+  kDraw,          // nobody won, and the game was played out (winner -1)
 };
 absl::string_view GameEndReasonName(GameEndReason reason);
 
@@ -145,6 +162,11 @@ class Game {
   Game() = default;
   void StartRound();
   void DealCards();
+  void DealRelatedGame();  // Callabra and Tablanette
+  // After a move has emptied every hand: the next deal, or the end of the
+  // round (or of a Callabra game).
+  void AfterHandsEmpty();
+  void FinishCallabra();
   void EndRound();
   void Finish(int winner, GameEndReason reason, std::string detail);
 

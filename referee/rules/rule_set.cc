@@ -18,6 +18,10 @@ struct Named {
   absl::string_view name;
 };
 
+constexpr std::array<Named<GameKind>, 3> kGameNames{
+    {{GameKind::kCassino, "cassino"},
+     {GameKind::kCallabra, "callabra"},
+     {GameKind::kTablanette, "tablanette"}}};
 constexpr std::array<Named<DealStyle>, 2> kDealNames{
     {{DealStyle::kTwos, "twos"}, {DealStyle::kSingles, "singles"}}};
 constexpr std::array<Named<FaceCapture>, 2> kFaceNames{
@@ -40,7 +44,8 @@ constexpr std::array<Named<AllEleven>, 4> kAllElevenNames{
      {AllEleven::kSkunk, "skunk"},
      {AllEleven::kWin, "win"}}};
 constexpr std::array<Named<GameEnd>, 2> kGameEndNames{
-    {{GameEnd::kCountOut, "count_out"}, {GameEnd::kHighestTotal, "highest_total"}}};
+    {{GameEnd::kCountOut, "count_out"},
+     {GameEnd::kHighestTotal, "highest_total"}}};
 
 template <typename E, size_t N>
 absl::string_view NameOf(const std::array<Named<E>, N>& names, E value) {
@@ -52,7 +57,8 @@ absl::string_view NameOf(const std::array<Named<E>, N>& names, E value) {
 
 template <typename E, size_t N>
 absl::Status ParseEnum(const std::array<Named<E>, N>& names,
-                       absl::string_view option, absl::string_view text, E* out) {
+                       absl::string_view option, absl::string_view text,
+                       E* out) {
   for (const auto& n : names) {
     if (n.name == text) {
       *out = n.value;
@@ -83,8 +89,9 @@ absl::Status ParseInt(absl::string_view option, absl::string_view text, int lo,
                       int hi, int* out) {
   int v = 0;
   if (!absl::SimpleAtoi(text, &v) || v < lo || v > hi) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "option ", option, ": '", text, "' is not a number from ", lo, " to ", hi));
+    return absl::InvalidArgumentError(
+        absl::StrCat("option ", option, ": '", text, "' is not a number from ",
+                     lo, " to ", hi));
   }
   *out = v;
   return absl::OkStatus();
@@ -102,6 +109,14 @@ struct Option {
 
 const std::vector<Option>& Options() {
   static const std::vector<Option>* const options = new std::vector<Option>{
+      {{"game", "cassino, callabra, tablanette", "cassino",
+        "the game played: Cassino, or a related game with its own rules "
+        "(docs/rules.md); Callabra uses only `players`, Tablanette only "
+        "`players`, `partnerships`, `sweeps`, `target` and `game_end`"},
+       [](const RuleSet& r) { return std::string(NameOf(kGameNames, r.game)); },
+       [](RuleSet& r, absl::string_view v) {
+         return ParseEnum(kGameNames, "game", v, &r.game);
+       }},
       {{"players", "2, 3, 4", "2", "number of players"},
        [](const RuleSet& r) { return absl::StrCat(r.players); },
        [](RuleSet& r, absl::string_view v) {
@@ -114,7 +129,8 @@ const std::vector<Option>& Options() {
        [](RuleSet& r, absl::string_view v) {
          return ParseBool("partnerships", v, &r.partnerships);
        }},
-      {{"deal", "twos, singles", "twos", "cards are dealt two or one at a time"},
+      {{"deal", "twos, singles", "twos",
+        "cards are dealt two or one at a time"},
        [](const RuleSet& r) { return std::string(NameOf(kDealNames, r.deal)); },
        [](RuleSet& r, absl::string_view v) {
          return ParseEnum(kDealNames, "deal", v, &r.deal);
@@ -140,7 +156,9 @@ const std::vector<Option>& Options() {
       {{"multi_build_absorb", "on, off", "on",
         "whether a build move may absorb further loose groups of the build's "
         "value (making a multiple build)"},
-       [](const RuleSet& r) { return std::string(OnOff(r.multi_build_absorb)); },
+       [](const RuleSet& r) {
+         return std::string(OnOff(r.multi_build_absorb));
+       },
        [](RuleSet& r, absl::string_view v) {
          return ParseBool("multi_build_absorb", v, &r.multi_build_absorb);
        }},
@@ -213,12 +231,24 @@ const std::vector<Option>& Options() {
 
 absl::StatusOr<RuleSet> RuleSet::Preset(absl::string_view name) {
   if (name == "standard") return Standard();
-  return absl::InvalidArgumentError(absl::StrCat(
-      "unknown rule preset '", name, "' (presets: ",
-      absl::StrJoin(PresetNames(), ", "), ")"));
+  if (name == "callabra") {
+    RuleSet r;
+    r.game = GameKind::kCallabra;
+    return r;
+  }
+  if (name == "tablanette") {
+    RuleSet r;
+    r.game = GameKind::kTablanette;
+    return r;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown rule preset '", name,
+                   "' (presets: ", absl::StrJoin(PresetNames(), ", "), ")"));
 }
 
-std::vector<std::string> RuleSet::PresetNames() { return {"standard"}; }
+std::vector<std::string> RuleSet::PresetNames() {
+  return {"standard", "callabra", "tablanette"};
+}
 
 absl::StatusOr<RuleSet> RuleSet::Parse(absl::string_view text) {
   RuleSet rules;
@@ -228,8 +258,9 @@ absl::StatusOr<RuleSet> RuleSet::Parse(absl::string_view text) {
     auto eq = word.find('=');
     if (eq == absl::string_view::npos) {
       if (!first) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "rules: '", word, "' must come first (a preset) or be option=value"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("rules: '", word,
+                         "' must come first (a preset) or be option=value"));
       }
       absl::StatusOr<RuleSet> preset = Preset(word);
       if (!preset.ok()) return preset.status();
@@ -251,9 +282,9 @@ absl::Status RuleSet::Set(absl::string_view option, absl::string_view value) {
   }
   std::vector<absl::string_view> names;
   for (const Option& o : Options()) names.push_back(o.doc.name);
-  return absl::InvalidArgumentError(absl::StrCat(
-      "unknown rule option '", option, "' (options: ", absl::StrJoin(names, ", "),
-      ")"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown rule option '", option,
+                   "' (options: ", absl::StrJoin(names, ", "), ")"));
 }
 
 std::string RuleSet::ToString() const {
@@ -275,10 +306,27 @@ absl::Status RuleSet::Validate() const {
   if (call_out && players != 2) {
     return absl::InvalidArgumentError("call_out is for 2 players only");
   }
+  if (game != GameKind::kCassino && call_out) {
+    return absl::InvalidArgumentError("call_out is a Cassino option");
+  }
+  if (game == GameKind::kCallabra && partnerships) {
+    return absl::InvalidArgumentError("Callabra is played without partners");
+  }
+  if (game == GameKind::kTablanette && players == 3) {
+    return absl::InvalidArgumentError(
+        "Tablanette is for 2 or 4 players (6 cards each must share out the "
+        "48 cards left after the table)");
+  }
   return absl::OkStatus();
 }
 
 int RuleSet::DealsPerRound() const {
+  // Tablanette: 4 to the table, then 6 to each player per deal.
+  if (game == GameKind::kTablanette) return (kDeckSize - 4) / (6 * players);
+  // Callabra: refills until the stock is gone (game.h); at most this many.
+  if (game == GameKind::kCallabra) {
+    return (kDeckSize - 5 + 3 * players - 1) / (3 * players);
+  }
   // 52 cards: 4 to the table, then 4 to each player per deal.
   return (kDeckSize - kTableDeal) / (kHandSize * players);
 }

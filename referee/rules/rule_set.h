@@ -24,6 +24,9 @@
 
 namespace cassino {
 
+// Which game is played: Cassino (RULES.md) or one of the related games of
+// VARIANTS.md, each its own rules module (callabra.h, tablanette.h).
+enum class GameKind { kCassino, kCallabra, kTablanette };
 // How the cards are dealt (RULES.md §3).
 enum class DealStyle { kTwos, kSingles };
 // What a face card may take (RULES.md §4).
@@ -40,6 +43,7 @@ enum class AllEleven { kNone, kBonus, kSkunk, kWin };
 enum class GameEnd { kCountOut, kHighestTotal };
 
 struct RuleSet {
+  GameKind game = GameKind::kCassino;  // the other options are Cassino's
   int players = 2;             // 2, 3 or 4
   bool partnerships = false;   // 4 players as two teams (0+2 vs 1+3)
   DealStyle deal = DealStyle::kTwos;

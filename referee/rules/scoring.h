@@ -30,12 +30,16 @@ enum class ScoreItemKind {
   kFace,  // Tablanette: each jack, queen and king taken
 };
 absl::string_view ScoreItemName(ScoreItemKind kind);
+// Whether items of this kind name their card (`card` below): aces and faces.
+constexpr bool ScoreItemHasCard(ScoreItemKind kind) {
+  return kind == ScoreItemKind::kAce || kind == ScoreItemKind::kFace;
+}
 
 struct ScoreItem {
   ScoreItemKind kind;
   int side;
   int points;
-  Card card;  // the ace, for kAce
+  Card card;  // the ace or face card, where ScoreItemHasCard(kind)
   friend bool operator==(const ScoreItem&, const ScoreItem&) = default;
 };
 

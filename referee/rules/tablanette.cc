@@ -55,11 +55,18 @@ absl::Status ValidateMove(const Position& pos, const Move& move) {
   if (move.kind == MoveKind::kCallOut) {
     return absl::InvalidArgumentError("Tablanette has no call-out");
   }
+  if (move.second.valid()) {
+    return absl::InvalidArgumentError(
+        "only Callabra plays two hand cards in one move");
+  }
   if (!hand.contains(move.card)) {
     return absl::InvalidArgumentError(
         absl::StrCat(move.card.ToString(), " is not in your hand"));
   }
   if (move.kind == MoveKind::kTrail) return absl::OkStatus();
+  if (move.table.empty()) {
+    return absl::InvalidArgumentError("a capture takes at least one card");
+  }
   const CardSet loose = pos.table.loose;
   if (!loose.contains(move.table)) {
     for (Card c : move.table - loose) {

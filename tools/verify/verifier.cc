@@ -103,7 +103,7 @@ void FastRoundPayload(const RoundResult& r, std::string* out) {
     const ScoreItem& item = r.score.items[i];
     if (i > 0) out->push_back(',');
     out->push_back('{');
-    if (item.kind == ScoreItemKind::kAce) {
+    if (ScoreItemHasCard(item.kind)) {
       absl::StrAppend(out, "\"card\":\"", item.card.ToString(), "\",");
     }
     absl::StrAppend(out, "\"kind\":\"", ScoreItemName(item.kind),

@@ -2,9 +2,11 @@
 // positions with their full legal-move lists, refusals with their reasons,
 // and Tablanette's round scoring.
 
+#include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "referee/rules/callabra.h"
+#include "referee/rules/game.h"
 #include "referee/rules/tablanette.h"
 #include "tests/referee/rules/test_util.h"
 
@@ -154,6 +156,79 @@ TEST(CallabraTest, PairCaptureTakesBothHandCards) {
   EXPECT_EQ(pos.hands[0].ToString(), "2C");
   EXPECT_EQ(pos.table.loose.ToString(), "6D");
   EXPECT_EQ(pos.to_move, 1);
+}
+
+// A deck that starts with `top` (in order) and continues with the rest of
+// the pack in canonical order.
+Deck DeckStarting(const std::string& top) {
+  Deck deck;
+  const CardSet used = *CardSet::Parse(top);
+  for (absl::string_view word : absl::StrSplit(top, ' ')) {
+    deck.push_back(*Card::Parse(word));
+  }
+  for (int i = 0; i < kDeckSize; ++i) {
+    if (!used.contains(Card::FromIndex(i))) deck.push_back(Card::FromIndex(i));
+  }
+  return deck;
+}
+
+TEST(CallabraGameTest, DealsThreeEachOneAtATimeThenFiveToTheTable) {
+  absl::StatusOr<Game> g = Game::Create(
+      *RuleSet::Parse("callabra players=2"),
+      DeckSource::Explicit({DeckStarting("2H 5H 3H 6H 4H 7H 2S 3S 4S 5S 6S")}));
+  ASSERT_TRUE(g.ok()) << g.status();
+  EXPECT_EQ(g->position().ToString(),
+            "table: 2S 3S 4S 5S 6S; hands: 2H 3H 4H / 5H 6H 7H; to_move: 0; "
+            "rules: game=callabra");
+  EXPECT_EQ(g->stock_size(), kDeckSize - 11);
+}
+
+TEST(CallabraGameTest, ClearingTheTableWinsAtOnce) {
+  Game g = *Game::Create(
+      *RuleSet::Parse("callabra players=2"),
+      DeckSource::Explicit({DeckStarting("2H 5H 3H 6H 4H 7H 2S 3S 4S 5S 6S")}));
+  for (const char* m :
+       {"take 2H 2S", "take 5H 5S", "take 3H 3S", "take 6H 6S"}) {
+    ASSERT_TRUE(g.Play(M(m)).ok()) << m;
+    ASSERT_FALSE(g.over());
+  }
+  ASSERT_TRUE(g.Play(M("take 4H 4S")).ok());
+  ASSERT_TRUE(g.over());
+  EXPECT_EQ(g.result()->winner, 0);
+  EXPECT_EQ(g.result()->reason, GameEndReason::kClearedTable);
+  EXPECT_EQ(g.result()->totals, (std::vector<int>{6, 4}));
+  EXPECT_TRUE(g.rounds().empty());
+}
+
+TEST(CallabraGameTest, APlayerWithAnEmptyHandIsPassedOver) {
+  // Seat 0 spends two cards on a pair capture and runs out first.
+  Game g = *Game::Create(
+      *RuleSet::Parse("callabra players=2"),
+      DeckSource::Explicit({DeckStarting("2H 9C 3H 9D 8H 9H 5S KS QS JS TS")}));
+  ASSERT_TRUE(g.Play(M("take 2H+3H 5S")).ok());  // seat 0: 8H left
+  ASSERT_TRUE(g.Play(M("trail 9C")).ok());       // seat 1
+  ASSERT_TRUE(g.Play(M("trail 8H")).ok());       // seat 0: empty
+  EXPECT_EQ(g.to_move(), 1);
+  ASSERT_TRUE(g.Play(M("take 9D 9C")).ok());
+  EXPECT_EQ(g.to_move(), 1) << "seat 0 has no card and is passed over";
+  ASSERT_TRUE(g.Play(M("trail 9H")).ok());
+  // Every hand is empty: the refill deals seat 0 first again.
+  EXPECT_EQ(g.deal(), 2);
+  EXPECT_EQ(g.to_move(), 0);
+  EXPECT_EQ(g.position().hands[0].size(), 3);
+  EXPECT_EQ(g.position().hands[1].size(), 3);
+}
+
+TEST(TablanetteGameTest, DealsSixEachInThreesThenFourToTheTable) {
+  absl::StatusOr<Game> g = Game::Create(
+      *RuleSet::Parse("tablanette"),
+      DeckSource::Explicit(
+          {DeckStarting("AS 2S 3S AH 2H 3H 4S 5S 6S 4H 5H 6H 7C 8C 9C TC")}));
+  ASSERT_TRUE(g.ok()) << g.status();
+  EXPECT_EQ(g->position().ToString(),
+            "table: 7C 8C 9C TC; hands: AS 2S 3S 4S 5S 6S / AH 2H 3H 4H 5H 6H; "
+            "to_move: 0; rules: game=tablanette");
+  EXPECT_EQ(g->rules().DealsPerRound(), 4);
 }
 
 }  // namespace
