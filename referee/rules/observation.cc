@@ -29,6 +29,7 @@ Observation Observe(const Game& game, int seat) {
   for (PlayedMove& m : o.history) {
     if (m.seat != seat) m.drawn = Card();
   }
+  o.initial_capture = game.initial_capture();
   o.rounds = game.rounds();
   o.result = game.result();
   return o;

@@ -39,6 +39,8 @@ struct Observation {
   int stock_size = 0;
   std::vector<SidePublic> sides;
   std::vector<PlayedMove> history;
+  // initial_pairs=on: the pairs taken from this round's first table.
+  InitialCapture initial_capture;
   std::vector<RoundResult> rounds;
   std::optional<GameResult> result;
 };

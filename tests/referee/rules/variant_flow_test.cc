@@ -115,6 +115,8 @@ TEST(VariantFlowTest, InitialPairsOnePair) {
   EXPECT_EQ(g.initial_capture(),
             (InitialCapture{*CardSet::Parse("5H 5D"), 0, false}));
   EXPECT_EQ(g.piles()[0].ToString(), "5H 5D");
+  EXPECT_EQ(Observe(g, 1).initial_capture, g.initial_capture());
+  EXPECT_EQ(Observe(g, 1).sides[0].captured, 2);
   EXPECT_EQ(g.last_capturer(), 0);
   EXPECT_TRUE(g.sweeps().empty());
   EXPECT_EQ(g.to_move(), 0);
