@@ -515,7 +515,9 @@ int RuleSet::DealsPerRound() const {
   if (draw) return 1;
   // After the table's 4 cards, hand_size to each player per deal and
   // last_deal_extra more each on the last (Validate checks it divides).
-  return (Pack().size() - kTableDeal - players * last_deal_extra) /
+  // (The card count without a popcount: this runs at every deal.)
+  const int cards = pack - (removed.empty() ? 0 : removed.size());
+  return (cards - kTableDeal - players * last_deal_extra) /
          (hand_size * players);
 }
 

@@ -1,12 +1,15 @@
 #include "referee/rules/scoring.h"
 
 #include <algorithm>
+#include <array>
 
 namespace cassino {
 namespace {
 
+constexpr int kMaxSides = 6;
+
 // The side with strictly the most of something, or -1 on a tie.
-int UniqueMost(const std::vector<int>& counts) {
+int UniqueMost(std::span<const int> counts) {
   int best = -1, best_count = -1;
   bool tie = false;
   for (size_t s = 0; s < counts.size(); ++s) {
@@ -51,19 +54,35 @@ absl::string_view ScoreItemName(ScoreItemKind kind) {
   return "?";
 }
 
-int BasePoints(const RuleSet& rules) {
+namespace {
+
+// The cards with points of their own.
+CardSet PointCards(const Scoring& sc) {
+  uint64_t bits = 0;
+  for (int i = 0; i < kDeckSize; ++i) {
+    bits |= static_cast<uint64_t>(sc.card[i] != 0) << i;
+  }
+  return CardSet(bits);
+}
+
+int BasePoints(const RuleSet& rules, CardSet point_cards) {
   const Scoring& sc = rules.scoring;
   const CardSet pack = rules.Pack();
   const CardSet aces = pack & CardSet::OfRank(kAce);
   const CardSet spades = pack & CardSet::OfSuit(Suit::kSpades);
   int points = sc.most_cards;
   if (!spades.empty()) points += sc.most_spades;
-  if (pack.intersects(CardSet::OfSuit(Suit::kDiamonds)))
-    points += sc.most_diamonds;
-  for (Card c : pack) points += sc.card[c.index()];
+  if (pack.intersects(CardSet::OfSuit(Suit::kDiamonds))) points += sc.most_diamonds;
+  for (Card c : point_cards & pack) points += sc.card[c.index()];
   points += sc.each_ace * aces.size() + sc.each_spade * spades.size();
   if (!aces.empty()) points += sc.all_aces;
   return points;
+}
+
+}  // namespace
+
+int BasePoints(const RuleSet& rules) {
+  return BasePoints(rules, PointCards(rules.scoring));
 }
 
 RoundScore ScoreRound(const RuleSet& rules, std::span<const CardSet> piles,
@@ -72,7 +91,11 @@ RoundScore ScoreRound(const RuleSet& rules, std::span<const CardSet> piles,
   RoundScore score;
   const int sides = static_cast<int>(piles.size());
   score.sides.resize(sides);
-  std::vector<int> cards(sides), spades(sides), diamonds(sides);
+  // Per-side counts; a side is a player (at most 6) or a team.
+  std::array<int, kMaxSides> cards_buf{}, spades_buf{}, diamonds_buf{};
+  const std::span<int> cards(cards_buf.data(), sides);
+  const std::span<int> spades(spades_buf.data(), sides);
+  const std::span<int> diamonds(diamonds_buf.data(), sides);
   for (int s = 0; s < sides; ++s) {
     cards[s] = piles[s].size();
     spades[s] = (piles[s] & CardSet::OfSuit(Suit::kSpades)).size();
@@ -96,7 +119,9 @@ RoundScore ScoreRound(const RuleSet& rules, std::span<const CardSet> piles,
     if (s < 0 && rules.tie_cards == TieCards::kSpades) {
       // Among the sides tied for most cards, strictly the most spades.
       const int most = *std::max_element(cards.begin(), cards.end());
-      std::vector<int> tied_spades(sides, -1);
+      std::array<int, kMaxSides> tied_spades_buf;
+      tied_spades_buf.fill(-1);
+      const std::span<int> tied_spades(tied_spades_buf.data(), sides);
       for (int t = 0; t < sides; ++t) {
         if (cards[t] == most) tied_spades[t] = spades[t];
       }
@@ -126,10 +151,9 @@ RoundScore ScoreRound(const RuleSet& rules, std::span<const CardSet> piles,
       add(ScoreItemKind::kLittleCassino, s, p, kLittleCassino);
     }
   }
-  for (int i = 0; i < kDeckSize; ++i) {
-    const Card c = Card::FromIndex(i);
-    if (sc.card[i] == 0 || c == kBigCassino || c == kLittleCassino) continue;
-    if (int s = holder(c); s >= 0) add(ScoreItemKind::kCard, s, sc.card[i], c);
+  const CardSet point_cards = PointCards(sc);
+  for (Card c : point_cards - CardSet{kBigCassino, kLittleCassino}) {
+    if (int s = holder(c); s >= 0) add(ScoreItemKind::kCard, s, sc.card[c.index()], c);
   }
   for (Suit suit :
        {Suit::kSpades, Suit::kClubs, Suit::kHearts, Suit::kDiamonds}) {
@@ -152,7 +176,7 @@ RoundScore ScoreRound(const RuleSet& rules, std::span<const CardSet> piles,
     }
   }
   // All the base points to one side (before sweeps are added).
-  const int base = BasePoints(rules);
+  const int base = BasePoints(rules, point_cards);
   for (int s = 0; s < sides && base > 0; ++s) {
     if (score.sides[s].points == base) score.all_eleven_side = s;
   }
