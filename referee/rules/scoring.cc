@@ -72,8 +72,9 @@ int BasePoints(const RuleSet& rules, CardSet point_cards) {
   const CardSet spades = pack & CardSet::OfSuit(Suit::kSpades);
   int points = sc.most_cards;
   if (!spades.empty()) points += sc.most_spades;
-  if (pack.intersects(CardSet::OfSuit(Suit::kDiamonds))) points += sc.most_diamonds;
-  for (Card c : point_cards & pack) points += sc.card[c.index()];
+  if (pack.intersects(CardSet::OfSuit(Suit::kDiamonds)))
+    points += sc.most_diamonds;
+  for (Card c : point_cards& pack) points += sc.card[c.index()];
   points += sc.each_ace * aces.size() + sc.each_spade * spades.size();
   if (!aces.empty()) points += sc.all_aces;
   return points;
@@ -153,7 +154,8 @@ RoundScore ScoreRound(const RuleSet& rules, std::span<const CardSet> piles,
   }
   const CardSet point_cards = PointCards(sc);
   for (Card c : point_cards - CardSet{kBigCassino, kLittleCassino}) {
-    if (int s = holder(c); s >= 0) add(ScoreItemKind::kCard, s, sc.card[c.index()], c);
+    if (int s = holder(c); s >= 0)
+      add(ScoreItemKind::kCard, s, sc.card[c.index()], c);
   }
   for (Suit suit :
        {Suit::kSpades, Suit::kClubs, Suit::kHearts, Suit::kDiamonds}) {
