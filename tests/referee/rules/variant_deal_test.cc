@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "referee/rules/deal.h"
 #include "referee/rules/game.h"
+#include "referee/rules/position.h"
 
 namespace cassino {
 namespace {
@@ -176,6 +177,25 @@ TEST(VariantDealTest, SeededSmallerPackTestVectors) {
   // deal=twos: seat 0 d0 d1 d6 = 2H 9C AC; table d2 d3 d7 d9.
   EXPECT_EQ(g->position().hands[0].ToString(), "2H AC 9C");
   EXPECT_EQ(g->position().table.ToString(), "2S 3H 7D TD");  // d2 d3 d7 d9
+}
+
+// Position text carries the new options and up to 6 hands.
+TEST(VariantDealTest, PositionTextWithSixPlayersAndVariantRules) {
+  const std::string text =
+      "table: KS 9C; hands: AS 2S / 3S / 4S / 5S / 6S / 7S; to_move: 5; "
+      "rules: players=6 deal=singles sweeps=off match=deal_rounds";
+  absl::StatusOr<Position> p = Position::Parse(text);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->hands.size(), 6u);
+  EXPECT_EQ(p->rules, Rules("california players=6"));
+  EXPECT_EQ(p->ToString(), text);
+  absl::StatusOr<Position> diamond =
+      Position::Parse("table: 7D; hands: AS / 2S; rules: diamond");
+  ASSERT_TRUE(diamond.ok()) << diamond.status();
+  EXPECT_THAT(diamond->ToString(),
+              HasSubstr("rules: target=11 pack=40 hand_size=3 "
+                        "scoring=cards:1+diamonds:1+all_aces:2+7D:1"));
+  EXPECT_EQ(Position::Parse(diamond->ToString())->rules, Rules("diamond"));
 }
 
 TEST(VariantDealTest, ExplicitDecksHoldExactlyThePack) {
