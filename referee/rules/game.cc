@@ -198,8 +198,9 @@ int Game::EarnedThisRound(int side) const {
     points += sc.most_cards;
   }
   if (spades_won) points += sc.most_spades;
-  if (2 * (pile & diamonds).size() > diamonds.size())
+  if (2 * (pile & diamonds).size() > diamonds.size()) {
     points += sc.most_diamonds;
+  }
   return points;
 }
 
