@@ -12,7 +12,7 @@
 namespace cassino::service {
 namespace {
 
-constexpr int kMaxSeats = 4;
+constexpr int kMaxSeats = 6;  // California with 6 players
 constexpr size_t kMaxNameLength = 64;
 constexpr size_t kMaxLabelLength = 128;
 constexpr int kMaxDecks = 64;
