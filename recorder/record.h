@@ -56,6 +56,9 @@ struct TimeControl {
 struct SeatInfo {
   std::string bot_name;
   std::string token_hash;  // hex SHA-256 of the seat's token; never exported
+  // The bot account playing the seat (seats.account); empty for a seat
+  // played by a plain seat token. Not part of the hashed create payload.
+  std::string account;
   friend bool operator==(const SeatInfo&, const SeatInfo&) = default;
 };
 
@@ -68,12 +71,21 @@ struct GameHeader {
   std::string seed;        // hex; secret until the game ends
   std::vector<std::string> explicit_decks;  // DeckToString each; may be empty
   TimeControl clock;
-  std::string label;  // match or tournament label; may be empty
+  std::string label;       // match or tournament label; may be empty
   int64_t created_us = 0;  // Unix time, microseconds
   friend bool operator==(const GameHeader&, const GameHeader&) = default;
 };
 
-enum class EventKind { kCreate, kDeal, kMove, kReject, kRound, kForfeit, kEnd, kAbort };
+enum class EventKind {
+  kCreate,
+  kDeal,
+  kMove,
+  kReject,
+  kRound,
+  kForfeit,
+  kEnd,
+  kAbort
+};
 absl::string_view EventKindName(EventKind kind);
 absl::StatusOr<EventKind> ParseEventKind(absl::string_view name);
 

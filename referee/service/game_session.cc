@@ -672,7 +672,10 @@ v1::GameInfo GameSession::Info() const {
   info.set_game_id(header_.game_id);
   info.set_label(header_.label);
   info.set_rules(header_.rules);
-  for (const recorder::SeatInfo& s : header_.seats) info.add_bots(s.bot_name);
+  for (const recorder::SeatInfo& s : header_.seats) {
+    info.add_bots(s.bot_name);
+    info.add_accounts(s.account);
+  }
   info.set_status(StatusOf(game_));
   info.set_turn(game_.turn());
   info.set_round(game_.round());

@@ -118,6 +118,9 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
 
   v1::GameInfo Info() const;
   bool over() const;
+  // The game's static facts as `seat` is told them (from the header only;
+  // takes no lock).
+  v1::GameStarted GameStartedMessage(int seat) const;
 
  private:
   GameSession(SessionDeps deps, recorder::GameHeader header, Game game);
@@ -160,7 +163,6 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
                      std::function<void(const absl::Status&)> then)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
-  v1::GameStarted GameStartedMessage(int seat) const;
   v1::YourTurn YourTurnMessage() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   v1::GameEnded GameEndedMessage() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   v1::GetTurnResponse TurnResponse(int seat) const
