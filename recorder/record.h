@@ -71,21 +71,12 @@ struct GameHeader {
   std::string seed;        // hex; secret until the game ends
   std::vector<std::string> explicit_decks;  // DeckToString each; may be empty
   TimeControl clock;
-  std::string label;       // match or tournament label; may be empty
+  std::string label;  // match or tournament label; may be empty
   int64_t created_us = 0;  // Unix time, microseconds
   friend bool operator==(const GameHeader&, const GameHeader&) = default;
 };
 
-enum class EventKind {
-  kCreate,
-  kDeal,
-  kMove,
-  kReject,
-  kRound,
-  kForfeit,
-  kEnd,
-  kAbort
-};
+enum class EventKind { kCreate, kDeal, kMove, kReject, kRound, kForfeit, kEnd, kAbort };
 absl::string_view EventKindName(EventKind kind);
 absl::StatusOr<EventKind> ParseEventKind(absl::string_view name);
 
