@@ -10,7 +10,8 @@
 // target; CASSINO_REFEREE_BIN is its path): starts the real cassino-referee
 // on 127.0.0.1 with a temporary database, creates games through the admin
 // API and plays them to the end with the cassino-bot binary (stream and
-// unary), the Python bot and the Node bot.
+// unary), the Python bot and the Node bot; then registers bot accounts and
+// plays games seated by account with each bot in lobby mode (--lobby).
 //
 // The Python parts skip when /usr/bin/python3 cannot import grpc (or protoc
 // or /usr/bin/grpc_python_plugin is missing); the Node parts skip when node
@@ -444,6 +445,68 @@ class RealRefereeTest : public ::testing::Test {
                 p1.out.c_str());
   }
 
+  // Registers a bot account; returns its key.
+  std::string RegisterBot(const std::string& name) {
+    grpc::ClientContext ctx;
+    Admin(&ctx);
+    v1::RegisterBotRequest req;
+    req.set_name(name);
+    req.set_owner("live test");
+    v1::RegisterBotResponse resp;
+    grpc::Status st = stub_->RegisterBot(&ctx, req, &resp);
+    EXPECT_TRUE(st.ok()) << st.error_code() << ": " << st.error_message();
+    return resp.key();
+  }
+
+  // Registers two bot accounts, creates `games` games between them (seats
+  // by account) and runs each bot as one process in lobby mode, which must
+  // play all of them (up to `capacity` at once) and exit 0.
+  void PlayLobbyGames(
+      const std::string& name0, const std::string& name1,
+      const std::function<std::vector<std::string>(
+          const std::string&, const std::string&, int, int)>& bot0,
+      const std::function<std::vector<std::string>(
+          const std::string&, const std::string&, int, int)>& bot1,
+      int games = 1, int capacity = 1) {
+    const std::string key0 = RegisterBot(name0);
+    const std::string key1 = RegisterBot(name1);
+    std::vector<std::string> ids;
+    for (int i = 0; i < games; ++i) {
+      grpc::ClientContext ctx;
+      Admin(&ctx);
+      v1::CreateGameRequest req;
+      req.add_seats()->set_account(i % 2 == 0 ? name0 : name1);
+      req.add_seats()->set_account(i % 2 == 0 ? name1 : name0);
+      req.mutable_clock()->set_per_move_ms(20000);
+      req.mutable_clock()->set_bank_ms(120000);
+      req.set_label("bots-live-lobby-test");
+      v1::CreateGameResponse resp;
+      grpc::Status st = stub_->CreateGame(&ctx, req, &resp);
+      ASSERT_TRUE(st.ok()) << st.error_code() << ": " << st.error_message();
+      EXPECT_EQ(resp.tokens(0).token(), "");
+      ids.push_back(resp.game_id());
+    }
+    auto other = std::async(std::launch::async, [&] {
+      return RunProcess(bot1(address_, key1, capacity, games));
+    });
+    ProcResult p0 = RunProcess(bot0(address_, key0, capacity, games));
+    ProcResult p1 = other.get();
+    EXPECT_EQ(p0.exit_code, 0) << name0 << ": " << p0.Describe();
+    EXPECT_EQ(p1.exit_code, 0) << name1 << ": " << p1.Describe();
+    for (int i = 0; i < games; ++i) {
+      const std::string& id = ids[i];
+      EXPECT_NE(p0.out.find(id), std::string::npos) << p0.Describe();
+      EXPECT_NE(p1.out.find(id), std::string::npos) << p1.Describe();
+      const v1::GameInfo info = GetGame(id);
+      EXPECT_EQ(info.status(), v1::GAME_STATUS_FINISHED) << info.DebugString();
+      EXPECT_NE(info.result().reason(), "forfeit") << info.DebugString();
+      ASSERT_EQ(info.accounts_size(), 2);
+      EXPECT_EQ(info.accounts(0), i % 2 == 0 ? name0 : name1);
+      EXPECT_EQ(info.accounts(1), i % 2 == 0 ? name1 : name0);
+    }
+    std::printf("%s%s", p0.out.c_str(), p1.out.c_str());
+  }
+
   fs::path dir_;
   std::unique_ptr<Child> referee_;
   std::string address_;
@@ -482,6 +545,73 @@ TEST_F(RealRefereeTest, PythonBotVsNodeBot) {
   if (why.empty()) why = NodeUnavailable();
   if (!why.empty()) GTEST_SKIP() << why;
   PlayGame("python-example", "node-example", PythonBotArgs, NodeBotArgs);
+}
+
+std::vector<std::string> CppLobbyBot(const std::string& address,
+                                     const std::string& key, int capacity,
+                                     int games) {
+  return {kBotBin,      "--address",
+          address,      "--lobby",
+          "--key",      key,
+          "--capacity", absl::StrCat(capacity),
+          "--games",    absl::StrCat(games),
+          "--strategy", "greedy"};
+}
+
+std::vector<std::string> PythonLobbyBot(const std::string& address,
+                                        const std::string& key, int capacity,
+                                        int games) {
+  return {"/usr/bin/python3",
+          kPythonBot,
+          "--address",
+          address,
+          "--lobby",
+          "--key",
+          key,
+          "--capacity",
+          absl::StrCat(capacity),
+          "--games",
+          absl::StrCat(games)};
+}
+
+std::vector<std::string> NodeLobbyBot(const std::string& address,
+                                      const std::string& key, int capacity,
+                                      int games) {
+  return {"node",
+          kNodeDir + "/cassino_bot.js",
+          "--address",
+          address,
+          "--lobby",
+          "--key",
+          key,
+          "--capacity",
+          absl::StrCat(capacity),
+          "--games",
+          absl::StrCat(games)};
+}
+
+TEST_F(RealRefereeTest, CppLobbyBotsPlayTwoGamesAtOnce) {
+  PlayLobbyGames("cpp-a", "cpp-b", CppLobbyBot, CppLobbyBot, 2, 2);
+}
+
+TEST_F(RealRefereeTest, PythonBotInLobbyMode) {
+  const std::string why = PythonUnavailable();
+  if (!why.empty()) GTEST_SKIP() << why;
+  PlayLobbyGames("python-example", "cpp-lobby", PythonLobbyBot, CppLobbyBot);
+}
+
+TEST_F(RealRefereeTest, NodeBotInLobbyMode) {
+  const std::string why = NodeUnavailable();
+  if (!why.empty()) GTEST_SKIP() << why;
+  PlayLobbyGames("node-example", "cpp-lobby", NodeLobbyBot, CppLobbyBot);
+}
+
+TEST_F(RealRefereeTest, PythonAndNodeBotsInLobbyModeTwoGamesAtOnce) {
+  std::string why = PythonUnavailable();
+  if (why.empty()) why = NodeUnavailable();
+  if (!why.empty()) GTEST_SKIP() << why;
+  PlayLobbyGames("python-example", "node-example", PythonLobbyBot, NodeLobbyBot,
+                 2, 2);
 }
 
 #endif  // CASSINO_REFEREE_BIN
