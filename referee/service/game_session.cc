@@ -604,6 +604,13 @@ void GameSession::Disconnect(int seat, const PlayChannel* channel) {
   if (seat_channels_[seat].get() == channel) seat_channels_[seat].reset();
 }
 
+void GameSession::CloseSeat(int seat, const grpc::Status& status) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (seat < 0 || seat >= players() || !seat_channels_[seat]) return;
+  seat_channels_[seat]->Close(status);
+  seat_channels_[seat].reset();
+}
+
 void GameSession::GetTurn(int seat, bool wait, TurnReply reply) {
   std::lock_guard<std::mutex> lock(mu_);
   if (broken_) {

@@ -97,6 +97,9 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   void Connect(int seat, std::shared_ptr<PlayChannel> channel);
   // The stream is gone; ignored if another stream replaced it.
   void Disconnect(int seat, const PlayChannel* channel);
+  // Ends the seat's Play stream, if one is open, with `status` (its
+  // credential was revoked). The seat itself and its clock go on.
+  void CloseSeat(int seat, const grpc::Status& status);
   // A move from `seat` for `turn`. `reply` is called exactly once. When the
   // move came over a Play stream, `origin` is that stream: what `reply`
   // queues on it is flushed with the other messages the move causes.

@@ -178,6 +178,7 @@ void Lobby::Commit(recorder::BotAccountRow row, bool revoke, std::string key,
       row, [this, row, revoke, key, reply = std::move(reply)](absl::Status s) {
         v1::BotAccount out;
         std::shared_ptr<LobbyChannel> closed;
+        std::vector<QueuedSeat> revoked;
         {
           std::lock_guard<std::mutex> lock(mu_);
           Account& a = accounts_[row.name];
@@ -191,14 +192,12 @@ void Lobby::Commit(recorder::BotAccountRow row, bool revoke, std::string key,
             a.channel = nullptr;
             a.capacity = 0;
             a.offered.clear();
-            if (revoke) {
-              for (QueuedSeat& q : a.queue) {
-                hooks_.revoke_seat(q.game->header().game_id, q.seat);
-              }
-            }
+            if (revoke) revoked = a.queue;
             ToProto(a, &out);
           }
         }
+        // (Outside the lobby's lock: this takes the games' locks.)
+        for (const QueuedSeat& q : revoked) hooks_.revoke_seat(q.game, q.seat);
         if (closed) {
           closed->Close(grpc::Status(
               grpc::StatusCode::UNAUTHENTICATED,

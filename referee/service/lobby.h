@@ -62,8 +62,10 @@ class Lobby {
     std::function<void(const std::shared_ptr<GameSession>& game, int seat,
                        TokenCallback done)>
         mint;
-    // Makes the seat's lobby token invalid (revocation).
-    std::function<void(const std::string& game_id, int seat)> revoke_seat;
+    // Makes the seat's lobby token invalid and ends its Play stream
+    // (revocation). Called with no lock held.
+    std::function<void(const std::shared_ptr<GameSession>& game, int seat)>
+        revoke_seat;
   };
   // The reply to an account change: the account, and the key when one was
   // issued (empty otherwise).

@@ -147,6 +147,9 @@ class PlayReactor final
       channel_->Close(grpc::Status::OK);
       return;
     }
+    // A stream the referee ended (replaced, or its credential revoked)
+    // takes no more moves.
+    if (!channel_->open()) return;
     if (!access_.game->Admit(access_.seat)) {
       // Flooding: answered, not processed.
       v1::PlayResponse refused;

@@ -96,13 +96,14 @@ Registry::Registry(recorder::Recorder* recorder, DeadlineTimer* timer,
                           [this, game_id] { Evict(game_id); });
   };
   lobby_ = std::make_unique<Lobby>(
-      recorder, Lobby::Hooks{[this](const std::shared_ptr<GameSession>& game,
-                                    int seat, Lobby::TokenCallback done) {
-                               MintSeatToken(game, seat, std::move(done));
-                             },
-                             [this](const std::string& game_id, int seat) {
-                               RevokeSeatToken(game_id, seat);
-                             }});
+      recorder,
+      Lobby::Hooks{[this](const std::shared_ptr<GameSession>& game, int seat,
+                          Lobby::TokenCallback done) {
+                     MintSeatToken(game, seat, std::move(done));
+                   },
+                   [this](const std::shared_ptr<GameSession>& game, int seat) {
+                     RevokeSeatToken(game, seat);
+                   }});
 }
 
 void Registry::Evict(const std::string& game_id) {
@@ -140,7 +141,9 @@ void Registry::MintSeatToken(const std::shared_ptr<GameSession>& game, int seat,
       });
 }
 
-void Registry::RevokeSeatToken(const std::string& game_id, int seat) {
+void Registry::RevokeSeatToken(const std::shared_ptr<GameSession>& game,
+                               int seat) {
+  const std::string& game_id = game->header().game_id;
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = lobby_tokens_.find({game_id, seat});
@@ -149,6 +152,8 @@ void Registry::RevokeSeatToken(const std::string& game_id, int seat) {
     it->second.clear();
   }
   deps_.recorder->SetSeatToken(game_id, seat, "", nullptr);
+  game->CloseSeat(seat, grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                                     "this bot's key was revoked"));
 }
 
 void Registry::AddToLobby(const std::shared_ptr<GameSession>& game) {

@@ -94,7 +94,7 @@ class Registry {
   // and invalidating it.
   void MintSeatToken(const std::shared_ptr<GameSession>& game, int seat,
                      Lobby::TokenCallback done);
-  void RevokeSeatToken(const std::string& game_id, int seat);
+  void RevokeSeatToken(const std::shared_ptr<GameSession>& game, int seat);
   // Queues the game's account seats in the lobby.
   void AddToLobby(const std::shared_ptr<GameSession>& game);
 

@@ -651,6 +651,12 @@ TEST(LobbyGameTest, RevokingEndsTheOfferedSeatTokens) {
   ASSERT_TRUE(referee.stub()
                   .GetTurn(TestReferee::Context(token).get(), turn, &resp)
                   .ok());
+  // An open Play stream of the seat is ended too.
+  auto play_ctx = TestReferee::Context(token);
+  auto play = referee.stub().Play(play_ctx.get());
+  v1::PlayResponse started;
+  ASSERT_TRUE(play->Read(&started));
+  EXPECT_TRUE(started.has_game_started());
   v1::RevokeBotRequest rev;
   rev.set_name("alice");
   v1::RevokeBotResponse rev_resp;
@@ -662,6 +668,11 @@ TEST(LobbyGameTest, RevokingEndsTheOfferedSeatTokens) {
                 .GetTurn(TestReferee::Context(token).get(), turn, &resp)
                 .error_code(),
             StatusCode::UNAUTHENTICATED);
+  v1::PlayResponse more;
+  while (play->Read(&more)) {
+  }
+  play->WritesDone();
+  EXPECT_EQ(play->Finish().error_code(), StatusCode::UNAUTHENTICATED);
   // Also after a restart.
   lobby.Cancel();
   referee.Restart();
