@@ -161,11 +161,11 @@ v1::GameStatus PlayUnary(v1::RefereeService::Stub& stub,
 }
 
 // Plays one seat over the Play stream to the end; true if GameEnded came.
-bool PlayStream(v1::RefereeService::Stub& stub, const std::string& token,
+// `ctx` carries the seat token.
+bool PlayStream(v1::RefereeService::Stub& stub, grpc::ClientContext* ctx,
                 uint64_t seed) {
   std::mt19937_64 rng(seed);
-  auto ctx = TestReferee::Context(token, 60000);
-  auto stream = stub.Play(ctx.get());
+  auto stream = stub.Play(ctx);
   v1::PlayResponse msg;
   bool ended = false;
   while (stream->Read(&msg)) {
@@ -206,8 +206,10 @@ class LobbyBot {
     lobby_.Cancel();
     std::vector<std::thread> players;
     {
+      // (A failed test may stop bots whose games cannot go on.)
       std::lock_guard<std::mutex> lock(mu_);
       players.swap(players_);
+      for (const auto& ctx : contexts_) ctx->TryCancel();
     }
     for (std::thread& t : players) t.join();
   }
@@ -231,9 +233,12 @@ class LobbyBot {
       if (on_offer_) on_offer_(offer);
       std::lock_guard<std::mutex> lock(mu_);
       offers_.push_back(offer);
-      players_.emplace_back([this, offer] {
+      std::shared_ptr<grpc::ClientContext> ctx =
+          TestReferee::Context(offer.token(), 60000);
+      contexts_.push_back(ctx);
+      players_.emplace_back([this, offer, ctx] {
         const bool ended =
-            PlayStream(stub_, offer.token(), offer.game().seat() + 17);
+            PlayStream(stub_, ctx.get(), offer.game().seat() + 17);
         std::lock_guard<std::mutex> lock(mu_);
         finished_ += ended;
         cv_.notify_all();
@@ -248,6 +253,7 @@ class LobbyBot {
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<std::thread> players_;
+  std::vector<std::shared_ptr<grpc::ClientContext>> contexts_;
   std::vector<v1::GameOffer> offers_;
   int finished_ = 0;
 };
