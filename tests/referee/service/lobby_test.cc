@@ -551,6 +551,27 @@ TEST(LobbyGameTest, CapacityIsRespectedAndTheRestWaitQueued) {
   }
 }
 
+TEST(LobbyGameTest, AnAbortedGameFreesItsPlaceForTheNextOne) {
+  TestReferee referee(TempDir() / "cassino.db");
+  const std::string alice_key = Register(referee, "alice");
+  Register(referee, "bob");
+  const v1::CreateGameResponse first = MustCreate(referee, {"alice", "bob"});
+  const v1::CreateGameResponse second = MustCreate(referee, {"bob", "alice"});
+  LobbyStream lobby(referee.stub(), alice_key, 1);
+  EXPECT_EQ(lobby.NextOffer().game().game_id(), first.game_id());
+  v1::AbortGameRequest abort;
+  abort.set_game_id(first.game_id());
+  v1::AbortGameResponse aborted;
+  ASSERT_TRUE(
+      referee.stub()
+          .AbortGame(TestReferee::Context(kAdminToken).get(), abort, &aborted)
+          .ok());
+  const v1::GameOffer next = lobby.NextOffer();
+  EXPECT_EQ(next.game().game_id(), second.game_id());
+  EXPECT_EQ(next.game().seat(), 1);
+  EXPECT_FALSE(next.reoffer());
+}
+
 TEST(LobbyGameTest, ABotThatDropsReconnectsThroughTheLobbyAndFinishes) {
   TestReferee referee(TempDir() / "cassino.db");
   const std::string alice_key = Register(referee, "alice");
