@@ -242,14 +242,15 @@ grpc::Status Registry::AuthorizeAdmin(const Metadata& metadata) const {
   }
   const std::string hash = HashToken(*token);
   if (ConstantTimeEquals(hash, admin_token_hash_)) return grpc::Status::OK;
+  // (The lobby first: its lock is never taken under the registry's.)
+  if (lobby_->IsKey(hash)) {
+    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                        "a bot key may not make organiser calls");
+  }
   std::lock_guard<std::mutex> lock(mu_);
   if (tokens_.contains(hash)) {
     return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
                         "a seat token may not make organiser calls");
-  }
-  if (lobby_->IsKey(hash)) {
-    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
-                        "a bot key may not make organiser calls");
   }
   return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, "unknown token");
 }
@@ -266,9 +267,11 @@ grpc::Status Registry::AuthorizeSeat(const Metadata& metadata,
   // Looking the token up by its hash takes the same time whatever the token
   // shares with a real one.
   const std::string hash = HashToken(*token);
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   auto it = tokens_.find(hash);
   if (it == tokens_.end()) {
+    // (The lobby's lock is never taken under the registry's.)
+    lock.unlock();
     if (ConstantTimeEquals(hash, admin_token_hash_)) {
       return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
                           "the admin token plays no seat");

@@ -3,8 +3,9 @@
 //
 // The registry's own lock guards only its maps and is never held while a
 // game does anything, so games run independently of each other; the lock
-// order is always game, then registry (a game's commit callback may
-// register it), never the reverse.
+// order is always game, then lobby, then registry (a game's commit callback
+// may register it; the lobby mints seat tokens), never the reverse: the
+// registry calls neither a game nor the lobby while holding its lock.
 
 #ifndef CASSINO_REFEREE_SERVICE_REGISTRY_H_
 #define CASSINO_REFEREE_SERVICE_REGISTRY_H_
