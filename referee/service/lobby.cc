@@ -357,7 +357,10 @@ void Lobby::Disconnect(const std::string& account,
   std::lock_guard<std::mutex> lock(mu_);
   auto it = accounts_.find(account);
   if (it == accounts_.end() || it->second.channel.get() != channel) return;
-  Account& a = it->second;
+  DropConnection(it->second);
+}
+
+void Lobby::DropConnection(Account& a) {
   for (const auto& [id, seat] : a.offered) {
     for (QueuedSeat& q : a.queue) {
       if (q.game->header().game_id == id && q.seat == seat) {
@@ -368,6 +371,19 @@ void Lobby::Disconnect(const std::string& account,
   a.channel = nullptr;
   a.capacity = 0;
   a.offered.clear();
+}
+
+void Lobby::CloseAll(const grpc::Status& status) {
+  std::vector<std::shared_ptr<LobbyChannel>> open;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [name, a] : accounts_) {
+      if (!a.channel) continue;
+      open.push_back(a.channel);
+      DropConnection(a);
+    }
+  }
+  for (const auto& channel : open) channel->Close(status);
 }
 
 void Lobby::OfferMore(Account& a) {

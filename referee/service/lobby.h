@@ -105,6 +105,9 @@ class Lobby {
                        std::string* account);
   // The stream is gone; ignored if a newer one replaced it.
   void Disconnect(const std::string& account, const LobbyChannel* channel);
+  // Ends every Lobby stream with `status` (the referee is shutting down:
+  // these streams never end by themselves).
+  void CloseAll(const grpc::Status& status);
 
  private:
   // One seat in an account's queue.
@@ -124,6 +127,9 @@ class Lobby {
     std::vector<std::pair<std::string, int>> offered;
   };
 
+  // Forgets the account's connection; what it was offered is offered
+  // again (as a re-offer) on the next one.
+  void DropConnection(Account& account) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Offers queued seats while the connected account has room.
   void OfferMore(Account& account) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Sends the offer once its token is minted, if the same connection is

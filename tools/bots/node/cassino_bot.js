@@ -230,7 +230,10 @@ function parseArgs(argv) {
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   const api = loadApi();
-  const client = new api.RefereeService(args.address, grpc.credentials.createInsecure());
+  // gRPC's own reconnection backoff grows to minutes; be back soon after a
+  // referee restart.
+  const client = new api.RefereeService(args.address, grpc.credentials.createInsecure(),
+    { 'grpc.max_reconnect_backoff_ms': 5000 });
   if (args.lobby) {
     if (!args.key) {
       console.error('cassino_bot.js: --lobby needs --key (or $CASSINO_BOT_KEY)');

@@ -272,7 +272,11 @@ def main():
                              "(0: never)")
     args = parser.parse_args()
 
-    stub = pb_grpc.RefereeServiceStub(grpc.insecure_channel(args.address))
+    # gRPC's own reconnection backoff grows to minutes; be back soon after a
+    # referee restart.
+    channel = grpc.insecure_channel(
+        args.address, options=[("grpc.max_reconnect_backoff_ms", 5000)])
+    stub = pb_grpc.RefereeServiceStub(channel)
     if args.lobby:
         if not args.key:
             parser.error("--lobby needs --key (or $CASSINO_BOT_KEY)")
