@@ -16,6 +16,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "recorder/migrations.h"
 #include "tests/recorder/test_game.h"
 
 namespace cassino::recorder {
@@ -421,8 +422,10 @@ TEST_F(RecorderTest, NewerSchemaVersionRefused) {
       Recorder::Open(path_, Durability::kNormal);
   ASSERT_FALSE(rec.ok());
   EXPECT_THAT(rec.status().message(),
-              HasSubstr("database schema version 99 is newer than this "
-                        "referee supports (1); upgrade the referee"));
+              HasSubstr(absl::StrCat(
+                  "database schema version 99 is newer than this referee "
+                  "supports (",
+                  Migrations().back().version, "); upgrade the referee")));
 }
 
 TEST_F(RecorderTest, FreshDatabaseIsMigratedToTheLatestVersion) {
@@ -433,7 +436,7 @@ TEST_F(RecorderTest, FreshDatabaseIsMigratedToTheLatestVersion) {
   ASSERT_EQ(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, nullptr),
             SQLITE_OK);
   ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
-  EXPECT_EQ(sqlite3_column_int(stmt, 0), 1);
+  EXPECT_EQ(sqlite3_column_int(stmt, 0), Migrations().back().version);
   sqlite3_finalize(stmt);
   ASSERT_EQ(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &stmt, nullptr),
             SQLITE_OK);
@@ -444,6 +447,51 @@ TEST_F(RecorderTest, FreshDatabaseIsMigratedToTheLatestVersion) {
   sqlite3_close(db);
   // Opening again applies nothing and works.
   EXPECT_NE(OpenOrDie(), nullptr);
+}
+
+TEST_F(RecorderTest, BotAccountsAndSeatAccounts) {
+  auto rec = OpenOrDie();
+  BotAccountRow alice{"alice", "Ann", "ann@example.org", "k1", 10, 10, 0};
+  auto write = [](auto&& enqueue) {
+    std::promise<absl::Status> done;
+    enqueue([&](absl::Status s) { done.set_value(s); });
+    return done.get_future().get();
+  };
+  EXPECT_TRUE(write([&](auto cb) { rec->InsertAccount(alice, cb); }).ok());
+  EXPECT_TRUE(absl::IsAlreadyExists(
+      write([&](auto cb) { rec->InsertAccount(alice, cb); })));
+  alice.key_hash = "";
+  alice.revoked_us = 20;
+  EXPECT_TRUE(write([&](auto cb) { rec->UpdateAccount(alice, cb); }).ok());
+  BotAccountRow nobody{"nobody", "", "", "k", 1, 1, 0};
+  EXPECT_TRUE(absl::IsNotFound(
+      write([&](auto cb) { rec->UpdateAccount(nobody, cb); })));
+  absl::StatusOr<std::vector<BotAccountRow>> accounts = rec->Accounts();
+  ASSERT_TRUE(accounts.ok()) << accounts.status();
+  ASSERT_EQ(accounts->size(), 1u);
+  EXPECT_EQ((*accounts)[0], alice);
+
+  // A seat names its account; the other seat names none.
+  GameHeader h = MakeHeader("acc1");
+  h.seats[0].account = "alice";
+  h.seats[0].token_hash = "";
+  ASSERT_TRUE(rec->CreateGameSync(h).ok());
+  // An unknown account is refused (foreign key).
+  GameHeader bad = MakeHeader("acc2");
+  bad.seats[1].account = "nobody";
+  EXPECT_FALSE(rec->CreateGameSync(bad).ok());
+  EXPECT_TRUE(absl::IsNotFound(rec->Load("acc2").status()));
+  EXPECT_TRUE(
+      write([&](auto cb) { rec->SetSeatToken("acc1", 0, "fresh", cb); }).ok());
+  EXPECT_TRUE(absl::IsNotFound(
+      write([&](auto cb) { rec->SetSeatToken("acc1", 5, "x", cb); })));
+  absl::StatusOr<GameRecord> loaded = rec->Load("acc1");
+  ASSERT_TRUE(loaded.ok());
+  EXPECT_EQ(loaded->header.seats[0].account, "alice");
+  EXPECT_EQ(loaded->header.seats[0].token_hash, "fresh");
+  EXPECT_EQ(loaded->header.seats[1].account, "");
+  // The account is not part of the hashed create payload.
+  EXPECT_EQ(loaded->events[0].payload.find("alice\""), std::string::npos);
 }
 
 TEST_F(RecorderTest, ImportRoundTrip) {
