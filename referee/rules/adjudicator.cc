@@ -1,9 +1,11 @@
 #include "referee/rules/adjudicator.h"
 
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "referee/rules/partition.h"
+#include "referee/rules/values.h"
 
 namespace cassino {
 namespace {
@@ -24,13 +26,10 @@ std::string RankName(int rank) {
   return std::string(1, RankChar(rank));
 }
 
-// Value counts of loose cards plus extra values (builds used in a sum).
-ValueCounts CountsOf(const RuleSet& rules, CardSet cards,
-                     const std::vector<int>& extra = {}) {
-  ValueCounts counts{};
-  for (Card c : cards) ++counts[rules.CardValue(c)];
-  for (int v : extra) ++counts[v];
-  return counts;
+// The value the played card counts in this move: its declared value, or
+// by default its rank value.
+int PlayedValue(const RuleSet& rules, const Move& m) {
+  return m.declared != 0 ? m.declared : rules.CardValue(m.card);
 }
 
 absl::Status CheckCapture(const Position& pos, const Move& m, CardSet loose,
@@ -38,7 +37,7 @@ absl::Status CheckCapture(const Position& pos, const Move& m, CardSet loose,
   const RuleSet& rules = pos.rules;
   const auto& builds = pos.table.builds;
   const Card c = m.card;
-  const int x = rules.CardValue(c);
+  const int x = PlayedValue(rules, m);
   if (x == 0) {
     if (involved) {
       return Illegal(absl::StrCat("a face card never takes a build (",
@@ -67,6 +66,10 @@ absl::Status CheckCapture(const Position& pos, const Move& m, CardSet loose,
   for (uint32_t b = involved; b; b &= b - 1) {
     const int i = std::countr_zero(b);
     const Build& build = builds[i];
+    if (IsFaceBuild(rules, build)) {
+      return Illegal(absl::StrCat("the face build ", build.ToString(),
+                                  " is taken only by a card of its rank"));
+    }
     if (build.value == x) {
       e->builds_taken |= uint32_t{1} << i;
       continue;
@@ -88,10 +91,16 @@ absl::Status CheckCapture(const Position& pos, const Move& m, CardSet loose,
                                   ") is never part of a sum"));
     }
   }
-  if (!SplitsIntoGroups(CountsOf(rules, loose, in_sums), x)) {
-    return Illegal(absl::StrCat(
-        "the cards taken (", loose.ToString(), ") do not split into groups "
-        "summing to ", x));
+  const bool splits =
+      AnyValueChoice(rules, loose, [&](ValueCounts counts, int) {
+        for (int v : in_sums) ++counts[v];
+        return SplitsIntoGroups(counts, x);
+      });
+  if (!splits) {
+    return Illegal(absl::StrCat("the cards taken (", loose.ToString(),
+                                ") do not split into groups "
+                                "summing to ",
+                                x));
   }
   return absl::OkStatus();
 }
@@ -102,7 +111,7 @@ absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
   const auto& builds = pos.table.builds;
   const int seat = pos.to_move;
   const Card c = m.card;
-  const int x = rules.CardValue(c);
+  const int x = PlayedValue(rules, m);
   const int v = m.value;
   const CardSet rest = pos.hands[seat] - CardSet::Of(c);
   if (x == 0) {
@@ -130,9 +139,21 @@ absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
   if (n_builds > 1) {
     return Illegal("builds are never merged: a move may change only one build");
   }
-  const ValueCounts counts = CountsOf(rules, loose);
-  int loose_sum = 0;
-  for (Card t : loose) loose_sum += rules.CardValue(t);
+  // Whether the loose cards can be: a part summing to `first` (none when
+  // first is 0) and groups of v; or, with absorbing off, exactly `first`.
+  auto loose_fit = [&](int first) {
+    return AnyValueChoice(rules, loose,
+                          [&](const ValueCounts& counts, int sum) {
+                            if (!rules.multi_build_absorb) return sum == first;
+                            return SplitsWithFirstGroup(counts, first, v);
+                          });
+  };
+  // The same, ignoring multi_build_absorb (to name the reason precisely).
+  auto loose_fit_absorbing = [&](int first) {
+    return AnyValueChoice(rules, loose, [&](const ValueCounts& counts, int) {
+      return SplitsWithFirstGroup(counts, first, v);
+    });
+  };
   if (n_builds == 0) {
     if (loose.empty()) {
       return Illegal("a build needs at least one table card with the played card");
@@ -142,16 +163,16 @@ absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
                                   c.ToString(), ", sum to ", v,
                                   "; to take cards of ", v, " use take"));
     }
-    if (!SplitsWithFirstGroup(counts, v - x, v)) {
-      return Illegal(absl::StrCat(c.ToString(), " with ", loose.ToString(),
-                                  " does not make a build of ", v,
-                                  " (part summing to ", v - x,
-                                  " with the played card, the rest in groups of ", v,
-                                  ")"));
+    if (!loose_fit_absorbing(v - x)) {
+      return Illegal(absl::StrCat(
+          c.ToString(), " with ", loose.ToString(),
+          " does not make a build of ", v, " (part summing to ", v - x,
+          " with the played card, the rest in groups of ", v, ")"));
     }
-    if (!rules.multi_build_absorb && loose_sum != v - x) {
-      return Illegal("absorbing further groups into a build is off "
-                     "(multi_build_absorb=off)");
+    if (!loose_fit(v - x)) {
+      return Illegal(
+          "absorbing further groups into a build is off "
+          "(multi_build_absorb=off)");
     }
     return absl::OkStatus();
   }
@@ -178,7 +199,7 @@ absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
       return Illegal("absorbing further groups into a build is off "
                      "(multi_build_absorb=off)");
     }
-    if (!SplitsIntoGroups(counts, v)) {
+    if (!loose_fit_absorbing(0)) {
       return Illegal(absl::StrCat(
           "raising ", b.ToString(), " to ", v, ": the loose cards ",
           loose.ToString(), " do not split into groups of ", v,
@@ -187,15 +208,16 @@ absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
     return absl::OkStatus();
   }
   if (b.value == v) {
-    if (!SplitsWithFirstGroup(counts, v - x, v)) {
+    if (!loose_fit_absorbing(v - x)) {
       return Illegal(absl::StrCat(
           "adding to ", b.ToString(), ": ", c.ToString(),
           loose.empty() ? std::string() : absl::StrCat(" with ", loose.ToString()),
           " does not make ", v, " (with further groups of ", v, ")"));
     }
-    if (!rules.multi_build_absorb && loose_sum != v - x) {
-      return Illegal("absorbing further groups into a build is off "
-                     "(multi_build_absorb=off)");
+    if (!loose_fit(v - x)) {
+      return Illegal(
+          "absorbing further groups into a build is off "
+          "(multi_build_absorb=off)");
     }
     return absl::OkStatus();
   }
@@ -218,6 +240,26 @@ absl::Status AnalyseMove(const Position& pos, const Move& m, MoveEffect* e) {
   if (!m.card.valid()) return Illegal("the move names no card");
   if (!pos.hands[seat].contains(m.card)) {
     return Illegal(absl::StrCat("you do not hold ", m.card.ToString()));
+  }
+  if (m.declared != 0) {
+    if (m.kind != MoveKind::kCapture && m.kind != MoveKind::kBuild) {
+      return Illegal("only a card played to capture or build declares a value");
+    }
+    if (m.declared < 0 || m.declared > 31 ||
+        (rules.ValueMask(m.card) >> m.declared & 1) == 0) {
+      std::string why;
+      if (m.card.rank() == kAce) {
+        why = rules.ace_high ? "an ace counts 1 or 14"
+                             : "an ace counts 14 only under ace_high";
+      } else if (m.card == kBigCassino) {
+        why = rules.dual_ten ? "TD counts 10 or 11"
+                             : "TD counts 11 only under dual_ten";
+      } else {
+        why = "only an ace (ace_high) or TD (dual_ten) may declare a value";
+      }
+      return Illegal(absl::StrCat(m.card.ToString(), " cannot count ",
+                                  m.declared, ": ", why));
+    }
   }
   const CardSet on_table = pos.table.AllCards();
   if (!on_table.contains(m.table)) {
@@ -272,6 +314,14 @@ MoveOutcome ApplyMove(Position& pos, const Move& m) {
   if (m.kind == MoveKind::kCallOut) return out;
   pos.hands[seat].erase(m.card);
   Table& table = pos.table;
+  // The build a build move raises or adds to, if any.
+  std::optional<Build> old_build;
+  if (m.kind == MoveKind::kBuild) {
+    for (const Build& b : table.builds) {
+      if (m.table.intersects(b.cards)) old_build = b;
+    }
+  }
+  const Build* old = old_build ? &*old_build : nullptr;
   // Remove every involved build and loose card.
   std::erase_if(table.builds,
                 [&](const Build& b) { return m.table.intersects(b.cards); });
@@ -289,9 +339,20 @@ MoveOutcome ApplyMove(Position& pos, const Move& m) {
       b.cards = m.table | CardSet::Of(m.card);
       b.value = m.value;
       b.controller = seat;
-      int sum = 0;
-      for (Card c : b.cards) sum += pos.rules.CardValue(c);
-      b.multiple = sum > m.value;
+      // Single or multiple by how it was made: a new build is single when
+      // the played card and the loose cards make exactly the value; a raise
+      // is single unless it absorbed loose groups; an add is multiple.
+      const CardSet loose = m.table - (old ? old->cards : CardSet());
+      const int x = PlayedValue(pos.rules, m);
+      if (IsFaceBuild(pos.rules, b)) {
+        b.multiple = false;
+      } else if (old == nullptr) {
+        b.multiple = !CanSumTo(pos.rules, loose, m.value - x);
+      } else if (!old->multiple && old->value + x == m.value) {
+        b.multiple = !loose.empty();
+      } else {
+        b.multiple = true;
+      }
       table.AddBuild(b);
       break;
     }

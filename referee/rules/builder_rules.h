@@ -3,7 +3,9 @@
 //
 // A player controls a build if they made or last changed it.
 //   Guard (always): no move may leave the mover controlling a build whose
-//     value they no longer hold, unless the move captures it.
+//     value they no longer hold, unless the move captures it. With flexible
+//     cards (dual_ten, ace_high) each value the mover controls after the
+//     move needs its own card: one TD does not hold builds of 10 and 11.
 //   v1: while controlling a build, the player may not trail.
 //   v2: while controlling a build, the move must capture a build they
 //       control, or raise or add to a build they control.
@@ -35,18 +37,23 @@ struct MoveEffect {
 
 enum class BuilderViolation {
   kNone,
-  kGuard,              // leaves a controlled build whose value is not held
-  kMayNotTrail,        // v1, v3
-  kMustUseOwnBuild,    // v2
-  kNoAddToOthers,      // v3
-  kDuplicateValue,     // v3
+  kGuard,            // leaves a controlled build whose value is not held
+  kGuardShared,      // one flexible card (TD) would have to take builds
+                     // of two values
+  kMayNotTrail,      // v1, v3
+  kMustUseOwnBuild,  // v2
+  kNoAddToOthers,    // v3
+  kDuplicateValue,   // v3
 };
 
 // The mover's controlled builds as a bit mask over build indices.
 uint32_t ControlledBuilds(const Position& pos, int seat);
 
-// True if `hand` holds a card of value `value` under `rules`.
+// True if `hand` holds a card that may count `value` under `rules`.
 bool HoldsValue(const RuleSet& rules, CardSet hand, int value);
+// True if `hand` holds a card that could take `build`: one of its value, or
+// for a natural face build one of its rank.
+bool HoldsFor(const RuleSet& rules, CardSet hand, const Build& build);
 
 // Checks the guard and the obligation for the mover (pos.to_move).
 // `violating_build` receives the build index concerned, where there is one.

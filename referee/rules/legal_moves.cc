@@ -1,20 +1,32 @@
 #include "referee/rules/legal_moves.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "referee/rules/builder_rules.h"
 
 namespace cassino {
 
-void MoveGenerator::Prepare(const Position& pos) {
+void MoveGenerator::Prepare(const Position& pos, CardSet flex,
+                            uint32_t choice) {
   const RuleSet& rules = pos.rules;
   const int seat = pos.to_move;
   items_.clear();
+  int flex_bit = 0;
   for (Card c : pos.table.loose) {
     int v = rules.CardValue(c);
+    if (flex.contains(c)) {
+      if (choice >> flex_bit & 1) v = rules.AltValue(c);
+      ++flex_bit;
+    }
     if (v > 0 && static_cast<int>(items_.size()) < kMaxItems) {
       items_.push_back({CardSet::Of(c), v, -1});
     }
+  }
+  face_builds_ = 0;
+  for (size_t i = 0; i < pos.table.builds.size(); ++i) {
+    if (IsFaceBuild(rules, pos.table.builds[i]))
+      face_builds_ |= uint32_t{1} << i;
   }
   loose_mask_ = (uint32_t{1} << items_.size()) - 1;
   if (rules.builds_in_sums == BuildsInSums::kOpponentsSingle) {
@@ -34,7 +46,10 @@ void MoveGenerator::Prepare(const Position& pos) {
   // asks for groups of the played card's value, a build for groups of at
   // most MaxBuild().
   int limit = rules.MaxBuild();
-  for (Card c : pos.hands[seat]) limit = std::max(limit, rules.CardValue(c));
+  for (Card c : pos.hands[seat]) {
+    const uint32_t values = rules.ValueMask(c);
+    if (values) limit = std::max(limit, 31 - std::countl_zero(values));
+  }
   group_limit_ = std::min(limit, kMaxSum);
   EnumerateGroups(n_, 0, 0);
   // Good() leaves visited_ all zero; it only needs to cover 2^n_ bits.
@@ -109,7 +124,7 @@ inline void MoveGenerator::Emit(const Position& pos, const Move& move,
   out->push_back(move);
 }
 
-void MoveGenerator::Captures(const Position& pos, Card c, int x,
+void MoveGenerator::Captures(const Position& pos, Card c, int x, int declared,
                              std::vector<Move>* out) {
   const auto& builds = pos.table.builds;
   // Builds of value x are taken whole, in any combination.
@@ -118,7 +133,7 @@ void MoveGenerator::Captures(const Position& pos, Card c, int x,
   uint32_t whole[kMaxWholeBuilds];
   int k = 0;
   for (size_t i = 0; i < builds.size(); ++i) {
-    if (builds[i].value != x) continue;
+    if (builds[i].value != x || (face_builds_ >> i & 1)) continue;
     if (k == kMaxWholeBuilds) {
       capped_ = true;
       break;
@@ -140,8 +155,8 @@ void MoveGenerator::Captures(const Position& pos, Card c, int x,
       if (s == 0 && g == 0) continue;
       const uint32_t g_builds = BuildsOf(g);
       if (g_builds & taken) continue;
-      Emit(pos, Move::Capture(c, build_cards | CardsOf(g)), taken | g_builds,
-           -1, out);
+      Emit(pos, Move::Capture(c, build_cards | CardsOf(g), declared),
+           taken | g_builds, -1, out);
     }
   }
   if (pos.rules.builds_in_sums == BuildsInSums::kOpponentsSingle) {
@@ -154,7 +169,7 @@ void MoveGenerator::Captures(const Position& pos, Card c, int x,
   }
 }
 
-void MoveGenerator::Builds(const Position& pos, Card c, int x,
+void MoveGenerator::Builds(const Position& pos, Card c, int x, int declared,
                            std::vector<Move>* out) {
   const RuleSet& rules = pos.rules;
   const int seat = pos.to_move;
@@ -164,7 +179,7 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x,
   auto loose_only = [&](uint32_t m) { return (m & ~loose_mask_) == 0; };
   // Bit v: the rest of the hand holds a card of value v (as HoldsValue).
   uint32_t held = 0;
-  for (Card r : rest) held |= uint32_t{1} << rules.CardValue(r);
+  for (Card r : rest) held |= rules.ValueMask(r);
   auto holds = [held](int v) {
     return v >= 1 && v < 32 && (held >> v & 1) != 0;
   };
@@ -199,12 +214,12 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x,
     if (!holds(v)) continue;
     // A new build: c with loose cards summing to v - x, plus groups of v.
     for (uint32_t m : unions(v - x, v)) {
-      Emit(pos, Move::Build(c, v, CardsOf(m)), 0, -1, out);
+      Emit(pos, Move::Build(c, v, CardsOf(m), declared), 0, -1, out);
     }
     // Raising a single build of value v - x.
     for (size_t i = 0; i < builds.size(); ++i) {
       const Build& b = builds[i];
-      if (b.multiple || b.value != v - x) continue;
+      if (b.multiple || b.value != v - x || (face_builds_ >> i & 1)) continue;
       if (b.controller == seat) {
         if (rules.own_raise == OwnRaise::kForbidden) continue;
         if (rules.own_raise == OwnRaise::kNeedsOldValue && !holds(b.value)) {
@@ -212,7 +227,7 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x,
         }
       }
       for (uint32_t m : unions(0, v)) {
-        Emit(pos, Move::Build(c, v, b.cards | CardsOf(m)), 0,
+        Emit(pos, Move::Build(c, v, b.cards | CardsOf(m), declared), 0,
              static_cast<int>(i), out);
       }
     }
@@ -220,24 +235,21 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x,
   // Adding to a build of value V >= x: c with loose cards summing to V.
   for (size_t i = 0; i < builds.size(); ++i) {
     const Build& b = builds[i];
-    if (b.value < x || !holds(b.value)) continue;
+    if (b.value < x || !holds(b.value) || (face_builds_ >> i & 1)) continue;
     for (uint32_t m : unions(b.value - x, b.value)) {
-      Emit(pos, Move::Build(c, b.value, b.cards | CardsOf(m)), 0,
+      Emit(pos, Move::Build(c, b.value, b.cards | CardsOf(m), declared), 0,
            static_cast<int>(i), out);
     }
   }
 }
 
-bool MoveGenerator::Generate(const Position& pos, std::vector<Move>* out) {
-  out->clear();
-  capped_ = false;
-  Prepare(pos);
+void MoveGenerator::PlayedCardMoves(const Position& pos,
+                                    std::vector<Move>* out) {
   const RuleSet& rules = pos.rules;
   const CardSet hand = pos.hands[pos.to_move];
-  if (rules.call_out) out->push_back(Move::CallOut());
   for (Card c : hand) {
-    const int x = rules.CardValue(c);
-    if (x == 0) {
+    const uint32_t values = rules.ValueMask(c);
+    if (values == 0) {
       // A face card takes one loose card of its rank, or (face_capture=all)
       // all of them.
       const CardSet same = pos.table.loose & CardSet::OfRank(c.rank());
@@ -247,10 +259,38 @@ bool MoveGenerator::Generate(const Position& pos, std::vector<Move>* out) {
         Emit(pos, Move::Capture(c, same), 0, -1, out);
       }
     } else {
-      Captures(pos, c, x, out);
-      Builds(pos, c, x, out);
+      // Each value the card may count; the rank is the default, any other
+      // value is declared in the move.
+      for (uint32_t m = values; m; m &= m - 1) {
+        const int x = std::countr_zero(m);
+        const int declared = x == c.rank() ? 0 : x;
+        Captures(pos, c, x, declared, out);
+        Builds(pos, c, x, declared, out);
+      }
     }
     Emit(pos, Move::Trail(c), 0, -1, out);
+  }
+}
+
+bool MoveGenerator::Generate(const Position& pos, std::vector<Move>* out) {
+  out->clear();
+  capped_ = false;
+  const RuleSet& rules = pos.rules;
+  if (rules.call_out) out->push_back(Move::CallOut());
+  const CardSet flex = pos.table.loose & rules.FlexibleCards();
+  if (flex.empty()) {
+    Prepare(pos, flex, 0);
+    PlayedCardMoves(pos, out);
+  } else {
+    // Every choice of values for the flexible loose cards; a move legal
+    // under several choices is listed once.
+    const size_t first = out->size();
+    for (uint32_t choice = 0; choice < (uint32_t{1} << flex.size()); ++choice) {
+      Prepare(pos, flex, choice);
+      PlayedCardMoves(pos, out);
+    }
+    std::sort(out->begin() + first, out->end(), MoveLess);
+    out->erase(std::unique(out->begin() + first, out->end()), out->end());
   }
   int loose_numerals = 0;
   for (Card c : pos.table.loose) loose_numerals += rules.CardValue(c) > 0;

@@ -1,5 +1,6 @@
 #include "referee/rules/move.h"
 
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -23,14 +24,53 @@ absl::string_view MoveKindName(MoveKind kind) {
   return "?";
 }
 
+bool MoveLess(const Move& a, const Move& b) {
+  auto key = [](const Move& m) {
+    return std::tuple(m.card.index(), static_cast<int>(m.kind), m.declared,
+                      m.value, m.table.bits());
+  };
+  return key(a) < key(b);
+}
+
+namespace {
+
+// The played card with its declared value, e.g. "AC=14".
+std::string Played(const Move& m) {
+  if (m.declared == 0) return m.card.ToString();
+  return absl::StrCat(m.card.ToString(), "=", m.declared);
+}
+
+// Parses "AC" or "AC=14"; a declared value equal to the card's rank (its
+// default value) is stored as 0.
+absl::Status ParsePlayed(absl::string_view word, Card* card, int* declared) {
+  *declared = 0;
+  absl::string_view card_text = word;
+  if (auto eq = word.find('='); eq != absl::string_view::npos) {
+    card_text = word.substr(0, eq);
+    int v = 0;
+    if (!absl::SimpleAtoi(word.substr(eq + 1), &v) || v < 1 || v > 99) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "'", word, "': a declared value is a number, e.g. AC=14"));
+    }
+    *declared = v;
+  }
+  absl::StatusOr<Card> c = Card::Parse(card_text);
+  if (!c.ok()) return c.status();
+  *card = *c;
+  if (*declared == c->rank()) *declared = 0;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 std::string Move::ToString() const {
   switch (kind) {
     case MoveKind::kTrail:
       return absl::StrCat("trail ", card.ToString());
     case MoveKind::kCapture:
-      return absl::StrCat("take ", card.ToString(), " ", table.ToString());
+      return absl::StrCat("take ", Played(*this), " ", table.ToString());
     case MoveKind::kBuild:
-      return absl::StrCat("build ", value, " ", card.ToString(), " ",
+      return absl::StrCat("build ", value, " ", Played(*this), " ",
                           table.ToString());
     case MoveKind::kCallOut:
       return "call";
@@ -67,6 +107,10 @@ absl::StatusOr<Move> Move::Parse(absl::string_view text) {
   }
   if (verb == "trail") {
     if (words.size() != 2) return syntax("'trail <card>', e.g. 'trail 7H'");
+    if (words[1].find('=') != absl::string_view::npos) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", text, "': a trailed card declares no value"));
+    }
     absl::StatusOr<Card> c = Card::Parse(words[1]);
     if (!c.ok()) return c.status();
     return Trail(*c);
@@ -75,15 +119,18 @@ absl::StatusOr<Move> Move::Parse(absl::string_view text) {
     if (words.size() < 3) {
       return syntax("'take <card> <table cards...>', e.g. 'take 8C 8H'");
     }
-    absl::StatusOr<Card> c = Card::Parse(words[1]);
-    if (!c.ok()) return c.status();
+    Card c;
+    int declared = 0;
+    if (absl::Status s = ParsePlayed(words[1], &c, &declared); !s.ok())
+      return s;
     absl::StatusOr<CardSet> taken = table_cards(2);
     if (!taken.ok()) return taken.status();
-    if (taken->contains(*c)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "'", text, "': the played card ", c->ToString(), " cannot also be taken"));
+    if (taken->contains(c)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", text, "': the played card ", c.ToString(),
+                       " cannot also be taken"));
     }
-    return Capture(*c, *taken);
+    return Capture(c, *taken, declared);
   }
   if (verb == "build") {
     if (words.size() < 4) {
@@ -94,16 +141,18 @@ absl::StatusOr<Move> Move::Parse(absl::string_view text) {
     if (!absl::SimpleAtoi(words[1], &value) || value < 1 || value > 99) {
       return syntax("a build value (a number) after 'build'");
     }
-    absl::StatusOr<Card> c = Card::Parse(words[2]);
-    if (!c.ok()) return c.status();
+    Card c;
+    int declared = 0;
+    if (absl::Status s = ParsePlayed(words[2], &c, &declared); !s.ok())
+      return s;
     absl::StatusOr<CardSet> table = table_cards(3);
     if (!table.ok()) return table.status();
-    if (table->contains(*c)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "'", text, "': the played card ", c->ToString(),
-          " cannot also be a table card"));
+    if (table->contains(c)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", text, "': the played card ", c.ToString(),
+                       " cannot also be a table card"));
     }
-    return Build(*c, value, *table);
+    return Build(c, value, *table, declared);
   }
   return absl::InvalidArgumentError(absl::StrCat(
       "'", text, "': unknown move kind '", words[0],

@@ -5,6 +5,12 @@
 // Two derivations with the same identity are the same move. `Move` stores
 // exactly that identity, so equality of Moves is equality of moves.
 //
+// Under ace_high or dual_ten the identity also holds the value declared for
+// the played card when it is not the card's default value (VARIANTS.md):
+// `take AC=14 KS AH`, `build 14 AC=14 ...`, `take TD=11 5H 6C`. The default
+// value is never written (`AC=1` and `TD=10` parse as plain `AC`, `TD`), so
+// the notation stays canonical.
+//
 // Notation (canonical form sorts table cards by deck index):
 //   trail 7H                    the played card goes to the table
 //   take 8C 8H 6D 2C            played card, then every table card taken
@@ -20,8 +26,8 @@
 #include <string>
 #include <string_view>
 
-#include "absl/strings/string_view.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "referee/rules/card.h"
 
 namespace cassino {
@@ -30,16 +36,20 @@ enum class MoveKind : uint8_t { kTrail, kCapture, kBuild, kCallOut };
 
 struct Move {
   MoveKind kind = MoveKind::kTrail;
-  Card card;          // the played card; invalid for kCallOut
-  int8_t value = 0;   // the build's value for kBuild, else 0
-  CardSet table;      // table cards involved; empty for trails and call-outs
+  Card card;         // the played card; invalid for kCallOut
+  int8_t value = 0;  // the build's value for kBuild, else 0
+  CardSet table;     // table cards involved; empty for trails and call-outs
+  // The value declared for the played card (captures and builds) when it
+  // differs from the card's rank (an ace as 14, TD as 11); 0: the default.
+  int8_t declared = 0;
 
   static Move Trail(Card c) { return Move{MoveKind::kTrail, c, 0, {}}; }
-  static Move Capture(Card c, CardSet taken) {
-    return Move{MoveKind::kCapture, c, 0, taken};
+  static Move Capture(Card c, CardSet taken, int declared = 0) {
+    return Move{MoveKind::kCapture, c, 0, taken, static_cast<int8_t>(declared)};
   }
-  static Move Build(Card c, int value, CardSet table) {
-    return Move{MoveKind::kBuild, c, static_cast<int8_t>(value), table};
+  static Move Build(Card c, int value, CardSet table, int declared = 0) {
+    return Move{MoveKind::kBuild, c, static_cast<int8_t>(value), table,
+                static_cast<int8_t>(declared)};
   }
   static Move CallOut() { return Move{MoveKind::kCallOut, Card(), 0, {}}; }
 
@@ -50,6 +60,10 @@ struct Move {
 
   friend bool operator==(const Move&, const Move&) = default;
 };
+
+// A strict weak order on moves: by played card, kind, declared value, build
+// value, table cards. Used to sort move lists into a fixed order.
+bool MoveLess(const Move& a, const Move& b);
 
 absl::string_view MoveKindName(MoveKind kind);
 

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "referee/rules/values.h"
 
 namespace cassino {
 namespace {
@@ -199,18 +200,44 @@ absl::Status Position::Validate() const {
     if (b.controller < 0 || b.controller >= rules.players) {
       return PositionError(absl::StrCat(where, ": controller is not a seat"));
     }
+    if (IsFaceBuild(rules, b)) {
+      const int rank = b.cards.first().rank();
+      if (rules.face_capture != FaceCapture::kFour &&
+          rules.face_capture != FaceCapture::kAny) {
+        return PositionError(
+            absl::StrCat(where, ": face builds need face_capture=four or any"));
+      }
+      if (!(b.cards - CardSet::OfRank(rank)).empty() || b.value != rank ||
+          b.multiple) {
+        return PositionError(absl::StrCat(
+            where,
+            ": a face build holds cards of one rank, its value is the "
+            "rank (J=11, Q=12, K=13) and it is never multiple"));
+      }
+      continue;
+    }
     if (b.value < 1 || b.value > rules.MaxBuild()) {
       return PositionError(absl::StrCat(where, ": value out of range"));
     }
-    int sum = 0;
     for (Card c : b.cards) {
-      int v = rules.CardValue(c);
-      if (v == 0) return PositionError(absl::StrCat(where, " holds a card with no value"));
-      sum += v;
+      if (rules.CardValue(c) == 0) {
+        return PositionError(
+            absl::StrCat(where, " holds a card with no value"));
+      }
     }
-    if (sum % b.value != 0 || (sum == b.value) == b.multiple) {
-      return PositionError(absl::StrCat(where, ": its cards sum to ", sum,
-                                        ", which does not fit its value and kind"));
+    // Single: the cards can sum to the value; multiple: to a multiple of it
+    // (flexible cards counting as needed; a build that could be either is
+    // what the move that made it said).
+    const bool fits =
+        b.multiple
+            ? AnyValueChoice(rules, b.cards,
+                             [&](const ValueCounts&, int sum) {
+                               return sum > b.value && sum % b.value == 0;
+                             })
+            : CanSumTo(rules, b.cards, b.value);
+    if (!fits) {
+      return PositionError(
+          absl::StrCat(where, ": its cards do not fit its value and kind"));
     }
   }
   for (size_t i = 0; i < hands.size(); ++i) {

@@ -74,6 +74,13 @@ struct Position {
   friend bool operator==(const Position&, const Position&) = default;
 };
 
+// True for a natural face build (face_capture=four/any): face cards of one
+// rank, which have no value under the rules; its value is the rank (11, 12,
+// 13). Every other build is a numeral build.
+inline bool IsFaceBuild(const RuleSet& rules, const Build& build) {
+  return !build.cards.empty() && rules.CardValue(build.cards.first()) == 0;
+}
+
 // The rule options that differ from the standard game, as RuleSet text
 // (empty for the standard game).
 std::string RulesDiff(const RuleSet& rules);

@@ -20,8 +20,11 @@ struct Named {
 
 constexpr std::array<Named<DealStyle>, 2> kDealNames{
     {{DealStyle::kTwos, "twos"}, {DealStyle::kSingles, "singles"}}};
-constexpr std::array<Named<FaceCapture>, 2> kFaceNames{
-    {{FaceCapture::kOne, "one"}, {FaceCapture::kAll, "all"}}};
+constexpr std::array<Named<FaceCapture>, 4> kFaceNames{
+    {{FaceCapture::kOne, "one"},
+     {FaceCapture::kAll, "all"},
+     {FaceCapture::kFour, "four"},
+     {FaceCapture::kAny, "any"}}};
 constexpr std::array<Named<BuildsInSums>, 2> kSumNames{
     {{BuildsInSums::kNever, "never"},
      {BuildsInSums::kOpponentsSingle, "opponents_single"}}};
@@ -41,6 +44,8 @@ constexpr std::array<Named<AllEleven>, 4> kAllElevenNames{
      {AllEleven::kWin, "win"}}};
 constexpr std::array<Named<GameEnd>, 2> kGameEndNames{
     {{GameEnd::kCountOut, "count_out"}, {GameEnd::kHighestTotal, "highest_total"}}};
+constexpr std::array<Named<CardValues>, 2> kCardValueNames{
+    {{CardValues::kStandard, "standard"}, {CardValues::kRoyal, "royal"}}};
 
 template <typename E, size_t N>
 absl::string_view NameOf(const std::array<Named<E>, N>& names, E value) {
@@ -119,9 +124,12 @@ const std::vector<Option>& Options() {
        [](RuleSet& r, absl::string_view v) {
          return ParseEnum(kDealNames, "deal", v, &r.deal);
        }},
-      {{"face_capture", "one, all", "one",
-        "a face card takes exactly one loose card of its rank, or (all) "
-        "either one or all loose cards of its rank"},
+      {{"face_capture", "one, all, four, any", "one",
+        "a face card takes exactly one loose card of its rank; all: or all "
+        "loose cards of its rank; four: or every card of its rank on the "
+        "table when that gathers all four, with natural face builds while "
+        "holding every other card of the rank; any: any number of loose "
+        "cards of its rank, with natural face builds while holding another"},
        [](const RuleSet& r) {
          return std::string(NameOf(kFaceNames, r.face_capture));
        },
@@ -205,6 +213,42 @@ const std::vector<Option>& Options() {
        [](RuleSet& r, absl::string_view v) {
          return ParseBool("call_out", v, &r.call_out);
        }},
+      // Move-level variant options (VARIANTS.md).
+      {{"card_values", "standard, royal", "standard",
+        "standard: A=1 .. T=10, faces have no value; royal: J=11, Q=12, "
+        "K=13, and faces sum, build and capture like numerals"},
+       [](const RuleSet& r) {
+         return std::string(NameOf(kCardValueNames, r.card_values));
+       },
+       [](RuleSet& r, absl::string_view v) {
+         return ParseEnum(kCardValueNames, "card_values", v, &r.card_values);
+       }},
+      {{"max_build", "10, 13, 14", "10",
+        "the highest value a build may have (13 or 14 need card_values=royal, "
+        "14 also ace_high)"},
+       [](const RuleSet& r) { return absl::StrCat(r.max_build); },
+       [](RuleSet& r, absl::string_view v) {
+         absl::Status s = ParseInt("max_build", v, 10, 14, &r.max_build);
+         if (s.ok() && r.max_build != 10 && r.max_build < 13) {
+           return absl::InvalidArgumentError(absl::StrCat(
+               "option max_build: '", v, "' is not one of 10, 13, 14"));
+         }
+         return s;
+       }},
+      {{"ace_high", "on, off", "off",
+        "royal values only: an ace counts 1 or 14; an ace played to capture "
+        "or build declares 14 as AC=14, a loose ace counts as needed"},
+       [](const RuleSet& r) { return std::string(OnOff(r.ace_high)); },
+       [](RuleSet& r, absl::string_view v) {
+         return ParseBool("ace_high", v, &r.ace_high);
+       }},
+      {{"dual_ten", "on, off", "off",
+        "TD counts 10 or 11: declared TD=11 when played to capture or build, "
+        "either value as needed when loose on the table"},
+       [](const RuleSet& r) { return std::string(OnOff(r.dual_ten)); },
+       [](RuleSet& r, absl::string_view v) {
+         return ParseBool("dual_ten", v, &r.dual_ten);
+       }},
   };
   return *options;
 }
@@ -213,12 +257,28 @@ const std::vector<Option>& Options() {
 
 absl::StatusOr<RuleSet> RuleSet::Preset(absl::string_view name) {
   if (name == "standard") return Standard();
-  return absl::InvalidArgumentError(absl::StrCat(
-      "unknown rule preset '", name, "' (presets: ",
-      absl::StrJoin(PresetNames(), ", "), ")"));
+  // Move-level variants (VARIANTS.md).
+  if (name == "royal" || name == "buckeye") {
+    RuleSet r;
+    r.card_values = CardValues::kRoyal;
+    r.ace_high = true;
+    r.max_build = 14;
+    r.sweep_points = 0;
+    r.game_end = GameEnd::kHighestTotal;
+    r.target = 21;
+    r.dual_ten = name == "buckeye";
+    return r;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown rule preset '", name,
+                   "' (presets: ", absl::StrJoin(PresetNames(), ", "), ")"));
 }
 
-std::vector<std::string> RuleSet::PresetNames() { return {"standard"}; }
+std::vector<std::string> RuleSet::PresetNames() {
+  return {"standard",
+          // Move-level variants.
+          "royal", "buckeye"};
+}
 
 absl::StatusOr<RuleSet> RuleSet::Parse(absl::string_view text) {
   RuleSet rules;
@@ -274,6 +334,21 @@ absl::Status RuleSet::Validate() const {
   }
   if (call_out && players != 2) {
     return absl::InvalidArgumentError("call_out is for 2 players only");
+  }
+  // Move-level variant options.
+  const bool royal = card_values == CardValues::kRoyal;
+  if (ace_high && !royal) {
+    return absl::InvalidArgumentError("ace_high needs card_values=royal");
+  }
+  if (max_build != 10 && max_build != 13 && max_build != 14) {
+    return absl::InvalidArgumentError("max_build must be 10, 13 or 14");
+  }
+  if (max_build > 10 && !royal) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("max_build=", max_build, " needs card_values=royal"));
+  }
+  if (max_build == 14 && !ace_high) {
+    return absl::InvalidArgumentError("max_build=14 needs ace_high");
   }
   return absl::OkStatus();
 }

@@ -10,6 +10,9 @@
 // at every round end: no build is left (except under `none`), and the round
 // points equal 11 + sweep points minus the points of tied categories; and
 // every game ends.
+//
+// The same checks run over 2,000 games of each move-level variant preset
+// (VARIANTS.md); random identities then also declare card values.
 
 #include <cstdlib>
 #include <random>
@@ -24,12 +27,13 @@
 namespace cassino {
 namespace {
 
-// 2,500 games per configuration; the sanitizer pass of scripts/test.sh runs
-// fewer (CASSINO_PROPERTY_GAMES), since instrumented code is ~20x slower.
-int GamesPerConfig() {
+// 2,500 games per configuration (2,000 per variant preset); the sanitizer
+// pass of scripts/test.sh runs fewer (CASSINO_PROPERTY_GAMES), since
+// instrumented code is ~20x slower.
+int GamesPerConfig(int normal = 2500) {
   const char* env = std::getenv("CASSINO_PROPERTY_GAMES");
   const int n = env ? std::atoi(env) : 0;
-  return n > 0 ? n : 2500;
+  return n > 0 ? std::min(n, normal) : normal;
 }
 
 struct Config {
@@ -64,35 +68,37 @@ void ExpectAllCardsAccounted(const Game& g) {
 Move RandomIdentity(const Game& g, std::mt19937_64& rng) {
   const std::vector<Card> hand = g.position().hands[g.to_move()].ToVector();
   const std::vector<Card> table = g.position().table.AllCards().ToVector();
+  const RuleSet& rules = g.rules();
   const Card c = hand[rng() % hand.size()];
   CardSet subset;
   for (Card t : table) {
     if (rng() % 3 == 0) subset.insert(t);
   }
+  // A flexible card sometimes declares its other value.
+  const int declared = rng() % 2 ? rules.AltValue(c) : 0;
   switch (rng() % 3) {
     case 0:
-      return rng() % 4 == 0 ? Move::Trail(c) : Move::Capture(c, subset);
+      return rng() % 4 == 0 ? Move::Trail(c)
+                            : Move::Capture(c, subset, declared);
     case 1:
-      return Move::Capture(c, subset);
+      return Move::Capture(c, subset, declared);
     default:
-      return Move::Build(c, 1 + rng() % 10, subset);
+      return Move::Build(c, 1 + rng() % rules.MaxBuild(), subset, declared);
   }
 }
 
-TEST_P(PropertyTest, RandomGamesKeepInvariants) {
-  const Config cfg = GetParam();
-  absl::StatusOr<RuleSet> rules = RuleSet::Parse(
-      absl::StrCat(cfg.players, " builder_obligation=", cfg.obligation));
-  ASSERT_TRUE(rules.ok()) << rules.status();
+// Plays `games` seeded random games under `rules` and checks the invariants
+// of the file comment; `tag` names the batch (its seed).
+void CheckRandomGames(const RuleSet& rules_in, const std::string& tag,
+                      int games) {
+  const RuleSet* rules = &rules_in;
   Seed batch{};
-  const std::string tag = absl::StrCat(cfg.players, cfg.obligation);
   for (size_t i = 0; i < tag.size() && i < batch.size(); ++i) batch[i] = tag[i];
 
   MoveGenerator gen;
   std::vector<Move> moves;
   std::mt19937_64 rng(7);
   long positions = 0, rejected = 0;
-  const int games = GamesPerConfig();
   for (int n = 0; n < games; ++n) {
     const Seed seed = BatchGameSeed(batch, n);
     Game g = *Game::Create(*rules, DeckSource::FromSeed(seed));
@@ -130,7 +136,8 @@ TEST_P(PropertyTest, RandomGamesKeepInvariants) {
       if (g.rounds().size() > rounds_seen) {
         rounds_seen = g.rounds().size();
         const RoundResult& r = g.rounds().back();
-        if (rules->builder_obligation != BuilderObligation::kNone) {
+        if (rules->builder_obligation != BuilderObligation::kNone &&
+            rules->defaults_cost == 0) {
           EXPECT_EQ(r.builds_left, 0) << "round " << r.round;
         }
         int points = 0, sweep_points = 0, tied = 0;
@@ -160,6 +167,31 @@ TEST_P(PropertyTest, RandomGamesKeepInvariants) {
   EXPECT_GT(positions, games * 40L);
   EXPECT_GT(rejected, 0);
 }
+
+TEST_P(PropertyTest, RandomGamesKeepInvariants) {
+  const Config cfg = GetParam();
+  absl::StatusOr<RuleSet> rules = RuleSet::Parse(
+      absl::StrCat(cfg.players, " builder_obligation=", cfg.obligation));
+  ASSERT_TRUE(rules.ok()) << rules.status();
+  CheckRandomGames(*rules, absl::StrCat(cfg.players, cfg.obligation),
+                   GamesPerConfig());
+}
+
+// The move-level variant presets, 2,000 games each.
+class PresetPropertyTest : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(PresetPropertyTest, RandomGamesKeepInvariants) {
+  absl::StatusOr<RuleSet> rules = RuleSet::Parse(GetParam());
+  ASSERT_TRUE(rules.ok()) << rules.status();
+  CheckRandomGames(*rules, absl::StrCat("preset ", GetParam()),
+                   GamesPerConfig(2000));
+}
+
+INSTANTIATE_TEST_SUITE_P(MovePresets, PresetPropertyTest,
+                         ::testing::Values("royal", "buckeye"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           return std::string(info.param);
+                         });
 
 INSTANTIATE_TEST_SUITE_P(
     AllConfigs, PropertyTest,

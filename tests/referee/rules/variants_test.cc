@@ -1,0 +1,289 @@
+// The move-level variants of VARIANTS.md: worked positions per preset with
+// the full legal-move list, the notation of declared values, the reasons
+// validation gives, and a brute-force cross-check of the generator under
+// each variant's rules.
+
+#include <random>
+
+#include "gtest/gtest.h"
+#include "referee/rules/adjudicator.h"
+#include "referee/rules/deal.h"
+#include "referee/rules/legal_moves.h"
+#include "referee/rules/rule_set.h"
+#include "tests/referee/rules/test_util.h"
+
+namespace cassino {
+namespace {
+
+using ::cassino::testing::BruteForce;
+using ::cassino::testing::M;
+using ::cassino::testing::Pos;
+using ::cassino::testing::Sorted;
+using ::cassino::testing::SortedMoves;
+
+// The reason ValidateMove gives, or "" when the move is legal.
+std::string Reason(const std::string& position, const std::string& move) {
+  absl::Status s = ValidateMove(Pos(position), M(move));
+  return std::string(s.message());
+}
+
+// --- Rule sets ---------------------------------------------------------
+
+TEST(VariantRuleSetTest, RoyalAndBuckeyePresets) {
+  absl::StatusOr<RuleSet> royal = RuleSet::Parse("royal");
+  ASSERT_TRUE(royal.ok()) << royal.status();
+  EXPECT_EQ(royal->card_values, CardValues::kRoyal);
+  EXPECT_TRUE(royal->ace_high);
+  EXPECT_FALSE(royal->dual_ten);
+  EXPECT_EQ(royal->max_build, 14);
+  EXPECT_EQ(royal->sweep_points, 0);
+  EXPECT_EQ(royal->game_end, GameEnd::kHighestTotal);
+  EXPECT_EQ(royal->target, 21);
+  absl::StatusOr<RuleSet> buckeye = RuleSet::Parse("buckeye");
+  ASSERT_TRUE(buckeye.ok());
+  RuleSet expected = *royal;
+  expected.dual_ten = true;
+  EXPECT_EQ(*buckeye, expected);
+  // The text form states every option and parses back to the same rules.
+  EXPECT_EQ(*RuleSet::Parse(buckeye->ToString()), *buckeye);
+  EXPECT_NE(buckeye->ToString().find("card_values=royal max_build=14 "
+                                     "ace_high=on dual_ten=on"),
+            std::string::npos)
+      << buckeye->ToString();
+}
+
+TEST(VariantRuleSetTest, CardValues) {
+  const RuleSet standard = RuleSet::Standard();
+  const RuleSet royal = *RuleSet::Parse("royal");
+  const RuleSet buckeye = *RuleSet::Parse("buckeye");
+  const Card ks = *Card::Parse("KS"), ah = *Card::Parse("AH");
+  const Card td = *Card::Parse("TD"), tc = *Card::Parse("TC");
+  EXPECT_EQ(standard.CardValue(ks), 0);
+  EXPECT_EQ(standard.ValueMask(ks), 0u);
+  EXPECT_EQ(royal.CardValue(ks), 13);
+  EXPECT_EQ(royal.ValueMask(ah), (1u << 1) | (1u << 14));
+  EXPECT_EQ(royal.ValueMask(td), 1u << 10);
+  EXPECT_EQ(buckeye.ValueMask(td), (1u << 10) | (1u << 11));
+  EXPECT_EQ(buckeye.ValueMask(tc), 1u << 10);
+  EXPECT_EQ(buckeye.FlexibleCards().size(), 5);
+  EXPECT_TRUE(standard.FlexibleCards().empty());
+}
+
+TEST(VariantRuleSetTest, InvalidCombinationsSayWhy) {
+  auto error = [](const char* text) {
+    absl::StatusOr<RuleSet> r = RuleSet::Parse(text);
+    return r.ok() ? std::string("ok") : std::string(r.status().message());
+  };
+  EXPECT_EQ(error("ace_high=on"), "ace_high needs card_values=royal");
+  EXPECT_EQ(error("max_build=13"), "max_build=13 needs card_values=royal");
+  EXPECT_EQ(error("card_values=royal max_build=14"),
+            "max_build=14 needs ace_high");
+  EXPECT_EQ(error("card_values=royal max_build=12"),
+            "option max_build: '12' is not one of 10, 13, 14");
+  EXPECT_EQ(error("card_values=queen"),
+            "option card_values: 'queen' is not one of standard, royal");
+  EXPECT_EQ(error("card_values=royal max_build=13"), "ok");
+  EXPECT_EQ(error("dual_ten=on"), "ok");
+}
+
+// --- Notation ----------------------------------------------------------
+
+TEST(VariantMoveTest, DeclaredValuesRoundTrip) {
+  for (const char* text :
+       {"take AC=14 KS AH", "build 14 AC=14 9S 5H", "take TD=11 5S 6C",
+        "build 11 TD=11 AH", "take AC AH", "build 14 KD AH"}) {
+    absl::StatusOr<Move> m = Move::Parse(text);
+    ASSERT_TRUE(m.ok()) << text << ": " << m.status();
+    EXPECT_EQ(m->ToString(), text);
+    EXPECT_EQ(*Move::Parse(m->ToString()), *m);
+  }
+  // The default value is never written.
+  EXPECT_EQ(Move::Parse("take AC=1 AH")->ToString(), "take AC AH");
+  EXPECT_EQ(*Move::Parse("take AC=1 AH"), *Move::Parse("take AC AH"));
+  EXPECT_EQ(Move::Parse("build 12 td=10 2h")->ToString(), "build 12 TD 2H");
+  EXPECT_EQ(Move::Parse("take ac=14 ah ks")->ToString(), "take AC=14 KS AH");
+  EXPECT_NE(*Move::Parse("take AC=14 AH"), *Move::Parse("take AC AH"));
+  EXPECT_EQ(Move::Parse("take AC=14 AH")->declared, 14);
+  // Syntax errors.
+  for (const char* bad : {"trail AC=14", "take AC= AH", "take AC=x AH",
+                          "take AC AH=14", "build 14 AC=0 KS"}) {
+    EXPECT_FALSE(Move::Parse(bad).ok()) << bad;
+  }
+}
+
+TEST(VariantMoveTest, DeclaredValueReasons) {
+  EXPECT_EQ(Reason("table: AH 5S 8D; hands: AC KD / ?", "take AC=14 AH"),
+            "AC cannot count 14: an ace counts 14 only under ace_high");
+  EXPECT_EQ(Reason("table: AH 5S 8D; hands: AC KD / ?; rules: royal",
+                   "take AC=13 5S 8D"),
+            "AC cannot count 13: an ace counts 1 or 14");
+  EXPECT_EQ(
+      Reason("table: 5S 6C; hands: TD / ?; rules: royal", "take TD=11 5S 6C"),
+      "TD cannot count 11: TD counts 11 only under dual_ten");
+  EXPECT_EQ(Reason("table: 5S 6C; hands: TD 9C / ?; rules: buckeye",
+                   "take 9C=11 5S 6C"),
+            "9C cannot count 11: only an ace (ace_high) or TD (dual_ten) may "
+            "declare a value");
+  EXPECT_EQ(Reason("table: 5S 6C 4H; hands: TD 2C / ?; rules: buckeye",
+                   "take TD=11 4H 6C"),
+            "the cards taken (4H 6C) do not split into groups summing to 11");
+  EXPECT_EQ(Reason("table: KH 6D 7S; hands: KC 6C / ?", "take KC 7S 6D"),
+            "a king takes only a king (7S is not one)");
+  EXPECT_EQ(Reason("table: KH 6D 7S; hands: KC 6C / ?; rules: royal",
+                   "take KC 7S 6D"),
+            "");
+  EXPECT_EQ(Reason("table: KH 6D 7S; hands: KC 2C / ?; rules: royal "
+                   "max_build=13 ace_high=off",
+                   "build 14 2C KH"),
+            "a build's value is at most 13");
+}
+
+// --- Royal ---------------------------------------------------------------
+
+// Faces count 11, 12, 13: they sum, build and are captured by sums.
+TEST(RoyalTest, FacesSumBuildAndCapture) {
+  const std::string pos = "table: KH 6D 7S; hands: KC 6C / ?";
+  EXPECT_EQ(SortedMoves(pos),
+            Sorted({"take KC KH", "take 6C 6D", "trail KC", "trail 6C"}));
+  EXPECT_EQ(SortedMoves(pos + "; rules: royal"),
+            Sorted({"take KC KH", "take KC 7S 6D", "take KC 7S KH 6D",
+                    "build 13 6C 7S", "build 13 6C 7S KH", "take 6C 6D",
+                    "trail KC", "trail 6C"}));
+}
+
+// An ace counts 1 or 14: played, it declares its value; loose, it counts
+// as the move needs.
+TEST(RoyalTest, AceCountsOneOrFourteen) {
+  EXPECT_EQ(
+      SortedMoves("table: AH 5S 8D; hands: AC KD / ?; rules: royal"),
+      Sorted({"take AC AH", "take AC=14 AH", "take AC=14 5S AH 8D",
+              "take KD 5S 8D", "build 14 KD AH", "trail AC", "trail KD"}));
+  // Without ace_high (values royal, builds to 13) the ace is only 1.
+  EXPECT_EQ(SortedMoves("table: AH 5S 8D; hands: AC KD / ?; rules: royal "
+                        "ace_high=off max_build=13"),
+            Sorted({"take AC AH", "take KD 5S 8D", "trail AC", "trail KD"}));
+}
+
+// A build of 14 is taken by an ace played as 14; the builder may not trail
+// (v1) and must keep a card of 14 for it.
+TEST(RoyalTest, BuildOfFourteen) {
+  EXPECT_EQ(
+      SortedMoves("table: [9S 5H]=14@0 QC; hands: AD 2C / ?; "
+                  "rules: royal"),
+      Sorted({"take AD=14 9S 5H", "build 14 2C QC", "build 14 2C 9S 5H QC"}));
+  // After `build 14 2C QC` seat 0 controls two builds of 14 and holds only
+  // AD: taking one build would leave the other unheld (the guard), so AD=14
+  // must take both.
+  Position p = Pos("table: [9S 5H]=14@0 QC; hands: AD 2C / ?; rules: royal");
+  ASSERT_TRUE(ValidateMove(p, M("build 14 2C QC")).ok());
+  ApplyMove(p, M("build 14 2C QC"));
+  p.to_move = 0;
+  EXPECT_EQ(p.table.ToString(), "[9S 5H]=14@0 [2C QC]=14@0");
+  EXPECT_EQ(SortedMoves(p.ToString()), Sorted({"take AD=14 9S 5H 2C QC"}));
+  EXPECT_EQ(Reason(p.ToString(), "take AD=14 9S 5H"),
+            "you control the build [2C QC]=14@0 and this move would leave you "
+            "no card of 14 to take it");
+}
+
+// --- Buckeye -------------------------------------------------------------
+
+// A loose TD counts 10 or 11, whichever the capture needs.
+TEST(BuckeyeTest, LooseBigCassinoCountsTenOrEleven) {
+  const std::string pos = "table: TD 4S 7H; hands: JC TH / ?; rules: ";
+  EXPECT_EQ(SortedMoves(pos + "royal"),
+            Sorted({"take JC 4S 7H", "take TH TD", "trail JC", "trail TH"}));
+  EXPECT_EQ(SortedMoves(pos + "buckeye"),
+            Sorted({"take JC TD", "take JC 4S 7H", "take JC 4S 7H TD",
+                    "take TH TD", "trail JC", "trail TH"}));
+}
+
+// TD played declares 11 when it counts 11; holding TD counts as holding
+// both 10 and 11 for building.
+TEST(BuckeyeTest, PlayedBigCassinoDeclaresEleven) {
+  EXPECT_EQ(SortedMoves("table: 5S 6C 4H; hands: TD 2C / ?; rules: buckeye"),
+            Sorted({"take TD 4H 6C", "take TD=11 5S 6C", "build 11 2C 5S 4H",
+                    "trail TD", "trail 2C"}));
+  EXPECT_EQ(SortedMoves("table: 5S 6C 4H; hands: TD 2C / ?; rules: royal"),
+            Sorted({"take TD 4H 6C", "trail TD", "trail 2C"}));
+}
+
+TEST(BuckeyeTest, BigCassinoTakesBuildsOfEleven) {
+  EXPECT_EQ(SortedMoves("table: [5S 6H]=11@1 JD; hands: TD 7C / ?; "
+                        "rules: buckeye"),
+            Sorted({"take TD=11 5S 6H", "take TD=11 JD", "take TD=11 5S 6H JD",
+                    "trail TD", "trail 7C"}));
+  EXPECT_EQ(SortedMoves("table: [5S 6H]=11@1 JD; hands: TD 7C / ?; "
+                        "rules: royal"),
+            Sorted({"trail TD", "trail 7C"}));
+}
+
+// One TD holds 10 or 11, not both: a move that would leave the builder
+// with builds of 10 and 11 and only TD to take them is barred.
+TEST(BuckeyeTest, OneBigCassinoDoesNotHoldTwoValues) {
+  const std::string pos =
+      "table: [5S 5H]=10@0 8D 7C; hands: TD 3C / ?; rules: buckeye";
+  EXPECT_EQ(SortedMoves(pos), Sorted({"take TD 5S 5H", "build 10 3C 7C",
+                                      "build 10 3C 5S 5H 7C"}));
+  EXPECT_EQ(Reason(pos, "build 11 3C 8D"),
+            "after this move you would control builds of different values "
+            "that only one card in your hand could take: each value needs its "
+            "own card");
+}
+
+// --- Brute force ---------------------------------------------------------
+
+// Random positions under `rules_text`, with builds made by random legal
+// build moves; the generated list must equal the brute-force list.
+void CheckAgainstBruteForce(const std::string& rules_text, int iterations,
+                            uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const RuleSet rules = *RuleSet::Parse(rules_text);
+  int checked = 0;
+  for (int iter = 0; iter < iterations; ++iter) {
+    std::vector<Card> deck = CanonicalDeck();
+    std::shuffle(deck.begin(), deck.end(), rng);
+    Position p;
+    p.rules = rules;
+    p.rules.builder_obligation = BuilderObligation::kNone;
+    p.hands.assign(2, CardSet());
+    int k = 0;
+    const int loose = 2 + rng() % 7;
+    for (int i = 0; i < loose; ++i) p.table.loose.insert(deck[k++]);
+    for (int s = 0; s < 2; ++s) {
+      for (int i = 0; i < 4; ++i) p.hands[s].insert(deck[k++]);
+    }
+    for (int step = 0; step < 3; ++step) {
+      p.to_move = rng() % 2;
+      std::vector<Move> builds;
+      for (const Move& m : LegalMoves(p)) {
+        if (m.kind == MoveKind::kBuild) builds.push_back(m);
+      }
+      if (builds.empty()) continue;
+      ApplyMove(p, builds[rng() % builds.size()]);
+    }
+    if (p.table.AllCards().size() > 10) continue;
+    p.to_move = rng() % 2;
+    p.rules = rules;
+    ASSERT_TRUE(p.Validate().ok()) << p.ToString();
+    std::vector<std::string> generated;
+    for (const Move& m : LegalMoves(p)) generated.push_back(m.ToString());
+    std::sort(generated.begin(), generated.end());
+    ASSERT_EQ(generated, BruteForce(p)) << p.ToString();
+    ++checked;
+  }
+  EXPECT_GT(checked, iterations / 2);
+}
+
+TEST(VariantBruteForceTest, Royal) { CheckAgainstBruteForce("royal", 120, 1); }
+TEST(VariantBruteForceTest, RoyalV2) {
+  CheckAgainstBruteForce("royal builder_obligation=v2", 60, 2);
+}
+TEST(VariantBruteForceTest, Buckeye) {
+  CheckAgainstBruteForce("buckeye", 120, 3);
+}
+TEST(VariantBruteForceTest, StandardDualTen) {
+  CheckAgainstBruteForce("dual_ten=on", 80, 4);
+}
+
+}  // namespace
+}  // namespace cassino
