@@ -32,36 +32,163 @@ int PlayedValue(const RuleSet& rules, const Move& m) {
   return m.declared != 0 ? m.declared : rules.CardValue(m.card);
 }
 
+// Natural face builds of the played face card's rank among `involved`, as
+// a build mask; an error for any other build.
+absl::Status FaceUnits(const Position& pos, Card c, uint32_t involved,
+                       uint32_t* face_builds) {
+  const auto& builds = pos.table.builds;
+  *face_builds = 0;
+  for (uint32_t b = involved; b; b &= b - 1) {
+    const int i = std::countr_zero(b);
+    const Build& build = builds[i];
+    if (!IsFaceBuild(pos.rules, build)) {
+      return Illegal(
+          absl::StrCat("a face card never takes part in a numeral "
+                       "build (",
+                       c.ToString(), " and ", build.ToString(), ")"));
+    }
+    if (build.cards.first().rank() != c.rank()) {
+      return Illegal(absl::StrCat("the face build ", build.ToString(),
+                                  " is taken only by a card of its rank"));
+    }
+    *face_builds |= uint32_t{1} << i;
+  }
+  return absl::OkStatus();
+}
+
+// Every card of the played face card's rank on the table: loose, or in a
+// natural face build.
+CardSet RankOnTable(const Position& pos, Card c) {
+  const CardSet rank = CardSet::OfRank(c.rank());
+  CardSet on_table = pos.table.loose & rank;
+  for (const Build& b : pos.table.builds) {
+    if (IsFaceBuild(pos.rules, b) && b.cards.intersects(rank))
+      on_table |= b.cards;
+  }
+  return on_table;
+}
+
+absl::Status CheckFaceCapture(const Position& pos, const Move& m, CardSet loose,
+                              uint32_t involved, MoveEffect* e) {
+  const RuleSet& rules = pos.rules;
+  const Card c = m.card;
+  for (Card t : loose) {
+    if (t.rank() != c.rank()) {
+      return Illegal(absl::StrCat("a ", RankName(c.rank()), " takes only a ",
+                                  RankName(c.rank()), " (", t.ToString(),
+                                  " is not one)"));
+    }
+  }
+  if (involved && (rules.face_capture == FaceCapture::kOne ||
+                   rules.face_capture == FaceCapture::kAll)) {
+    return Illegal(absl::StrCat(
+        "a face card never takes a build (", c.ToString(), " cannot take ",
+        pos.table.builds[std::countr_zero(involved)].ToString(), ")"));
+  }
+  uint32_t face_builds = 0;
+  if (absl::Status s = FaceUnits(pos, c, involved, &face_builds); !s.ok()) {
+    return s;
+  }
+  e->builds_taken = face_builds;
+  if (loose.size() == 1 && involved == 0) return absl::OkStatus();
+  const CardSet same = pos.table.loose & CardSet::OfRank(c.rank());
+  switch (rules.face_capture) {
+    case FaceCapture::kOne:
+      return Illegal(
+          "a face card takes exactly one card of its rank (face_capture=one)");
+    case FaceCapture::kAll:
+      if (loose == same) return absl::OkStatus();
+      return Illegal(absl::StrCat(
+          "a face card takes one card of its rank or all of them "
+          "(face_capture=all); the table has ", same.ToString()));
+    case FaceCapture::kFour: {
+      const CardSet on_table = RankOnTable(pos, c);
+      if (m.table == on_table &&
+          (on_table | CardSet::Of(c)) == CardSet::OfRank(c.rank())) {
+        return absl::OkStatus();
+      }
+      return Illegal(absl::StrCat(
+          "a face card takes one loose card of its rank, or every card of its "
+          "rank on the table when that gathers all four (face_capture=four); "
+          "the table has ",
+          on_table.ToString()));
+    }
+    case FaceCapture::kAny:
+      return absl::OkStatus();
+  }
+  return absl::OkStatus();
+}
+
+// A natural face build (face_capture=four or any): the played face card
+// onto cards of its rank.
+absl::Status CheckFaceBuild(const Position& pos, const Move& m, CardSet loose,
+                            uint32_t involved, MoveEffect* e) {
+  const RuleSet& rules = pos.rules;
+  const Card c = m.card;
+  const CardSet rank = CardSet::OfRank(c.rank());
+  const CardSet rest = pos.hands[pos.to_move] - CardSet::Of(c);
+  if (rules.face_capture != FaceCapture::kFour &&
+      rules.face_capture != FaceCapture::kAny) {
+    return Illegal(absl::StrCat("face cards never take part in a build (",
+                                c.ToString(),
+                                "; natural face builds need "
+                                "face_capture=four or any)"));
+  }
+  if (!rules.face_builds) {
+    return Illegal("natural face builds are off (face_builds=off)");
+  }
+  if (m.value != c.rank()) {
+    return Illegal(absl::StrCat("a face build's value is its rank: build ",
+                                c.rank(), " ", c.ToString(), " ..."));
+  }
+  if (m.table.empty()) {
+    return Illegal(
+        "a build needs at least one table card with the played card");
+  }
+  for (Card t : loose) {
+    if (t.rank() != c.rank()) {
+      return Illegal(
+          absl::StrCat("a natural face build holds only cards of "
+                       "one rank (",
+                       t.ToString(), ")"));
+    }
+  }
+  uint32_t face_builds = 0;
+  if (absl::Status s = FaceUnits(pos, c, involved, &face_builds); !s.ok()) {
+    return s;
+  }
+  if (std::popcount(face_builds) > 1) {
+    return Illegal("builds are never merged: a move may change only one build");
+  }
+  if (face_builds) e->changed_build = std::countr_zero(face_builds);
+  if (!rest.intersects(rank)) {
+    return Illegal(absl::StrCat("a natural face build needs another ",
+                                RankName(c.rank()),
+                                " left in hand to take it later"));
+  }
+  if (rules.face_capture == FaceCapture::kFour) {
+    const CardSet on_table = RankOnTable(pos, c);
+    if (m.table != on_table) {
+      return Illegal(absl::StrCat(
+          "a natural face build takes every card of its rank on the table (",
+          on_table.ToString(), ") (face_capture=four)"));
+    }
+    if (!rest.contains(rank - on_table - CardSet::Of(c))) {
+      return Illegal(absl::StrCat("a natural face build needs every other ",
+                                  RankName(c.rank()),
+                                  " in your hand (face_capture=four)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckCapture(const Position& pos, const Move& m, CardSet loose,
                           uint32_t involved, MoveEffect* e) {
   const RuleSet& rules = pos.rules;
   const auto& builds = pos.table.builds;
   const Card c = m.card;
   const int x = PlayedValue(rules, m);
-  if (x == 0) {
-    if (involved) {
-      return Illegal(absl::StrCat("a face card never takes a build (",
-                                  c.ToString(), " cannot take ",
-                                  builds[std::countr_zero(involved)].ToString(), ")"));
-    }
-    for (Card t : loose) {
-      if (t.rank() != c.rank()) {
-        return Illegal(absl::StrCat("a ", RankName(c.rank()), " takes only a ",
-                                    RankName(c.rank()), " (", t.ToString(),
-                                    " is not one)"));
-      }
-    }
-    const CardSet same = pos.table.loose & CardSet::OfRank(c.rank());
-    if (loose.size() == 1) return absl::OkStatus();
-    if (rules.face_capture == FaceCapture::kAll) {
-      if (loose == same) return absl::OkStatus();
-      return Illegal(absl::StrCat(
-          "a face card takes one card of its rank or all of them "
-          "(face_capture=all); the table has ", same.ToString()));
-    }
-    return Illegal(
-        "a face card takes exactly one card of its rank (face_capture=one)");
-  }
+  if (x == 0) return CheckFaceCapture(pos, m, loose, involved, e);
   std::vector<int> in_sums;
   for (uint32_t b = involved; b; b &= b - 1) {
     const int i = std::countr_zero(b);
@@ -114,10 +241,7 @@ absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
   const int x = PlayedValue(rules, m);
   const int v = m.value;
   const CardSet rest = pos.hands[seat] - CardSet::Of(c);
-  if (x == 0) {
-    return Illegal(absl::StrCat("face cards never take part in a build (",
-                                c.ToString(), ")"));
-  }
+  if (x == 0) return CheckFaceBuild(pos, m, loose, involved, e);
   if (v > rules.MaxBuild()) {
     return Illegal(absl::StrCat("a build's value is at most ", rules.MaxBuild()));
   }
@@ -139,12 +263,21 @@ absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
   if (n_builds > 1) {
     return Illegal("builds are never merged: a move may change only one build");
   }
+  const bool absorb = rules.multi_build_absorb && rules.multiple_builds;
+  auto no_absorb = [&] {
+    return Illegal(
+        rules.multiple_builds
+            ? "absorbing further groups into a build is off "
+              "(multi_build_absorb=off)"
+            : "multiple builds are off (multiple_builds=off): a build takes no "
+              "further groups");
+  };
   // Whether the loose cards can be: a part summing to `first` (none when
   // first is 0) and groups of v; or, with absorbing off, exactly `first`.
   auto loose_fit = [&](int first) {
     return AnyValueChoice(rules, loose,
                           [&](const ValueCounts& counts, int sum) {
-                            if (!rules.multi_build_absorb) return sum == first;
+                            if (!absorb) return sum == first;
                             return SplitsWithFirstGroup(counts, first, v);
                           });
   };
@@ -169,11 +302,7 @@ absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
           " does not make a build of ", v, " (part summing to ", v - x,
           " with the played card, the rest in groups of ", v, ")"));
     }
-    if (!loose_fit(v - x)) {
-      return Illegal(
-          "absorbing further groups into a build is off "
-          "(multi_build_absorb=off)");
-    }
+    if (!loose_fit(v - x)) return no_absorb();
     return absl::OkStatus();
   }
   const int i = std::countr_zero(involved);
@@ -195,10 +324,7 @@ absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
             " in hand (own_raise=needs_old_value)"));
       }
     }
-    if (!loose.empty() && !rules.multi_build_absorb) {
-      return Illegal("absorbing further groups into a build is off "
-                     "(multi_build_absorb=off)");
-    }
+    if (!loose.empty() && !absorb) return no_absorb();
     if (!loose_fit_absorbing(0)) {
       return Illegal(absl::StrCat(
           "raising ", b.ToString(), " to ", v, ": the loose cards ",
@@ -208,17 +334,19 @@ absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
     return absl::OkStatus();
   }
   if (b.value == v) {
+    if (!rules.multiple_builds) {
+      return Illegal(
+          absl::StrCat("adding to ", b.ToString(),
+                       " would make a multiple build, and "
+                       "multiple builds are off (multiple_builds=off)"));
+    }
     if (!loose_fit_absorbing(v - x)) {
       return Illegal(absl::StrCat(
           "adding to ", b.ToString(), ": ", c.ToString(),
           loose.empty() ? std::string() : absl::StrCat(" with ", loose.ToString()),
           " does not make ", v, " (with further groups of ", v, ")"));
     }
-    if (!loose_fit(v - x)) {
-      return Illegal(
-          "absorbing further groups into a build is off "
-          "(multi_build_absorb=off)");
-    }
+    if (!loose_fit(v - x)) return no_absorb();
     return absl::OkStatus();
   }
   return Illegal(absl::StrCat(c.ToString(), " cannot turn the build ",

@@ -175,7 +175,7 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x, int declared,
   const int seat = pos.to_move;
   const CardSet rest = pos.hands[seat] - CardSet::Of(c);
   const auto& builds = pos.table.builds;
-  const bool absorb = rules.multi_build_absorb;
+  const bool absorb = rules.multi_build_absorb && rules.multiple_builds;
   auto loose_only = [&](uint32_t m) { return (m & ~loose_mask_) == 0; };
   // Bit v: the rest of the hand holds a card of value v (as HoldsValue).
   uint32_t held = 0;
@@ -232,13 +232,82 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x, int declared,
       }
     }
   }
-  // Adding to a build of value V >= x: c with loose cards summing to V.
+  // Adding to a build of value V >= x: c with loose cards summing to V
+  // (always a multiple build: none under multiple_builds=off).
+  if (!rules.multiple_builds) return;
   for (size_t i = 0; i < builds.size(); ++i) {
     const Build& b = builds[i];
     if (b.value < x || !holds(b.value) || (face_builds_ >> i & 1)) continue;
     for (uint32_t m : unions(b.value - x, b.value)) {
       Emit(pos, Move::Build(c, b.value, b.cards | CardsOf(m), declared), 0,
            static_cast<int>(i), out);
+    }
+  }
+}
+
+void MoveGenerator::FaceMoves(const Position& pos, Card c,
+                              std::vector<Move>* out) {
+  const RuleSet& rules = pos.rules;
+  const CardSet rank = CardSet::OfRank(c.rank());
+  const CardSet same = pos.table.loose & rank;
+  // one, all: one loose card of the rank, or (all) every loose one.
+  if (rules.face_capture == FaceCapture::kOne ||
+      rules.face_capture == FaceCapture::kAll) {
+    for (Card f : same) Emit(pos, Move::Capture(c, CardSet::Of(f)), 0, -1, out);
+    if (rules.face_capture == FaceCapture::kAll && same.size() >= 2) {
+      Emit(pos, Move::Capture(c, same), 0, -1, out);
+    }
+    return;
+  }
+  // four, any: the units of the rank on the table are its loose cards and
+  // its natural face builds (each taken whole).
+  CardSet units[kMaxWholeBuilds + 4];
+  int unit_build[kMaxWholeBuilds + 4];
+  int n = 0;
+  for (Card f : same) {
+    units[n] = CardSet::Of(f);
+    unit_build[n++] = -1;
+  }
+  CardSet on_table = same;
+  const auto& builds = pos.table.builds;
+  for (size_t i = 0; i < builds.size() && n < kMaxWholeBuilds + 4; ++i) {
+    if ((face_builds_ >> i & 1) && builds[i].cards.intersects(rank)) {
+      units[n] = builds[i].cards;
+      unit_build[n++] = static_cast<int>(i);
+      on_table |= builds[i].cards;
+    }
+  }
+  const CardSet rest = pos.hands[pos.to_move] - CardSet::Of(c);
+  for (uint32_t m = 1; m < (uint32_t{1} << n); ++m) {
+    CardSet cards;
+    uint32_t taken = 0;
+    int changed = -1, n_builds = 0;
+    for (int j = 0; j < n; ++j) {
+      if ((m >> j & 1) == 0) continue;
+      cards |= units[j];
+      if (unit_build[j] >= 0) {
+        taken |= uint32_t{1} << unit_build[j];
+        changed = unit_build[j];
+        ++n_builds;
+      }
+    }
+    // Captures: four takes one loose card, or everything of the rank on
+    // the table when that gathers all four; any takes any units.
+    const bool one_loose = n_builds == 0 && cards.size() == 1;
+    if (rules.face_capture == FaceCapture::kAny || one_loose ||
+        (cards == on_table && (cards | CardSet::Of(c)) == rank)) {
+      Emit(pos, Move::Capture(c, cards), taken, -1, out);
+    }
+    // Natural face builds: at most one build involved; four needs every
+    // card of the rank on the table and every other one in the hand, any
+    // needs another card of the rank in the hand.
+    if (n_builds > 1) continue;
+    const bool may_build =
+        rules.face_builds && rest.intersects(rank) &&
+        (rules.face_capture == FaceCapture::kAny ||
+         (cards == on_table && rest.contains(rank - cards - CardSet::Of(c))));
+    if (may_build) {
+      Emit(pos, Move::Build(c, c.rank(), cards), 0, changed, out);
     }
   }
 }
@@ -250,14 +319,7 @@ void MoveGenerator::PlayedCardMoves(const Position& pos,
   for (Card c : hand) {
     const uint32_t values = rules.ValueMask(c);
     if (values == 0) {
-      // A face card takes one loose card of its rank, or (face_capture=all)
-      // all of them.
-      const CardSet same = pos.table.loose & CardSet::OfRank(c.rank());
-      for (Card f : same)
-        Emit(pos, Move::Capture(c, CardSet::Of(f)), 0, -1, out);
-      if (rules.face_capture == FaceCapture::kAll && same.size() >= 2) {
-        Emit(pos, Move::Capture(c, same), 0, -1, out);
-      }
+      FaceMoves(pos, c, out);
     } else {
       // Each value the card may count; the rank is the default, any other
       // value is declared in the move.

@@ -63,6 +63,8 @@ class MoveGenerator {
   void Emit(const Position& pos, const Move& move, uint32_t builds_taken,
             int changed_build, std::vector<Move>* out);
 
+  // Moves of a face card with no value (face_capture, natural face builds).
+  void FaceMoves(const Position& pos, Card c, std::vector<Move>* out);
   // Moves of hand card c counting x (`declared`: x when not c's default).
   void Captures(const Position& pos, Card c, int x, int declared,
                 std::vector<Move>* out);

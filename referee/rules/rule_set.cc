@@ -119,7 +119,8 @@ const std::vector<Option>& Options() {
        [](RuleSet& r, absl::string_view v) {
          return ParseBool("partnerships", v, &r.partnerships);
        }},
-      {{"deal", "twos, singles", "twos", "cards are dealt two or one at a time"},
+      {{"deal", "twos, singles", "twos",
+        "cards are dealt two or one at a time"},
        [](const RuleSet& r) { return std::string(NameOf(kDealNames, r.deal)); },
        [](RuleSet& r, absl::string_view v) {
          return ParseEnum(kDealNames, "deal", v, &r.deal);
@@ -148,7 +149,9 @@ const std::vector<Option>& Options() {
       {{"multi_build_absorb", "on, off", "on",
         "whether a build move may absorb further loose groups of the build's "
         "value (making a multiple build)"},
-       [](const RuleSet& r) { return std::string(OnOff(r.multi_build_absorb)); },
+       [](const RuleSet& r) {
+         return std::string(OnOff(r.multi_build_absorb));
+       },
        [](RuleSet& r, absl::string_view v) {
          return ParseBool("multi_build_absorb", v, &r.multi_build_absorb);
        }},
@@ -249,6 +252,20 @@ const std::vector<Option>& Options() {
        [](RuleSet& r, absl::string_view v) {
          return ParseBool("dual_ten", v, &r.dual_ten);
        }},
+      {{"multiple_builds", "on, off", "on",
+        "off: no multiple build can be made (no add to a build, nothing "
+        "absorbed); single builds and raises remain"},
+       [](const RuleSet& r) { return std::string(OnOff(r.multiple_builds)); },
+       [](RuleSet& r, absl::string_view v) {
+         return ParseBool("multiple_builds", v, &r.multiple_builds);
+       }},
+      {{"face_builds", "on, off", "on",
+        "with face_capture=four or any: whether a face card may be built "
+        "naturally onto cards of its rank"},
+       [](const RuleSet& r) { return std::string(OnOff(r.face_builds)); },
+       [](RuleSet& r, absl::string_view v) {
+         return ParseBool("face_builds", v, &r.face_builds);
+       }},
   };
   return *options;
 }
@@ -269,6 +286,17 @@ absl::StatusOr<RuleSet> RuleSet::Preset(absl::string_view name) {
     r.dual_ten = name == "buckeye";
     return r;
   }
+  if (name == "trailing_royals") {
+    RuleSet r;
+    r.face_capture = FaceCapture::kAny;
+    r.sweep_points = 0;
+    return r;
+  }
+  if (name == "face_four") {
+    RuleSet r;
+    r.face_capture = FaceCapture::kFour;
+    return r;
+  }
   return absl::InvalidArgumentError(
       absl::StrCat("unknown rule preset '", name,
                    "' (presets: ", absl::StrJoin(PresetNames(), ", "), ")"));
@@ -277,7 +305,7 @@ absl::StatusOr<RuleSet> RuleSet::Preset(absl::string_view name) {
 std::vector<std::string> RuleSet::PresetNames() {
   return {"standard",
           // Move-level variants.
-          "royal", "buckeye"};
+          "royal", "buckeye", "trailing_royals", "face_four"};
 }
 
 absl::StatusOr<RuleSet> RuleSet::Parse(absl::string_view text) {
@@ -349,6 +377,11 @@ absl::Status RuleSet::Validate() const {
   }
   if (max_build == 14 && !ace_high) {
     return absl::InvalidArgumentError("max_build=14 needs ace_high");
+  }
+  if (royal && face_capture != FaceCapture::kOne) {
+    return absl::InvalidArgumentError(
+        "face_capture is for faces without value: with card_values=royal "
+        "faces capture by value (leave face_capture=one)");
   }
   return absl::OkStatus();
 }

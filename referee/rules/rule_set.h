@@ -71,6 +71,7 @@ struct RuleSet {
   bool ace_high = false;        // royal only: an ace counts 1 or 14
   bool dual_ten = false;        // TD counts 10 or 11
   bool multiple_builds = true;  // off: no multiple build, no add, no absorb
+  bool face_builds = true;      // face_capture=four/any: natural face builds
   bool five_spades_sweep = false;  // trailing 5S takes the whole table
   int defaults_cost = 0;  // > 0: builder-rule breaks are legal, cost this
   bool pluck = false;     // once per deal: take one loose card

@@ -188,7 +188,8 @@ TEST_P(PresetPropertyTest, RandomGamesKeepInvariants) {
 }
 
 INSTANTIATE_TEST_SUITE_P(MovePresets, PresetPropertyTest,
-                         ::testing::Values("royal", "buckeye"),
+                         ::testing::Values("royal", "buckeye",
+                                           "trailing_royals", "face_four"),
                          [](const ::testing::TestParamInfo<const char*>& info) {
                            return std::string(info.param);
                          });

@@ -230,6 +230,120 @@ TEST(BuckeyeTest, OneBigCassinoDoesNotHoldTwoValues) {
             "own card");
 }
 
+// --- multiple_builds=off ----------------------------------------------------
+
+TEST(MultipleBuildsOffTest, NoAbsorbing) {
+  EXPECT_EQ(SortedMoves("table: 2C KH 6D 5S 8H; hands: 3D 8C / ?; "
+                        "rules: multiple_builds=off"),
+            Sorted({"build 8 3D 5S", "take 8C 8H", "take 8C 6D 2C",
+                    "take 8C 8H 6D 2C", "trail 3D", "trail 8C"}));
+}
+
+TEST(MultipleBuildsOffTest, NoAddingToABuild) {
+  const std::string pos = "table: [5S 3H]=8@1 6D 2C; hands: 2D 8C / ?";
+  EXPECT_EQ(SortedMoves(pos),
+            Sorted({"take 2D 2C", "build 8 2D 6D", "build 8 2D 5S 3H 6D",
+                    "take 8C 5S 3H", "take 8C 6D 2C", "take 8C 5S 3H 6D 2C",
+                    "trail 2D", "trail 8C"}));
+  EXPECT_EQ(
+      SortedMoves(pos + "; rules: multiple_builds=off"),
+      Sorted({"take 2D 2C", "build 8 2D 6D", "take 8C 5S 3H", "take 8C 6D 2C",
+              "take 8C 5S 3H 6D 2C", "trail 2D", "trail 8C"}));
+  EXPECT_EQ(Reason(pos + "; rules: multiple_builds=off", "build 8 2D 5S 3H 6D"),
+            "adding to [5S 3H]=8@1 would make a multiple build, and multiple "
+            "builds are off (multiple_builds=off)");
+}
+
+TEST(MultipleBuildsOffTest, RaisesRemain) {
+  const std::string pos = "table: [4S 2H]=6@1 8H; hands: 2D 8C / ?";
+  EXPECT_EQ(SortedMoves(pos), Sorted({"build 8 2D 4S 2H", "build 8 2D 4S 2H 8H",
+                                      "take 8C 8H", "trail 2D", "trail 8C"}));
+  EXPECT_EQ(SortedMoves(pos + "; rules: multiple_builds=off"),
+            Sorted({"build 8 2D 4S 2H", "take 8C 8H", "trail 2D", "trail 8C"}));
+  EXPECT_EQ(Reason(pos + "; rules: multiple_builds=off", "build 8 2D 4S 2H 8H"),
+            "multiple builds are off (multiple_builds=off): a build takes no "
+            "further groups");
+}
+
+// --- Trailing royals (face_capture=any) ------------------------------------
+
+TEST(TrailingRoyalsTest, FaceCardTakesAnyNumberOfItsRank) {
+  const std::string pos = "table: KS KH 7C; hands: KD 7D / ?";
+  EXPECT_EQ(SortedMoves(pos), Sorted({"take KD KS", "take KD KH", "take 7D 7C",
+                                      "trail KD", "trail 7D"}));
+  EXPECT_EQ(SortedMoves(pos + "; rules: trailing_royals"),
+            Sorted({"take KD KS", "take KD KH", "take KD KS KH", "take 7D 7C",
+                    "trail KD", "trail 7D"}));
+}
+
+TEST(TrailingRoyalsTest, NaturalFaceBuildNeedsAnotherOfTheRank) {
+  EXPECT_EQ(SortedMoves("table: KS 7C; hands: KD KH 3D / ?; "
+                        "rules: trailing_royals"),
+            Sorted({"take KD KS", "build 13 KD KS", "take KH KS",
+                    "build 13 KH KS", "trail KD", "trail KH", "trail 3D"}));
+  // The build is a single face build controlled by its maker.
+  Position p = Pos("table: KS 7C; hands: KD KH 3D / ?; rules: trailing_royals");
+  ApplyMove(p, M("build 13 KD KS"));
+  EXPECT_EQ(p.table.ToString(), "7C [KS KD]=13@0");
+  EXPECT_EQ(Reason("table: KS 7C; hands: KD 3D / ?; rules: trailing_royals",
+                   "build 13 KD KS"),
+            "a natural face build needs another king left in hand to take it "
+            "later");
+  EXPECT_EQ(Reason("table: KS 7C; hands: KD KH / ?; rules: trailing_royals",
+                   "build 12 KD KS"),
+            "a face build's value is its rank: build 13 KD ...");
+  EXPECT_EQ(Reason("table: KS 7C; hands: KD KH / ?; rules: trailing_royals "
+                   "face_builds=off",
+                   "build 13 KD KS"),
+            "natural face builds are off (face_builds=off)");
+}
+
+TEST(TrailingRoyalsTest, FaceBuildIsTakenByItsRank) {
+  EXPECT_EQ(SortedMoves("table: [KS KH]=13@1 KC; hands: KD 5H / ?; "
+                        "rules: trailing_royals"),
+            Sorted({"take KD KC", "take KD KS KH", "take KD KS KH KC",
+                    "trail KD", "trail 5H"}));
+  EXPECT_EQ(Reason("table: [KS KH]=13@1 KC; hands: KD 5H / ?; "
+                   "rules: trailing_royals",
+                   "take 5H KS KH"),
+            "the face build [KS KH]=13@1 is taken only by a card of its rank");
+}
+
+// --- All four face cards (face_capture=four) --------------------------------
+
+TEST(FaceFourTest, BuildWhileHoldingEveryOtherCard) {
+  EXPECT_EQ(SortedMoves("table: QS QH; hands: QD QC 4S / ?; rules: face_four"),
+            Sorted({"take QD QS", "take QD QH", "build 12 QD QS QH",
+                    "take QC QS", "take QC QH", "build 12 QC QS QH", "trail QD",
+                    "trail QC", "trail 4S"}));
+}
+
+TEST(FaceFourTest, TheLastCardGathersAllFour) {
+  const std::string pos =
+      "table: [QS QH QD]=12@0; hands: QC 4S / ?; rules: face_four";
+  EXPECT_EQ(SortedMoves(pos), Sorted({"take QC QS QH QD"}));
+  EXPECT_EQ(Reason(pos, "trail 4S"),
+            "you control a build of 12 ([QS QH QD]=12@0) and may not trail");
+  EXPECT_EQ(Reason("table: QS QH 5D; hands: QD 4S / ?; rules: face_four",
+                   "take QD QS QH"),
+            "a face card takes one loose card of its rank, or every card of "
+            "its rank on the table when that gathers all four "
+            "(face_capture=four); the table has QS QH");
+}
+
+TEST(FaceFourTest, NoBuildWhileAnotherPlayerHoldsTheRank) {
+  const std::string pos = "table: JS 2D; hands: JD JH 5C / JC";
+  EXPECT_EQ(
+      SortedMoves(pos + "; rules: face_four"),
+      Sorted({"take JD JS", "take JH JS", "trail JD", "trail JH", "trail 5C"}));
+  EXPECT_EQ(SortedMoves(pos + "; rules: trailing_royals"),
+            Sorted({"take JD JS", "build 11 JD JS", "take JH JS",
+                    "build 11 JH JS", "trail JD", "trail JH", "trail 5C"}));
+  EXPECT_EQ(Reason(pos + "; rules: face_four", "build 11 JD JS"),
+            "a natural face build needs every other jack in your hand "
+            "(face_capture=four)");
+}
+
 // --- Brute force ---------------------------------------------------------
 
 // Random positions under `rules_text`, with builds made by random legal
@@ -280,6 +394,15 @@ TEST(VariantBruteForceTest, RoyalV2) {
 }
 TEST(VariantBruteForceTest, Buckeye) {
   CheckAgainstBruteForce("buckeye", 120, 3);
+}
+TEST(VariantBruteForceTest, TrailingRoyals) {
+  CheckAgainstBruteForce("trailing_royals", 150, 5);
+}
+TEST(VariantBruteForceTest, FaceFour) {
+  CheckAgainstBruteForce("face_four builder_obligation=v3", 150, 6);
+}
+TEST(VariantBruteForceTest, MultipleBuildsOff) {
+  CheckAgainstBruteForce("multiple_builds=off", 100, 7);
 }
 TEST(VariantBruteForceTest, StandardDualTen) {
   CheckAgainstBruteForce("dual_ten=on", 80, 4);
