@@ -410,6 +410,12 @@ absl::Status AnalyseMove(const Position& pos, const Move& m, MoveEffect* e) {
   switch (m.kind) {
     case MoveKind::kTrail:
       if (!m.table.empty()) return Illegal("a trail involves no table cards");
+      if (IsFiveSpadesSweep(pos, m)) {
+        // The trail takes the whole table, builds too.
+        e->kind = MoveKind::kCapture;
+        e->builds_taken =
+            static_cast<uint32_t>((uint64_t{1} << pos.table.builds.size()) - 1);
+      }
       break;
     case MoveKind::kCapture:
       if (m.table.empty()) return Illegal("a capture must take at least one card");
@@ -424,7 +430,9 @@ absl::Status AnalyseMove(const Position& pos, const Move& m, MoveEffect* e) {
   if (!s.ok()) return s;
   int build = -1;
   BuilderViolation v = CheckBuilderRules(pos, *e, &build);
-  if (v != BuilderViolation::kNone) {
+  if (v != BuilderViolation::kNone && rules.defaults_cost > 0) {
+    e->broken = v;  // legal, at a cost (Michigan)
+  } else if (v != BuilderViolation::kNone) {
     return Illegal(BuilderViolationReason(pos, v, build));
   }
   return absl::OkStatus();
@@ -456,6 +464,15 @@ MoveOutcome ApplyMove(Position& pos, const Move& m) {
   table.loose -= m.table;
   switch (m.kind) {
     case MoveKind::kTrail:
+      if (pos.rules.five_spades_sweep && m.card == kFiveOfSpades &&
+          !table.empty()) {
+        // The whole table (already removed above: m.table is empty, so take
+        // it now) goes with the 5S.
+        out.captured = table.AllCards() | CardSet::Of(m.card);
+        table = Table();
+        out.sweep = true;
+        break;
+      }
       table.loose.insert(m.card);
       break;
     case MoveKind::kCapture:

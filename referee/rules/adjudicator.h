@@ -23,7 +23,9 @@ namespace cassino {
 absl::Status ValidateMove(const Position& pos, const Move& move);
 
 // Like ValidateMove, and on success also describes the move's effect on the
-// builds (which are captured, which is raised or added to).
+// builds (which are captured, which is raised or added to). Under
+// defaults_cost a move that breaks the builder rules is legal and
+// effect->broken names the rule it breaks.
 absl::Status AnalyseMove(const Position& pos, const Move& move,
                          MoveEffect* effect);
 
@@ -31,6 +33,9 @@ absl::Status AnalyseMove(const Position& pos, const Move& move,
 struct MoveOutcome {
   CardSet captured;  // the played card and every table card taken (captures)
   bool sweep = false;  // a capture that left the table empty
+  // defaults_cost: the points the mover lost for breaking the builder rules
+  // (set by Game, which judges the move before applying it).
+  int penalty = 0;
 };
 
 // Applies a legal move (ValidateMove must have accepted it) for pos.to_move

@@ -26,15 +26,6 @@
 
 namespace cassino {
 
-// What a candidate move does to the builds on the table, by build index.
-struct MoveEffect {
-  MoveKind kind = MoveKind::kTrail;
-  Card card;
-  int value = 0;                // the resulting build's value (kBuild)
-  uint32_t builds_taken = 0;    // bit i: table.builds[i] is captured
-  int changed_build = -1;       // kBuild: index of the build raised/added to
-};
-
 enum class BuilderViolation {
   kNone,
   kGuard,            // leaves a controlled build whose value is not held
@@ -45,6 +36,25 @@ enum class BuilderViolation {
   kNoAddToOthers,    // v3
   kDuplicateValue,   // v3
 };
+
+// What a candidate move does to the builds on the table, by build index.
+struct MoveEffect {
+  MoveKind kind = MoveKind::kTrail;
+  Card card;
+  int value = 0;              // the resulting build's value (kBuild)
+  uint32_t builds_taken = 0;  // bit i: table.builds[i] is captured
+  int changed_build = -1;     // kBuild: index of the build raised/added to
+  // defaults_cost: the builder rule the move breaks (it is legal, and costs
+  // the mover the points); kNone otherwise.
+  BuilderViolation broken = BuilderViolation::kNone;
+};
+
+// The card of five_spades_sweep.
+inline constexpr Card kFiveOfSpades = Card::Of(5, Suit::kSpades);
+
+// True if `move` is a trail of 5S that takes the whole table
+// (five_spades_sweep, table not empty): a capture and a sweep.
+bool IsFiveSpadesSweep(const Position& pos, const Move& move);
 
 // The mover's controlled builds as a bit mask over build indices.
 uint32_t ControlledBuilds(const Position& pos, int seat);

@@ -144,8 +144,20 @@ void Game::PlayUnchecked(const Move& move) {
     }
     return;
   }
+  // defaults_cost: a move that breaks the builder rules costs its points.
+  int penalty = 0;
+  if (rules().defaults_cost > 0) {
+    MoveEffect effect;
+    if (AnalyseMove(position_, move, &effect).ok() &&
+        effect.broken != BuilderViolation::kNone) {
+      penalty = rules().defaults_cost;
+    }
+  }
   played.outcome = ApplyMove(position_, move);
-  if (move.kind == MoveKind::kCapture) {
+  played.outcome.penalty = penalty;
+  totals_[side] -= penalty;
+  // A capture, or a trail that took the table (five_spades_sweep).
+  if (!played.outcome.captured.empty()) {
     piles_[side] |= played.outcome.captured;
     last_capturer_ = side;
     // With sweeps off an emptied table is no sweep at all.

@@ -56,8 +56,11 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
   const size_t words = ((size_t{1} << n_) + 63) / 64;
   if (visited_.size() < words) visited_.resize(words, 0);
 
-  check_rules_ = ControlledBuilds(pos, seat) != 0 ||
-                 rules.builder_obligation == BuilderObligation::kV3;
+  // Under defaults_cost breaking the builder rules is legal (it costs
+  // points instead), so nothing is filtered.
+  check_rules_ = rules.defaults_cost == 0 &&
+                 (ControlledBuilds(pos, seat) != 0 ||
+                  rules.builder_obligation == BuilderObligation::kV3);
 }
 
 // Appends to groups_ every mask m | sub, sub a non-empty subset of the items
@@ -116,12 +119,19 @@ uint32_t MoveGenerator::BuildsOf(uint32_t mask) const {
 // Inline: called once per candidate move, and usually with nothing to check.
 inline void MoveGenerator::Emit(const Position& pos, const Move& move,
                                 uint32_t builds_taken, int changed_build,
-                                std::vector<Move>* out) {
+                                std::vector<Move>* out, MoveKind effect_kind) {
   if (check_rules_) {
-    MoveEffect e{move.kind, move.card, move.value, builds_taken, changed_build};
+    MoveEffect e{effect_kind, move.card, move.value, builds_taken,
+                 changed_build};
     if (CheckBuilderRules(pos, e) != BuilderViolation::kNone) return;
   }
   out->push_back(move);
+}
+
+inline void MoveGenerator::Emit(const Position& pos, const Move& move,
+                                uint32_t builds_taken, int changed_build,
+                                std::vector<Move>* out) {
+  Emit(pos, move, builds_taken, changed_build, out, move.kind);
 }
 
 void MoveGenerator::Captures(const Position& pos, Card c, int x, int declared,
@@ -330,7 +340,14 @@ void MoveGenerator::PlayedCardMoves(const Position& pos,
         Builds(pos, c, x, declared, out);
       }
     }
-    Emit(pos, Move::Trail(c), 0, -1, out);
+    if (IsFiveSpadesSweep(pos, Move::Trail(c))) {
+      // five_spades_sweep: the trail takes the whole table, builds too.
+      const uint32_t all =
+          static_cast<uint32_t>((uint64_t{1} << pos.table.builds.size()) - 1);
+      Emit(pos, Move::Trail(c), all, -1, out, MoveKind::kCapture);
+    } else {
+      Emit(pos, Move::Trail(c), 0, -1, out);
+    }
   }
 }
 

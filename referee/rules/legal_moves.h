@@ -60,8 +60,12 @@ class MoveGenerator {
   const std::vector<uint32_t>& Good(int value);
   CardSet CardsOf(uint32_t mask) const;
   uint32_t BuildsOf(uint32_t mask) const;
+  // Appends `move` unless it breaks the builder rules; `effect_kind` is what
+  // the move does (a five-spades trail captures).
   void Emit(const Position& pos, const Move& move, uint32_t builds_taken,
             int changed_build, std::vector<Move>* out);
+  void Emit(const Position& pos, const Move& move, uint32_t builds_taken,
+            int changed_build, std::vector<Move>* out, MoveKind effect_kind);
 
   // Moves of a face card with no value (face_capture, natural face builds).
   void FaceMoves(const Position& pos, Card c, std::vector<Move>* out);

@@ -266,6 +266,27 @@ const std::vector<Option>& Options() {
        [](RuleSet& r, absl::string_view v) {
          return ParseBool("face_builds", v, &r.face_builds);
        }},
+      {{"five_spades_sweep", "on, off", "off",
+        "trailing 5S onto a non-empty table takes the whole table, builds "
+        "too: a capture and a sweep, allowed while controlling a build"},
+       [](const RuleSet& r) { return std::string(OnOff(r.five_spades_sweep)); },
+       [](RuleSet& r, absl::string_view v) {
+         return ParseBool("five_spades_sweep", v, &r.five_spades_sweep);
+       }},
+      {{"defaults_cost", "off, 1..10", "off",
+        "Michigan: a move that breaks the builder obligation or the guard is "
+        "legal but costs the mover this many points at once"},
+       [](const RuleSet& r) {
+         return r.defaults_cost == 0 ? std::string("off")
+                                     : absl::StrCat(r.defaults_cost);
+       },
+       [](RuleSet& r, absl::string_view v) {
+         if (v == "off") {
+           r.defaults_cost = 0;
+           return absl::OkStatus();
+         }
+         return ParseInt("defaults_cost", v, 0, 10, &r.defaults_cost);
+       }},
   };
   return *options;
 }
@@ -297,6 +318,11 @@ absl::StatusOr<RuleSet> RuleSet::Preset(absl::string_view name) {
     r.face_capture = FaceCapture::kFour;
     return r;
   }
+  if (name == "five_spades") {
+    RuleSet r;
+    r.five_spades_sweep = true;
+    return r;
+  }
   return absl::InvalidArgumentError(
       absl::StrCat("unknown rule preset '", name,
                    "' (presets: ", absl::StrJoin(PresetNames(), ", "), ")"));
@@ -305,7 +331,7 @@ absl::StatusOr<RuleSet> RuleSet::Preset(absl::string_view name) {
 std::vector<std::string> RuleSet::PresetNames() {
   return {"standard",
           // Move-level variants.
-          "royal", "buckeye", "trailing_royals", "face_four"};
+          "royal", "buckeye", "trailing_royals", "face_four", "five_spades"};
 }
 
 absl::StatusOr<RuleSet> RuleSet::Parse(absl::string_view text) {

@@ -8,6 +8,7 @@
 #include "gtest/gtest.h"
 #include "referee/rules/adjudicator.h"
 #include "referee/rules/deal.h"
+#include "referee/rules/game.h"
 #include "referee/rules/legal_moves.h"
 #include "referee/rules/rule_set.h"
 #include "tests/referee/rules/test_util.h"
@@ -344,6 +345,144 @@ TEST(FaceFourTest, NoBuildWhileAnotherPlayerHoldsTheRank) {
             "(face_capture=four)");
 }
 
+// --- Five-of-spades sweep -----------------------------------------------
+
+// The list is the standard one; the trail of 5S takes the table.
+TEST(FiveSpadesTest, TrailTakesTheWholeTable) {
+  const std::string pos = "table: [2H 3C]=5@1 7H; hands: 5S 2D / ?";
+  EXPECT_EQ(SortedMoves(pos + "; rules: five_spades"),
+            Sorted({"take 5S 2H 3C", "trail 5S", "trail 2D"}));
+  EXPECT_EQ(SortedMoves(pos), SortedMoves(pos + "; rules: five_spades"));
+  Position p = Pos(pos + "; rules: five_spades");
+  const MoveOutcome out = ApplyMove(p, M("trail 5S"));
+  EXPECT_EQ(out.captured.ToString(), "5S 2H 7H 3C");
+  EXPECT_TRUE(out.sweep);
+  EXPECT_TRUE(p.table.empty());
+  // Onto an empty table it is a plain trail.
+  Position empty = Pos("table: -; hands: 5S / ?; rules: five_spades");
+  EXPECT_TRUE(ApplyMove(empty, M("trail 5S")).captured.empty());
+  EXPECT_EQ(empty.table.ToString(), "5S");
+}
+
+// Allowed while controlling a build (v1 bars other trails).
+TEST(FiveSpadesTest, AllowedWhileControllingABuild) {
+  const std::string pos = "table: [4H 4C]=8@0 6D; hands: 5S 8S / ?";
+  EXPECT_EQ(SortedMoves(pos), Sorted({"take 8S 4H 4C"}));
+  EXPECT_EQ(SortedMoves(pos + "; rules: five_spades"),
+            Sorted({"take 8S 4H 4C", "trail 5S"}));
+  EXPECT_EQ(Reason(pos + "; rules: five_spades", "trail 8S"),
+            "you control a build of 8 ([4H 4C]=8@0) and may not trail");
+}
+
+// It takes the mover's own build, which satisfies v2.
+TEST(FiveSpadesTest, TakesOwnBuildUnderV2) {
+  const std::string pos =
+      "table: [4H 4C]=8@0 2D; hands: 5S 8S 7C / ?; rules: "
+      "builder_obligation=v2";
+  EXPECT_EQ(SortedMoves(pos), Sorted({"take 8S 4H 4C"}));
+  EXPECT_EQ(SortedMoves(pos + " five_spades_sweep=on"),
+            Sorted({"take 8S 4H 4C", "trail 5S"}));
+}
+
+TEST(FiveSpadesTest, GameCountsTheSweep) {
+  // Play seeded games, trailing 5S whenever it would take a non-empty table.
+  const RuleSet rules = *RuleSet::Parse("five_spades");
+  int seen = 0;
+  for (uint8_t n = 0; n < 20 && seen < 3; ++n) {
+    Seed seed{};
+    seed[0] = n;
+    Game g = *Game::Create(rules, DeckSource::FromSeed(seed));
+    while (!g.over() && g.round() == 1) {
+      const std::vector<Move> moves = g.LegalMoves();
+      const Move five = Move::Trail(kFiveOfSpades);
+      const bool sweep =
+          std::find(moves.begin(), moves.end(), five) != moves.end() &&
+          !g.position().table.empty();
+      if (!sweep) {
+        ASSERT_TRUE(g.Play(moves.back()).ok());
+        continue;
+      }
+      const int side = g.rules().SideOf(g.to_move());
+      const CardSet table = g.position().table.AllCards();
+      const size_t sweeps = g.sweeps().size();
+      ASSERT_TRUE(g.Play(five).ok());
+      if (g.round() != 1) break;  // the round ended with this move
+      EXPECT_TRUE(g.piles()[side].contains(table | CardSet::Of(five.card)));
+      EXPECT_EQ(g.sweeps().size(), sweeps + 1);
+      EXPECT_EQ(g.last_capturer(), side);
+      EXPECT_TRUE(g.history().back().outcome.sweep);
+      ++seen;
+    }
+  }
+  EXPECT_GT(seen, 0);
+}
+
+// --- defaults_cost (Michigan) ---------------------------------------------
+
+TEST(DefaultsCostTest, BreakingTheBuilderRulesIsLegal) {
+  const std::string pos =
+      "table: 8D 2C AH [5S 3H]=8@0 [4C 2H]=6@1; hands: 8C 4D TS / ?";
+  EXPECT_EQ(SortedMoves(pos),
+            Sorted({"build 10 4D 2H 4C", "build 10 4D 2H 8D 2C 4C",
+                    "take 8C 5S 3H", "take 8C 5S 3H 8D", "take TS 8D 2C"}));
+  const std::vector<std::string> all =
+      Sorted({"take 8C 5S 3H", "take 8C 8D", "take 8C 5S 3H 8D",
+              "build 10 8C 2C", "build 10 4D 2H 4C", "build 10 4D 2H 8D 2C 4C",
+              "take TS 8D 2C", "trail 8C", "trail 4D", "trail TS"});
+  EXPECT_EQ(SortedMoves(pos + "; rules: defaults_cost=2"), all);
+  EXPECT_EQ(SortedMoves(pos + "; rules: defaults_cost=2 builder_obligation=v2"),
+            all);
+  // Validation names the broken rule instead of refusing.
+  const Position p = Pos(pos + "; rules: defaults_cost=2");
+  auto broken = [&](const char* move) {
+    MoveEffect e;
+    EXPECT_TRUE(AnalyseMove(p, M(move), &e).ok()) << move;
+    return e.broken;
+  };
+  EXPECT_EQ(broken("trail 4D"), BuilderViolation::kMayNotTrail);
+  EXPECT_EQ(broken("take 8C 8D"), BuilderViolation::kGuard);
+  EXPECT_EQ(broken("take TS 8D 2C"), BuilderViolation::kNone);
+  // Other rules still refuse.
+  EXPECT_EQ(Reason(pos + "; rules: defaults_cost=2", "take 8C 2C"),
+            "the cards taken (2C) do not split into groups summing to 8");
+}
+
+TEST(DefaultsCostTest, GameChargesTheMover) {
+  const RuleSet rules = *RuleSet::Parse("defaults_cost=2");
+  int charged = 0;
+  for (uint8_t n = 0; n < 20 && charged < 3; ++n) {
+    Seed seed{};
+    seed[0] = n;
+    Game g = *Game::Create(rules, DeckSource::FromSeed(seed));
+    while (!g.over() && g.round() == 1) {
+      const std::vector<Move> moves = g.LegalMoves();
+      // Prefer a move that breaks the builder rules, else build, else the
+      // first move.
+      const Move* pick = &moves.front();
+      bool breaks = false;
+      for (const Move& m : moves) {
+        MoveEffect e;
+        ASSERT_TRUE(AnalyseMove(g.position(), m, &e).ok());
+        if (e.broken != BuilderViolation::kNone) {
+          pick = &m;
+          breaks = true;
+          break;
+        }
+        if (m.kind == MoveKind::kBuild) pick = &m;
+      }
+      const int side = g.rules().SideOf(g.to_move());
+      const int before = g.totals()[side];
+      const int round = g.round();
+      ASSERT_TRUE(g.Play(*pick).ok());
+      if (g.round() != round) break;
+      EXPECT_EQ(g.history().back().outcome.penalty, breaks ? 2 : 0);
+      EXPECT_EQ(g.totals()[side], before - (breaks ? 2 : 0));
+      charged += breaks;
+    }
+  }
+  EXPECT_GT(charged, 0);
+}
+
 // --- Brute force ---------------------------------------------------------
 
 // Random positions under `rules_text`, with builds made by random legal
@@ -403,6 +542,12 @@ TEST(VariantBruteForceTest, FaceFour) {
 }
 TEST(VariantBruteForceTest, MultipleBuildsOff) {
   CheckAgainstBruteForce("multiple_builds=off", 100, 7);
+}
+TEST(VariantBruteForceTest, FiveSpades) {
+  CheckAgainstBruteForce("five_spades builder_obligation=v2", 100, 8);
+}
+TEST(VariantBruteForceTest, DefaultsCost) {
+  CheckAgainstBruteForce("defaults_cost=2 builder_obligation=v3", 100, 9);
 }
 TEST(VariantBruteForceTest, StandardDualTen) {
   CheckAgainstBruteForce("dual_ten=on", 80, 4);
