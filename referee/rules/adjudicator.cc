@@ -357,10 +357,80 @@ absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
 
 }  // namespace
 
+bool Pluckable(Card c) {
+  return c.rank() != kAce && c != kBigCassino && c != kLittleCassino;
+}
+
+bool MayPluck(const Position& pos) {
+  return pos.rules.pluck && !pos.stock_empty &&
+         (pos.plucked >> pos.to_move & 1) == 0;
+}
+
+namespace {
+
+// The checks of a pluck that do not depend on when it happens.
+absl::Status CheckPluckCard(const Position& pos, const Move& m) {
+  const RuleSet& rules = pos.rules;
+  if (!rules.pluck) return Illegal("plucking is off (pluck=off)");
+  if (m.kind == MoveKind::kCallOut) return Illegal("a call-out plucks nothing");
+  if (pos.plucked >> pos.to_move & 1) {
+    return Illegal("you have already plucked in this deal (once per deal)");
+  }
+  if (pos.stock_empty) {
+    return Illegal("no plucking once the stock is empty (the last deal)");
+  }
+  if (!Pluckable(m.pluck)) {
+    return Illegal(absl::StrCat(
+        m.pluck.ToString(), " may not be plucked (never an ace, TD or 2S)"));
+  }
+  if (m.pluck == m.card) {
+    return Illegal(absl::StrCat("you may not pluck the card you just played (",
+                                m.card.ToString(), ")"));
+  }
+  return absl::OkStatus();
+}
+
+// Whether `p` may be plucked from `table` now.
+absl::Status CheckPluckFrom(const Table& table, Card p,
+                            absl::string_view when) {
+  if (!table.loose.contains(p)) {
+    return Illegal(absl::StrCat(p.ToString(),
+                                " is not a loose card on the table ", when,
+                                " (only a loose card is plucked)"));
+  }
+  if (table.AllCards().size() < 2) {
+    return Illegal(absl::StrCat("no plucking with only one card on the table (",
+                                when, ")"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status AnalyseMove(const Position& pos, const Move& m, MoveEffect* e) {
   const RuleSet& rules = pos.rules;
   const int seat = pos.to_move;
   *e = MoveEffect{m.kind, m.card, m.value, 0, -1};
+  if (m.has_pluck()) {
+    // pluck: the move is judged on the table as it is when the card is
+    // played (without the plucked card when it is plucked first).
+    if (absl::Status s = CheckPluckCard(pos, m); !s.ok()) return s;
+    const Move base = m.WithoutPluck();
+    if (!m.pluck_after) {
+      if (absl::Status s =
+              CheckPluckFrom(pos.table, m.pluck, "before your play");
+          !s.ok()) {
+        return s;
+      }
+      Position plucked = pos;
+      plucked.table.loose.erase(m.pluck);
+      return AnalyseMove(plucked, base, e);
+    }
+    if (absl::Status s = AnalyseMove(pos, base, e); !s.ok()) return s;
+    Position after = pos;
+    ApplyMove(after, base);
+    return CheckPluckFrom(after.table, m.pluck, "after your play");
+  }
   if (m.kind == MoveKind::kCallOut) {
     if (!rules.call_out) return Illegal("calling out is not allowed (call_out=off)");
     return absl::OkStatus();
@@ -444,6 +514,15 @@ absl::Status ValidateMove(const Position& pos, const Move& move) {
 }
 
 MoveOutcome ApplyMove(Position& pos, const Move& m) {
+  if (m.has_pluck()) {
+    const int seat = pos.to_move;
+    if (!m.pluck_after) pos.table.loose.erase(m.pluck);
+    MoveOutcome out = ApplyMove(pos, m.WithoutPluck());
+    if (m.pluck_after) pos.table.loose.erase(m.pluck);
+    pos.plucked |= uint32_t{1} << seat;
+    out.plucked = m.pluck;
+    return out;
+  }
   MoveOutcome out;
   const int seat = pos.to_move;
   pos.to_move = (seat + 1) % pos.rules.players;

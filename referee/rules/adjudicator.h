@@ -36,7 +36,16 @@ struct MoveOutcome {
   // defaults_cost: the points the mover lost for breaking the builder rules
   // (set by Game, which judges the move before applying it).
   int penalty = 0;
+  // pluck: the card plucked this turn (into the mover's pile; not a
+  // capture), or invalid.
+  Card plucked;
 };
+
+// pluck: whether `card` may ever be plucked (never an ace, TD or 2S), and
+// whether the seat to move may still pluck (pluck on, stock not empty, not
+// yet plucked in this deal).
+bool Pluckable(Card card);
+bool MayPluck(const Position& pos);
 
 // Applies a legal move (ValidateMove must have accepted it) for pos.to_move
 // and passes the turn to the next seat. Call-outs change nothing here.

@@ -91,6 +91,9 @@ void Game::DealCards() {
     }
   }
   position_.to_move = (dealer_ + 1) % n;
+  // pluck: once per deal, never once the stock is empty.
+  position_.plucked = 0;
+  position_.stock_empty = stock_size() == 0;
 }
 
 std::vector<Move> Game::LegalMoves() const {
@@ -156,6 +159,9 @@ void Game::PlayUnchecked(const Move& move) {
   played.outcome = ApplyMove(position_, move);
   played.outcome.penalty = penalty;
   totals_[side] -= penalty;
+  // pluck: the plucked card goes to the mover's pile (not a capture).
+  if (played.outcome.plucked.valid())
+    piles_[side].insert(played.outcome.plucked);
   // A capture, or a trail that took the table (five_spades_sweep).
   if (!played.outcome.captured.empty()) {
     piles_[side] |= played.outcome.captured;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "referee/rules/adjudicator.h"
 #include "referee/rules/builder_rules.h"
 
 namespace cassino {
@@ -354,8 +355,60 @@ void MoveGenerator::PlayedCardMoves(const Position& pos,
 bool MoveGenerator::Generate(const Position& pos, std::vector<Move>* out) {
   out->clear();
   capped_ = false;
+  if (pos.rules.call_out) out->push_back(Move::CallOut());
+  bool complete = AppendMoves(pos, out);
+  if (MayPluck(pos)) complete = AppendPlucks(pos, out) && complete;
+  return complete;
+}
+
+bool MoveGenerator::AppendPlucks(const Position& pos, std::vector<Move>* out) {
+  // After the play: any pluckable loose card of the table the move leaves,
+  // except the card just played, if at least two cards are left.
+  const int on_table = pos.table.AllCards().size();
+  const size_t n = out->size();
+  for (size_t i = 0; i < n; ++i) {
+    const Move m = (*out)[i];
+    CardSet loose_after = pos.table.loose - m.table;
+    int left = on_table - m.table.size();
+    switch (m.kind) {
+      case MoveKind::kTrail:
+        if (IsFiveSpadesSweep(pos, m)) continue;  // the table is taken
+        loose_after.insert(m.card);
+        ++left;
+        break;
+      case MoveKind::kBuild:
+        ++left;  // the played card joins the build
+        break;
+      case MoveKind::kCapture:
+        break;
+      case MoveKind::kCallOut:
+        continue;
+    }
+    if (left < 2) continue;
+    loose_after.erase(m.card);
+    for (Card p : loose_after) {
+      if (Pluckable(p)) out->push_back(m.WithPluck(p, /*after=*/true));
+    }
+  }
+  // Before the play: any pluckable loose card, if at least two cards are on
+  // the table; the play is then judged without it.
+  bool complete = true;
+  if (on_table < 2) return complete;
+  for (Card p : pos.table.loose) {
+    if (!Pluckable(p)) continue;
+    Position without = pos;
+    without.table.loose.erase(p);
+    pluck_scratch_.clear();
+    complete = AppendMoves(without, &pluck_scratch_) && complete;
+    for (const Move& m : pluck_scratch_) {
+      out->push_back(m.WithPluck(p, /*after=*/false));
+    }
+  }
+  return complete;
+}
+
+bool MoveGenerator::AppendMoves(const Position& pos, std::vector<Move>* out) {
   const RuleSet& rules = pos.rules;
-  if (rules.call_out) out->push_back(Move::CallOut());
   const CardSet flex = pos.table.loose & rules.FlexibleCards();
   if (flex.empty()) {
     Prepare(pos, flex, 0);

@@ -13,6 +13,10 @@
 // lists (sorted by MoveLess, duplicates removed); a hand card with two
 // values is tried with each, the non-default one declared in the move.
 //
+// Under pluck each move also comes with every legal pluck after it, and the
+// moves of the table without each pluckable loose card come with that pluck
+// before them.
+//
 // Above kMaxItems loose numeral cards the full list can run to millions of
 // moves; the generator then enumerates with the first kMaxItems of them and
 // reports the list as incomplete. Likewise, captures combine at most
@@ -54,6 +58,12 @@ class MoveGenerator {
   // by the bits of `choice` (bit i set: the i-th flexible card in deck order
   // counts its other value).
   void Prepare(const Position& pos, CardSet flex, uint32_t choice);
+  // Appends the moves of the seat to move (no call-out, no pluck); false if
+  // the list is incomplete.
+  bool AppendMoves(const Position& pos, std::vector<Move>* out);
+  // pluck: appends every move of `out` with a pluck after it, and every
+  // move of the table without a pluckable card with that pluck before it.
+  bool AppendPlucks(const Position& pos, std::vector<Move>* out);
   // Appends the moves of every hand card under the prepared items.
   void PlayedCardMoves(const Position& pos, std::vector<Move>* out);
   void EnumerateGroups(int below, uint32_t m, int s);
@@ -88,6 +98,7 @@ class MoveGenerator {
   std::array<bool, kMaxSum + 1> good_ready_{};
   std::vector<uint64_t> visited_;
   std::vector<uint32_t> scratch_;
+  std::vector<Move> pluck_scratch_;
 };
 
 // Convenience: all legal moves of a position.

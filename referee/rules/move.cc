@@ -6,6 +6,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 
 namespace cassino {
@@ -27,7 +28,7 @@ absl::string_view MoveKindName(MoveKind kind) {
 bool MoveLess(const Move& a, const Move& b) {
   auto key = [](const Move& m) {
     return std::tuple(m.card.index(), static_cast<int>(m.kind), m.declared,
-                      m.value, m.table.bits());
+                      m.value, m.table.bits(), m.pluck.index(), m.pluck_after);
   };
   return key(a) < key(b);
 }
@@ -64,6 +65,12 @@ absl::Status ParsePlayed(absl::string_view word, Card* card, int* declared) {
 }  // namespace
 
 std::string Move::ToString() const {
+  if (has_pluck()) {
+    const std::string base = WithoutPluck().ToString();
+    const std::string pluck_text = absl::StrCat("pluck ", pluck.ToString());
+    return pluck_after ? absl::StrCat(base, ", ", pluck_text)
+                       : absl::StrCat(pluck_text, ", ", base);
+  }
   switch (kind) {
     case MoveKind::kTrail:
       return absl::StrCat("trail ", card.ToString());
@@ -82,6 +89,41 @@ absl::StatusOr<Move> Move::Parse(absl::string_view text) {
   std::vector<absl::string_view> words =
       absl::StrSplit(text, absl::ByAnyChar(" ,\t"), absl::SkipEmpty());
   if (words.empty()) return absl::InvalidArgumentError("empty move");
+  // A pluck comes first ("pluck 7H, trail 3D") or last ("trail 3D, pluck
+  // 7H"); the rest is the move.
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (absl::AsciiStrToLower(words[i]) != "pluck") continue;
+    const bool after = i > 0;
+    if (i + 1 >= words.size() || (after && i + 2 != words.size())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", text,
+                       "': expected 'pluck <card>' before or after the move, "
+                       "e.g. 'pluck 7H, trail 3D' or 'trail 3D, pluck 7H'"));
+    }
+    absl::StatusOr<Card> p = Card::Parse(words[i + 1]);
+    if (!p.ok()) return p.status();
+    std::vector<absl::string_view> rest(words.begin(), words.begin() + i);
+    rest.insert(rest.end(), words.begin() + i + 2, words.end());
+    if (rest.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "'", text, "': a pluck goes with a move, e.g. 'pluck 7H, trail 3D'"));
+    }
+    absl::StatusOr<Move> m = Parse(absl::StrJoin(rest, " "));
+    if (!m.ok()) return m.status();
+    if (m->has_pluck()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", text, "': one pluck per turn"));
+    }
+    if (m->kind == MoveKind::kCallOut) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", text, "': a call-out plucks nothing"));
+    }
+    if (m->card == *p || m->table.contains(*p)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "'", text, "': ", p->ToString(), " cannot be plucked and played"));
+    }
+    return m->WithPluck(*p, after);
+  }
   const std::string verb = absl::AsciiStrToLower(words[0]);
   auto syntax = [&](absl::string_view expected) {
     return absl::InvalidArgumentError(

@@ -11,6 +11,11 @@
 // value is never written (`AC=1` and `TD=10` parse as plain `AC`, `TD`), so
 // the notation stays canonical.
 //
+// Under pluck the identity also holds the plucked card and whether it was
+// plucked before or after the card was played (VARIANTS.md):
+//   pluck 7H, trail 3D          pluck first, then play
+//   trail 3D, pluck 7H          play first, then pluck
+//
 // Notation (canonical form sorts table cards by deck index):
 //   trail 7H                    the played card goes to the table
 //   take 8C 8H 6D 2C            played card, then every table card taken
@@ -42,6 +47,25 @@ struct Move {
   // The value declared for the played card (captures and builds) when it
   // differs from the card's rank (an ace as 14, TD as 11); 0: the default.
   int8_t declared = 0;
+  // pluck: the loose table card plucked this turn (invalid: none), and
+  // whether it was plucked after playing the card (else before).
+  Card pluck;
+  bool pluck_after = false;
+
+  bool has_pluck() const { return pluck.valid(); }
+  // The move without its pluck.
+  Move WithoutPluck() const {
+    Move m = *this;
+    m.pluck = Card();
+    m.pluck_after = false;
+    return m;
+  }
+  Move WithPluck(Card p, bool after) const {
+    Move m = *this;
+    m.pluck = p;
+    m.pluck_after = after;
+    return m;
+  }
 
   static Move Trail(Card c) { return Move{MoveKind::kTrail, c, 0, {}}; }
   static Move Capture(Card c, CardSet taken, int declared = 0) {
@@ -62,7 +86,7 @@ struct Move {
 };
 
 // A strict weak order on moves: by played card, kind, declared value, build
-// value, table cards. Used to sort move lists into a fixed order.
+// value, table cards, pluck. Used to sort move lists into a fixed order.
 bool MoveLess(const Move& a, const Move& b);
 
 absl::string_view MoveKindName(MoveKind kind);

@@ -287,6 +287,15 @@ const std::vector<Option>& Options() {
          }
          return ParseInt("defaults_cost", v, 0, 10, &r.defaults_cost);
        }},
+      {{"pluck", "on, off", "off",
+        "once per deal each player may, before or after playing a card in "
+        "the same turn, take one loose table card into their pile (never an "
+        "ace, TD or 2S; not with one card on the table; not the card just "
+        "played; not once the stock is empty); not a capture"},
+       [](const RuleSet& r) { return std::string(OnOff(r.pluck)); },
+       [](RuleSet& r, absl::string_view v) {
+         return ParseBool("pluck", v, &r.pluck);
+       }},
   };
   return *options;
 }
@@ -323,6 +332,11 @@ absl::StatusOr<RuleSet> RuleSet::Preset(absl::string_view name) {
     r.five_spades_sweep = true;
     return r;
   }
+  if (name == "pluck") {
+    RuleSet r;
+    r.pluck = true;
+    return r;
+  }
   return absl::InvalidArgumentError(
       absl::StrCat("unknown rule preset '", name,
                    "' (presets: ", absl::StrJoin(PresetNames(), ", "), ")"));
@@ -331,7 +345,8 @@ absl::StatusOr<RuleSet> RuleSet::Preset(absl::string_view name) {
 std::vector<std::string> RuleSet::PresetNames() {
   return {"standard",
           // Move-level variants.
-          "royal", "buckeye", "trailing_royals", "face_four", "five_spades"};
+          "royal", "buckeye", "trailing_royals", "face_four", "five_spades",
+          "pluck"};
 }
 
 absl::StatusOr<RuleSet> RuleSet::Parse(absl::string_view text) {

@@ -76,15 +76,22 @@ Move RandomIdentity(const Game& g, std::mt19937_64& rng) {
   }
   // A flexible card sometimes declares its other value.
   const int declared = rng() % 2 ? rules.AltValue(c) : 0;
+  Move m;
   switch (rng() % 3) {
     case 0:
-      return rng() % 4 == 0 ? Move::Trail(c)
-                            : Move::Capture(c, subset, declared);
+      m = rng() % 4 == 0 ? Move::Trail(c) : Move::Capture(c, subset, declared);
+      break;
     case 1:
-      return Move::Capture(c, subset, declared);
+      m = Move::Capture(c, subset, declared);
+      break;
     default:
-      return Move::Build(c, 1 + rng() % rules.MaxBuild(), subset, declared);
+      m = Move::Build(c, 1 + rng() % rules.MaxBuild(), subset, declared);
   }
+  // pluck: sometimes with a random table card plucked before or after.
+  if (rules.pluck && !table.empty() && rng() % 3 == 0) {
+    m = m.WithPluck(table[rng() % table.size()], rng() % 2 == 0);
+  }
+  return m;
 }
 
 // Plays `games` seeded random games under `rules` and checks the invariants
@@ -193,7 +200,7 @@ TEST_P(PresetPropertyTest, RandomGamesKeepInvariants) {
 INSTANTIATE_TEST_SUITE_P(MovePresets, PresetPropertyTest,
                          ::testing::Values("royal", "buckeye",
                                            "trailing_royals", "face_four",
-                                           "five_spades",
+                                           "five_spades", "pluck",
                                            "standard defaults_cost=2"),
                          [](const ::testing::TestParamInfo<const char*>& info) {
                            std::string name = info.param;

@@ -65,6 +65,17 @@ inline std::vector<std::string> BruteForce(const Position& p) {
         }
       }
     }
+    // pluck: every candidate also with each table card plucked before or
+    // after it.
+    if (p.rules.pluck) {
+      const size_t n_base = candidates.size();
+      for (size_t i = 0; i < n_base; ++i) {
+        for (Card t : table) {
+          candidates.push_back(candidates[i].WithPluck(t, false));
+          candidates.push_back(candidates[i].WithPluck(t, true));
+        }
+      }
+    }
     for (const Move& m : candidates) {
       if (ValidateMove(p, m).ok()) out.push_back(m.ToString());
     }

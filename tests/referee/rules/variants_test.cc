@@ -483,12 +483,137 @@ TEST(DefaultsCostTest, GameChargesTheMover) {
   EXPECT_GT(charged, 0);
 }
 
+// --- Pluck ---------------------------------------------------------------
+
+TEST(PluckTest, BeforeOrAfterThePlay) {
+  const std::string pos = "table: 7H 3C; hands: 3D 9S / ?";
+  EXPECT_EQ(SortedMoves(pos), Sorted({"take 3D 3C", "trail 3D", "trail 9S"}));
+  EXPECT_EQ(SortedMoves(pos + "; rules: pluck"),
+            Sorted({"take 3D 3C", "trail 3D", "trail 9S",
+                    // After: not the card just played; nothing after the
+                    // capture, which leaves one card.
+                    "trail 3D, pluck 7H", "trail 3D, pluck 3C",
+                    "trail 9S, pluck 7H", "trail 9S, pluck 3C",
+                    // Before: the play is judged without the plucked card.
+                    "pluck 7H, take 3D 3C", "pluck 7H, trail 3D",
+                    "pluck 7H, trail 9S", "pluck 3C, trail 3D",
+                    "pluck 3C, trail 9S"}));
+  // (The parser refuses this; a move built in code is judged like this.)
+  EXPECT_EQ(ValidateMove(Pos(pos + "; rules: pluck"),
+                         M("take 3D 3C").WithPluck(*Card::Parse("3C"), false))
+                .message(),
+            "3C is not on the table");
+  EXPECT_EQ(Reason(pos + "; rules: pluck", "take 3D 3C, pluck 7H"),
+            "no plucking with only one card on the table (after your play)");
+  EXPECT_EQ(Reason(pos, "trail 3D, pluck 7H"), "plucking is off (pluck=off)");
+}
+
+TEST(PluckTest, NeverAnAceBigOrLittleCassino) {
+  const std::string pos = "table: AH 2S TD 6C; hands: 4D / ?; rules: pluck";
+  EXPECT_EQ(SortedMoves(pos),
+            Sorted({"trail 4D", "trail 4D, pluck 6C", "pluck 6C, trail 4D"}));
+  EXPECT_EQ(Reason(pos, "trail 4D, pluck AH"),
+            "AH may not be plucked (never an ace, TD or 2S)");
+  EXPECT_EQ(Reason(pos, "pluck TD, trail 4D"),
+            "TD may not be plucked (never an ace, TD or 2S)");
+  Position p = Pos(pos);
+  Move m = M("trail 4D");
+  EXPECT_EQ(ValidateMove(p, m.WithPluck(m.card, true)).message(),
+            "you may not pluck the card you just played (4D)");
+}
+
+TEST(PluckTest, OncePerDealNotOnTheLastDealNotFromOneCard) {
+  const std::string pos = "table: 7H 3C; hands: 3D 9S / ?; rules: pluck";
+  const std::vector<std::string> plain = {"take 3D 3C", "trail 3D", "trail 9S"};
+  EXPECT_EQ(SortedMoves(pos + "; plucked: 0"), Sorted(plain));
+  EXPECT_EQ(SortedMoves(pos + "; plucked: 1").size(), 12u);
+  EXPECT_EQ(SortedMoves(pos + "; stock_empty: on"), Sorted(plain));
+  EXPECT_EQ(Reason(pos + "; plucked: 0", "trail 3D, pluck 7H"),
+            "you have already plucked in this deal (once per deal)");
+  EXPECT_EQ(Reason(pos + "; stock_empty: on", "trail 3D, pluck 7H"),
+            "no plucking once the stock is empty (the last deal)");
+  // One card on the table: only after a play that adds one.
+  const std::string one = "table: 7H; hands: 3D 5C / ?; rules: pluck";
+  EXPECT_EQ(SortedMoves(one),
+            Sorted({"trail 3D", "trail 5C", "trail 3D, pluck 7H",
+                    "trail 5C, pluck 7H"}));
+  EXPECT_EQ(Reason(one, "pluck 7H, trail 3D"),
+            "no plucking with only one card on the table (before your play)");
+  // The position text keeps the pluck state.
+  EXPECT_EQ(Pos(pos + "; plucked: 0; stock_empty: on").ToString(),
+            "table: 7H 3C; hands: 9S 3D / -; to_move: 0; rules: pluck=on; "
+            "plucked: 0; stock_empty: on");
+}
+
+TEST(PluckTest, NotationRoundTrips) {
+  for (const char* text :
+       {"pluck 7H, trail 3D", "trail 3D, pluck 7H", "pluck 7H, take 3D 3C",
+        "take 8C 5S 3H, pluck 9D", "pluck 9D, build 8 3D 5S",
+        "pluck 9D, take AC=14 KS AH"}) {
+    absl::StatusOr<Move> m = Move::Parse(text);
+    ASSERT_TRUE(m.ok()) << text << ": " << m.status();
+    EXPECT_EQ(m->ToString(), text);
+    EXPECT_EQ(*Move::Parse(m->ToString()), *m);
+  }
+  EXPECT_EQ(Move::Parse("PLUCK 7h trail 3d")->ToString(), "pluck 7H, trail 3D");
+  EXPECT_NE(*Move::Parse("pluck 7H, trail 3D"),
+            *Move::Parse("trail 3D, pluck 7H"));
+  EXPECT_NE(*Move::Parse("pluck 7H, trail 3D"), *Move::Parse("trail 3D"));
+  for (const char* bad : {"pluck 7H", "pluck, trail 3D", "trail 3D, pluck",
+                          "pluck 7H, trail 3D, pluck 8H", "pluck 7H, call",
+                          "trail 3D, pluck 7H 8H", "pluck 3D, trail 3D",
+                          "pluck 8H, take 8C 8H"}) {
+    EXPECT_FALSE(Move::Parse(bad).ok()) << bad;
+  }
+}
+
+TEST(PluckTest, GameGivesThePluckedCardToThePile) {
+  const RuleSet rules = *RuleSet::Parse("pluck");
+  Seed seed{};
+  Game g = *Game::Create(rules, DeckSource::FromSeed(seed));
+  int plucks = 0;
+  while (!g.over() && g.round() == 1) {
+    const std::vector<Move> moves = g.LegalMoves();
+    const Move* pick = &moves.front();
+    for (const Move& m : moves) {
+      if (m.has_pluck()) {
+        pick = &m;
+        break;
+      }
+    }
+    const int side = g.rules().SideOf(g.to_move());
+    const int seat = g.to_move();
+    const int capturer = g.last_capturer();
+    const int deal = g.deal();
+    ASSERT_TRUE(g.Play(*pick).ok()) << pick->ToString();
+    if (g.round() != 1) break;
+    if (pick->has_pluck()) {
+      ++plucks;
+      EXPECT_TRUE(g.piles()[side].contains(pick->pluck));
+      EXPECT_EQ(g.history().back().outcome.plucked, pick->pluck);
+      if (pick->kind != MoveKind::kCapture) {
+        EXPECT_EQ(g.last_capturer(), capturer);  // a pluck is not a capture
+      }
+      if (g.deal() == deal) {
+        EXPECT_TRUE(g.position().plucked >> seat & 1);
+      }
+    }
+    // On the last deal nobody may pluck.
+    if (g.stock_size() == 0) EXPECT_TRUE(g.position().stock_empty);
+    if (g.position().stock_empty) {
+      for (const Move& m : g.LegalMoves()) EXPECT_FALSE(m.has_pluck());
+    }
+  }
+  // Two players, six deals: each plucks once per deal except on the last.
+  EXPECT_EQ(plucks, 10);
+}
+
 // --- Brute force ---------------------------------------------------------
 
 // Random positions under `rules_text`, with builds made by random legal
 // build moves; the generated list must equal the brute-force list.
 void CheckAgainstBruteForce(const std::string& rules_text, int iterations,
-                            uint64_t seed) {
+                            uint64_t seed, int max_table = 10) {
   std::mt19937_64 rng(seed);
   const RuleSet rules = *RuleSet::Parse(rules_text);
   int checked = 0;
@@ -514,7 +639,7 @@ void CheckAgainstBruteForce(const std::string& rules_text, int iterations,
       if (builds.empty()) continue;
       ApplyMove(p, builds[rng() % builds.size()]);
     }
-    if (p.table.AllCards().size() > 10) continue;
+    if (p.table.AllCards().size() > max_table) continue;
     p.to_move = rng() % 2;
     p.rules = rules;
     ASSERT_TRUE(p.Validate().ok()) << p.ToString();
@@ -548,6 +673,13 @@ TEST(VariantBruteForceTest, FiveSpades) {
 }
 TEST(VariantBruteForceTest, DefaultsCost) {
   CheckAgainstBruteForce("defaults_cost=2 builder_obligation=v3", 100, 9);
+}
+TEST(VariantBruteForceTest, Pluck) {
+  CheckAgainstBruteForce("pluck", 150, 10, 6);
+}
+TEST(VariantBruteForceTest, PluckFiveSpadesV2) {
+  CheckAgainstBruteForce("pluck five_spades_sweep=on builder_obligation=v2",
+                         100, 11, 6);
 }
 TEST(VariantBruteForceTest, StandardDualTen) {
   CheckAgainstBruteForce("dual_ten=on", 80, 4);
