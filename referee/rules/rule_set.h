@@ -7,6 +7,12 @@
 // exactly as in RULES.md; `OptionDocs()` describes each for `--help` and the
 // documentation.
 //
+// Move-level variant options and presets (VARIANTS.md): card_values,
+// max_build, ace_high, dual_ten, multiple_builds, face_capture four/any
+// with face_builds, five_spades_sweep, defaults_cost and pluck; presets
+// royal, buckeye, trailing_royals, face_four, five_spades and pluck.
+// docs/rules.md describes each for players.
+//
 // Card values come from the rule set, never from constants in the engine.
 // `CardValue` is a card's default value; `ValueMask` is every value it may
 // count. Only two cards are flexible (VARIANTS.md): an ace counts 1 or 14
