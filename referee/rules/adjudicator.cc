@@ -272,16 +272,13 @@ absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
             : "multiple builds are off (multiple_builds=off): a build takes no "
               "further groups");
   };
-  // Whether the loose cards can be: a part summing to `first` (none when
-  // first is 0) and groups of v; or, with absorbing off, exactly `first`.
+  // With absorbing off, the loose cards must make exactly `first` (checked
+  // after loose_fit_absorbing, to name the reason precisely).
   auto loose_fit = [&](int first) {
-    return AnyValueChoice(rules, loose,
-                          [&](const ValueCounts& counts, int sum) {
-                            if (!absorb) return sum == first;
-                            return SplitsWithFirstGroup(counts, first, v);
-                          });
+    return absorb || CanSumTo(rules, loose, first);
   };
-  // The same, ignoring multi_build_absorb (to name the reason precisely).
+  // Whether the loose cards can be a part summing to `first` (none when
+  // first is 0) and groups of v.
   auto loose_fit_absorbing = [&](int first) {
     return AnyValueChoice(rules, loose, [&](const ValueCounts& counts, int) {
       return SplitsWithFirstGroup(counts, first, v);

@@ -43,7 +43,6 @@ struct Move {
   MoveKind kind = MoveKind::kTrail;
   Card card;         // the played card; invalid for kCallOut
   int8_t value = 0;  // the build's value for kBuild, else 0
-  CardSet table;     // table cards involved; empty for trails and call-outs
   // The value declared for the played card (captures and builds) when it
   // differs from the card's rank (an ace as 14, TD as 11); 0: the default.
   int8_t declared = 0;
@@ -51,6 +50,37 @@ struct Move {
   // whether it was plucked after playing the card (else before).
   Card pluck;
   bool pluck_after = false;
+  CardSet table;  // table cards involved; empty for trails and call-outs
+  // (The fields are ordered so that a Move stays 16 bytes.)
+
+  static Move Trail(Card c) {
+    Move m;
+    m.kind = MoveKind::kTrail;
+    m.card = c;
+    return m;
+  }
+  static Move Capture(Card c, CardSet taken, int declared = 0) {
+    Move m;
+    m.kind = MoveKind::kCapture;
+    m.card = c;
+    m.declared = static_cast<int8_t>(declared);
+    m.table = taken;
+    return m;
+  }
+  static Move Build(Card c, int value, CardSet table, int declared = 0) {
+    Move m;
+    m.kind = MoveKind::kBuild;
+    m.card = c;
+    m.value = static_cast<int8_t>(value);
+    m.declared = static_cast<int8_t>(declared);
+    m.table = table;
+    return m;
+  }
+  static Move CallOut() {
+    Move m;
+    m.kind = MoveKind::kCallOut;
+    return m;
+  }
 
   bool has_pluck() const { return pluck.valid(); }
   // The move without its pluck.
@@ -67,16 +97,6 @@ struct Move {
     return m;
   }
 
-  static Move Trail(Card c) { return Move{MoveKind::kTrail, c, 0, {}}; }
-  static Move Capture(Card c, CardSet taken, int declared = 0) {
-    return Move{MoveKind::kCapture, c, 0, taken, static_cast<int8_t>(declared)};
-  }
-  static Move Build(Card c, int value, CardSet table, int declared = 0) {
-    return Move{MoveKind::kBuild, c, static_cast<int8_t>(value), table,
-                static_cast<int8_t>(declared)};
-  }
-  static Move CallOut() { return Move{MoveKind::kCallOut, Card(), 0, {}}; }
-
   // Canonical notation.
   std::string ToString() const;
   // Parses the notation; checks syntax only (not legality).
@@ -84,6 +104,7 @@ struct Move {
 
   friend bool operator==(const Move&, const Move&) = default;
 };
+static_assert(sizeof(Move) == 16);
 
 // A strict weak order on moves: by played card, kind, declared value, build
 // value, table cards, pluck. Used to sort move lists into a fixed order.
