@@ -354,15 +354,6 @@ absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
 
 }  // namespace
 
-bool Pluckable(Card c) {
-  return c.rank() != kAce && c != kBigCassino && c != kLittleCassino;
-}
-
-bool MayPluck(const Position& pos) {
-  return pos.rules.pluck && !pos.stock_empty &&
-         (pos.plucked >> pos.to_move & 1) == 0;
-}
-
 namespace {
 
 // The checks of a pluck that do not depend on when it happens.

@@ -52,8 +52,13 @@ struct MoveOutcome {
 // pluck: whether `card` may ever be plucked (never an ace, TD or 2S), and
 // whether the seat to move may still pluck (pluck on, stock not empty, not
 // yet plucked in this deal).
-bool Pluckable(Card card);
-bool MayPluck(const Position& pos);
+inline bool Pluckable(Card card) {
+  return card.rank() != kAce && card != kBigCassino && card != kLittleCassino;
+}
+inline bool MayPluck(const Position& pos) {
+  return pos.rules.pluck && !pos.stock_empty &&
+         (pos.plucked >> pos.to_move & 1) == 0;
+}
 
 // Applies a legal move (ValidateMove must have accepted it) for pos.to_move
 // and passes the turn to the next seat. Call-outs change nothing here.

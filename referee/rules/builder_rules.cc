@@ -6,11 +6,6 @@
 
 namespace cassino {
 
-bool IsFiveSpadesSweep(const Position& pos, const Move& move) {
-  return pos.rules.five_spades_sweep && move.kind == MoveKind::kTrail &&
-         move.card == kFiveOfSpades && !pos.table.empty();
-}
-
 uint32_t ControlledBuilds(const Position& pos, int seat) {
   uint32_t mask = 0;
   for (size_t i = 0; i < pos.table.builds.size(); ++i) {

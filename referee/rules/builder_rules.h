@@ -54,7 +54,10 @@ inline constexpr Card kFiveOfSpades = Card::Of(5, Suit::kSpades);
 
 // True if `move` is a trail of 5S that takes the whole table
 // (five_spades_sweep, table not empty): a capture and a sweep.
-bool IsFiveSpadesSweep(const Position& pos, const Move& move);
+inline bool IsFiveSpadesSweep(const Position& pos, const Move& move) {
+  return pos.rules.five_spades_sweep && move.kind == MoveKind::kTrail &&
+         move.card == kFiveOfSpades && !pos.table.empty();
+}
 
 // The mover's controlled builds as a bit mask over build indices.
 uint32_t ControlledBuilds(const Position& pos, int seat);

@@ -331,6 +331,11 @@ void MoveGenerator::PlayedCardMoves(const Position& pos,
     const uint32_t values = rules.ValueMask(c);
     if (values == 0) {
       FaceMoves(pos, c, out);
+    } else if ((values & (values - 1)) == 0) {
+      // One value (the usual case): the card's rank value.
+      const int x = std::countr_zero(values);
+      Captures(pos, c, x, 0, out);
+      Builds(pos, c, x, 0, out);
     } else {
       // Each value the card may count; the rank is the default, any other
       // value is declared in the move.
