@@ -25,7 +25,10 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
     }
   }
   face_builds_ = 0;
-  for (size_t i = 0; i < pos.table.builds.size(); ++i) {
+  // Natural face builds exist only under face_capture=four or any.
+  const bool face_builds_possible = rules.face_capture == FaceCapture::kFour ||
+                                    rules.face_capture == FaceCapture::kAny;
+  for (size_t i = 0; face_builds_possible && i < pos.table.builds.size(); ++i) {
     if (IsFaceBuild(rules, pos.table.builds[i]))
       face_builds_ |= uint32_t{1} << i;
   }
@@ -429,8 +432,13 @@ bool MoveGenerator::AppendMoves(const Position& pos, std::vector<Move>* out) {
     std::sort(out->begin() + first, out->end(), MoveLess);
     out->erase(std::unique(out->begin() + first, out->end()), out->end());
   }
-  int loose_numerals = 0;
-  for (Card c : pos.table.loose) loose_numerals += rules.CardValue(c) > 0;
+  // Loose cards with a value: all of them with royal values, else all but
+  // the face cards.
+  constexpr CardSet kFaces =
+      CardSet::OfRank(kJack) | CardSet::OfRank(kQueen) | CardSet::OfRank(kKing);
+  const int loose_numerals = rules.card_values == CardValues::kRoyal
+                                 ? pos.table.loose.size()
+                                 : (pos.table.loose - kFaces).size();
   return loose_numerals <= kMaxItems && !capped_;
 }
 
