@@ -1,5 +1,7 @@
 #include "referee/rules/builder_rules.h"
 
+#include <bit>
+
 #include "absl/strings/str_cat.h"
 
 namespace cassino {
@@ -13,11 +15,37 @@ uint32_t ControlledBuilds(const Position& pos, int seat) {
 }
 
 bool HoldsValue(const RuleSet& rules, CardSet hand, int value) {
+  if (value < 0 || value > 31) return false;
   for (Card c : hand) {
-    if (rules.CardValue(c) == value) return true;
+    if (rules.ValueMask(c) >> value & 1) return true;
   }
   return false;
 }
+
+bool HoldsFor(const RuleSet& rules, CardSet hand, const Build& build) {
+  if (IsFaceBuild(rules, build)) {
+    return hand.intersects(CardSet::OfRank(build.cards.first().rank()));
+  }
+  return HoldsValue(rules, hand, build.value);
+}
+
+namespace {
+
+// True if distinct cards of `hand` can count each value of `values` (bit v:
+// value v), one card per value.
+bool CoversValues(const RuleSet& rules, CardSet hand, uint32_t values) {
+  if (values == 0) return true;
+  const int v = std::countr_zero(values);
+  for (Card c : hand) {
+    if ((rules.ValueMask(c) >> v & 1) &&
+        CoversValues(rules, hand - CardSet::Of(c), values & (values - 1))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
 
 BuilderViolation CheckBuilderRules(const Position& pos, const MoveEffect& e,
                                    int* violating_build) {
@@ -65,8 +93,20 @@ BuilderViolation CheckBuilderRules(const Position& pos, const MoveEffect& e,
   // Guard: every controlled build that survives unchanged must still be held.
   for (uint32_t m = controlled & ~e.builds_taken & ~changed; m; m &= m - 1) {
     const int i = std::countr_zero(m);
-    if (!HoldsValue(rules, rest, builds[i].value)) {
+    if (!HoldsFor(rules, rest, builds[i])) {
       return report(BuilderViolation::kGuard, i);
+    }
+  }
+  // One flexible card cannot hold two values at once.
+  if (rest.intersects(rules.FlexibleCards())) {
+    uint32_t values = 0;
+    for (uint32_t m = controlled & ~e.builds_taken & ~changed; m; m &= m - 1) {
+      const Build& b = builds[std::countr_zero(m)];
+      if (!IsFaceBuild(rules, b)) values |= uint32_t{1} << b.value;
+    }
+    if (e.kind == MoveKind::kBuild) values |= uint32_t{1} << e.value;
+    if (std::popcount(values) > 1 && !CoversValues(rules, rest, values)) {
+      return report(BuilderViolation::kGuardShared, -1);
     }
   }
 
@@ -101,6 +141,10 @@ std::string BuilderViolationReason(const Position& pos, BuilderViolation v,
       return absl::StrCat("you control the build ", which,
                           " and this move would leave you no card of ", value,
                           " to take it");
+    case BuilderViolation::kGuardShared:
+      return "after this move you would control builds of different values "
+             "that only one card in your hand could take: each value needs its "
+             "own card";
     case BuilderViolation::kMayNotTrail:
       return absl::StrCat("you control a build of ", value, " (", which,
                           ") and may not trail");

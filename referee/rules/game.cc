@@ -148,6 +148,9 @@ void Game::DealCards() {
   }
   if (table_owed > 0) position_.table.loose |= take(table_owed);
   position_.to_move = (dealer_ + 1) % n;
+  // pluck: once per deal, never once the stock is empty.
+  position_.plucked = 0;
+  position_.stock_empty = stock_size() == 0;
 }
 
 void Game::TakeInitialPairs() {
@@ -281,6 +284,15 @@ void Game::PlayUnchecked(const Move& move) {
     return;
   }
   const GameKind kind = rules().game;
+  // defaults_cost: a move that breaks the builder rules costs its points.
+  int penalty = 0;
+  if (kind == GameKind::kCassino && rules().defaults_cost > 0) {
+    MoveEffect effect;
+    if (AnalyseMove(position_, move, &effect).ok() &&
+        effect.broken != BuilderViolation::kNone) {
+      penalty = rules().defaults_cost;
+    }
+  }
   switch (kind) {
     case GameKind::kCallabra:
       played.outcome = callabra::ApplyMove(position_, move);
@@ -292,6 +304,13 @@ void Game::PlayUnchecked(const Move& move) {
       played.outcome = ApplyMove(position_, move);
       break;
   }
+  played.outcome.penalty = penalty;
+  totals_[side] -= penalty;
+  in_play_[side] -= penalty;
+  // pluck: the plucked card goes to the mover's pile (not a capture).
+  if (played.outcome.plucked.valid()) {
+    piles_[side].insert(played.outcome.plucked);
+  }
   auto hands_empty = [&] {
     for (CardSet hand : position_.hands) {
       if (!hand.empty()) return false;
@@ -299,7 +318,8 @@ void Game::PlayUnchecked(const Move& move) {
     return true;
   };
   bool won = false;
-  if (move.kind == MoveKind::kCapture) {
+  // A capture, or a trail that took the table (five_spades_sweep).
+  if (!played.outcome.captured.empty()) {
     piles_[side] |= played.outcome.captured;
     last_capturer_ = side;
     // With sweeps off an emptied table is no sweep at all; in Tablanette
@@ -320,6 +340,7 @@ void Game::PlayUnchecked(const Move& move) {
     played.drawn = deck_[deck_pos_++];
     played.drew = true;
     position_.hands[seat].insert(played.drawn);
+    position_.stock_empty = stock_size() == 0;  // pluck's "last deal"
   }
   history_.push_back(played);
   if (won) {

@@ -44,6 +44,13 @@
 // items after the winning one are not added to the totals); with
 // highest_total every item is added and, if any side reached the target, the
 // side with the highest total wins (a tie for highest plays another round).
+// Move-level variants: under defaults_cost a move that breaks the builder
+// rules takes the points from the mover's total at once (PlayedMove's
+// outcome.penalty); under pluck the plucked card goes to the mover's pile
+// (not a capture), each deal clears who has plucked and the position says
+// when the stock is empty; a five-spades trail that takes the table counts
+// as a capture (and a sweep).
+//
 // A forfeit ends the game: with two sides the other side wins, otherwise
 // the remaining side with the highest total (lowest side on a tie).
 //

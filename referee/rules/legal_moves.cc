@@ -1,20 +1,36 @@
 #include "referee/rules/legal_moves.h"
 
 #include <algorithm>
+#include <bit>
 
+#include "referee/rules/adjudicator.h"
 #include "referee/rules/builder_rules.h"
 
 namespace cassino {
 
-void MoveGenerator::Prepare(const Position& pos) {
+void MoveGenerator::Prepare(const Position& pos, CardSet flex,
+                            uint32_t choice) {
   const RuleSet& rules = pos.rules;
   const int seat = pos.to_move;
   items_.clear();
+  int flex_bit = 0;
   for (Card c : pos.table.loose) {
     int v = rules.CardValue(c);
+    if (flex.contains(c)) {
+      if (choice >> flex_bit & 1) v = rules.AltValue(c);
+      ++flex_bit;
+    }
     if (v > 0 && static_cast<int>(items_.size()) < kMaxItems) {
       items_.push_back({CardSet::Of(c), v, -1});
     }
+  }
+  face_builds_ = 0;
+  // Natural face builds exist only under face_capture=four or any.
+  const bool face_builds_possible = rules.face_capture == FaceCapture::kFour ||
+                                    rules.face_capture == FaceCapture::kAny;
+  for (size_t i = 0; face_builds_possible && i < pos.table.builds.size(); ++i) {
+    if (IsFaceBuild(rules, pos.table.builds[i]))
+      face_builds_ |= uint32_t{1} << i;
   }
   loose_mask_ = (uint32_t{1} << items_.size()) - 1;
   if (rules.builds_in_sums == BuildsInSums::kOpponentsSingle) {
@@ -34,15 +50,21 @@ void MoveGenerator::Prepare(const Position& pos) {
   // asks for groups of the played card's value, a build for groups of at
   // most MaxBuild().
   int limit = rules.MaxBuild();
-  for (Card c : pos.hands[seat]) limit = std::max(limit, rules.CardValue(c));
+  for (Card c : pos.hands[seat]) {
+    const uint32_t values = rules.ValueMask(c);
+    if (values) limit = std::max(limit, 31 - std::countl_zero(values));
+  }
   group_limit_ = std::min(limit, kMaxSum);
   EnumerateGroups(n_, 0, 0);
   // Good() leaves visited_ all zero; it only needs to cover 2^n_ bits.
   const size_t words = ((size_t{1} << n_) + 63) / 64;
   if (visited_.size() < words) visited_.resize(words, 0);
 
-  check_rules_ = ControlledBuilds(pos, seat) != 0 ||
-                 rules.builder_obligation == BuilderObligation::kV3;
+  // Under defaults_cost breaking the builder rules is legal (it costs
+  // points instead), so nothing is filtered.
+  check_rules_ = rules.defaults_cost == 0 &&
+                 (ControlledBuilds(pos, seat) != 0 ||
+                  rules.builder_obligation == BuilderObligation::kV3);
 }
 
 // Appends to groups_ every mask m | sub, sub a non-empty subset of the items
@@ -101,15 +123,22 @@ uint32_t MoveGenerator::BuildsOf(uint32_t mask) const {
 // Inline: called once per candidate move, and usually with nothing to check.
 inline void MoveGenerator::Emit(const Position& pos, const Move& move,
                                 uint32_t builds_taken, int changed_build,
-                                std::vector<Move>* out) {
+                                std::vector<Move>* out, MoveKind effect_kind) {
   if (check_rules_) {
-    MoveEffect e{move.kind, move.card, move.value, builds_taken, changed_build};
+    MoveEffect e{effect_kind, move.card, move.value, builds_taken,
+                 changed_build};
     if (CheckBuilderRules(pos, e) != BuilderViolation::kNone) return;
   }
   out->push_back(move);
 }
 
-void MoveGenerator::Captures(const Position& pos, Card c, int x,
+inline void MoveGenerator::Emit(const Position& pos, const Move& move,
+                                uint32_t builds_taken, int changed_build,
+                                std::vector<Move>* out) {
+  Emit(pos, move, builds_taken, changed_build, out, move.kind);
+}
+
+void MoveGenerator::Captures(const Position& pos, Card c, int x, int declared,
                              std::vector<Move>* out) {
   const auto& builds = pos.table.builds;
   // Builds of value x are taken whole, in any combination.
@@ -118,7 +147,7 @@ void MoveGenerator::Captures(const Position& pos, Card c, int x,
   uint32_t whole[kMaxWholeBuilds];
   int k = 0;
   for (size_t i = 0; i < builds.size(); ++i) {
-    if (builds[i].value != x) continue;
+    if (builds[i].value != x || (face_builds_ >> i & 1)) continue;
     if (k == kMaxWholeBuilds) {
       capped_ = true;
       break;
@@ -140,8 +169,8 @@ void MoveGenerator::Captures(const Position& pos, Card c, int x,
       if (s == 0 && g == 0) continue;
       const uint32_t g_builds = BuildsOf(g);
       if (g_builds & taken) continue;
-      Emit(pos, Move::Capture(c, build_cards | CardsOf(g)), taken | g_builds,
-           -1, out);
+      Emit(pos, Move::Capture(c, build_cards | CardsOf(g), declared),
+           taken | g_builds, -1, out);
     }
   }
   if (pos.rules.builds_in_sums == BuildsInSums::kOpponentsSingle) {
@@ -154,17 +183,17 @@ void MoveGenerator::Captures(const Position& pos, Card c, int x,
   }
 }
 
-void MoveGenerator::Builds(const Position& pos, Card c, int x,
+void MoveGenerator::Builds(const Position& pos, Card c, int x, int declared,
                            std::vector<Move>* out) {
   const RuleSet& rules = pos.rules;
   const int seat = pos.to_move;
   const CardSet rest = pos.hands[seat] - CardSet::Of(c);
   const auto& builds = pos.table.builds;
-  const bool absorb = rules.multi_build_absorb;
+  const bool absorb = rules.multi_build_absorb && rules.multiple_builds;
   auto loose_only = [&](uint32_t m) { return (m & ~loose_mask_) == 0; };
   // Bit v: the rest of the hand holds a card of value v (as HoldsValue).
   uint32_t held = 0;
-  for (Card r : rest) held |= uint32_t{1} << rules.CardValue(r);
+  for (Card r : rest) held |= rules.ValueMask(r);
   auto holds = [held](int v) {
     return v >= 1 && v < 32 && (held >> v & 1) != 0;
   };
@@ -199,12 +228,12 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x,
     if (!holds(v)) continue;
     // A new build: c with loose cards summing to v - x, plus groups of v.
     for (uint32_t m : unions(v - x, v)) {
-      Emit(pos, Move::Build(c, v, CardsOf(m)), 0, -1, out);
+      Emit(pos, Move::Build(c, v, CardsOf(m), declared), 0, -1, out);
     }
     // Raising a single build of value v - x.
     for (size_t i = 0; i < builds.size(); ++i) {
       const Build& b = builds[i];
-      if (b.multiple || b.value != v - x) continue;
+      if (b.multiple || b.value != v - x || (face_builds_ >> i & 1)) continue;
       if (b.controller == seat) {
         if (rules.own_raise == OwnRaise::kForbidden) continue;
         if (rules.own_raise == OwnRaise::kNeedsOldValue && !holds(b.value)) {
@@ -212,18 +241,121 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x,
         }
       }
       for (uint32_t m : unions(0, v)) {
-        Emit(pos, Move::Build(c, v, b.cards | CardsOf(m)), 0,
+        Emit(pos, Move::Build(c, v, b.cards | CardsOf(m), declared), 0,
              static_cast<int>(i), out);
       }
     }
   }
-  // Adding to a build of value V >= x: c with loose cards summing to V.
+  // Adding to a build of value V >= x: c with loose cards summing to V
+  // (always a multiple build: none under multiple_builds=off).
+  if (!rules.multiple_builds) return;
   for (size_t i = 0; i < builds.size(); ++i) {
     const Build& b = builds[i];
-    if (b.value < x || !holds(b.value)) continue;
+    if (b.value < x || !holds(b.value) || (face_builds_ >> i & 1)) continue;
     for (uint32_t m : unions(b.value - x, b.value)) {
-      Emit(pos, Move::Build(c, b.value, b.cards | CardsOf(m)), 0,
+      Emit(pos, Move::Build(c, b.value, b.cards | CardsOf(m), declared), 0,
            static_cast<int>(i), out);
+    }
+  }
+}
+
+void MoveGenerator::FaceMoves(const Position& pos, Card c,
+                              std::vector<Move>* out) {
+  const RuleSet& rules = pos.rules;
+  const CardSet rank = CardSet::OfRank(c.rank());
+  const CardSet same = pos.table.loose & rank;
+  // one, all: one loose card of the rank, or (all) every loose one.
+  if (rules.face_capture == FaceCapture::kOne ||
+      rules.face_capture == FaceCapture::kAll) {
+    for (Card f : same) Emit(pos, Move::Capture(c, CardSet::Of(f)), 0, -1, out);
+    if (rules.face_capture == FaceCapture::kAll && same.size() >= 2) {
+      Emit(pos, Move::Capture(c, same), 0, -1, out);
+    }
+    return;
+  }
+  // four, any: the units of the rank on the table are its loose cards and
+  // its natural face builds (each taken whole).
+  CardSet units[kMaxWholeBuilds + 4];
+  int unit_build[kMaxWholeBuilds + 4];
+  int n = 0;
+  for (Card f : same) {
+    units[n] = CardSet::Of(f);
+    unit_build[n++] = -1;
+  }
+  CardSet on_table = same;
+  const auto& builds = pos.table.builds;
+  for (size_t i = 0; i < builds.size() && n < kMaxWholeBuilds + 4; ++i) {
+    if ((face_builds_ >> i & 1) && builds[i].cards.intersects(rank)) {
+      units[n] = builds[i].cards;
+      unit_build[n++] = static_cast<int>(i);
+      on_table |= builds[i].cards;
+    }
+  }
+  const CardSet rest = pos.hands[pos.to_move] - CardSet::Of(c);
+  for (uint32_t m = 1; m < (uint32_t{1} << n); ++m) {
+    CardSet cards;
+    uint32_t taken = 0;
+    int changed = -1, n_builds = 0;
+    for (int j = 0; j < n; ++j) {
+      if ((m >> j & 1) == 0) continue;
+      cards |= units[j];
+      if (unit_build[j] >= 0) {
+        taken |= uint32_t{1} << unit_build[j];
+        changed = unit_build[j];
+        ++n_builds;
+      }
+    }
+    // Captures: four takes one loose card, or everything of the rank on
+    // the table when that gathers all four; any takes any units.
+    const bool one_loose = n_builds == 0 && cards.size() == 1;
+    if (rules.face_capture == FaceCapture::kAny || one_loose ||
+        (cards == on_table && (cards | CardSet::Of(c)) == rank)) {
+      Emit(pos, Move::Capture(c, cards), taken, -1, out);
+    }
+    // Natural face builds: at most one build involved; four needs every
+    // card of the rank on the table and every other one in the hand, any
+    // needs another card of the rank in the hand.
+    if (n_builds > 1) continue;
+    const bool may_build =
+        rules.face_builds && rest.intersects(rank) &&
+        (rules.face_capture == FaceCapture::kAny ||
+         (cards == on_table && rest.contains(rank - cards - CardSet::Of(c))));
+    if (may_build) {
+      Emit(pos, Move::Build(c, c.rank(), cards), 0, changed, out);
+    }
+  }
+}
+
+void MoveGenerator::PlayedCardMoves(const Position& pos,
+                                    std::vector<Move>* out) {
+  const RuleSet& rules = pos.rules;
+  const CardSet hand = pos.hands[pos.to_move];
+  for (Card c : hand) {
+    const uint32_t values = rules.ValueMask(c);
+    if (values == 0) {
+      FaceMoves(pos, c, out);
+    } else if ((values & (values - 1)) == 0) {
+      // One value (the usual case): the card's rank value.
+      const int x = std::countr_zero(values);
+      Captures(pos, c, x, 0, out);
+      Builds(pos, c, x, 0, out);
+    } else {
+      // Each value the card may count; the rank is the default, any other
+      // value is declared in the move.
+      for (uint32_t m = values; m; m &= m - 1) {
+        const int x = std::countr_zero(m);
+        const int declared = x == c.rank() ? 0 : x;
+        Captures(pos, c, x, declared, out);
+        Builds(pos, c, x, declared, out);
+      }
+    }
+    if (IsFiveSpadesSweep(pos, Move::Trail(c))) {
+      // five_spades_sweep: the trail takes the whole table, builds too.
+      const uint32_t all =
+          static_cast<uint32_t>((uint64_t{1} << pos.table.builds.size()) - 1);
+      Emit(pos, Move::Trail(c), all, -1, out, MoveKind::kCapture);
+    } else {
+      Emit(pos, Move::Trail(c), 0, -1, out);
     }
   }
 }
@@ -231,29 +363,82 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x,
 bool MoveGenerator::Generate(const Position& pos, std::vector<Move>* out) {
   out->clear();
   capped_ = false;
-  Prepare(pos);
-  const RuleSet& rules = pos.rules;
-  const CardSet hand = pos.hands[pos.to_move];
-  if (rules.call_out) out->push_back(Move::CallOut());
-  for (Card c : hand) {
-    const int x = rules.CardValue(c);
-    if (x == 0) {
-      // A face card takes one loose card of its rank, or (face_capture=all)
-      // all of them.
-      const CardSet same = pos.table.loose & CardSet::OfRank(c.rank());
-      for (Card f : same)
-        Emit(pos, Move::Capture(c, CardSet::Of(f)), 0, -1, out);
-      if (rules.face_capture == FaceCapture::kAll && same.size() >= 2) {
-        Emit(pos, Move::Capture(c, same), 0, -1, out);
-      }
-    } else {
-      Captures(pos, c, x, out);
-      Builds(pos, c, x, out);
+  if (pos.rules.call_out) out->push_back(Move::CallOut());
+  bool complete = AppendMoves(pos, out);
+  if (MayPluck(pos)) complete = AppendPlucks(pos, out) && complete;
+  return complete;
+}
+
+bool MoveGenerator::AppendPlucks(const Position& pos, std::vector<Move>* out) {
+  // After the play: any pluckable loose card of the table the move leaves,
+  // except the card just played, if at least two cards are left.
+  const int on_table = pos.table.AllCards().size();
+  const size_t n = out->size();
+  for (size_t i = 0; i < n; ++i) {
+    const Move m = (*out)[i];
+    CardSet loose_after = pos.table.loose - m.table;
+    int left = on_table - m.table.size();
+    switch (m.kind) {
+      case MoveKind::kTrail:
+        if (IsFiveSpadesSweep(pos, m)) continue;  // the table is taken
+        loose_after.insert(m.card);
+        ++left;
+        break;
+      case MoveKind::kBuild:
+        ++left;  // the played card joins the build
+        break;
+      case MoveKind::kCapture:
+        break;
+      case MoveKind::kCallOut:
+        continue;
     }
-    Emit(pos, Move::Trail(c), 0, -1, out);
+    if (left < 2) continue;
+    loose_after.erase(m.card);
+    for (Card p : loose_after) {
+      if (Pluckable(p)) out->push_back(m.WithPluck(p, /*after=*/true));
+    }
   }
-  int loose_numerals = 0;
-  for (Card c : pos.table.loose) loose_numerals += rules.CardValue(c) > 0;
+  // Before the play: any pluckable loose card, if at least two cards are on
+  // the table; the play is then judged without it.
+  bool complete = true;
+  if (on_table < 2) return complete;
+  for (Card p : pos.table.loose) {
+    if (!Pluckable(p)) continue;
+    Position without = pos;
+    without.table.loose.erase(p);
+    pluck_scratch_.clear();
+    complete = AppendMoves(without, &pluck_scratch_) && complete;
+    for (const Move& m : pluck_scratch_) {
+      out->push_back(m.WithPluck(p, /*after=*/false));
+    }
+  }
+  return complete;
+}
+
+bool MoveGenerator::AppendMoves(const Position& pos, std::vector<Move>* out) {
+  const RuleSet& rules = pos.rules;
+  const CardSet flex = pos.table.loose & rules.FlexibleCards();
+  if (flex.empty()) {
+    Prepare(pos, flex, 0);
+    PlayedCardMoves(pos, out);
+  } else {
+    // Every choice of values for the flexible loose cards; a move legal
+    // under several choices is listed once.
+    const size_t first = out->size();
+    for (uint32_t choice = 0; choice < (uint32_t{1} << flex.size()); ++choice) {
+      Prepare(pos, flex, choice);
+      PlayedCardMoves(pos, out);
+    }
+    std::sort(out->begin() + first, out->end(), MoveLess);
+    out->erase(std::unique(out->begin() + first, out->end()), out->end());
+  }
+  // Loose cards with a value: all of them with royal values, else all but
+  // the face cards.
+  constexpr CardSet kFaces =
+      CardSet::OfRank(kJack) | CardSet::OfRank(kQueen) | CardSet::OfRank(kKing);
+  const int loose_numerals = rules.card_values == CardValues::kRoyal
+                                 ? pos.table.loose.size()
+                                 : (pos.table.loose - kFaces).size();
   return loose_numerals <= kMaxItems && !capped_;
 }
 

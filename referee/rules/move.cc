@@ -1,10 +1,12 @@
 #include "referee/rules/move.h"
 
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 
 namespace cassino {
@@ -23,7 +25,52 @@ absl::string_view MoveKindName(MoveKind kind) {
   return "?";
 }
 
+bool MoveLess(const Move& a, const Move& b) {
+  auto key = [](const Move& m) {
+    return std::tuple(m.card.index(), static_cast<int>(m.kind), m.declared,
+                      m.value, m.table.bits(), m.pluck.index(), m.pluck_after);
+  };
+  return key(a) < key(b);
+}
+
+namespace {
+
+// The played card with its declared value, e.g. "AC=14".
+std::string Played(const Move& m) {
+  if (m.declared == 0) return m.card.ToString();
+  return absl::StrCat(m.card.ToString(), "=", m.declared);
+}
+
+// Parses "AC" or "AC=14"; a declared value equal to the card's rank (its
+// default value) is stored as 0.
+absl::Status ParsePlayed(absl::string_view word, Card* card, int* declared) {
+  *declared = 0;
+  absl::string_view card_text = word;
+  if (auto eq = word.find('='); eq != absl::string_view::npos) {
+    card_text = word.substr(0, eq);
+    int v = 0;
+    if (!absl::SimpleAtoi(word.substr(eq + 1), &v) || v < 1 || v > 99) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "'", word, "': a declared value is a number, e.g. AC=14"));
+    }
+    *declared = v;
+  }
+  absl::StatusOr<Card> c = Card::Parse(card_text);
+  if (!c.ok()) return c.status();
+  *card = *c;
+  if (*declared == c->rank()) *declared = 0;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 std::string Move::ToString() const {
+  if (has_pluck()) {
+    const std::string base = WithoutPluck().ToString();
+    const std::string pluck_text = absl::StrCat("pluck ", pluck.ToString());
+    return pluck_after ? absl::StrCat(base, ", ", pluck_text)
+                       : absl::StrCat(pluck_text, ", ", base);
+  }
   switch (kind) {
     case MoveKind::kTrail:
       return absl::StrCat("trail ", card.ToString());
@@ -32,9 +79,9 @@ std::string Move::ToString() const {
         return absl::StrCat("take ", card.ToString(), "+", second.ToString(),
                             " ", table.ToString());
       }
-      return absl::StrCat("take ", card.ToString(), " ", table.ToString());
+      return absl::StrCat("take ", Played(*this), " ", table.ToString());
     case MoveKind::kBuild:
-      return absl::StrCat("build ", value, " ", card.ToString(), " ",
+      return absl::StrCat("build ", value, " ", Played(*this), " ",
                           table.ToString());
     case MoveKind::kCallOut:
       return "call";
@@ -46,6 +93,41 @@ absl::StatusOr<Move> Move::Parse(absl::string_view text) {
   std::vector<absl::string_view> words =
       absl::StrSplit(text, absl::ByAnyChar(" ,\t"), absl::SkipEmpty());
   if (words.empty()) return absl::InvalidArgumentError("empty move");
+  // A pluck comes first ("pluck 7H, trail 3D") or last ("trail 3D, pluck
+  // 7H"); the rest is the move.
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (absl::AsciiStrToLower(words[i]) != "pluck") continue;
+    const bool after = i > 0;
+    if (i + 1 >= words.size() || (after && i + 2 != words.size())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", text,
+                       "': expected 'pluck <card>' before or after the move, "
+                       "e.g. 'pluck 7H, trail 3D' or 'trail 3D, pluck 7H'"));
+    }
+    absl::StatusOr<Card> p = Card::Parse(words[i + 1]);
+    if (!p.ok()) return p.status();
+    std::vector<absl::string_view> rest(words.begin(), words.begin() + i);
+    rest.insert(rest.end(), words.begin() + i + 2, words.end());
+    if (rest.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "'", text, "': a pluck goes with a move, e.g. 'pluck 7H, trail 3D'"));
+    }
+    absl::StatusOr<Move> m = Parse(absl::StrJoin(rest, " "));
+    if (!m.ok()) return m.status();
+    if (m->has_pluck()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", text, "': one pluck per turn"));
+    }
+    if (m->kind == MoveKind::kCallOut) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", text, "': a call-out plucks nothing"));
+    }
+    if (m->card == *p || m->table.contains(*p)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "'", text, "': ", p->ToString(), " cannot be plucked and played"));
+    }
+    return m->WithPluck(*p, after);
+  }
   const std::string verb = absl::AsciiStrToLower(words[0]);
   auto syntax = [&](absl::string_view expected) {
     return absl::InvalidArgumentError(
@@ -71,6 +153,10 @@ absl::StatusOr<Move> Move::Parse(absl::string_view text) {
   }
   if (verb == "trail") {
     if (words.size() != 2) return syntax("'trail <card>', e.g. 'trail 7H'");
+    if (words[1].find('=') != absl::string_view::npos) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", text, "': a trailed card declares no value"));
+    }
     absl::StatusOr<Card> c = Card::Parse(words[1]);
     if (!c.ok()) return c.status();
     return Trail(*c);
@@ -96,13 +182,16 @@ absl::StatusOr<Move> Move::Parse(absl::string_view text) {
       }
       return PairCapture(*a, *b, taken->first());
     }
-    absl::StatusOr<Card> c = Card::Parse(words[1]);
-    if (!c.ok()) return c.status();
-    if (taken->contains(*c)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "'", text, "': the played card ", c->ToString(), " cannot also be taken"));
+    Card c;
+    int declared = 0;
+    if (absl::Status s = ParsePlayed(words[1], &c, &declared); !s.ok())
+      return s;
+    if (taken->contains(c)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", text, "': the played card ", c.ToString(),
+                       " cannot also be taken"));
     }
-    return Capture(*c, *taken);
+    return Capture(c, *taken, declared);
   }
   if (verb == "build") {
     if (words.size() < 4) {
@@ -113,16 +202,18 @@ absl::StatusOr<Move> Move::Parse(absl::string_view text) {
     if (!absl::SimpleAtoi(words[1], &value) || value < 1 || value > 99) {
       return syntax("a build value (a number) after 'build'");
     }
-    absl::StatusOr<Card> c = Card::Parse(words[2]);
-    if (!c.ok()) return c.status();
+    Card c;
+    int declared = 0;
+    if (absl::Status s = ParsePlayed(words[2], &c, &declared); !s.ok())
+      return s;
     absl::StatusOr<CardSet> table = table_cards(3);
     if (!table.ok()) return table.status();
-    if (table->contains(*c)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "'", text, "': the played card ", c->ToString(),
-          " cannot also be a table card"));
+    if (table->contains(c)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", text, "': the played card ", c.ToString(),
+                       " cannot also be a table card"));
     }
-    return Build(*c, value, *table);
+    return Build(c, value, *table, declared);
   }
   return absl::InvalidArgumentError(absl::StrCat(
       "'", text, "': unknown move kind '", words[0],

@@ -1,12 +1,14 @@
 #include "referee/rules/position.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "referee/rules/values.h"
 
 namespace cassino {
 namespace {
@@ -118,6 +120,7 @@ std::string RulesDiff(const RuleSet& rules) {
 absl::StatusOr<Position> Position::Parse(absl::string_view text) {
   Position pos;
   absl::string_view table_text, hands_text, to_move_text, rules_text;
+  absl::string_view plucked_text, stock_empty_text;
   for (absl::string_view section : absl::StrSplit(text, ';', absl::SkipWhitespace())) {
     section = absl::StripAsciiWhitespace(section);
     auto colon = section.find(':');
@@ -135,9 +138,14 @@ absl::StatusOr<Position> Position::Parse(absl::string_view text) {
       to_move_text = body;
     } else if (name == "rules") {
       rules_text = body;
+    } else if (name == "plucked") {
+      plucked_text = body;
+    } else if (name == "stock_empty") {
+      stock_empty_text = body;
     } else {
       return PositionError(absl::StrCat(
-          "unknown section '", name, "' (table, hands, to_move, rules)"));
+          "unknown section '", name,
+          "' (table, hands, to_move, rules, plucked, stock_empty)"));
     }
   }
   absl::StatusOr<RuleSet> rules = RuleSet::Parse(rules_text);
@@ -168,6 +176,23 @@ absl::StatusOr<Position> Position::Parse(absl::string_view text) {
   if (!to_move_text.empty() && !absl::SimpleAtoi(to_move_text, &pos.to_move)) {
     return PositionError(absl::StrCat("to_move '", to_move_text, "' is not a seat"));
   }
+  for (absl::string_view seat_text :
+       absl::StrSplit(plucked_text, ' ', absl::SkipWhitespace())) {
+    int plucker = 0;
+    if (!absl::SimpleAtoi(seat_text, &plucker) || plucker < 0 ||
+        plucker >= pos.rules.players) {
+      return PositionError(
+          absl::StrCat("plucked: '", seat_text, "' is not a seat"));
+    }
+    pos.plucked |= uint32_t{1} << plucker;
+  }
+  stock_empty_text = absl::StripAsciiWhitespace(stock_empty_text);
+  if (stock_empty_text == "on") {
+    pos.stock_empty = true;
+  } else if (!stock_empty_text.empty() && stock_empty_text != "off") {
+    return PositionError(
+        absl::StrCat("stock_empty: '", stock_empty_text, "' is not on or off"));
+  }
   absl::Status valid = pos.Validate();
   if (!valid.ok()) return valid;
   return pos;
@@ -180,6 +205,9 @@ absl::Status Position::Validate() const {
   if (to_move < 0 || to_move >= rules.players) {
     return PositionError(absl::StrCat("to_move ", to_move, " is not a seat of ",
                                       rules.players, " players"));
+  }
+  if (plucked >> rules.players != 0) {
+    return PositionError("plucked names a seat that does not play");
   }
   CardSet seen;
   auto claim = [&](CardSet cards, absl::string_view where) -> absl::Status {
@@ -199,18 +227,44 @@ absl::Status Position::Validate() const {
     if (b.controller < 0 || b.controller >= rules.players) {
       return PositionError(absl::StrCat(where, ": controller is not a seat"));
     }
+    if (IsFaceBuild(rules, b)) {
+      const int rank = b.cards.first().rank();
+      if (rules.face_capture != FaceCapture::kFour &&
+          rules.face_capture != FaceCapture::kAny) {
+        return PositionError(
+            absl::StrCat(where, ": face builds need face_capture=four or any"));
+      }
+      if (!(b.cards - CardSet::OfRank(rank)).empty() || b.value != rank ||
+          b.multiple) {
+        return PositionError(absl::StrCat(
+            where,
+            ": a face build holds cards of one rank, its value is the "
+            "rank (J=11, Q=12, K=13) and it is never multiple"));
+      }
+      continue;
+    }
     if (b.value < 1 || b.value > rules.MaxBuild()) {
       return PositionError(absl::StrCat(where, ": value out of range"));
     }
-    int sum = 0;
     for (Card c : b.cards) {
-      int v = rules.CardValue(c);
-      if (v == 0) return PositionError(absl::StrCat(where, " holds a card with no value"));
-      sum += v;
+      if (rules.CardValue(c) == 0) {
+        return PositionError(
+            absl::StrCat(where, " holds a card with no value"));
+      }
     }
-    if (sum % b.value != 0 || (sum == b.value) == b.multiple) {
-      return PositionError(absl::StrCat(where, ": its cards sum to ", sum,
-                                        ", which does not fit its value and kind"));
+    // Single: the cards can sum to the value; multiple: to a multiple of it
+    // (flexible cards counting as needed; a build that could be either is
+    // what the move that made it said).
+    const bool fits =
+        b.multiple
+            ? AnyValueChoice(rules, b.cards,
+                             [&](const ValueCounts&, int sum) {
+                               return sum > b.value && sum % b.value == 0;
+                             })
+            : CanSumTo(rules, b.cards, b.value);
+    if (!fits) {
+      return PositionError(
+          absl::StrCat(where, ": its cards do not fit its value and kind"));
     }
   }
   for (size_t i = 0; i < hands.size(); ++i) {
@@ -229,6 +283,14 @@ std::string Position::ToString() const {
                                  "; to_move: ", to_move);
   std::string diff = RulesDiff(rules);
   if (!diff.empty()) absl::StrAppend(&out, "; rules: ", diff);
+  if (plucked != 0) {
+    std::string seats;
+    for (uint32_t m = plucked; m; m &= m - 1) {
+      absl::StrAppend(&seats, seats.empty() ? "" : " ", std::countr_zero(m));
+    }
+    absl::StrAppend(&out, "; plucked: ", seats);
+  }
+  if (stock_empty) absl::StrAppend(&out, "; stock_empty: on");
   return out;
 }
 

@@ -20,6 +20,10 @@
 //            `players`.
 //   to_move  the seat to move (default 0).
 //   rules    a rule set in RuleSet text form (default: standard).
+//   plucked  pluck: the seats that have plucked in this deal, e.g. `0 2`
+//            (default none).
+//   stock_empty  pluck: `on` once the stock is empty (the last deal), when
+//            nobody may pluck (default off).
 // `ToString()` prints the canonical form (every section, cards sorted, only
 // the rule options that differ from the standard game).
 
@@ -66,6 +70,10 @@ struct Position {
   Table table;
   std::vector<CardSet> hands;  // one per seat
   int to_move = 0;
+  // pluck (VARIANTS.md): bit s set once seat s has plucked in this deal;
+  // and whether the stock is empty, when nobody may pluck.
+  uint32_t plucked = 0;
+  bool stock_empty = false;
 
   static absl::StatusOr<Position> Parse(absl::string_view text);
   std::string ToString() const;
@@ -73,6 +81,13 @@ struct Position {
   absl::Status Validate() const;
   friend bool operator==(const Position&, const Position&) = default;
 };
+
+// True for a natural face build (face_capture=four/any): face cards of one
+// rank, which have no value under the rules; its value is the rank (11, 12,
+// 13). Every other build is a numeral build.
+inline bool IsFaceBuild(const RuleSet& rules, const Build& build) {
+  return !build.cards.empty() && rules.CardValue(build.cards.first()) == 0;
+}
 
 // The rule options that differ from the standard game, as RuleSet text
 // (empty for the standard game).

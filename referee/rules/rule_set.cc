@@ -25,8 +25,11 @@ constexpr std::array<Named<GameKind>, 3> kGameNames{
      {GameKind::kTablanette, "tablanette"}}};
 constexpr std::array<Named<DealStyle>, 2> kDealNames{
     {{DealStyle::kTwos, "twos"}, {DealStyle::kSingles, "singles"}}};
-constexpr std::array<Named<FaceCapture>, 2> kFaceNames{
-    {{FaceCapture::kOne, "one"}, {FaceCapture::kAll, "all"}}};
+constexpr std::array<Named<FaceCapture>, 4> kFaceNames{
+    {{FaceCapture::kOne, "one"},
+     {FaceCapture::kAll, "all"},
+     {FaceCapture::kFour, "four"},
+     {FaceCapture::kAny, "any"}}};
 constexpr std::array<Named<BuildsInSums>, 2> kSumNames{
     {{BuildsInSums::kNever, "never"},
      {BuildsInSums::kOpponentsSingle, "opponents_single"}}};
@@ -50,6 +53,8 @@ constexpr std::array<Named<TieCards>, 2> kTieCardsNames{
     {{TieCards::kNone, "none"}, {TieCards::kSpades, "spades"}}};
 constexpr std::array<Named<Match>, 2> kMatchNames{
     {{Match::kTarget, "target"}, {Match::kDealRounds, "deal_rounds"}}};
+constexpr std::array<Named<CardValues>, 2> kCardValueNames{
+    {{CardValues::kStandard, "standard"}, {CardValues::kRoyal, "royal"}}};
 
 template <typename E, size_t N>
 absl::string_view NameOf(const std::array<Named<E>, N>& names, E value) {
@@ -170,9 +175,12 @@ const std::vector<Option>& Options() {
        [](RuleSet& r, absl::string_view v) {
          return ParseEnum(kDealNames, "deal", v, &r.deal);
        }},
-      {{"face_capture", "one, all", "one",
-        "a face card takes exactly one loose card of its rank, or (all) "
-        "either one or all loose cards of its rank"},
+      {{"face_capture", "one, all, four, any", "one",
+        "a face card takes exactly one loose card of its rank; all: or all "
+        "loose cards of its rank; four: or every card of its rank on the "
+        "table when that gathers all four, with natural face builds while "
+        "holding every other card of the rank; any: any number of loose "
+        "cards of its rank, with natural face builds while holding another"},
        [](const RuleSet& r) {
          return std::string(NameOf(kFaceNames, r.face_capture));
        },
@@ -337,6 +345,86 @@ const std::vector<Option>& Options() {
        },
        [](RuleSet& r, absl::string_view v) {
          return ParseEnum(kMatchNames, "match", v, &r.match);
+        }},
+      // Move-level variant options (VARIANTS.md).
+      {{"card_values", "standard, royal", "standard",
+        "standard: A=1 .. T=10, faces have no value; royal: J=11, Q=12, "
+        "K=13, and faces sum, build and capture like numerals"},
+       [](const RuleSet& r) {
+         return std::string(NameOf(kCardValueNames, r.card_values));
+       },
+       [](RuleSet& r, absl::string_view v) {
+         return ParseEnum(kCardValueNames, "card_values", v, &r.card_values);
+       }},
+      {{"max_build", "10, 13, 14", "10",
+        "the highest value a build may have (13 or 14 need card_values=royal, "
+        "14 also ace_high)"},
+       [](const RuleSet& r) { return absl::StrCat(r.max_build); },
+       [](RuleSet& r, absl::string_view v) {
+         absl::Status s = ParseInt("max_build", v, 10, 14, &r.max_build);
+         if (s.ok() && r.max_build != 10 && r.max_build < 13) {
+           return absl::InvalidArgumentError(absl::StrCat(
+               "option max_build: '", v, "' is not one of 10, 13, 14"));
+         }
+         return s;
+       }},
+      {{"ace_high", "on, off", "off",
+        "royal values only: an ace counts 1 or 14; an ace played to capture "
+        "or build declares 14 as AC=14, a loose ace counts as needed"},
+       [](const RuleSet& r) { return std::string(OnOff(r.ace_high)); },
+       [](RuleSet& r, absl::string_view v) {
+         return ParseBool("ace_high", v, &r.ace_high);
+       }},
+      {{"dual_ten", "on, off", "off",
+        "TD counts 10 or 11: declared TD=11 when played to capture or build, "
+        "either value as needed when loose on the table"},
+       [](const RuleSet& r) { return std::string(OnOff(r.dual_ten)); },
+       [](RuleSet& r, absl::string_view v) {
+         return ParseBool("dual_ten", v, &r.dual_ten);
+       }},
+      {{"multiple_builds", "on, off", "on",
+        "off: no multiple build can be made (no add to a build, nothing "
+        "absorbed); single builds and raises remain"},
+       [](const RuleSet& r) { return std::string(OnOff(r.multiple_builds)); },
+       [](RuleSet& r, absl::string_view v) {
+         return ParseBool("multiple_builds", v, &r.multiple_builds);
+       }},
+      {{"face_builds", "on, off", "on",
+        "with face_capture=four or any: whether a face card may be built "
+        "naturally onto cards of its rank"},
+       [](const RuleSet& r) { return std::string(OnOff(r.face_builds)); },
+       [](RuleSet& r, absl::string_view v) {
+         return ParseBool("face_builds", v, &r.face_builds);
+       }},
+      {{"five_spades_sweep", "on, off", "off",
+        "trailing 5S onto a non-empty table takes the whole table, builds "
+        "too: a capture and a sweep, allowed while controlling a build"},
+       [](const RuleSet& r) { return std::string(OnOff(r.five_spades_sweep)); },
+       [](RuleSet& r, absl::string_view v) {
+         return ParseBool("five_spades_sweep", v, &r.five_spades_sweep);
+       }},
+      {{"defaults_cost", "off, 1..10", "off",
+        "Michigan: a move that breaks the builder obligation or the guard is "
+        "legal but costs the mover this many points at once"},
+       [](const RuleSet& r) {
+         return r.defaults_cost == 0 ? std::string("off")
+                                     : absl::StrCat(r.defaults_cost);
+       },
+       [](RuleSet& r, absl::string_view v) {
+         if (v == "off") {
+           r.defaults_cost = 0;
+           return absl::OkStatus();
+         }
+         return ParseInt("defaults_cost", v, 0, 10, &r.defaults_cost);
+       }},
+      {{"pluck", "on, off", "off",
+        "once per deal each player may, before or after playing a card in "
+        "the same turn, take one loose table card into their pile (never an "
+        "ace, TD or 2S; not with one card on the table; not the card just "
+        "played; not once the stock is empty); not a capture"},
+       [](const RuleSet& r) { return std::string(OnOff(r.pluck)); },
+       [](RuleSet& r, absl::string_view v) {
+         return ParseBool("pluck", v, &r.pluck);
        }},
   };
   return *options;
@@ -375,9 +463,35 @@ const std::vector<PresetEntry>& Presets() {
            "stock while it lasts"},
           {"initial_pairs", "initial_pairs=on",
            "pairs on the first table go at once to the first player to move"},
-          {"california", "deal=singles sweeps=off match=deal_rounds",
-           "2, 3, 4 or 6 players, dealt one at a time, no sweeps; each player "
-           "deals twice and the highest total wins"},
+          {"california",
+           "deal=singles sweeps=off match=deal_rounds face_capture=any "
+           "face_builds=off multiple_builds=off",
+           "2, 3, 4 or 6 players, dealt one at a time; face cards pair any "
+           "number, no face builds, no multiple builds, no sweeps; each "
+           "player deals twice and the highest total wins"},
+          // Move-level variants (VARIANTS.md).
+          {"royal",
+           "card_values=royal ace_high=on max_build=14 sweeps=off "
+           "game_end=highest_total target=21",
+           "J=11, Q=12, K=13 sum and build; an ace counts 1 or 14 as its "
+           "player declares; no sweeps; the highest total at 21 wins"},
+          {"buckeye",
+           "card_values=royal ace_high=on max_build=14 sweeps=off "
+           "game_end=highest_total target=21 dual_ten=on",
+           "royal, and TD counts 10 or 11"},
+          {"trailing_royals", "face_capture=any sweeps=off",
+           "face cards pair any number of their rank and build naturally; no "
+           "sweeps"},
+          {"pluck", "pluck=on",
+           "once per deal a player may also pluck one loose non-point card"},
+          {"michigan", "defaults_cost=2 sweeps=2 sudden_death=on",
+           "breaking a builder rule is legal but costs 2 at once; sweeps 2, "
+           "scored when made"},
+          {"face_four", "face_capture=four",
+           "a face card takes one of its rank, or all four when it gathers "
+           "them"},
+          {"five_spades", "five_spades_sweep=on",
+           "trailing 5S takes the whole table as a sweep"},
           // Related games, each its own rules module (VARIANTS.md).
           {"callabra", "game=callabra",
            "Callabra: 3 cards each, 5 to the table; take one card of the same "
@@ -555,6 +669,26 @@ absl::Status RuleSet::Validate() const {
           "match=deal_rounds has no target: sudden_death and call_out need "
           "match=target");
     }
+  }
+  // Move-level variant options.
+  const bool royal = card_values == CardValues::kRoyal;
+  if (ace_high && !royal) {
+    return absl::InvalidArgumentError("ace_high needs card_values=royal");
+  }
+  if (max_build != 10 && max_build != 13 && max_build != 14) {
+    return absl::InvalidArgumentError("max_build must be 10, 13 or 14");
+  }
+  if (max_build > 10 && !royal) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("max_build=", max_build, " needs card_values=royal"));
+  }
+  if (max_build == 14 && !ace_high) {
+    return absl::InvalidArgumentError("max_build=14 needs ace_high");
+  }
+  if (royal && face_capture != FaceCapture::kOne) {
+    return absl::InvalidArgumentError(
+        "face_capture is for faces without value: with card_values=royal "
+        "faces capture by value (leave face_capture=one)");
   }
   return absl::OkStatus();
 }

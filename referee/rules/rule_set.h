@@ -25,6 +25,21 @@
 // `all_aces` (one side took every ace of the pack) and any card (`TD`, `JS`:
 // that card's own points). Sweep points stay the `sweeps` option. `none`
 // is the empty table.
+//
+// Move-level variant options and presets (VARIANTS.md): card_values,
+// max_build, ace_high, dual_ten, multiple_builds, face_capture four/any
+// with face_builds, five_spades_sweep, defaults_cost and pluck; presets
+// royal, buckeye, trailing_royals, face_four, five_spades and pluck.
+// docs/rules.md describes each for players.
+//
+// Card values come from the rule set, never from constants in the engine.
+// `CardValue` is a card's default value; `ValueMask` is every value it may
+// count. Only two cards are flexible (VARIANTS.md): an ace counts 1 or 14
+// under `ace_high`, and `TD` counts 10 or 11 under `dual_ten`. A flexible
+// card played from the hand declares its value in the move (Move::declared);
+// a flexible loose card on the table counts whichever of its values the move
+// needs. Under `card_values=royal` J, Q, K count 11, 12, 13 and are numerals
+// in every respect (the face-card rule of `face_capture` does not apply).
 
 #ifndef CASSINO_REFEREE_RULES_RULE_SET_H_
 #define CASSINO_REFEREE_RULES_RULE_SET_H_
@@ -48,7 +63,8 @@ enum class GameKind { kCassino, kCallabra, kTablanette };
 // How the cards are dealt (RULES.md §3).
 enum class DealStyle { kTwos, kSingles };
 // What a face card may take (RULES.md §4).
-enum class FaceCapture { kOne, kAll };
+// `four` and `any` add natural face builds (VARIANTS.md).
+enum class FaceCapture { kOne, kAll, kFour, kAny };
 // Whether a build may be part of a sum when capturing (RULES.md §4).
 enum class BuildsInSums { kNever, kOpponentsSingle };
 // Whether a player may raise a build they control (RULES.md §4).
@@ -87,6 +103,9 @@ struct Scoring {
   static absl::StatusOr<Scoring> Parse(absl::string_view text);
   friend bool operator==(const Scoring&, const Scoring&) = default;
 };
+// The values of the cards (VARIANTS.md): standard A=1..T=10 and faces none;
+// royal J=11, Q=12, K=13.
+enum class CardValues { kStandard, kRoyal };
 
 struct RuleSet {
   GameKind game = GameKind::kCassino;  // the other options are Cassino's
@@ -115,6 +134,16 @@ struct RuleSet {
   bool initial_pairs = false;  // pairs on the first table go to the leader
   bool sudden_death = false;   // sweeps score when made; may end the game
   Match match = Match::kTarget;
+  // Move-level variant options (VARIANTS.md).
+  CardValues card_values = CardValues::kStandard;
+  int max_build = 10;           // 10; 13 or 14 with royal values (14: ace_high)
+  bool ace_high = false;        // royal only: an ace counts 1 or 14
+  bool dual_ten = false;        // TD counts 10 or 11
+  bool multiple_builds = true;  // off: no multiple build, no add, no absorb
+  bool face_builds = true;      // face_capture=four/any: natural face builds
+  bool five_spades_sweep = false;  // trailing 5S takes the whole table
+  int defaults_cost = 0;  // > 0: builder-rule breaks are legal, cost this
+  bool pluck = false;     // once per deal: take one loose card
 
   // The standard game's defaults (RULES.md).
   static RuleSet Standard() { return RuleSet{}; }
@@ -133,13 +162,34 @@ struct RuleSet {
   // Checks the combination (player count, partnerships, call_out...).
   absl::Status Validate() const;
 
-  // The value of a card in sums and builds; 0 means the card never takes
-  // part in a sum or a build (face cards in the standard game).
+  // The default value of a card in sums and builds; 0 means the card never
+  // takes part in a sum or a build (face cards with standard values).
   constexpr int CardValue(Card c) const {
-    return c.rank() <= kTen ? c.rank() : 0;
+    return c.rank() <= kTen || card_values == CardValues::kRoyal ? c.rank() : 0;
+  }
+  // The other value a flexible card may count (14 for an ace under
+  // ace_high, 11 for TD under dual_ten), or 0.
+  constexpr int AltValue(Card c) const {
+    if (ace_high && c.rank() == kAce) return 14;
+    if (dual_ten && c == kBigCassino) return 11;
+    return 0;
+  }
+  // Bit v is set for every value v the card may count; 0 for a card with no
+  // value.
+  constexpr uint32_t ValueMask(Card c) const {
+    const int v = CardValue(c);
+    const int alt = AltValue(c);
+    return (v ? uint32_t{1} << v : 0) | (alt ? uint32_t{1} << alt : 0);
+  }
+  // The cards with two values under these rules (aces, TD), possibly none.
+  constexpr CardSet FlexibleCards() const {
+    CardSet flex;
+    if (ace_high) flex |= CardSet::OfRank(kAce);
+    if (dual_ten) flex.insert(kBigCassino);
+    return flex;
   }
   // The highest value a build may have.
-  constexpr int MaxBuild() const { return 10; }
+  constexpr int MaxBuild() const { return max_build; }
 
   // A side is a player, or a team in partnerships.
   int Sides() const { return partnerships ? 2 : players; }

@@ -14,6 +14,7 @@
 namespace cassino {
 namespace {
 
+using ::cassino::testing::BruteForce;
 using ::cassino::testing::Pos;
 using ::cassino::testing::Sorted;
 using ::cassino::testing::SortedMoves;
@@ -140,31 +141,6 @@ TEST(LegalMovesTest, LargeTablesHaveExactCounts) {
   std::sort(text.begin(), text.end());
   EXPECT_EQ(std::unique(text.begin(), text.end()), text.end());
   EXPECT_GT(moves.size(), 10000u);
-}
-
-// Brute force: every (card, kind, value, subset of table cards) identity is
-// validated; the accepted set must equal the generated set.
-std::vector<std::string> BruteForce(const Position& p) {
-  std::vector<std::string> out;
-  const std::vector<Card> table = p.table.AllCards().ToVector();
-  const int n = static_cast<int>(table.size());
-  for (Card c : p.hands[p.to_move]) {
-    std::vector<Move> candidates = {Move::Trail(c)};
-    for (uint32_t mask = 1; mask < (uint32_t{1} << n); ++mask) {
-      CardSet set;
-      for (int i = 0; i < n; ++i) {
-        if (mask >> i & 1) set.insert(table[i]);
-      }
-      candidates.push_back(Move::Capture(c, set));
-      for (int v = 1; v <= 10; ++v) candidates.push_back(Move::Build(c, v, set));
-    }
-    for (const Move& m : candidates) {
-      if (ValidateMove(p, m).ok()) out.push_back(m.ToString());
-    }
-  }
-  if (p.rules.call_out) out.push_back("call");
-  std::sort(out.begin(), out.end());
-  return out;
 }
 
 TEST(LegalMovesTest, GeneratorEqualsBruteForceOnRandomPositions) {

@@ -16,6 +16,8 @@
 // are all accounted for, enumerated moves validate, games end, and a
 // round's points (items plus points scored during play) equal the preset's
 // base points (BasePoints) plus sweeps, less the items nobody won.
+// The same checks run over 2,000 games of each move-level variant preset
+// (VARIANTS.md); random identities then also declare card values.
 
 #include <algorithm>
 #include <cstdlib>
@@ -31,12 +33,13 @@
 namespace cassino {
 namespace {
 
-// 2,500 games per configuration; the sanitizer pass of scripts/test.sh runs
-// fewer (CASSINO_PROPERTY_GAMES), since instrumented code is ~20x slower.
-int GamesPerConfig() {
+// 2,500 games per configuration (2,000 per variant preset); the sanitizer
+// pass of scripts/test.sh runs fewer (CASSINO_PROPERTY_GAMES), since
+// instrumented code is ~20x slower.
+int GamesPerConfig(int normal = 2500) {
   const char* env = std::getenv("CASSINO_PROPERTY_GAMES");
   const int n = env ? std::atoi(env) : 0;
-  return n > 0 ? n : 2500;
+  return n > 0 ? std::min(n, normal) : normal;
 }
 
 struct Config {
@@ -69,10 +72,15 @@ void ExpectAllCardsAccounted(const Game& g) {
 
 // A round's points add up: the items plus the points scored during play
 // equal the base points and the sweeps, less what nobody won (a tie, aces
-// split under all_aces, cards nobody captured).
-void ExpectRoundPointsAddUp(const RuleSet& rules, const RoundResult& r) {
+// split under all_aces, cards nobody captured). Penalties (defaults_cost)
+// taken during the round are left out: `history` holds the moves.
+void ExpectRoundPointsAddUp(const RuleSet& rules, const RoundResult& r,
+                            const std::vector<PlayedMove>& history) {
   const Scoring& sc = rules.scoring;
   int points = 0, sweeps = 0, bonus = 0;
+  for (const PlayedMove& m : history) {
+    if (m.round == r.round) points += m.outcome.penalty;
+  }
   for (const SideTally& s : r.score.sides) {
     points += s.points;
     sweeps += s.sweeps;
@@ -115,42 +123,54 @@ void ExpectRoundPointsAddUp(const RuleSet& rules, const RoundResult& r) {
 Move RandomIdentity(const Game& g, std::mt19937_64& rng) {
   const std::vector<Card> hand = g.position().hands[g.to_move()].ToVector();
   const std::vector<Card> table = g.position().table.AllCards().ToVector();
+  const RuleSet& rules = g.rules();
   const Card c = hand[rng() % hand.size()];
   CardSet subset;
   for (Card t : table) {
     if (rng() % 3 == 0) subset.insert(t);
   }
+  // A flexible card sometimes declares its other value.
+  const int declared = rng() % 2 ? rules.AltValue(c) : 0;
+  Move m;
   switch (rng() % 3) {
     case 0:
-      return rng() % 4 == 0 ? Move::Trail(c) : Move::Capture(c, subset);
+      m = rng() % 4 == 0 ? Move::Trail(c) : Move::Capture(c, subset, declared);
+      break;
     case 1:
-      return Move::Capture(c, subset);
+      m = Move::Capture(c, subset, declared);
+      break;
     default:
-      return Move::Build(c, 1 + rng() % 10, subset);
+      m = Move::Build(c, 1 + rng() % rules.MaxBuild(), subset, declared);
   }
+  // pluck: sometimes with a random table card plucked before or after.
+  if (rules.pluck && !table.empty() && rng() % 3 == 0) {
+    m = m.WithPluck(table[rng() % table.size()], rng() % 2 == 0);
+  }
+  return m;
 }
 
-TEST_P(PropertyTest, RandomGamesKeepInvariants) {
-  const Config cfg = GetParam();
-  absl::StatusOr<RuleSet> rules = RuleSet::Parse(
-      absl::StrCat(cfg.players, " builder_obligation=", cfg.obligation));
-  ASSERT_TRUE(rules.ok()) << rules.status();
+// Plays `games` seeded random games under `rules` and checks the invariants
+// of the file comment; `tag` names the batch (its seed). Under defaults_cost
+// random players lose points faster than they score, so a game need not end:
+// there each game stops after its first two rounds.
+void CheckRandomGames(const RuleSet& rules_in, const std::string& tag,
+                      int games) {
+  const size_t max_rounds = rules_in.defaults_cost > 0 ? 2 : SIZE_MAX;
+  const RuleSet* rules = &rules_in;
   Seed batch{};
-  const std::string tag = absl::StrCat(cfg.players, cfg.obligation);
   for (size_t i = 0; i < tag.size() && i < batch.size(); ++i) batch[i] = tag[i];
 
   MoveGenerator gen;
   std::vector<Move> moves;
   std::mt19937_64 rng(7);
   long positions = 0, rejected = 0;
-  const int games = GamesPerConfig();
   for (int n = 0; n < games; ++n) {
     const Seed seed = BatchGameSeed(batch, n);
     Game g = *Game::Create(*rules, DeckSource::FromSeed(seed));
     RandomPlayer player(seed);
     size_t rounds_seen = 0;
     int steps = 0;
-    while (!g.over()) {
+    while (!g.over() && g.rounds().size() < max_rounds) {
       ASSERT_LT(++steps, 5000) << "game does not end";
       ASSERT_TRUE(gen.Generate(g.position(), &moves));
       ASSERT_FALSE(moves.empty()) << g.position().ToString();
@@ -181,7 +201,8 @@ TEST_P(PropertyTest, RandomGamesKeepInvariants) {
       if (g.rounds().size() > rounds_seen) {
         rounds_seen = g.rounds().size();
         const RoundResult& r = g.rounds().back();
-        if (rules->builder_obligation != BuilderObligation::kNone) {
+        if (rules->builder_obligation != BuilderObligation::kNone &&
+            rules->defaults_cost == 0) {
           EXPECT_EQ(r.builds_left, 0) << "round " << r.round;
         }
         int points = 0, sweep_points = 0, tied = 0;
@@ -204,14 +225,51 @@ TEST_P(PropertyTest, RandomGamesKeepInvariants) {
                               (c.rank() == kAce);
           }
         }
-        EXPECT_EQ(points, kBasePoints + sweep_points - tied - unowned_points);
-        ExpectRoundPointsAddUp(*rules, r);
+        if (!rules->sudden_death) {
+          EXPECT_EQ(points, kBasePoints + sweep_points - tied - unowned_points);
+        }
+        ExpectRoundPointsAddUp(*rules, r, g.history());
       }
     }
   }
   EXPECT_GT(positions, games * 40L);
   EXPECT_GT(rejected, 0);
 }
+
+TEST_P(PropertyTest, RandomGamesKeepInvariants) {
+  const Config cfg = GetParam();
+  absl::StatusOr<RuleSet> rules = RuleSet::Parse(
+      absl::StrCat(cfg.players, " builder_obligation=", cfg.obligation));
+  ASSERT_TRUE(rules.ok()) << rules.status();
+  CheckRandomGames(*rules, absl::StrCat(cfg.players, cfg.obligation),
+                   GamesPerConfig());
+}
+
+// The move-level variant presets, 2,000 games each.
+class MovePresetPropertyTest : public ::testing::TestWithParam<const char*> {
+};
+
+TEST_P(MovePresetPropertyTest, RandomGamesKeepInvariants) {
+  absl::StatusOr<RuleSet> rules = RuleSet::Parse(GetParam());
+  ASSERT_TRUE(rules.ok()) << rules.status();
+  CheckRandomGames(*rules, absl::StrCat("preset ", GetParam()),
+                   GamesPerConfig(2000));
+}
+
+INSTANTIATE_TEST_SUITE_P(MovePresets, MovePresetPropertyTest,
+                         ::testing::Values("royal", "buckeye",
+                                           "trailing_royals", "face_four",
+                                           "five_spades", "pluck",
+                                           "standard defaults_cost=2",
+                                           "michigan"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           std::string name = info.param;
+                           for (char& c : name) {
+                             if (!isalnum(static_cast<unsigned char>(c)))
+                               c = '_';
+                           }
+                           return name;
+                         });
 
 INSTANTIATE_TEST_SUITE_P(
     AllConfigs, PropertyTest,
@@ -290,7 +348,7 @@ TEST_P(PresetPropertyTest, RandomGamesKeepInvariants) {
         ++rounds;
         const RoundResult& r = g.rounds().back();
         EXPECT_EQ(r.builds_left, 0) << "round " << r.round;
-        ExpectRoundPointsAddUp(*rules, r);
+        ExpectRoundPointsAddUp(*rules, r, g.history());
         for (const SideTally& s : r.score.sides) sweeps += s.sweeps;
         initial += !r.initial_capture.cards.empty();
         if (!rules->initial_pairs) EXPECT_TRUE(r.initial_capture.cards.empty());

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "referee/rules/adjudicator.h"
 #include "referee/rules/legal_moves.h"
 #include "referee/rules/position.h"
 
@@ -36,6 +37,52 @@ inline Move M(const std::string& text) {
   absl::StatusOr<Move> m = Move::Parse(text);
   EXPECT_TRUE(m.ok()) << text << ": " << m.status();
   return m.ok() ? *m : Move{};
+}
+
+// Brute force: every (card, kind, declared value, build value, subset of
+// table cards) identity is validated; returns the accepted ones in
+// canonical notation, sorted. Must equal the generated list.
+inline std::vector<std::string> BruteForce(const Position& p) {
+  std::vector<std::string> out;
+  const std::vector<Card> table = p.table.AllCards().ToVector();
+  const int n = static_cast<int>(table.size());
+  const bool face_builds = p.rules.face_capture == FaceCapture::kFour ||
+                           p.rules.face_capture == FaceCapture::kAny;
+  const int max_value = face_builds ? 13 : p.rules.MaxBuild();
+  for (Card c : p.hands[p.to_move]) {
+    std::vector<int> declared = {0};
+    if (p.rules.AltValue(c) != 0) declared.push_back(p.rules.AltValue(c));
+    std::vector<Move> candidates = {Move::Trail(c)};
+    for (uint32_t mask = 1; mask < (uint32_t{1} << n); ++mask) {
+      CardSet set;
+      for (int i = 0; i < n; ++i) {
+        if (mask >> i & 1) set.insert(table[i]);
+      }
+      for (int d : declared) {
+        candidates.push_back(Move::Capture(c, set, d));
+        for (int v = 1; v <= max_value; ++v) {
+          candidates.push_back(Move::Build(c, v, set, d));
+        }
+      }
+    }
+    // pluck: every candidate also with each table card plucked before or
+    // after it.
+    if (p.rules.pluck) {
+      const size_t n_base = candidates.size();
+      for (size_t i = 0; i < n_base; ++i) {
+        for (Card t : table) {
+          candidates.push_back(candidates[i].WithPluck(t, false));
+          candidates.push_back(candidates[i].WithPluck(t, true));
+        }
+      }
+    }
+    for (const Move& m : candidates) {
+      if (ValidateMove(p, m).ok()) out.push_back(m.ToString());
+    }
+  }
+  if (p.rules.call_out) out.push_back("call");
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace cassino::testing

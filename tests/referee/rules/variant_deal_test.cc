@@ -183,7 +183,8 @@ TEST(VariantDealTest, SeededSmallerPackTestVectors) {
 TEST(VariantDealTest, PositionTextWithSixPlayersAndVariantRules) {
   const std::string text =
       "table: KS 9C; hands: AS 2S / 3S / 4S / 5S / 6S / 7S; to_move: 5; "
-      "rules: players=6 deal=singles sweeps=off match=deal_rounds";
+      "rules: players=6 deal=singles face_capture=any sweeps=off "
+      "match=deal_rounds multiple_builds=off face_builds=off";
   absl::StatusOr<Position> p = Position::Parse(text);
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_EQ(p->hands.size(), 6u);
