@@ -287,6 +287,54 @@ TEST_F(VerifyTest, AlteredStatusAndSummaryColumnsAreCaught) {
   EXPECT_THAT(OnlyFailure().what, HasSubstr("winner column"));
 }
 
+TEST_F(VerifyTest, TallyDisagreeingWithTheEventsIsCaught) {
+  WriteOne();
+  EXPECT_TRUE(Verify().failures.empty());
+  // Each column altered in turn (and put back): the failure names the game
+  // and the column.
+  const std::pair<const char*, const char*> changes[] = {
+      {"events", "events = events + 1"},
+      {"rounds", "rounds = rounds - 1"},
+      {"moves", "moves = moves + 1"},
+      {"bad_moves", "bad_moves = 1"},
+      {"bad_events", "bad_events = 2"},
+      {"points", "points = replace(points, '[', '[1')"},
+      {"conduct", "conduct = replace(conduct, '],[', '],[9')"},
+      {"move_ms", "move_ms = replace(move_ms, '[[', '[[1')"},
+  };
+  ExecSql(path_, "CREATE TABLE saved AS SELECT * FROM game_tallies");
+  for (const auto& [column, set] : changes) {
+    SCOPED_TRACE(column);
+    EXPECT_EQ(ExecSql(path_, absl::StrCat("UPDATE game_tallies SET ", set)),
+              "");
+    Failure f = OnlyFailure();
+    EXPECT_EQ(f.game_id, "g");
+    EXPECT_EQ(f.what, absl::StrCat("the tally column ", column,
+                                   " disagrees with the events"));
+    EXPECT_NE(f.expected, f.recorded);
+    ExecSql(path_,
+            "DELETE FROM game_tallies; INSERT INTO game_tallies SELECT * FROM "
+            "saved");
+    EXPECT_TRUE(Verify().failures.empty());
+  }
+  // A missing tally is no discrepancy (readers fall back to the events);
+  // nor is a database from before game_tallies existed.
+  ExecSql(path_, "DELETE FROM game_tallies");
+  EXPECT_TRUE(Verify().failures.empty());
+  ExecSql(path_, "DROP TABLE game_tallies; PRAGMA user_version = 1");
+  EXPECT_TRUE(Verify().failures.empty());
+}
+
+TEST_F(VerifyTest, TallyOfARunningGameIsCaught) {
+  FixtureOptions o;
+  o.stop_after = 10;
+  Write({{"g", o}});
+  ExecSql(path_,
+          "INSERT INTO game_tallies VALUES ('g', 1, 0, 0, 0, 0, '[]', '[]', "
+          "'[]')");
+  EXPECT_THAT(OnlyFailure().what, HasSubstr("running game has a game_tallies"));
+}
+
 TEST_F(VerifyTest, AlteredHeaderColumnIsCaught) {
   WriteOne();
   ExecSql(path_, "UPDATE seats SET bot_name = 'mallory' WHERE seat = 1");
