@@ -2,10 +2,11 @@
 
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 
 namespace cassino {
 
@@ -39,10 +40,19 @@ std::string Move::ToString() const {
 }
 
 absl::StatusOr<Move> Move::Parse(absl::string_view text) {
-  std::vector<absl::string_view> words =
-      absl::StrSplit(text, absl::ByAnyChar(" ,\t"), absl::SkipEmpty());
+  // Words separated by spaces, commas and tabs (runs of them count once).
+  // Parsing every recorded move is most of what `cassino verify` does with
+  // a move, so no allocation for the usual few words.
+  absl::InlinedVector<absl::string_view, 16> words;
+  auto separator = [](char c) { return c == ' ' || c == ',' || c == '\t'; };
+  for (size_t i = 0; i < text.size();) {
+    while (i < text.size() && separator(text[i])) ++i;
+    const size_t start = i;
+    while (i < text.size() && !separator(text[i])) ++i;
+    if (i > start) words.push_back(text.substr(start, i - start));
+  }
   if (words.empty()) return absl::InvalidArgumentError("empty move");
-  const std::string verb = absl::AsciiStrToLower(words[0]);
+  const absl::string_view verb = words[0];
   auto syntax = [&](absl::string_view expected) {
     return absl::InvalidArgumentError(
         absl::StrCat("'", text, "': expected ", expected));
@@ -61,17 +71,18 @@ absl::StatusOr<Move> Move::Parse(absl::string_view text) {
     return set;
   };
 
-  if (verb == "call") {
+  if (absl::EqualsIgnoreCase(verb, "call")) {
     if (words.size() != 1) return syntax("'call' alone");
     return CallOut();
   }
-  if (verb == "trail") {
+  if (absl::EqualsIgnoreCase(verb, "trail")) {
     if (words.size() != 2) return syntax("'trail <card>', e.g. 'trail 7H'");
     absl::StatusOr<Card> c = Card::Parse(words[1]);
     if (!c.ok()) return c.status();
     return Trail(*c);
   }
-  if (verb == "take" || verb == "capture") {
+  if (absl::EqualsIgnoreCase(verb, "take") ||
+      absl::EqualsIgnoreCase(verb, "capture")) {
     if (words.size() < 3) {
       return syntax("'take <card> <table cards...>', e.g. 'take 8C 8H'");
     }
@@ -80,12 +91,13 @@ absl::StatusOr<Move> Move::Parse(absl::string_view text) {
     absl::StatusOr<CardSet> taken = table_cards(2);
     if (!taken.ok()) return taken.status();
     if (taken->contains(*c)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "'", text, "': the played card ", c->ToString(), " cannot also be taken"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", text, "': the played card ", c->ToString(),
+                       " cannot also be taken"));
     }
     return Capture(*c, *taken);
   }
-  if (verb == "build") {
+  if (absl::EqualsIgnoreCase(verb, "build")) {
     if (words.size() < 4) {
       return syntax(
           "'build <value> <card> <table cards...>', e.g. 'build 8 3D 5S'");
@@ -99,15 +111,15 @@ absl::StatusOr<Move> Move::Parse(absl::string_view text) {
     absl::StatusOr<CardSet> table = table_cards(3);
     if (!table.ok()) return table.status();
     if (table->contains(*c)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "'", text, "': the played card ", c->ToString(),
-          " cannot also be a table card"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", text, "': the played card ", c->ToString(),
+                       " cannot also be a table card"));
     }
     return Build(*c, value, *table);
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "'", text, "': unknown move kind '", words[0],
-      "' (trail, take, build, call)"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("'", text, "': unknown move kind '", words[0],
+                   "' (trail, take, build, call)"));
 }
 
 }  // namespace cassino

@@ -240,7 +240,10 @@ class GameVerifier::Impl {
   std::string seed_hex_;  // the seed as EndPayload writes it ("" explicit)
   Game* engine_ = nullptr;
   std::optional<Game> game_state_;
-  recorder::GameTally tally_;  // of the events replayed so far
+  // The tally of the events replayed so far; the move times are kept apart
+  // (in move_ms_, per seat) and only ordered when there is a tally to check.
+  recorder::GameTally tally_;
+  std::vector<std::vector<int64_t>> move_ms_;
 };
 
 std::optional<Failure> GameVerifier::Impl::CheckChain() {
@@ -502,6 +505,8 @@ std::optional<Failure> GameVerifier::Impl::Replay() {
   tally_.events = static_cast<int64_t>(g.events.size());
   tally_.seats.resize(players);
   tally_.sides.resize(rules_->Sides());
+  move_ms_.resize(players);
+  for (std::vector<int64_t>& v : move_ms_) v.clear();
   int pending_forfeit = -1;  // a seat that used up its illegal submissions
   int deals = 0;             // deal events so far
   size_t rounds = 0;         // round events so far
@@ -625,9 +630,8 @@ std::optional<Failure> GameVerifier::Impl::Replay() {
           return Fail(seq, absl::StrCat("an illegal move: ", s.message()),
                       "a legal move", Clip(*text, 80));
         }
-        recorder::SeatTally& seat = tally_.seats[game.to_move()];
-        ++seat.moves;
-        ++seat.move_ms[*elapsed];
+        ++tally_.seats[game.to_move()].moves;
+        move_ms_[game.to_move()].push_back(*elapsed);
         ++tally_.moves;
         game.PlayUnchecked(*move);
         break;
@@ -867,9 +871,23 @@ std::optional<Failure> GameVerifier::Impl::CheckTally() {
   if (std::string e = tally_.ConductText(); e != t.conduct) {
     return fail("conduct", e, t.conduct);
   }
-  if (std::string e = tally_.MoveMsText(); e != t.move_ms) {
-    return fail("move_ms", Clip(e, 200), t.move_ms);
+  // move_ms as GameTally::MoveMsText writes it: per seat, [ms, count, ...]
+  // in ascending ms.
+  std::string e = "[";
+  for (size_t seat = 0; seat < move_ms_.size(); ++seat) {
+    std::vector<int64_t>& v = move_ms_[seat];
+    std::sort(v.begin(), v.end());
+    e += seat > 0 ? ",[" : "[";
+    for (size_t i = 0; i < v.size();) {
+      size_t j = i;
+      while (j < v.size() && v[j] == v[i]) ++j;
+      absl::StrAppend(&e, i > 0 ? "," : "", v[i], ",", j - i);
+      i = j;
+    }
+    e += "]";
   }
+  e += "]";
+  if (e != t.move_ms) return fail("move_ms", Clip(e, 200), t.move_ms);
   return std::nullopt;
 }
 
