@@ -138,6 +138,14 @@ class Scanner {
 
 enum class Step { kFail, kNext, kStop };
 
+// Hashes std::string and string_view alike (heterogeneous lookup).
+struct StringHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const {
+    return std::hash<std::string_view>{}(s);
+  }
+};
+
 // Walks the members of an object; `member(key)` must consume the value and
 // say whether to go on. Returns false on malformed input.
 template <typename F>
@@ -313,6 +321,61 @@ bool ParseTotals(std::string_view text, std::array<int32_t, kMaxSeats>* out,
     return true;
   });
   return ok && n == sides;
+}
+
+// A JSON array of arrays of integers, e.g. "[[1,2],[],[3]]" (the text
+// columns of game_tallies), read in one pass: `row(r)` is called as row r
+// opens (false stops), `value(r, i, v)` for its i-th integer (false stops).
+// Returns the number of rows, or -1 if the text is anything else.
+template <typename Row, typename Value>
+int IntRows(std::string_view text, Row&& row, Value&& value) {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  auto ws = [&] {
+    while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) {
+      ++p;
+    }
+  };
+  auto eat = [&](char c) {
+    ws();
+    if (p < end && *p == c) {
+      ++p;
+      return true;
+    }
+    return false;
+  };
+  if (!eat('[')) return -1;
+  int rows = 0;
+  if (eat(']')) {
+    ws();
+    return p == end ? 0 : -1;
+  }
+  do {
+    if (!eat('[') || !row(rows)) return -1;
+    if (!eat(']')) {
+      int i = 0;
+      do {
+        ws();
+        bool negative = false;
+        if (p < end && *p == '-') {
+          negative = true;
+          ++p;
+        }
+        const char* start = p;
+        int64_t v = 0;
+        while (p < end && *p >= '0' && *p <= '9' && p - start < 18) {
+          v = v * 10 + (*p++ - '0');
+        }
+        if (p == start || (p < end && *p >= '0' && *p <= '9')) return -1;
+        if (!value(rows, i++, negative ? -v : v)) return -1;
+      } while (eat(','));
+      if (!eat(']')) return -1;
+    }
+    ++rows;
+  } while (eat(','));
+  if (!eat(']')) return -1;
+  ws();
+  return p == end ? rows : -1;
 }
 
 // ---------------------------------------------------------------------------
@@ -697,57 +760,51 @@ class EventReader {
     const int64_t bad_events = sqlite3_column_int64(st, 4);
     // points: per side [cards, spades, big, little, aces, sweeps, total].
     std::array<std::array<int64_t, kItemKinds + 1>, kMaxSeats> points{};
-    int sides = 0;
-    {
-      Scanner s(Text(st, 5));
-      const bool ok = Elements(s, [&] {
-        if (sides >= g.sides) return false;
-        int k = 0;
-        const bool row = Elements(
-            s, [&] { return k <= kItemKinds && s.Int(&points[sides][k++]); });
-        ++sides;
-        return row && k == kItemKinds + 1;
-      });
-      if (!ok || sides != g.sides) return false;
+    std::array<int, kMaxSeats> widths{};
+    const int sides = IntRows(
+        Text(st, 5), [&](int r) { return r < g.sides; },
+        [&](int r, int i, int64_t v) {
+          if (i > kItemKinds) return false;
+          points[r][i] = v;
+          widths[r] = i + 1;
+          return true;
+        });
+    if (sides != g.sides) return false;
+    for (int r = 0; r < sides; ++r) {
+      if (widths[r] != kItemKinds + 1) return false;
     }
     // conduct: per seat [moves, rejects, forfeits, timeouts].
     std::array<std::array<int64_t, 4>, kMaxSeats> conduct{};
-    int seats = 0;
-    {
-      Scanner s(Text(st, 6));
-      const bool ok = Elements(s, [&] {
-        if (seats >= g.players) return false;
-        int k = 0;
-        const bool row =
-            Elements(s, [&] { return k < 4 && s.Int(&conduct[seats][k++]); });
-        ++seats;
-        return row && k == 4;
-      });
-      if (!ok || seats != g.players) return false;
+    widths.fill(0);
+    const int seats = IntRows(
+        Text(st, 6), [&](int r) { return r < g.players; },
+        [&](int r, int i, int64_t v) {
+          if (i >= 4) return false;
+          conduct[r][i] = v;
+          widths[r] = i + 1;
+          return true;
+        });
+    if (seats != g.players) return false;
+    for (int r = 0; r < seats; ++r) {
+      if (widths[r] != 4) return false;
     }
     // move_ms: per seat [ms, count, ...]; read into pairs_ first.
     if (with_moves_) {
       pairs_.clear();
-      int seat = 0;
-      Scanner s(Text(st, 7));
-      const bool ok = Elements(s, [&] {
-        if (seat >= g.players) return false;
-        int64_t n = 0;
-        const bool row = Elements(s, [&] {
-          int64_t v;
-          if (!s.Int(&v)) return false;
-          if (n++ % 2 == 0) {
-            pairs_.push_back({seat, v, 0});
-          } else {
-            if (v < 0) return false;
+      const int rows = IntRows(
+          Text(st, 7), [&](int r) { return r < g.players; },
+          [&](int r, int i, int64_t v) {
+            if (i % 2 == 0) {
+              pairs_.push_back({r, v, -1});
+              return true;
+            }
             pairs_.back().count = v;
-          }
-          return true;
-        });
-        ++seat;
-        return row && n % 2 == 0;
-      });
-      if (!ok || seat != g.players) return false;
+            return v >= 0;
+          });
+      if (rows != g.players) return false;
+      for (const MovePair& p : pairs_) {
+        if (p.count < 0) return false;  // an odd-length row
+      }
     }
     // Everything read: add it.
     ++out_.tallied_games;
@@ -1106,18 +1163,29 @@ absl::StatusOr<Stats> ReadStats(const std::string& path, const Filter& filter,
   }
 
   std::vector<GameInfo> games;  // finished ones only
-  std::unordered_map<std::string, int32_t> bot_index;
+  // Looked up by string_view: no string is built per row.
+  std::unordered_map<std::string, int32_t, StringHash, std::equal_to<>>
+      bot_index;
   std::vector<std::string> bot_names;
-  std::unordered_map<std::string, int32_t> rules_index;
+  std::unordered_map<std::string, int32_t, StringHash, std::equal_to<>>
+      rules_index;
   std::vector<RulesInfo> rules_info;
   std::vector<std::string> rules_text;
+  int32_t last_rules = -1;  // nearly every game has the previous one's rules
   auto intern_bot = [&](std::string_view name) {
-    auto [it, inserted] = bot_index.try_emplace(
-        std::string(name), static_cast<int32_t>(bot_names.size()));
-    if (inserted) bot_names.emplace_back(name);
-    return it->second;
+    if (auto it = bot_index.find(name); it != bot_index.end()) {
+      return it->second;
+    }
+    const int32_t index = static_cast<int32_t>(bot_names.size());
+    bot_index.emplace(std::string(name), index);
+    bot_names.emplace_back(name);
+    return index;
   };
   auto intern_rules = [&](std::string_view text) {
+    if (last_rules >= 0 && rules_text[last_rules] == text) return last_rules;
+    if (auto it = rules_index.find(text); it != rules_index.end()) {
+      return last_rules = it->second;
+    }
     auto [it, inserted] = rules_index.try_emplace(
         std::string(text), static_cast<int32_t>(rules_info.size()));
     if (inserted) {
@@ -1131,7 +1199,7 @@ absl::StatusOr<Stats> ReadStats(const std::string& path, const Filter& filter,
       rules_info.push_back(info);
       rules_text.emplace_back(text);
     }
-    return it->second;
+    return last_rules = it->second;
   };
 
   GameInfo pending;
