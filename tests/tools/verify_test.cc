@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
 #include "recorder/recorder.h"
 #include "tests/tools/record_fixture.h"
 #include "tools/verify/flat_json.h"
@@ -175,6 +176,43 @@ TEST_F(VerifyTest, RechainedMoveOutOfTurnIsCaught) {
   Failure f = OnlyFailure();
   EXPECT_EQ(f.seq, seq);
   EXPECT_THAT(f.what, HasSubstr("not to move"));
+}
+
+// Move payloads in the recorder's exact layout are read directly; any other
+// spelling of the same JSON goes through the general parser. Both must give
+// the same verdicts.
+TEST_F(VerifyTest, MovePayloadSpellingDoesNotChangeTheVerdict) {
+  WriteOne();
+  const int64_t seq = SeqOf("move", 5);
+  const std::string canonical = Payload(seq);
+  // The same fields, spaced and in another order: still the same move.
+  nlohmann::json j = nlohmann::json::parse(canonical);
+  std::string spaced = absl::StrCat(
+      "{ \"turn\": ", j["turn"].dump(), ", \"seat\": ", j["seat"].dump(),
+      ", \"round\": ", j["round"].dump(), ", \"move\": ", j["move"].dump(),
+      ", \"elapsed_ms\": ", j["elapsed_ms"].dump(), " }");
+  SetPayload(seq, spaced);
+  Rechain(path_, "g");
+  EXPECT_TRUE(Verify().failures.empty());
+  // A wrong seat is named alike in either spelling.
+  for (const std::string& base : {canonical, spaced}) {
+    SCOPED_TRACE(base);
+    std::string p = base;
+    const size_t at =
+        p.find(std::to_string(j["seat"].get<int>()), p.find("\"seat\":") + 7);
+    p[at] = p[at] == '0' ? '1' : '0';
+    SetPayload(seq, p);
+    Rechain(path_, "g");
+    Failure f = OnlyFailure();
+    EXPECT_EQ(f.seq, seq);
+    EXPECT_EQ(f.what, "a move by a seat not to move");
+  }
+  // A leading zero is not JSON: refused as such, not read as a number.
+  std::string zero = canonical;
+  zero.replace(zero.find("\"turn\":") + 7, 0, "0");
+  SetPayload(seq, zero);
+  Rechain(path_, "g");
+  EXPECT_THAT(OnlyFailure().what, HasSubstr("not a JSON object"));
 }
 
 TEST_F(VerifyTest, AlteredHashIsCaught) {

@@ -144,6 +144,51 @@ bool FastEndPayload(const GameResult& r, absl::string_view seed,
   return true;
 }
 
+// A `move` payload in exactly the layout recorder::MovePayload writes:
+// {"elapsed_ms":N,"move":"TEXT","round":N,"seat":N,"turn":N} with plain
+// non-negative integers (no leading zeros, at most 15 digits) and printable
+// ASCII TEXT without quotes or backslashes. Such text is valid JSON whose
+// fields are exactly these, so reading it directly is equivalent to the
+// general parse; anything else returns false and goes through FlatObject.
+struct MoveFields {
+  int64_t elapsed_ms = 0;
+  absl::string_view move;
+  int64_t round = 0;
+  int64_t seat = 0;
+  int64_t turn = 0;
+};
+bool CanonicalMove(absl::string_view p, MoveFields* out) {
+  size_t i = 0;
+  auto expect = [&](absl::string_view literal) {
+    if (p.substr(i, literal.size()) != literal) return false;
+    i += literal.size();
+    return true;
+  };
+  auto number = [&](int64_t* v) {
+    const size_t start = i;
+    int64_t x = 0;
+    while (i < p.size() && p[i] >= '0' && p[i] <= '9') {
+      if (i - start == 15) return false;
+      x = x * 10 + (p[i++] - '0');
+    }
+    *v = x;
+    return i > start && (p[start] != '0' || i - start == 1);
+  };
+  if (!expect("{\"elapsed_ms\":") || !number(&out->elapsed_ms) ||
+      !expect(",\"move\":\"")) {
+    return false;
+  }
+  const size_t start = i;
+  while (i < p.size() && p[i] >= 0x20 && p[i] < 0x7f && p[i] != '"' &&
+         p[i] != '\\') {
+    ++i;
+  }
+  out->move = p.substr(start, i - start);
+  return expect("\",\"round\":") && number(&out->round) &&
+         expect(",\"seat\":") && number(&out->seat) && expect(",\"turn\":") &&
+         number(&out->turn) && expect("}") && i == p.size();
+}
+
 }  // namespace
 
 std::string Failure::ToString() const {
@@ -560,7 +605,10 @@ std::optional<Failure> GameVerifier::Impl::Replay() {
                        " illegal submissions but did not forfeit"),
           "forfeit", std::string(kind_names_[i]));
     }
-    if (kind != EventKind::kRound) {
+    MoveFields move_fields;
+    const bool canonical_move =
+        kind == EventKind::kMove && CanonicalMove(e.payload, &move_fields);
+    if (kind != EventKind::kRound && !canonical_move) {
       if (auto f = ParseFlat(i)) return f;
     }
     switch (kind) {
@@ -601,34 +649,51 @@ std::optional<Failure> GameVerifier::Impl::Replay() {
       }
       case EventKind::kMove: {
         if (auto f = check_in_play(i)) return f;
-        if (auto f = check_int(i, "turn", game.turn(),
-                               "the move is numbered for another turn")) {
+        // Each field as check_int checks it; from the canonical layout
+        // without a lookup.
+        auto check_field =
+            [&](const char* name, int64_t canonical, int64_t expected,
+                absl::string_view what) -> std::optional<Failure> {
+          if (!canonical_move) return check_int(i, name, expected, what);
+          if (canonical != expected) {
+            return Fail(seq, std::string(what), absl::StrCat(expected),
+                        absl::StrCat(canonical));
+          }
+          return std::nullopt;
+        };
+        if (auto f = check_field("turn", move_fields.turn, game.turn(),
+                                 "the move is numbered for another turn")) {
           return f;
         }
-        if (auto f = check_int(i, "round", game.round(),
-                               "the move names another round")) {
+        if (auto f = check_field("round", move_fields.round, game.round(),
+                                 "the move names another round")) {
           return f;
         }
-        if (auto f = check_int(i, "seat", game.to_move(),
-                               "a move by a seat not to move")) {
+        if (auto f = check_field("seat", move_fields.seat, game.to_move(),
+                                 "a move by a seat not to move")) {
           return f;
         }
-        const int64_t* elapsed = obj_.Int("elapsed_ms");
-        if (elapsed == nullptr) {
-          return MissingField(i, "elapsed_ms", "an integer");
+        const int64_t* elapsed = &move_fields.elapsed_ms;
+        absl::string_view text = move_fields.move;
+        if (!canonical_move) {
+          elapsed = obj_.Int("elapsed_ms");
+          if (elapsed == nullptr) {
+            return MissingField(i, "elapsed_ms", "an integer");
+          }
+          const std::string* stored = obj_.String("move");
+          if (stored == nullptr) return MissingField(i, "move", "a string");
+          text = *stored;
         }
-        const std::string* text = obj_.String("move");
-        if (text == nullptr) return MissingField(i, "move", "a string");
-        absl::StatusOr<Move> move = Move::Parse(*text);
+        absl::StatusOr<Move> move = Move::Parse(text);
         if (!move.ok()) {
           return Fail(seq,
                       absl::StrCat("the move does not parse: ",
                                    move.status().message()),
-                      "a move in notation", Clip(*text, 80));
+                      "a move in notation", Clip(text, 80));
         }
         if (absl::Status s = game.Validate(*move); !s.ok()) {
           return Fail(seq, absl::StrCat("an illegal move: ", s.message()),
-                      "a legal move", Clip(*text, 80));
+                      "a legal move", Clip(text, 80));
         }
         ++tally_.seats[game.to_move()].moves;
         move_ms_[game.to_move()].push_back(*elapsed);
