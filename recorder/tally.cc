@@ -1,5 +1,6 @@
 #include "recorder/tally.h"
 
+#include <algorithm>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
@@ -11,6 +12,8 @@ namespace {
 
 using Json = nlohmann::json;
 
+// Item sides 0..3 are always readable (as `cassino stats` reads events);
+// games with more sides allow theirs too.
 constexpr int kMaxSides = 4;
 
 std::optional<int64_t> IntField(const Json& object, const char* key) {
@@ -217,8 +220,10 @@ void TallyBuilder::Add(EventKind kind, absl::string_view payload) {
         const std::optional<int64_t> side = IntField(item, "side");
         std::optional<int64_t> points = 0;
         if (item.contains("points")) points = IntField(item, "points");
+        const int64_t max_sides =
+            std::max<int64_t>(kMaxSides, tally_.sides.size());
         if (column < 0 || !side.has_value() || *side < 0 ||
-            *side >= kMaxSides || !points.has_value()) {
+            *side >= max_sides || !points.has_value()) {
           ++tally_.bad_events;
           return;
         }

@@ -13,7 +13,8 @@
 //            otherwise `bad_moves`.
 //   reject   seat: the seat's rejects; otherwise `bad_events`.
 //   round    items [{kind, side, points}], every kind known (all_eleven
-//            included), every side 0..3 and points an integer: `rounds`,
+//            included), every side an integer from 0 to 3 (or to the
+//            game's sides - 1 if more) and points an integer: `rounds`,
 //            and each item's points added to its side's item column and
 //            total (all_eleven to the total only); items of a side the game
 //            does not have are dropped. Otherwise `bad_events` (the whole
