@@ -66,7 +66,7 @@ Json RoundJson(const RoundResult& round) {
     Json j = {{"kind", std::string(ScoreItemName(item.kind))},
               {"side", item.side},
               {"points", item.points}};
-    if (item.kind == ScoreItemKind::kAce) j["card"] = item.card.ToString();
+    if (ScoreItemHasCard(item.kind)) j["card"] = item.card.ToString();
     items.push_back(std::move(j));
   }
   Json sides = Json::array();

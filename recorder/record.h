@@ -56,6 +56,9 @@ struct TimeControl {
 struct SeatInfo {
   std::string bot_name;
   std::string token_hash;  // hex SHA-256 of the seat's token; never exported
+  // The bot account playing the seat (seats.account); empty for a seat
+  // played by a plain seat token. Not part of the hashed create payload.
+  std::string account;
   friend bool operator==(const SeatInfo&, const SeatInfo&) = default;
 };
 

@@ -237,17 +237,31 @@ class Recorder::Impl {
   struct ImportWrite {
     const GameRecord* record;  // owned by the waiting Import() caller
   };
+  struct AccountWrite {
+    BotAccountRow account;
+    bool insert = false;  // else update
+  };
+  struct SeatTokenWrite {
+    std::string game_id;
+    int seat = 0;
+    std::string token_hash;
+  };
   struct Write {
-    std::variant<CreateWrite, AppendWrite, ImportWrite> op;
+    std::variant<CreateWrite, AppendWrite, ImportWrite, AccountWrite,
+                 SeatTokenWrite>
+        op;
     DoneCallback done;
   };
   void Enqueue(Write write);
   absl::Status EnqueueAndWait(
-      std::variant<CreateWrite, AppendWrite, ImportWrite> op);
+      std::variant<CreateWrite, AppendWrite, ImportWrite, AccountWrite,
+                   SeatTokenWrite>
+          op);
 
   absl::StatusOr<GameRecord> Load(const std::string& game_id);
   absl::StatusOr<std::vector<GameSummary>> List(const ListFilter& filter);
   absl::StatusOr<std::vector<std::string>> Unfinished();
+  absl::StatusOr<std::vector<BotAccountRow>> Accounts();
   Stats stats() const {
     return {transactions_.load(std::memory_order_relaxed),
             writes_.load(std::memory_order_relaxed)};
@@ -275,6 +289,8 @@ class Recorder::Impl {
   absl::Status AppendOne(const std::string& game_id,
                          const Recorder::NewEvent& event);
   absl::Status DoWrite(const ImportWrite& w);
+  absl::Status DoWrite(const AccountWrite& w);
+  absl::Status DoWrite(const SeatTokenWrite& w);
   absl::StatusOr<ChainState> Chain(const std::string& game_id);
   absl::Status GameExists(const std::string& game_id, bool* exists);
   absl::Status InsertGame(const GameHeader& header, GameStatus status,
@@ -296,6 +312,7 @@ class Recorder::Impl {
   absl::StatusOr<std::vector<std::string>> BotsOf(const std::string& game_id);
 
   const Durability durability_;
+  bool has_tallies_ = false;  // the game_tallies table exists
   sqlite3* writer_ = nullptr;
   sqlite3* reader_ = nullptr;
 
@@ -316,6 +333,10 @@ class Recorder::Impl {
     sqlite3_stmt* game_shape = nullptr;
     sqlite3_stmt* game_events = nullptr;
     sqlite3_stmt* insert_tally = nullptr;
+    sqlite3_stmt* set_seat_account = nullptr;
+    sqlite3_stmt* insert_account = nullptr;
+    sqlite3_stmt* update_account = nullptr;
+    sqlite3_stmt* set_seat_token = nullptr;
   } w_;
   // Committed chain states of games written to or read by this writer.
   std::unordered_map<std::string, ChainState> cache_;
@@ -374,6 +395,19 @@ absl::Status Recorder::Impl::Init(const std::string& path) {
   }
   if (absl::Status s = Configure(writer_, /*writer=*/true); !s.ok()) return s;
   if (absl::Status s = Migrate(); !s.ok()) return s;
+  {
+    // A database that went to version 3 while 002 was a placeholder (main
+    // between the lobby merge and the tallies merge) has no game_tallies:
+    // it then works without tallies (readers use the events).
+    absl::StatusOr<sqlite3_stmt*> check = Prepare(
+        writer_,
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
+        "'game_tallies'");
+    if (!check.ok()) return check.status();
+    has_tallies_ = sqlite3_step(*check) == SQLITE_ROW &&
+                   sqlite3_column_int(*check, 0) == 1;
+    sqlite3_finalize(*check);
+  }
   if (absl::Status s = PrepareWriter(); !s.ok()) return s;
   if (absl::Status s = Backfill(); !s.ok()) return s;
 
@@ -507,8 +541,19 @@ absl::Status Recorder::Impl::PrepareWriter() {
        "INSERT OR REPLACE INTO game_tallies (game_id, events, rounds, moves, "
        "bad_moves, bad_events, points, conduct, move_ms) "
        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"},
+      {&w_.set_seat_account,
+       "UPDATE seats SET account = ?3 WHERE game_id = ?1 AND seat = ?2"},
+      {&w_.insert_account,
+       "INSERT INTO bot_accounts (name, owner, contact, key_hash, "
+       "created_us, key_us, revoked_us) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
+      {&w_.update_account,
+       "UPDATE bot_accounts SET owner = ?2, contact = ?3, key_hash = ?4, "
+       "key_us = ?6, revoked_us = ?7 WHERE name = ?1"},
+      {&w_.set_seat_token,
+       "UPDATE seats SET token_hash = ?3 WHERE game_id = ?1 AND seat = ?2"},
   };
   for (const auto& [slot, sql] : statements) {
+    if (slot == &w_.insert_tally && !has_tallies_) continue;
     absl::StatusOr<sqlite3_stmt*> stmt = Prepare(writer_, sql);
     if (!stmt.ok()) return stmt.status();
     *slot = *stmt;
@@ -538,7 +583,8 @@ Recorder::Impl::~Impl() {
        {w_.begin, w_.commit, w_.rollback, w_.savepoint, w_.release,
         w_.rollback_to, w_.game_exists, w_.last_event, w_.insert_game,
         w_.insert_seat, w_.insert_event, w_.set_summary, w_.game_shape,
-        w_.game_events, w_.insert_tally}) {
+        w_.game_events, w_.insert_tally, w_.set_seat_account, w_.insert_account,
+        w_.update_account, w_.set_seat_token}) {
     sqlite3_finalize(stmt);  // a no-op on nullptr
   }
   for (auto& [sql, stmt] : read_stmts_) sqlite3_finalize(stmt);
@@ -558,7 +604,9 @@ void Recorder::Impl::Enqueue(Write write) {
 }
 
 absl::Status Recorder::Impl::EnqueueAndWait(
-    std::variant<CreateWrite, AppendWrite, ImportWrite> op) {
+    std::variant<CreateWrite, AppendWrite, ImportWrite, AccountWrite,
+                 SeatTokenWrite>
+        op) {
   std::promise<absl::Status> promise;
   std::future<absl::Status> result = promise.get_future();
   Enqueue({std::move(op),
@@ -720,6 +768,14 @@ absl::Status Recorder::Impl::InsertGame(const GameHeader& h, GameStatus status,
         .Bind(4, h.seats[seat].token_hash);
     if (absl::Status s = q.Run("inserting a seat"); !s.ok()) return s;
   }
+  for (size_t seat = 0; seat < h.seats.size(); ++seat) {
+    if (h.seats[seat].account.empty()) continue;
+    Query q(w_.set_seat_account);
+    q.Bind(1, h.game_id)
+        .Bind(2, static_cast<int64_t>(seat))
+        .Bind(3, h.seats[seat].account);
+    if (absl::Status s = q.Run("naming a seat's account"); !s.ok()) return s;
+  }
   return absl::OkStatus();
 }
 
@@ -752,6 +808,7 @@ absl::Status Recorder::Impl::SetSummary(const std::string& game_id,
 
 absl::Status Recorder::Impl::InsertTally(const std::string& game_id,
                                          const GameTally& tally) {
+  if (!has_tallies_) return absl::OkStatus();
   Query q(w_.insert_tally);
   q.Bind(1, game_id)
       .Bind(2, tally.events)
@@ -766,6 +823,7 @@ absl::Status Recorder::Impl::InsertTally(const std::string& game_id,
 }
 
 absl::Status Recorder::Impl::WriteTally(const std::string& game_id) {
+  if (!has_tallies_) return absl::OkStatus();
   std::string rules;
   int64_t players = 0;
   {
@@ -789,6 +847,7 @@ absl::Status Recorder::Impl::WriteTally(const std::string& game_id) {
 }
 
 absl::Status Recorder::Impl::Backfill() {
+  if (!has_tallies_) return absl::OkStatus();
   std::vector<std::string> ids;
   {
     absl::StatusOr<sqlite3_stmt*> stmt = Prepare(
@@ -969,6 +1028,48 @@ absl::Status Recorder::Impl::DoWrite(const ImportWrite& w) {
   return absl::OkStatus();
 }
 
+absl::Status Recorder::Impl::DoWrite(const AccountWrite& w) {
+  const BotAccountRow& a = w.account;
+  if (a.name.empty()) return absl::InvalidArgumentError("empty account name");
+  Query q(w.insert ? w_.insert_account : w_.update_account);
+  q.Bind(1, a.name)
+      .Bind(2, a.owner)
+      .Bind(3, a.contact)
+      .Bind(4, a.key_hash)
+      .Bind(5, a.created_us)
+      .Bind(6, a.key_us);
+  if (a.revoked_us != 0) {
+    q.Bind(7, a.revoked_us);
+  } else {
+    q.BindNull(7);
+  }
+  const int rc = q.Step();
+  if (rc != SQLITE_DONE) {
+    if (w.insert && (rc & 0xff) == SQLITE_CONSTRAINT) {
+      return absl::AlreadyExistsError(
+          absl::StrCat("bot account '", a.name, "' already exists"));
+    }
+    return SqlError(writer_, rc, "writing a bot account");
+  }
+  if (!w.insert && sqlite3_changes(writer_) == 0) {
+    return absl::NotFoundError(absl::StrCat("no bot account '", a.name, "'"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Recorder::Impl::DoWrite(const SeatTokenWrite& w) {
+  Query q(w_.set_seat_token);
+  q.Bind(1, w.game_id)
+      .Bind(2, static_cast<int64_t>(w.seat))
+      .Bind(3, w.token_hash);
+  if (absl::Status s = q.Run("setting a seat token"); !s.ok()) return s;
+  if (sqlite3_changes(writer_) == 0) {
+    return absl::NotFoundError(
+        absl::StrCat("no seat ", w.seat, " in game '", w.game_id, "'"));
+  }
+  return absl::OkStatus();
+}
+
 // ---------------------------------------------------------------------------
 // Reads. One connection, one read transaction per call, under read_mu_.
 
@@ -1067,6 +1168,22 @@ absl::StatusOr<GameRecord> Recorder::Impl::Load(const std::string& game_id) {
   }
   {
     absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
+        "SELECT seat, account FROM seats WHERE game_id = ?1 "
+        "AND account IS NOT NULL");
+    if (!stmt.ok()) return stmt.status();
+    Query q(*stmt);
+    q.Bind(1, game_id);
+    int rc;
+    while ((rc = q.Step()) == SQLITE_ROW) {
+      const int64_t seat = q.Int(0);
+      if (seat >= 0 && seat < static_cast<int64_t>(h.seats.size())) {
+        h.seats[seat].account = q.Text(1);
+      }
+    }
+    if (rc != SQLITE_DONE) return SqlError(reader_, rc, "reading accounts");
+  }
+  {
+    absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
         "SELECT seq, kind, at_us, payload, hash FROM events "
         "WHERE game_id = ?1 ORDER BY seq");
     if (!stmt.ok()) return stmt.status();
@@ -1161,6 +1278,23 @@ absl::StatusOr<std::vector<std::string>> Recorder::Impl::Unfinished() {
   return ids;
 }
 
+absl::StatusOr<std::vector<BotAccountRow>> Recorder::Impl::Accounts() {
+  std::lock_guard<std::mutex> lock(read_mu_);
+  absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
+      "SELECT name, owner, contact, key_hash, created_us, key_us, revoked_us "
+      "FROM bot_accounts ORDER BY name");
+  if (!stmt.ok()) return stmt.status();
+  Query q(*stmt);
+  std::vector<BotAccountRow> accounts;
+  int rc;
+  while ((rc = q.Step()) == SQLITE_ROW) {
+    accounts.push_back({q.Text(0), q.Text(1), q.Text(2), q.Text(3), q.Int(4),
+                        q.Int(5), q.IsNull(6) ? 0 : q.Int(6)});
+  }
+  if (rc != SQLITE_DONE) return SqlError(reader_, rc, "listing bot accounts");
+  return accounts;
+}
+
 // ---------------------------------------------------------------------------
 // Recorder.
 
@@ -1217,6 +1351,24 @@ absl::StatusOr<std::vector<std::string>> Recorder::Unfinished() const {
 
 absl::Status Recorder::Import(const GameRecord& record) {
   return impl_->EnqueueAndWait(Impl::ImportWrite{&record});
+}
+
+void Recorder::InsertAccount(const BotAccountRow& account, DoneCallback done) {
+  impl_->Enqueue({Impl::AccountWrite{account, true}, std::move(done)});
+}
+
+void Recorder::UpdateAccount(const BotAccountRow& account, DoneCallback done) {
+  impl_->Enqueue({Impl::AccountWrite{account, false}, std::move(done)});
+}
+
+void Recorder::SetSeatToken(const std::string& game_id, int seat,
+                            const std::string& token_hash, DoneCallback done) {
+  impl_->Enqueue(
+      {Impl::SeatTokenWrite{game_id, seat, token_hash}, std::move(done)});
+}
+
+absl::StatusOr<std::vector<BotAccountRow>> Recorder::Accounts() const {
+  return impl_->Accounts();
 }
 
 Recorder::Stats Recorder::stats() const { return impl_->stats(); }

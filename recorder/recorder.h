@@ -57,6 +57,18 @@ struct GameSummary {
   int64_t finished_us = 0;  // 0 while running
 };
 
+// A registered bot account (table bot_accounts, schemas/003).
+struct BotAccountRow {
+  std::string name;
+  std::string owner;
+  std::string contact;
+  std::string key_hash;    // hex SHA-256 of the bot key; empty when revoked
+  int64_t created_us = 0;  // Unix microseconds
+  int64_t key_us = 0;      // when the current key was issued
+  int64_t revoked_us = 0;  // 0 unless revoked
+  friend bool operator==(const BotAccountRow&, const BotAccountRow&) = default;
+};
+
 struct ListFilter {
   std::string game_id;  // exactly this game; empty for any
   std::optional<GameStatus> status;
@@ -108,6 +120,19 @@ class Recorder {
   absl::Status CreateGameSync(const GameHeader& header);
   absl::Status AppendSync(const std::string& game_id, EventKind kind,
                           int64_t at_us, std::string payload);
+
+  // Bot accounts. Queued like the writes above; `done` runs once committed.
+  // A new account: AlreadyExists if the name is taken.
+  void InsertAccount(const BotAccountRow& account, DoneCallback done);
+  // An existing account's owner, contact, key_hash, key_us and revoked_us:
+  // NotFound if there is no such account.
+  void UpdateAccount(const BotAccountRow& account, DoneCallback done);
+  // The token hash of a seat (the lobby's seat tokens): NotFound if there is
+  // no such seat.
+  void SetSeatToken(const std::string& game_id, int seat,
+                    const std::string& token_hash, DoneCallback done);
+  // Every account, by name.
+  absl::StatusOr<std::vector<BotAccountRow>> Accounts() const;
 
   // Reads. NotFound for an unknown game.
   absl::StatusOr<GameRecord> Load(const std::string& game_id) const;

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
 #include "referee/rules/rule_set.h"
+#include "referee/rules/scoring.h"
 
 namespace cassino::recorder {
 namespace {
@@ -30,7 +31,13 @@ int ItemColumn(const std::string& kind) {
   if (kind == "little_cassino") return kTallyLittleCassino;
   if (kind == "ace") return kTallyAces;
   if (kind == "sweep") return kTallySweeps;
-  if (kind == "all_eleven") return kTallyTotal;
+  // Every other item the engine scores (all_eleven, the variants' face,
+  // diamonds, card, all_aces, spade, ...) counts in the total only.
+  for (int k = 0; k <= static_cast<int>(ScoreItemKind::kSpade); ++k) {
+    if (kind == ScoreItemName(static_cast<ScoreItemKind>(k))) {
+      return kTallyTotal;
+    }
+  }
   return -1;
 }
 
@@ -115,7 +122,7 @@ std::string GameTally::MoveMsText() const {
 
 int TallySides(absl::string_view rules, int players) {
   absl::StatusOr<RuleSet> parsed = RuleSet::Parse(rules);
-  return parsed.ok() && parsed->partnerships && players == 4 ? 2 : players;
+  return parsed.ok() && parsed->players == players ? parsed->Sides() : players;
 }
 
 TallyBuilder::TallyBuilder(int players, int sides) {

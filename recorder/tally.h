@@ -12,13 +12,15 @@
 //            `moves`, the seat's move count and its move-time histogram;
 //            otherwise `bad_moves`.
 //   reject   seat: the seat's rejects; otherwise `bad_events`.
-//   round    items [{kind, side, points}], every kind known (all_eleven
-//            included), every side an integer from 0 to 3 (or to the
-//            game's sides - 1 if more) and points an integer: `rounds`,
-//            and each item's points added to its side's item column and
-//            total (all_eleven to the total only); items of a side the game
-//            does not have are dropped. Otherwise `bad_events` (the whole
-//            round).
+//   round    items [{kind, side, points}], every kind one the engine
+//            scores (ScoreItemName), every side an integer from 0 to 3 (or
+//            to the game's sides - 1 if more) and points an integer:
+//            `rounds`, and each item's points added to its side's item
+//            column (cards, spades, big_cassino, little_cassino, ace,
+//            sweep) and total (any other kind, e.g. all_eleven or the
+//            variants' face and diamonds, to the total only); items of a
+//            side the game does not have are dropped. Otherwise
+//            `bad_events` (the whole round).
 //   forfeit  seat and reason (a string): the seat's forfeits, and its
 //            timeouts when the reason is "time"; otherwise `bad_events`.
 //
@@ -85,8 +87,8 @@ struct GameTally {
 };
 
 // The number of sides of a game with `players` seats and these rules (a
-// RuleSet::ToString text): 2 for 4-player partnerships, else `players`
-// (also when the rules do not parse).
+// RuleSet::ToString text): RuleSet::Sides() (2 in partnerships), or
+// `players` when the rules do not parse or name another player count.
 int TallySides(absl::string_view rules, int players);
 
 // Builds a tally one event at a time. Never fails: unreadable payloads are

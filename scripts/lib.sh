@@ -15,7 +15,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev
   python3 python3-grpcio python3-protobuf
-  chromium zlib1g-dev
+  chromium zlib1g-dev ccache
 )
 
 install_deps() {

@@ -94,15 +94,21 @@ Digest Sha256(std::span<const uint8_t> bytes) {
 
 Digest SeedCommitment(const Seed& seed) { return Sha256(seed); }
 
-Deck CanonicalDeck() {
+Deck CanonicalDeck() { return CanonicalDeck(CardSet::FullDeck()); }
+
+Deck CanonicalDeck(CardSet pack) {
   Deck deck;
-  deck.reserve(kDeckSize);
-  for (int i = 0; i < kDeckSize; ++i) deck.push_back(Card::FromIndex(i));
+  deck.reserve(pack.size());
+  for (Card c : pack) deck.push_back(c);
   return deck;
 }
 
 Deck ShuffledDeck(const Seed& seed, uint32_t round) {
-  Deck deck = CanonicalDeck();
+  return ShuffledDeck(seed, round, CardSet::FullDeck());
+}
+
+Deck ShuffledDeck(const Seed& seed, uint32_t round, CardSet pack) {
+  Deck deck = CanonicalDeck(pack);
   WordStream stream(seed, round);
   for (int i = static_cast<int>(deck.size()) - 1; i >= 1; --i) {
     uint32_t j = stream.Uniform(static_cast<uint32_t>(i + 1));
@@ -149,6 +155,10 @@ std::string DeckToString(const Deck& deck) {
 }
 
 absl::StatusOr<Deck> ParseDeck(absl::string_view text) {
+  return ParseDeck(text, CardSet::FullDeck());
+}
+
+absl::StatusOr<Deck> ParseDeck(absl::string_view text, CardSet pack) {
   Deck deck;
   CardSet seen;
   for (absl::string_view token :
@@ -159,12 +169,17 @@ absl::StatusOr<Deck> ParseDeck(absl::string_view text) {
       return absl::InvalidArgumentError(
           absl::StrCat("deck: ", card->ToString(), " appears twice"));
     }
+    if (!pack.contains(*card)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("deck: ", card->ToString(), " is not in the pack"));
+    }
     seen.insert(*card);
     deck.push_back(*card);
   }
-  if (deck.size() != kDeckSize) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "deck: has ", deck.size(), " cards; a deck holds all 52 once"));
+  if (seen != pack) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("deck: has ", deck.size(), " cards; a deck holds all ",
+                     pack.size(), " cards of the pack once"));
   }
   return deck;
 }

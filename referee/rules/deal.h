@@ -6,6 +6,12 @@
 // drawing from the byte stream whose block i is
 // SHA-256(seed || uint32_be(r) || uint32_be(i)), read as big-endian uint32
 // words, with rejection sampling for uniformity. deck[0] is dealt first.
+//
+// A smaller pack (VARIANTS.md `pack=40`, `remove=`) is shuffled the same way
+// over its n cards: start from the pack's cards in canonical order (deck
+// index ascending), then for i from n-1 down to 1, j = uniform(i + 1), swap
+// deck[i] and deck[j], reading the same byte stream. For the full pack this
+// is exactly the 52-card shuffle above (the RULES.md test vector).
 
 #ifndef CASSINO_REFEREE_RULES_DEAL_H_
 #define CASSINO_REFEREE_RULES_DEAL_H_
@@ -33,17 +39,22 @@ Digest SeedCommitment(const Seed& seed);
 
 // The deck of round `round` (>= 1) for this seed.
 Deck ShuffledDeck(const Seed& seed, uint32_t round);
+// The same for a pack of fewer cards (see the file comment).
+Deck ShuffledDeck(const Seed& seed, uint32_t round, CardSet pack);
 // The 52 cards in canonical order.
 Deck CanonicalDeck();
+// The cards of `pack` in canonical order.
+Deck CanonicalDeck(CardSet pack);
 
 // Lower-case hex, and its parser (exactly 64 hex digits for a seed).
 std::string ToHex(std::span<const uint8_t> bytes);
 absl::StatusOr<Seed> ParseSeed(absl::string_view hex);
 
 // A deck as space-separated cards, and its parser. Parse checks that the deck
-// holds each of the 52 cards exactly once.
+// holds each of the 52 cards (or each card of `pack`) exactly once.
 std::string DeckToString(const Deck& deck);
 absl::StatusOr<Deck> ParseDeck(absl::string_view text);
+absl::StatusOr<Deck> ParseDeck(absl::string_view text, CardSet pack);
 
 }  // namespace cassino
 

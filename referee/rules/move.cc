@@ -29,6 +29,10 @@ std::string Move::ToString() const {
     case MoveKind::kTrail:
       return absl::StrCat("trail ", card.ToString());
     case MoveKind::kCapture:
+      if (second.valid()) {
+        return absl::StrCat("take ", card.ToString(), "+", second.ToString(),
+                            " ", table.ToString());
+      }
       return absl::StrCat("take ", card.ToString(), " ", table.ToString());
     case MoveKind::kBuild:
       return absl::StrCat("build ", value, " ", card.ToString(), " ",
@@ -86,10 +90,25 @@ absl::StatusOr<Move> Move::Parse(absl::string_view text) {
     if (words.size() < 3) {
       return syntax("'take <card> <table cards...>', e.g. 'take 8C 8H'");
     }
-    absl::StatusOr<Card> c = Card::Parse(words[1]);
-    if (!c.ok()) return c.status();
     absl::StatusOr<CardSet> taken = table_cards(2);
     if (!taken.ok()) return taken.status();
+    if (const size_t plus = words[1].find('+'); plus != words[1].npos) {
+      absl::StatusOr<Card> a = Card::Parse(words[1].substr(0, plus));
+      if (!a.ok()) return a.status();
+      absl::StatusOr<Card> b = Card::Parse(words[1].substr(plus + 1));
+      if (!b.ok()) return b.status();
+      if (*a == *b) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("'", text, "': ", a->ToString(), " is named twice"));
+      }
+      if (taken->size() != 1 || taken->contains(*a) || taken->contains(*b)) {
+        return syntax("'take <card>+<card> <one table card>', e.g. "
+                      "'take 3C+5H 8D'");
+      }
+      return PairCapture(*a, *b, taken->first());
+    }
+    absl::StatusOr<Card> c = Card::Parse(words[1]);
+    if (!c.ok()) return c.status();
     if (taken->contains(*c)) {
       return absl::InvalidArgumentError(
           absl::StrCat("'", text, "': the played card ", c->ToString(),

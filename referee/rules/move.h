@@ -10,12 +10,16 @@
 //   take 8C 8H 6D 2C            played card, then every table card taken
 //   build 8 3D 5S 8H 6D 2C      value, played card, table cards involved
 //   call                        call out (option call_out): claim the win
+//   take 3C+5H 8D               Callabra's pair capture: two hand cards
+//                               (joined by '+', deck order) take one card
+//                               whose value is their sum
 // The parser accepts table cards in any order, `capture` for `take`, and
 // lower-case letters; the printer always writes the canonical form.
 
 #ifndef CASSINO_REFEREE_RULES_MOVE_H_
 #define CASSINO_REFEREE_RULES_MOVE_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -33,15 +37,34 @@ struct Move {
   Card card;          // the played card; invalid for kCallOut
   int8_t value = 0;   // the build's value for kBuild, else 0
   CardSet table;      // table cards involved; empty for trails and call-outs
+  // Callabra's pair capture: the second hand card played with `card` (the
+  // one later in deck order); invalid for every other move.
+  Card second;
 
-  static Move Trail(Card c) { return Move{MoveKind::kTrail, c, 0, {}}; }
+  static Move Trail(Card c) { return Move{MoveKind::kTrail, c, 0, {}, Card()}; }
   static Move Capture(Card c, CardSet taken) {
-    return Move{MoveKind::kCapture, c, 0, taken};
+    return Move{MoveKind::kCapture, c, 0, taken, Card()};
   }
   static Move Build(Card c, int value, CardSet table) {
-    return Move{MoveKind::kBuild, c, static_cast<int8_t>(value), table};
+    return Move{MoveKind::kBuild, c, static_cast<int8_t>(value), table,
+                Card()};
   }
-  static Move CallOut() { return Move{MoveKind::kCallOut, Card(), 0, {}}; }
+  static Move CallOut() {
+    return Move{MoveKind::kCallOut, Card(), 0, {}, Card()};
+  }
+  // Two hand cards taking one table card (Callabra); the hand cards in
+  // either order.
+  static Move PairCapture(Card a, Card b, Card taken) {
+    return Move{MoveKind::kCapture, std::min(a, b), 0, CardSet::Of(taken),
+                std::max(a, b)};
+  }
+  // The hand cards the move plays: `card`, and `second` if valid.
+  CardSet played() const {
+    CardSet set;
+    if (card.valid()) set.insert(card);
+    if (second.valid()) set.insert(second);
+    return set;
+  }
 
   // Canonical notation.
   std::string ToString() const;

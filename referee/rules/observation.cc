@@ -25,6 +25,11 @@ Observation Observe(const Game& game, int seat) {
     o.sides.push_back(side);
   }
   o.history = game.history();
+  // A drawn card is seen only by the seat that drew it.
+  for (PlayedMove& m : o.history) {
+    if (m.seat != seat) m.drawn = Card();
+  }
+  o.initial_capture = game.initial_capture();
   o.rounds = game.rounds();
   o.result = game.result();
   return o;

@@ -5,7 +5,8 @@
 // each side's captured-card and spade counts, sweeps and totals, the public
 // history of accepted moves, the round results so far, and the result once
 // the game is over. It never holds another seat's cards or an undealt card:
-// everything in it is either the seat's own hand or was shown on the table.
+// everything in it is either the seat's own hand or was shown on the table
+// (with draw=on, another seat's drawn card is blanked; `drew` stays).
 
 #ifndef CASSINO_REFEREE_RULES_OBSERVATION_H_
 #define CASSINO_REFEREE_RULES_OBSERVATION_H_
@@ -38,6 +39,8 @@ struct Observation {
   int stock_size = 0;
   std::vector<SidePublic> sides;
   std::vector<PlayedMove> history;
+  // initial_pairs=on: the pairs taken from this round's first table.
+  InitialCapture initial_capture;
   std::vector<RoundResult> rounds;
   std::optional<GameResult> result;
 };

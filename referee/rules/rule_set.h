@@ -9,10 +9,28 @@
 //
 // Card values come from the rule set (`CardValue`), never from constants in
 // the engine, so that later variants can give face cards values.
+//
+// Deal, scoring and game flow (VARIANTS.md): the pack (`pack`, `remove`),
+// the deal sizes (`hand_size`, `last_deal_extra`, up to 6 players), what a
+// round scores (`scoring`, `tie_cards`) and how play flows (`draw`,
+// `initial_pairs`, `sudden_death`, `match`). The number of deals in a round
+// is derived: after the table's 4 cards, every deal gives `hand_size` cards
+// to each player and the last deal `hand_size + last_deal_extra`; the pack
+// must divide exactly into such deals (Validate says why when it does not).
+//
+// `scoring` is written as `item:points` words joined by `+`, e.g.
+// `scoring=cards:3+spades:1+each_ace:1+2S:1+TD:2` (the standard game). The
+// value is the complete table: items not listed score nothing. Items:
+// `cards`, `spades`, `diamonds` (most of them), `each_ace`, `each_spade`,
+// `all_aces` (one side took every ace of the pack) and any card (`TD`, `JS`:
+// that card's own points). Sweep points stay the `sweeps` option. `none`
+// is the empty table.
 
 #ifndef CASSINO_REFEREE_RULES_RULE_SET_H_
 #define CASSINO_REFEREE_RULES_RULE_SET_H_
 
+#include <array>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +42,9 @@
 
 namespace cassino {
 
+// Which game is played: Cassino (RULES.md) or one of the related games of
+// VARIANTS.md, each its own rules module (callabra.h, tablanette.h).
+enum class GameKind { kCassino, kCallabra, kTablanette };
 // How the cards are dealt (RULES.md §3).
 enum class DealStyle { kTwos, kSingles };
 // What a face card may take (RULES.md §4).
@@ -38,9 +59,38 @@ enum class BuilderObligation { kV1, kV2, kV3, kNone };
 enum class AllEleven { kNone, kBonus, kSkunk, kWin };
 // How the winner is decided when a round ends (RULES.md §7).
 enum class GameEnd { kCountOut, kHighestTotal };
+// Who scores "most cards" when the most cards are tied (VARIANTS.md).
+enum class TieCards { kNone, kSpades };
+// How long a game lasts (VARIANTS.md): to the target, or a fixed number of
+// rounds in which each player deals twice.
+enum class Match { kTarget, kDealRounds };
+
+// What a round scores, item by item (VARIANTS.md `scoring`). Points are
+// 0..100 each; the standard game is the default.
+struct Scoring {
+  int most_cards = 3;
+  int most_spades = 1;
+  int most_diamonds = 0;
+  int each_ace = 1;
+  int each_spade = 0;
+  int all_aces = 0;  // one side took every ace of the pack
+  // A card's own points, by deck index (TD 2 and 2S 1 in the standard game).
+  std::array<int8_t, kDeckSize> card{[] {
+    std::array<int8_t, kDeckSize> points{};
+    points[kBigCassino.index()] = 2;
+    points[kLittleCassino.index()] = 1;
+    return points;
+  }()};
+
+  // `cards:3+spades:1+...`; `none` when nothing scores.
+  std::string ToString() const;
+  static absl::StatusOr<Scoring> Parse(absl::string_view text);
+  friend bool operator==(const Scoring&, const Scoring&) = default;
+};
 
 struct RuleSet {
-  int players = 2;             // 2, 3 or 4
+  GameKind game = GameKind::kCassino;  // the other options are Cassino's
+  int players = 2;             // 2 to 6 (related games: fewer, see Validate)
   bool partnerships = false;   // 4 players as two teams (0+2 vs 1+3)
   DealStyle deal = DealStyle::kTwos;
   FaceCapture face_capture = FaceCapture::kOne;
@@ -54,13 +104,25 @@ struct RuleSet {
   GameEnd game_end = GameEnd::kCountOut;
   bool call_out = false;       // 2 players only
 
+  // Deal, scoring and game flow (VARIANTS.md); see the file comment.
+  int pack = 52;            // 52, or 40 (no J, Q, K)
+  CardSet removed;          // cards taken out of the pack
+  int hand_size = 4;        // cards to each player per deal
+  int last_deal_extra = 0;  // extra cards to each player on the last deal
+  Scoring scoring;          // what a round scores
+  TieCards tie_cards = TieCards::kNone;
+  bool draw = false;           // one deal; draw a card after each play
+  bool initial_pairs = false;  // pairs on the first table go to the leader
+  bool sudden_death = false;   // sweeps score when made; may end the game
+  Match match = Match::kTarget;
+
   // The standard game's defaults (RULES.md).
   static RuleSet Standard() { return RuleSet{}; }
 
   // Parses `[preset] [option=value ...]` separated by spaces or commas.
   // Unknown presets, options and values are errors naming the culprit.
   static absl::StatusOr<RuleSet> Parse(absl::string_view text);
-  // A preset by name (`standard`).
+  // A preset by name (`standard`, `diamond`, ...; see PresetDocs()).
   static absl::StatusOr<RuleSet> Preset(absl::string_view name);
   static std::vector<std::string> PresetNames();
 
@@ -82,8 +144,17 @@ struct RuleSet {
   // A side is a player, or a team in partnerships.
   int Sides() const { return partnerships ? 2 : players; }
   int SideOf(int seat) const { return partnerships ? seat % 2 : seat; }
+  // Deals in a round: derived from the pack, hand_size, last_deal_extra and
+  // players (1 with draw); Validate rejects combinations that do not divide.
   int DealsPerRound() const;
-  static constexpr int kHandSize = 4;
+  // The cards in play: the pack less the removed cards.
+  CardSet Pack() const;
+  // The rounds of a match=deal_rounds game (each player deals twice); 0
+  // with match=target.
+  int MatchRounds() const {
+    return match == Match::kDealRounds ? 2 * players : 0;
+  }
+  static constexpr int kHandSize = 4;  // the standard hand_size
   static constexpr int kTableDeal = 4;
 
   friend bool operator==(const RuleSet&, const RuleSet&) = default;
@@ -97,6 +168,15 @@ struct OptionDoc {
   absl::string_view meaning;
 };
 std::vector<OptionDoc> OptionDocs();
+
+// One preset's documentation: its name, the options it sets on top of the
+// standard game (RuleSet text form) and what it is, for players.
+struct PresetDoc {
+  absl::string_view name;
+  absl::string_view options;
+  absl::string_view meaning;
+};
+std::vector<PresetDoc> PresetDocs();
 
 }  // namespace cassino
 

@@ -1,9 +1,20 @@
-// Round scoring (RULES.md §6) as an itemised list in count-out order.
+// Round scoring (RULES.md §6, VARIANTS.md `scoring`) as an itemised list in
+// count-out order.
 //
-// Items, in the order count_out adds them: most cards 3, most spades 1,
-// big cassino (TD) 2, little cassino (2S) 1, each ace 1 in the order AS AC
-// AH AD, each sweep its value in the order made, then the all_eleven bonus.
-// A tie for most cards or most spades scores nobody.
+// Items, in the order count_out adds them (points from the rule set's
+// `scoring`; an item worth 0 is not listed):
+//   1. most cards (`cards`; standard 3)        6. each ace, AS AC AH AD (1)
+//   2. most spades (`spades`; 1)                7. all the pack's aces to one
+//   3. most diamonds (`diamonds`; 0)               side (`all_aces`; 0)
+//   4. big cassino TD (2), little cassino 2S (1) 8. each spade, in deck order
+//   5. every other card with points of its         (`each_spade`; 0)
+//      own, in deck order (e.g. JS, 7D)         9. each sweep in the order
+//                                                  made (`sweeps`)
+//                                              10. the all_eleven bonus
+// A tie for most of something scores nobody, except that with
+// tie_cards=spades a tie for most cards goes to whichever tied side has
+// strictly the most spades. With sudden_death the sweeps were scored when
+// made and are not items here (the tallies still count them).
 
 #ifndef CASSINO_REFEREE_RULES_SCORING_H_
 #define CASSINO_REFEREE_RULES_SCORING_H_
@@ -27,14 +38,25 @@ enum class ScoreItemKind {
   kAce,
   kSweep,
   kAllEleven,
+  kFace,  // Tablanette: each jack, queen and king taken
+  kDiamonds,  // most diamonds
+  kCard,      // a card's own points, other than TD and 2S (`card` says which)
+  kAllAces,   // every ace of the pack
+  kSpade,     // each spade (`card` says which)
 };
 absl::string_view ScoreItemName(ScoreItemKind kind);
+// Whether items of this kind name their card (`card` below): aces, faces,
+// point cards and spades.
+constexpr bool ScoreItemHasCard(ScoreItemKind kind) {
+  return kind == ScoreItemKind::kAce || kind == ScoreItemKind::kFace ||
+         kind == ScoreItemKind::kCard || kind == ScoreItemKind::kSpade;
+}
 
 struct ScoreItem {
   ScoreItemKind kind;
   int side;
   int points;
-  Card card;  // the ace, for kAce
+  Card card;  // the card, where ScoreItemHasCard(kind)
   friend bool operator==(const ScoreItem&, const ScoreItem&) = default;
 };
 
@@ -53,14 +75,15 @@ struct SideTally {
   bool little_cassino = false;
   int aces = 0;
   int sweeps = 0;
-  int points = 0;
+  int points = 0;  // the round's items (sudden-death sweeps excluded)
+  int diamonds = 0;
   friend bool operator==(const SideTally&, const SideTally&) = default;
 };
 
 struct RoundScore {
   std::vector<SideTally> sides;
   std::vector<ScoreItem> items;  // count-out order
-  int all_eleven_side = -1;      // the side that took all 11 base points
+  int all_eleven_side = -1;      // the side that took all the base points
   friend bool operator==(const RoundScore&, const RoundScore&) = default;
 };
 
@@ -81,8 +104,22 @@ struct TotalsUpdate {
 TotalsUpdate AddRoundScore(const RuleSet& rules, std::vector<int> totals,
                            const RoundScore& score);
 
+// The side with strictly the most of something, or -1 on a tie.
+int UniqueMost(std::span<const int> counts);
+// The side whose pile holds `card`, or -1.
+int HolderOf(std::span<const CardSet> piles, Card card);
+// The aces in the order count_out adds them.
+inline constexpr Card kAceCountOutOrder[] = {
+    Card::Of(kAce, Suit::kSpades), Card::Of(kAce, Suit::kClubs),
+    Card::Of(kAce, Suit::kHearts), Card::Of(kAce, Suit::kDiamonds)};
+
 // The points of the base items (without sweeps) in a standard round.
 inline constexpr int kBasePoints = 11;
+
+// The points of the base items (everything but sweeps and the all_eleven
+// bonus) of a round under `rules`, when no item is tied: 11 standard, 25
+// spade, 5 diamond. A side that takes them all has "all eleven".
+int BasePoints(const RuleSet& rules);
 
 }  // namespace cassino
 

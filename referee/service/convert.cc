@@ -32,6 +32,10 @@ absl::StatusOr<Move> StructuredMove(const v1::Move& m) {
         absl::StrCat("move.table_cards: ", table_cards.status().message()));
   }
   const CardSet table = *table_cards;
+  if (!m.second_card().empty() && m.kind() != v1::MOVE_KIND_CAPTURE) {
+    return absl::InvalidArgumentError(
+        "move.second_card is only for a pair capture (kind CAPTURE)");
+  }
   switch (m.kind()) {
     case v1::MOVE_KIND_TRAIL:
       if (!table.empty()) {
@@ -41,6 +45,19 @@ absl::StatusOr<Move> StructuredMove(const v1::Move& m) {
     case v1::MOVE_KIND_CAPTURE:
       if (table.empty()) {
         return absl::InvalidArgumentError("a capture must take table cards");
+      }
+      if (!m.second_card().empty()) {
+        absl::StatusOr<Card> second = Card::Parse(m.second_card());
+        if (!second.ok()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("move.second_card: ", second.status().message()));
+        }
+        if (*second == *card || table.size() != 1 || table.contains(*second)) {
+          return absl::InvalidArgumentError(
+              "a pair capture plays two different hand cards and takes one "
+              "table card");
+        }
+        return Move::PairCapture(*card, *second, table.first());
       }
       return Move::Capture(*card, table);
     case v1::MOVE_KIND_BUILD:
@@ -130,6 +147,7 @@ void ToProto(const Move& move, v1::Move* out) {
   out->set_value(move.value);
   CardsToProto(move.table, out->mutable_table_cards());
   out->set_notation(move.ToString());
+  if (move.second.valid()) out->set_second_card(move.second.ToString());
 }
 
 void ToProto(const Table& table, v1::Table* out) {
@@ -163,7 +181,7 @@ void ToProto(const RoundResult& round, v1::RoundResult* out) {
     pi->set_kind(std::string(ScoreItemName(item.kind)));
     pi->set_side(item.side);
     pi->set_points(item.points);
-    if (item.kind == ScoreItemKind::kAce) pi->set_card(item.card.ToString());
+    if (ScoreItemHasCard(item.kind)) pi->set_card(item.card.ToString());
   }
   for (const SideTally& s : round.score.sides) {
     v1::SideTally* ps = out->add_sides();

@@ -604,6 +604,13 @@ void GameSession::Disconnect(int seat, const PlayChannel* channel) {
   if (seat_channels_[seat].get() == channel) seat_channels_[seat].reset();
 }
 
+void GameSession::CloseSeat(int seat, const grpc::Status& status) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (seat < 0 || seat >= players() || !seat_channels_[seat]) return;
+  seat_channels_[seat]->Close(status);
+  seat_channels_[seat].reset();
+}
+
 void GameSession::GetTurn(int seat, bool wait, TurnReply reply) {
   std::lock_guard<std::mutex> lock(mu_);
   if (broken_) {
@@ -672,7 +679,10 @@ v1::GameInfo GameSession::Info() const {
   info.set_game_id(header_.game_id);
   info.set_label(header_.label);
   info.set_rules(header_.rules);
-  for (const recorder::SeatInfo& s : header_.seats) info.add_bots(s.bot_name);
+  for (const recorder::SeatInfo& s : header_.seats) {
+    info.add_bots(s.bot_name);
+    info.add_accounts(s.account);
+  }
   info.set_status(StatusOf(game_));
   info.set_turn(game_.turn());
   info.set_round(game_.round());

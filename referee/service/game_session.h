@@ -97,6 +97,9 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   void Connect(int seat, std::shared_ptr<PlayChannel> channel);
   // The stream is gone; ignored if another stream replaced it.
   void Disconnect(int seat, const PlayChannel* channel);
+  // Ends the seat's Play stream, if one is open, with `status` (its
+  // credential was revoked). The seat itself and its clock go on.
+  void CloseSeat(int seat, const grpc::Status& status);
   // A move from `seat` for `turn`. `reply` is called exactly once. When the
   // move came over a Play stream, `origin` is that stream: what `reply`
   // queues on it is flushed with the other messages the move causes.
@@ -118,6 +121,9 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
 
   v1::GameInfo Info() const;
   bool over() const;
+  // The game's static facts as `seat` is told them (from the header only;
+  // takes no lock).
+  v1::GameStarted GameStartedMessage(int seat) const;
 
  private:
   GameSession(SessionDeps deps, recorder::GameHeader header, Game game);
@@ -160,7 +166,6 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
                      std::function<void(const absl::Status&)> then)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
-  v1::GameStarted GameStartedMessage(int seat) const;
   v1::YourTurn YourTurnMessage() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   v1::GameEnded GameEndedMessage() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   v1::GetTurnResponse TurnResponse(int seat) const

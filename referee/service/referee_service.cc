@@ -147,6 +147,9 @@ class PlayReactor final
       channel_->Close(grpc::Status::OK);
       return;
     }
+    // A stream the referee ended (replaced, or its credential revoked)
+    // takes no more moves.
+    if (!channel_->open()) return;
     if (!access_.game->Admit(access_.seat)) {
       // Flooding: answered, not processed.
       v1::PlayResponse refused;
@@ -239,7 +242,122 @@ class WatchReactor final
   std::shared_ptr<GameSession> game_;
 };
 
+// A bot's Lobby stream: offers are sent by the Lobby through the channel.
+class LobbyReactor final : public grpc::ServerWriteReactor<v1::LobbyResponse> {
+ public:
+  LobbyReactor(Registry* registry, grpc::CallbackServerContext* context,
+               const v1::LobbyRequest& request)
+      : registry_(registry), channel_(std::make_shared<Channel>(this)) {
+    grpc::Status status = registry->ConnectLobby(
+        context->client_metadata(), request.capacity(), channel_, &account_);
+    if (!status.ok()) channel_->Close(status);
+  }
+
+  void OnWriteDone(bool ok) override { channel_->OnWriteDone(ok); }
+  void OnCancel() override {
+    channel_->Close(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+  }
+  void OnDone() override {
+    channel_->Detach();
+    if (!account_.empty()) {
+      registry_->lobby().Disconnect(account_, channel_.get());
+    }
+    delete this;
+  }
+
+ private:
+  using Channel = StreamChannel<LobbyReactor, v1::LobbyResponse>;
+  Registry* const registry_;
+  std::shared_ptr<Channel> channel_;
+  std::string account_;  // set once connected
+};
+
+// A reply of Lobby's account calls that fills a response with the account
+// (and the key, for the responses that have one) and finishes the call.
+template <typename Response>
+Lobby::AccountReply AccountReplyTo(grpc::ServerUnaryReactor* reactor,
+                                   Response* response) {
+  return
+      [reactor, response](const grpc::Status& status, const v1::BotAccount& bot,
+                          const std::string& key) {
+        if (status.ok()) {
+          *response->mutable_bot() = bot;
+          if constexpr (requires { response->set_key(key); }) {
+            response->set_key(key);
+          }
+        }
+        reactor->Finish(status);
+      };
+}
+
 }  // namespace
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::RegisterBot(
+    grpc::CallbackServerContext* context, const v1::RegisterBotRequest* request,
+    v1::RegisterBotResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (grpc::Status auth = registry_->AuthorizeAdmin(context->client_metadata());
+      !auth.ok()) {
+    reactor->Finish(auth);
+    return reactor;
+  }
+  registry_->lobby().Register(*request, AccountReplyTo(reactor, response));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::RotateBotKey(
+    grpc::CallbackServerContext* context,
+    const v1::RotateBotKeyRequest* request,
+    v1::RotateBotKeyResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (grpc::Status auth = registry_->AuthorizeAdmin(context->client_metadata());
+      !auth.ok()) {
+    reactor->Finish(auth);
+    return reactor;
+  }
+  registry_->lobby().Rotate(request->name(), AccountReplyTo(reactor, response));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::RevokeBot(
+    grpc::CallbackServerContext* context, const v1::RevokeBotRequest* request,
+    v1::RevokeBotResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (grpc::Status auth = registry_->AuthorizeAdmin(context->client_metadata());
+      !auth.ok()) {
+    reactor->Finish(auth);
+    return reactor;
+  }
+  registry_->lobby().Revoke(request->name(), AccountReplyTo(reactor, response));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::GetBot(
+    grpc::CallbackServerContext* context, const v1::GetBotRequest* request,
+    v1::GetBotResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  grpc::Status status = registry_->AuthorizeAdmin(context->client_metadata());
+  if (status.ok()) {
+    status = registry_->lobby().Get(request->name(), response->mutable_bot());
+  }
+  reactor->Finish(status);
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::ListBots(
+    grpc::CallbackServerContext* context, const v1::ListBotsRequest* request,
+    v1::ListBotsResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  grpc::Status status = registry_->AuthorizeAdmin(context->client_metadata());
+  if (status.ok()) registry_->lobby().List(response);
+  reactor->Finish(status);
+  return reactor;
+}
+
+grpc::ServerWriteReactor<v1::LobbyResponse>* RefereeServiceImpl::Lobby(
+    grpc::CallbackServerContext* context, const v1::LobbyRequest* request) {
+  return new LobbyReactor(registry_, context, *request);
+}
 
 grpc::ServerUnaryReactor* RefereeServiceImpl::CreateGame(
     grpc::CallbackServerContext* context, const v1::CreateGameRequest* request,

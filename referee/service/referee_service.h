@@ -38,6 +38,26 @@ class RefereeServiceImpl final : public v1::RefereeService::CallbackService {
       grpc::CallbackServerContext* context,
       const v1::SubmitMoveRequest* request,
       v1::SubmitMoveResponse* response) override;
+  grpc::ServerUnaryReactor* RegisterBot(
+      grpc::CallbackServerContext* context,
+      const v1::RegisterBotRequest* request,
+      v1::RegisterBotResponse* response) override;
+  grpc::ServerUnaryReactor* RotateBotKey(
+      grpc::CallbackServerContext* context,
+      const v1::RotateBotKeyRequest* request,
+      v1::RotateBotKeyResponse* response) override;
+  grpc::ServerUnaryReactor* RevokeBot(grpc::CallbackServerContext* context,
+                                      const v1::RevokeBotRequest* request,
+                                      v1::RevokeBotResponse* response) override;
+  grpc::ServerUnaryReactor* GetBot(grpc::CallbackServerContext* context,
+                                   const v1::GetBotRequest* request,
+                                   v1::GetBotResponse* response) override;
+  grpc::ServerUnaryReactor* ListBots(grpc::CallbackServerContext* context,
+                                     const v1::ListBotsRequest* request,
+                                     v1::ListBotsResponse* response) override;
+  grpc::ServerWriteReactor<v1::LobbyResponse>* Lobby(
+      grpc::CallbackServerContext* context,
+      const v1::LobbyRequest* request) override;
   grpc::ServerWriteReactor<v1::WatchGameResponse>* WatchGame(
       grpc::CallbackServerContext* context,
       const v1::WatchGameRequest* request) override;

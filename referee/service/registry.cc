@@ -12,7 +12,7 @@
 namespace cassino::service {
 namespace {
 
-constexpr int kMaxSeats = 4;
+constexpr int kMaxSeats = 6;  // California with 6 players
 constexpr size_t kMaxNameLength = 64;
 constexpr size_t kMaxLabelLength = 128;
 constexpr int kMaxDecks = 64;
@@ -89,18 +89,109 @@ Registry::Registry(recorder::Recorder* recorder, DeadlineTimer* timer,
       admin_token_hash_(HashToken(admin_token)) {
   // Ended games leave memory a while after their end; the timer thread does
   // the eviction, which takes only the registry's lock.
+  // An ended game also frees its bots' lobby capacity.
   deps_.on_finished = [this, keep_ended](const std::string& game_id) {
+    lobby_->GameEnded(game_id);
     deps_.timer->Schedule(DeadlineTimer::Clock::now() + keep_ended,
                           [this, game_id] { Evict(game_id); });
   };
+  lobby_ = std::make_unique<Lobby>(
+      recorder,
+      Lobby::Hooks{[this](const std::shared_ptr<GameSession>& game, int seat,
+                          Lobby::TokenCallback done) {
+                     MintSeatToken(game, seat, std::move(done));
+                   },
+                   [this](const std::shared_ptr<GameSession>& game, int seat) {
+                     RevokeSeatToken(game, seat);
+                   }});
 }
 
 void Registry::Evict(const std::string& game_id) {
   std::lock_guard<std::mutex> lock(mu_);
   games_.erase(game_id);
+  // Its lobby tokens stay in tokens_ (like seat tokens), so that they are
+  // told the game is over.
+  for (auto it = lobby_tokens_.lower_bound({game_id, 0});
+       it != lobby_tokens_.end() && it->first.first == game_id;) {
+    it = lobby_tokens_.erase(it);
+  }
+}
+
+void Registry::MintSeatToken(const std::shared_ptr<GameSession>& game, int seat,
+                             Lobby::TokenCallback done) {
+  const std::string& game_id = game->header().game_id;
+  std::string token = NewToken();
+  const std::string hash = HashToken(token);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::string& current = lobby_tokens_[{game_id, seat}];
+    if (!current.empty()) tokens_.erase(current);
+    current = hash;
+    tokens_[hash] = {game_id, seat};
+  }
+  // Offered only once on disk, so that it survives a restart.
+  deps_.recorder->SetSeatToken(
+      game_id, seat, hash,
+      [token = std::move(token), done = std::move(done)](absl::Status s) {
+        if (s.ok()) {
+          done(token);
+        } else {
+          done(s);
+        }
+      });
+}
+
+void Registry::RevokeSeatToken(const std::shared_ptr<GameSession>& game,
+                               int seat) {
+  const std::string& game_id = game->header().game_id;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = lobby_tokens_.find({game_id, seat});
+    if (it == lobby_tokens_.end() || it->second.empty()) return;
+    tokens_.erase(it->second);
+    it->second.clear();
+  }
+  deps_.recorder->SetSeatToken(game_id, seat, "", nullptr);
+  game->CloseSeat(seat, grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                                     "this bot's key was revoked"));
+}
+
+void Registry::AddToLobby(const std::shared_ptr<GameSession>& game) {
+  const recorder::GameHeader& h = game->header();
+  for (size_t seat = 0; seat < h.seats.size(); ++seat) {
+    if (!h.seats[seat].account.empty()) {
+      lobby_->AddSeat(game, static_cast<int>(seat));
+    }
+  }
+}
+
+grpc::Status Registry::ConnectLobby(
+    const Metadata& metadata, int capacity,
+    std::shared_ptr<Lobby::LobbyChannel> channel, std::string* account) {
+  std::optional<std::string> key = BearerToken(metadata);
+  if (!key) {
+    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                        "the lobby needs your bot key as "
+                        "'authorization: Bearer <key>' metadata");
+  }
+  const std::string hash = HashToken(*key);
+  grpc::Status status =
+      lobby_->Connect(hash, capacity, std::move(channel), account);
+  if (status.error_code() != grpc::StatusCode::UNAUTHENTICATED) return status;
+  if (ConstantTimeEquals(hash, admin_token_hash_)) {
+    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                        "the admin token is not a bot key");
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (tokens_.contains(hash)) {
+    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                        "a seat token is not a bot key");
+  }
+  return status;
 }
 
 absl::StatusOr<int> Registry::ResumeAll() {
+  if (absl::Status s = lobby_->Load(); !s.ok()) return s;
   absl::StatusOr<std::vector<std::string>> ids = deps_.recorder->Unfinished();
   if (!ids.ok()) return ids.status();
   int resumed = 0;
@@ -119,6 +210,9 @@ absl::StatusOr<int> Registry::ResumeAll() {
       continue;
     }
     Register(*game);
+    AddToLobby(*game);
+    // A game that ended (on time) before it joined the queues leaves them.
+    if ((*game)->over()) lobby_->GameEnded(id);
     ++resumed;
   }
   if (!first_error.ok()) return first_error;
@@ -130,7 +224,12 @@ void Registry::Register(const std::shared_ptr<GameSession>& game) {
   const recorder::GameHeader& h = game->header();
   games_[h.game_id] = game;
   for (size_t seat = 0; seat < h.seats.size(); ++seat) {
-    tokens_[h.seats[seat].token_hash] = {h.game_id, static_cast<int>(seat)};
+    const recorder::SeatInfo& s = h.seats[seat];
+    if (!s.account.empty())
+      lobby_tokens_[{h.game_id, static_cast<int>(seat)}] = s.token_hash;
+    // (An account seat not yet offered has no token.)
+    if (s.token_hash.empty()) continue;
+    tokens_[s.token_hash] = {h.game_id, static_cast<int>(seat)};
   }
 }
 
@@ -143,6 +242,11 @@ grpc::Status Registry::AuthorizeAdmin(const Metadata& metadata) const {
   }
   const std::string hash = HashToken(*token);
   if (ConstantTimeEquals(hash, admin_token_hash_)) return grpc::Status::OK;
+  // (The lobby first: its lock is never taken under the registry's.)
+  if (lobby_->IsKey(hash)) {
+    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                        "a bot key may not make organiser calls");
+  }
   std::lock_guard<std::mutex> lock(mu_);
   if (tokens_.contains(hash)) {
     return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
@@ -163,14 +267,24 @@ grpc::Status Registry::AuthorizeSeat(const Metadata& metadata,
   // Looking the token up by its hash takes the same time whatever the token
   // shares with a real one.
   const std::string hash = HashToken(*token);
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   auto it = tokens_.find(hash);
   if (it == tokens_.end()) {
+    // (The lobby's lock is never taken under the registry's.)
+    lock.unlock();
     if (ConstantTimeEquals(hash, admin_token_hash_)) {
       return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
                           "the admin token plays no seat");
     }
-    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, "unknown token");
+    if (lobby_->IsKey(hash)) {
+      return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                          "a bot key plays no seat directly: open the Lobby "
+                          "and use the seat token it offers");
+    }
+    return grpc::Status(
+        grpc::StatusCode::UNAUTHENTICATED,
+        "unknown token (a lobby seat token stops working when the lobby "
+        "offers the seat again)");
   }
   const auto& [token_game, seat] = it->second;
   if (!game_id.empty() && game_id != token_game) {
@@ -275,19 +389,37 @@ void Registry::CreateGame(
   response.mutable_clock()->set_per_move_ms(header.clock.per_move_ms);
   response.mutable_clock()->set_bank_ms(header.clock.bank_ms);
   response.mutable_clock()->set_max_illegal(header.clock.max_illegal);
+  bool has_accounts = false;
   for (int seat = 0; seat < seats; ++seat) {
-    const std::string& name = request.seats(seat).bot_name();
+    const std::string& account = request.seats(seat).account();
+    if (!account.empty()) {
+      if (grpc::Status s = lobby_->CheckSeatable(account); !s.ok()) {
+        return fail(grpc::Status(
+            s.error_code(),
+            absl::StrCat("seats[", seat, "].account: ", s.error_message())));
+      }
+      has_accounts = true;
+    }
+    const std::string& name = request.seats(seat).bot_name().empty()
+                                  ? account
+                                  : request.seats(seat).bot_name();
     if (name.empty() || name.size() > kMaxNameLength) {
       return fail(
           Invalid(absl::StrCat("seats[", seat, "].bot_name must be 1 to ",
                                kMaxNameLength, " characters")));
     }
-    const std::string token = NewToken();
-    header.seats.push_back({name, HashToken(token)});
     v1::SeatToken* t = response.add_tokens();
     t->set_seat(seat);
     t->set_bot_name(name);
-    t->set_token(token);
+    t->set_account(account);
+    if (account.empty()) {
+      const std::string token = NewToken();
+      header.seats.push_back({name, HashToken(token), ""});
+      t->set_token(token);
+    } else {
+      // No token: the lobby mints one when it offers the seat.
+      header.seats.push_back({name, "", account});
+    }
   }
 
   absl::StatusOr<Game> game = Game::Create(*rules, std::move(decks));
@@ -296,7 +428,7 @@ void Registry::CreateGame(
   // Registered only once on disk, so no token works before the game exists.
   GameSession::Create(
       deps_, std::move(header), std::move(*game),
-      [this, response, done = std::move(done)](
+      [this, response, has_accounts, done = std::move(done)](
           absl::Status status, std::shared_ptr<GameSession> session) {
         if (!status.ok()) {
           done(grpc::Status(grpc::StatusCode::UNAVAILABLE,
@@ -306,6 +438,8 @@ void Registry::CreateGame(
           return;
         }
         Register(session);
+        // Under the session's lock, so before the game can end.
+        if (has_accounts) AddToLobby(session);
         done(grpc::Status::OK, response);
       });
 }
@@ -338,6 +472,9 @@ grpc::Status Registry::GetGame(const std::string& game_id,
   for (const recorder::GameSummary& s : *list) {
     if (s.game_id == game_id) {
       SummaryToInfo(s, info);
+      for (const recorder::SeatInfo& seat : record->header.seats) {
+        info->add_accounts(seat.account);
+      }
       info->set_seed_commitment(record->header.commitment);
       if (s.status != recorder::GameStatus::kRunning) {
         info->set_seed(record->header.seed);

@@ -3,8 +3,9 @@
 //
 // The registry's own lock guards only its maps and is never held while a
 // game does anything, so games run independently of each other; the lock
-// order is always game, then registry (a game's commit callback may
-// register it), never the reverse.
+// order is always game, then lobby, then registry (a game's commit callback
+// may register it; the lobby mints seat tokens), never the reverse: the
+// registry calls neither a game nor the lobby while holding its lock.
 
 #ifndef CASSINO_REFEREE_SERVICE_REGISTRY_H_
 #define CASSINO_REFEREE_SERVICE_REGISTRY_H_
@@ -24,6 +25,7 @@
 #include "recorder/recorder.h"
 #include "referee/service/deadline_timer.h"
 #include "referee/service/game_session.h"
+#include "referee/service/lobby.h"
 
 namespace cassino::service {
 
@@ -47,7 +49,8 @@ class Registry {
            const std::string& admin_token, RateLimit seat_rate = RateLimit(),
            std::chrono::milliseconds keep_ended = std::chrono::seconds(60));
 
-  // Loads every unfinished game of the database and starts its clock.
+  // Loads the bot accounts, then every unfinished game of the database, and
+  // starts its clock; seats played by accounts join their lobby queues.
   // Returns how many were resumed; a game that cannot be replayed is
   // reported in the status and the others are still resumed.
   absl::StatusOr<int> ResumeAll();
@@ -60,6 +63,14 @@ class Registry {
   grpc::Status AuthorizeSeat(const Metadata& metadata,
                              const std::string& game_id,
                              SeatAccess* access) const;
+  // Opens a Lobby stream for the bot key in the metadata (see
+  // Lobby::Connect); PERMISSION_DENIED for the admin or a seat token.
+  grpc::Status ConnectLobby(const Metadata& metadata, int capacity,
+                            std::shared_ptr<Lobby::LobbyChannel> channel,
+                            std::string* account);
+
+  // The bot accounts and their lobbies.
+  Lobby& lobby() { return *lobby_; }
 
   // Creates a game; `done` runs once it is on disk (or failed).
   void CreateGame(
@@ -80,6 +91,13 @@ class Registry {
   // Drops an ended game from memory; its seat tokens stay known, so its bots
   // are told the game is over rather than that their token is unknown.
   void Evict(const std::string& game_id);
+  // Lobby hooks: a new lobby seat token replacing the seat's previous one;
+  // and invalidating it.
+  void MintSeatToken(const std::shared_ptr<GameSession>& game, int seat,
+                     Lobby::TokenCallback done);
+  void RevokeSeatToken(const std::shared_ptr<GameSession>& game, int seat);
+  // Queues the game's account seats in the lobby.
+  void AddToLobby(const std::shared_ptr<GameSession>& game);
 
   SessionDeps deps_;  // fixed after construction
   const std::string admin_token_hash_;
@@ -88,6 +106,12 @@ class Registry {
   absl::flat_hash_map<std::string, std::shared_ptr<GameSession>> games_;
   // Token hash -> (game id, seat).
   absl::flat_hash_map<std::string, std::pair<std::string, int>> tokens_;
+  // (game id, seat) -> hash of the valid lobby token, for account seats of
+  // games in memory.
+  std::map<std::pair<std::string, int>, std::string> lobby_tokens_;
+
+  // Declared last: destroyed first, while the maps above still exist.
+  std::unique_ptr<Lobby> lobby_;
 };
 
 }  // namespace cassino::service

@@ -60,6 +60,12 @@ RefereeServer::~RefereeServer() { Shutdown(); }
 void RefereeServer::Shutdown(int grace_ms) {
   if (shut_down_) return;
   shut_down_ = true;
+  // Lobby streams never end by themselves: end them first, so that they do
+  // not hold up the grace period.
+  if (registry_) {
+    registry_->lobby().CloseAll(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                                             "the referee is shutting down"));
+  }
   if (server_) {
     server_->Shutdown(std::chrono::system_clock::now() +
                       std::chrono::milliseconds(grace_ms));

@@ -624,13 +624,29 @@ TEST_F(RecorderTest, SchemaVersion1DatabaseIsBackfilledAtOpen) {
   // Import derives the tally; a running game has none.
   ExpectRowIs(ReadTally(path_, "b1"), TallyOf(finished));
   EXPECT_FALSE(ReadTally(path_, "b2").has_value());
-  // Make it a version 1 database, as an older referee left it.
+  // The same games in a version 1 database, as an older referee left it:
+  // only 001_initial.sql applied, the rows copied over.
+  const std::string v3 = path_ + ".v3";
+  std::filesystem::rename(path_, v3);
   {
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, "DROP TABLE game_tallies; PRAGMA user_version=1",
-                           nullptr, nullptr, nullptr),
+    ASSERT_EQ(Migrations()[0].version, 1);
+    ASSERT_EQ(sqlite3_exec(db, Migrations()[0].sql, nullptr, nullptr, nullptr),
               SQLITE_OK);
+    const std::string copy = absl::StrCat(
+        "PRAGMA user_version=1; ATTACH '", v3, "' AS old;",
+        "INSERT INTO games SELECT game_id, label, rules, commitment, seed, "
+        "explicit_decks, per_move_ms, bank_ms, max_illegal, created_us, "
+        "status, winner, end_reason, totals, finished_us FROM old.games;"
+        "INSERT INTO seats SELECT game_id, seat, bot_name, token_hash FROM "
+        "old.seats;"
+        "INSERT INTO events SELECT * FROM old.events; DETACH old;");
+    char* error = nullptr;
+    EXPECT_EQ(sqlite3_exec(db, copy.c_str(), nullptr, nullptr, &error),
+              SQLITE_OK)
+        << (error != nullptr ? error : "");
+    sqlite3_free(error);
     sqlite3_close(db);
   }
   auto rec = OpenOrDie();
@@ -648,6 +664,51 @@ TEST_F(RecorderTest, SchemaVersion1DatabaseIsBackfilledAtOpen) {
   }
   rec = OpenOrDie();
   ExpectRowIs(ReadTally(path_, "b1"), TallyOf(finished));
+}
+
+TEST_F(RecorderTest, BotAccountsAndSeatAccounts) {
+  auto rec = OpenOrDie();
+  BotAccountRow alice{"alice", "Ann", "ann@example.org", "k1", 10, 10, 0};
+  auto write = [](auto&& enqueue) {
+    std::promise<absl::Status> done;
+    enqueue([&](absl::Status s) { done.set_value(s); });
+    return done.get_future().get();
+  };
+  EXPECT_TRUE(write([&](auto cb) { rec->InsertAccount(alice, cb); }).ok());
+  EXPECT_TRUE(absl::IsAlreadyExists(
+      write([&](auto cb) { rec->InsertAccount(alice, cb); })));
+  alice.key_hash = "";
+  alice.revoked_us = 20;
+  EXPECT_TRUE(write([&](auto cb) { rec->UpdateAccount(alice, cb); }).ok());
+  BotAccountRow nobody{"nobody", "", "", "k", 1, 1, 0};
+  EXPECT_TRUE(absl::IsNotFound(
+      write([&](auto cb) { rec->UpdateAccount(nobody, cb); })));
+  absl::StatusOr<std::vector<BotAccountRow>> accounts = rec->Accounts();
+  ASSERT_TRUE(accounts.ok()) << accounts.status();
+  ASSERT_EQ(accounts->size(), 1u);
+  EXPECT_EQ((*accounts)[0], alice);
+
+  // A seat names its account; the other seat names none.
+  GameHeader h = MakeHeader("acc1");
+  h.seats[0].account = "alice";
+  h.seats[0].token_hash = "";
+  ASSERT_TRUE(rec->CreateGameSync(h).ok());
+  // An unknown account is refused (foreign key).
+  GameHeader bad = MakeHeader("acc2");
+  bad.seats[1].account = "nobody";
+  EXPECT_FALSE(rec->CreateGameSync(bad).ok());
+  EXPECT_TRUE(absl::IsNotFound(rec->Load("acc2").status()));
+  EXPECT_TRUE(
+      write([&](auto cb) { rec->SetSeatToken("acc1", 0, "fresh", cb); }).ok());
+  EXPECT_TRUE(absl::IsNotFound(
+      write([&](auto cb) { rec->SetSeatToken("acc1", 5, "x", cb); })));
+  absl::StatusOr<GameRecord> loaded = rec->Load("acc1");
+  ASSERT_TRUE(loaded.ok());
+  EXPECT_EQ(loaded->header.seats[0].account, "alice");
+  EXPECT_EQ(loaded->header.seats[0].token_hash, "fresh");
+  EXPECT_EQ(loaded->header.seats[1].account, "");
+  // The account is not part of the hashed create payload.
+  EXPECT_EQ(loaded->events[0].payload.find("alice\""), std::string::npos);
 }
 
 TEST_F(RecorderTest, ImportRoundTrip) {

@@ -137,7 +137,7 @@ TEST(CliSimulate, PrintsTotals) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   const std::vector<std::string> lines = Lines(r.out);
   ASSERT_GE(lines.size(), 7u) << r.out;
-  EXPECT_THAT(lines[0], StartsWith("rules: players=2 "));
+  EXPECT_THAT(lines[0], StartsWith("rules: game=cassino players=2 "));
   EXPECT_EQ(lines[1], std::string("batch seed: ") + kZeroSeed);
   EXPECT_THAT(lines[2], StartsWith("games 20, rounds "));
   EXPECT_THAT(lines[3], StartsWith("side "));

@@ -666,6 +666,9 @@ TEST(StatsTalliesTest, ManyGeneratedGamesAgreeWithTheEventScan) {
       p.label = i % 3 == 0 ? "a" : "b";
       const int players = i % 5 == 0 ? 4 : i % 7 == 0 ? 3 : 2;
       if (players == 4 && i % 2 == 0) p.rules = "standard partnerships=on";
+      // Variants with score items of their own (face, diamonds, ...).
+      if (players == 2 && i % 8 == 3) p.rules = "tablanette";
+      if (players == 2 && i % 8 == 7) p.rules = "callabra";
       for (int k = 0; k < players; ++k) {
         testing::SeatPlan seat;
         seat.bot = bots[rng() % bots.size()];

@@ -108,6 +108,10 @@ TEST_F(VerifyTest, GoodRecordsOfEveryShapeVerify) {
   add("three", {.rules = "players=3"});
   add("four", {.rules = "players=4"});
   add("partners", {.rules = "players=4 partnerships=on"});
+  // Variants whose score items have no column of their own in the tally.
+  add("tablanette", {.rules = "tablanette"});
+  add("callabra", {.rules = "callabra"});
+  add("six", {.rules = "california players=6"});
   add("explicit", {.explicit_decks = true});
   add("rejects", {.reject_every = 3});
   add("forfeit-time", {.forfeit_after = 30});

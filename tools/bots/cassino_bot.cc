@@ -3,9 +3,15 @@
 //
 //   cassino-bot --address 127.0.0.1:7000 --token $TOKEN --strategy builder
 //
+// or, in lobby mode, every game its bot account is seated in, up to
+// --capacity at once:
+//
+//   cassino-bot --address 127.0.0.1:7000 --lobby --key $KEY --capacity 4
+//
 // Exit status: 0 when the game ended (whoever won), printing one line with
-// the result to stdout; 1 when the game could not be played to the end
-// (error on stderr); 2 for bad flags.
+// the result to stdout (in lobby mode: once --games games have ended, one
+// line per game); 1 when the game could not be played to the end, or the
+// lobby refused the key (error on stderr); 2 for bad flags.
 
 #include <cstdlib>
 #include <iostream>
@@ -14,6 +20,7 @@
 #include "CLI/CLI.hpp"
 #include "absl/strings/str_join.h"
 #include "tools/bots/client/bot_client.h"
+#include "tools/bots/client/lobby_client.h"
 #include "tools/bots/strategies.h"
 
 namespace {
@@ -33,6 +40,9 @@ int main(int argc, char** argv) {
   options.address = EnvOr("CASSINO_ADDRESS", "127.0.0.1:7000");
   options.token = EnvOr("CASSINO_TOKEN", "");
   options.game_id = EnvOr("CASSINO_GAME", "");
+  cassino::bots::LobbyOptions lobby;
+  lobby.key = EnvOr("CASSINO_BOT_KEY", "");
+  bool lobby_mode = false;
   std::string strategy_name = "builder";
   uint64_t seed = 1;
   bool quiet = false;
@@ -48,6 +58,20 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--seed", seed, "Seeds the random strategy and the backoff")
       ->capture_default_str();
+  app.add_flag("--lobby", lobby_mode,
+               "Lobby mode: connect to the lobby with the bot key and play "
+               "every game offered, up to --capacity at once");
+  app.add_option("--key", lobby.key,
+                 "The bot key, for --lobby (default: $CASSINO_BOT_KEY)");
+  app.add_option("--capacity", lobby.capacity,
+                 "With --lobby: games played at once")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  app.add_option("--games", lobby.max_games,
+                 "With --lobby: exit after this many games have ended (0: "
+                 "never)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   app.add_flag("--unary", options.unary,
                "Use GetTurn/SubmitMove instead of the Play stream");
   app.add_option("--tls-ca", options.tls_ca_file,
@@ -60,6 +84,30 @@ int main(int argc, char** argv) {
   app.add_flag("--quiet,-q", quiet, "No diagnostics on stderr");
   CLI11_PARSE(app, argc, argv);
 
+  options.seed = seed;
+  if (!quiet) options.log = &std::cerr;
+  if (lobby_mode) {
+    if (lobby.key.empty()) {
+      std::cerr << "cassino-bot: --lobby needs --key (or $CASSINO_BOT_KEY)\n";
+      return 2;
+    }
+    lobby.bot = options;
+    cassino::bots::LobbyClient client(lobby, [&](int n) {
+      return cassino::bots::MakeStrategy(strategy_name, seed + n);
+    });
+    absl::StatusOr<std::vector<cassino::bots::BotResult>> results =
+        client.Run();
+    if (!results.ok()) {
+      std::cerr << "cassino-bot: " << results.status() << "\n";
+      return 1;
+    }
+    for (const cassino::bots::BotResult& r : *results) {
+      std::cout << r.Describe() << " [" << strategy_name << ", " << r.moves
+                << " moves, " << r.rejected << " rejected, " << r.reconnects
+                << " retries]\n";
+    }
+    return 0;
+  }
   if (options.token.empty()) {
     std::cerr << "cassino-bot: no token (--token or $CASSINO_TOKEN)\n";
     return 2;
@@ -68,8 +116,6 @@ int main(int argc, char** argv) {
     std::cerr << "cassino-bot: --unary needs --game (or $CASSINO_GAME)\n";
     return 2;
   }
-  options.seed = seed;
-  if (!quiet) options.log = &std::cerr;
 
   std::unique_ptr<cassino::bots::Strategy> strategy =
       cassino::bots::MakeStrategy(strategy_name, seed);

@@ -60,7 +60,7 @@ std::string ScoreLines(const RoundResult& r) {
   std::string out;
   for (const ScoreItem& item : r.score.items) {
     absl::StrAppend(&out, "    ", ScoreItemName(item.kind),
-                    item.kind == ScoreItemKind::kAce
+                    ScoreItemHasCard(item.kind)
                         ? absl::StrCat(" ", item.card.ToString())
                         : "",
                     " +", item.points, " side ", item.side, "\n");

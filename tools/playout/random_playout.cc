@@ -25,7 +25,11 @@ uint64_t FirstWord(const Seed& seed) {
 RandomPlayer::RandomPlayer(const Seed& seed) : rng_(FirstWord(seed)) {}
 
 Move RandomPlayer::Choose(const Game& game) {
-  generator_.Generate(game.position(), &moves_);
+  if (game.rules().game == GameKind::kCassino) {
+    generator_.Generate(game.position(), &moves_);  // without allocating
+  } else {
+    moves_ = game.LegalMoves();
+  }
   // Drop the call-out, which would end a random game at once.
   if (!moves_.empty() && moves_.front().kind == MoveKind::kCallOut) {
     moves_.erase(moves_.begin());

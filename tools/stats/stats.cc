@@ -27,6 +27,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "referee/rules/rule_set.h"
+#include "referee/rules/scoring.h"
 
 namespace cassino::stats {
 namespace {
@@ -254,8 +255,8 @@ bool ParseForfeit(std::string_view payload, int64_t* seat,
   return ok && have_seat && have_reason;
 }
 
-// Score item kind name -> ItemKind; kItemKinds for all_eleven (counted in
-// the total only); -1 unknown.
+// Score item kind name -> ItemKind; kItemKinds for the other kinds the
+// engine scores (counted in the total only); -1 unknown.
 int ItemIndex(std::string_view kind) {
   if (kind == "cards") return kCards;
   if (kind == "spades") return kSpades;
@@ -263,7 +264,12 @@ int ItemIndex(std::string_view kind) {
   if (kind == "little_cassino") return kLittleCassino;
   if (kind == "ace") return kAces;
   if (kind == "sweep") return kSweeps;
-  if (kind == "all_eleven") return kItemKinds;
+  // Any other item the engine scores (all_eleven, the variants' face,
+  // diamonds, ...) counts in the total only.
+  for (int k = 0; k <= static_cast<int>(ScoreItemKind::kSpade); ++k) {
+    const absl::string_view name = ScoreItemName(static_cast<ScoreItemKind>(k));
+    if (kind == std::string_view(name.data(), name.size())) return kItemKinds;
+  }
   return -1;
 }
 

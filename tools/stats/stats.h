@@ -42,7 +42,8 @@
 //  * Points per round by item: the points of each score item of the `round`
 //    events credited to the bot's side, divided by the rounds the bot
 //    played. `aces` and `sweeps` add up every ace and sweep item;
-//    `all_eleven` bonuses count in `total` only.
+//    `all_eleven` bonuses and the variants' other
+//    items (face, diamonds, ...) count in `total` only.
 //  * Seat advantage: per player count and seat, how often the side holding
 //    that seat won, against the 1/sides expected by symmetry.
 //  * Forfeits (`forfeit` events, by seat): all reasons; `timeouts` those

@@ -104,7 +104,7 @@ void FastRoundPayload(const RoundResult& r, std::string* out) {
     const ScoreItem& item = r.score.items[i];
     if (i > 0) out->push_back(',');
     out->push_back('{');
-    if (item.kind == ScoreItemKind::kAce) {
+    if (ScoreItemHasCard(item.kind)) {
       absl::StrAppend(out, "\"card\":\"", item.card.ToString(), "\",");
     }
     absl::StrAppend(out, "\"kind\":\"", ScoreItemName(item.kind),
@@ -763,8 +763,8 @@ std::optional<Failure> GameVerifier::Impl::Replay() {
             case ScoreItemKind::kSweep:
               side[recorder::kTallySweeps] += item.points;
               break;
-            case ScoreItemKind::kAllEleven:
-              break;
+            default:
+              break;  // all_eleven and the variants' items: the total only
           }
           side[recorder::kTallyTotal] += item.points;
         }

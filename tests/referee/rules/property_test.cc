@@ -10,7 +10,14 @@
 // at every round end: no build is left (except under `none`), and the round
 // points equal 11 + sweep points minus the points of tied categories; and
 // every game ends.
+//
+// The presets of the deal, scoring and flow variants (VARIANTS.md) get the
+// same checks over 2,000 games each (PresetPropertyTest): the pack's cards
+// are all accounted for, enumerated moves validate, games end, and a
+// round's points (items plus points scored during play) equal the preset's
+// base points (BasePoints) plus sweeps, less the items nobody won.
 
+#include <algorithm>
 #include <cstdlib>
 #include <random>
 #include <set>
@@ -55,9 +62,53 @@ void ExpectAllCardsAccounted(const Game& g) {
     add(CardSet::Of(g.deck()[i]));
   }
   if (!g.over()) {
-    EXPECT_EQ(count, kDeckSize);
-    EXPECT_EQ(seen, CardSet::FullDeck());
+    EXPECT_EQ(count, g.rules().Pack().size());
+    EXPECT_EQ(seen, g.rules().Pack());
   }
+}
+
+// A round's points add up: the items plus the points scored during play
+// equal the base points and the sweeps, less what nobody won (a tie, aces
+// split under all_aces, cards nobody captured).
+void ExpectRoundPointsAddUp(const RuleSet& rules, const RoundResult& r) {
+  const Scoring& sc = rules.scoring;
+  int points = 0, sweeps = 0, bonus = 0;
+  for (const SideTally& s : r.score.sides) {
+    points += s.points;
+    sweeps += s.sweeps;
+  }
+  for (int p : r.in_play) points += p;
+  bool won[4] = {false, false, false, false};  // cards, spades, diamonds, aces
+  for (const ScoreItem& it : r.score.items) {
+    won[0] |= it.kind == ScoreItemKind::kCards;
+    won[1] |= it.kind == ScoreItemKind::kSpades;
+    won[2] |= it.kind == ScoreItemKind::kDiamonds;
+    won[3] |= it.kind == ScoreItemKind::kAllAces;
+    if (it.kind == ScoreItemKind::kAllEleven) bonus += it.points;
+  }
+  int expected = BasePoints(rules) + sweeps * rules.sweep_points + bonus;
+  const CardSet pack = rules.Pack();
+  expected -= won[0] ? 0 : sc.most_cards;
+  if (pack.intersects(CardSet::OfSuit(Suit::kSpades))) {
+    expected -= won[1] ? 0 : sc.most_spades;
+  }
+  if (pack.intersects(CardSet::OfSuit(Suit::kDiamonds))) {
+    expected -= won[2] ? 0 : sc.most_diamonds;
+  }
+  expected -= won[3] ? 0 : sc.all_aces;
+  if (r.leftover_side < 0) {
+    for (Card c : r.leftovers) {
+      expected -= sc.card[c.index()] + sc.each_ace * (c.rank() == kAce) +
+                  sc.each_spade * (c.suit() == Suit::kSpades);
+    }
+  }
+  EXPECT_EQ(points, expected)
+      << "round " << r.round << " of " << rules.ToString();
+  // Every card of the pack was taken (or left to nobody).
+  int cards = 0;
+  for (const SideTally& s : r.score.sides) cards += s.cards;
+  EXPECT_EQ(cards + (r.leftover_side < 0 ? r.leftovers.size() : 0),
+            pack.size());
 }
 
 // A random identity: a hand card, a kind, a value and a subset of the table.
@@ -154,6 +205,7 @@ TEST_P(PropertyTest, RandomGamesKeepInvariants) {
           }
         }
         EXPECT_EQ(points, kBasePoints + sweep_points - tied - unowned_points);
+        ExpectRoundPointsAddUp(*rules, r);
       }
     }
   }
@@ -174,7 +226,103 @@ INSTANTIATE_TEST_SUITE_P(
                       Config{"players=4 partnerships=on", "v3"},
                       Config{"players=4 partnerships=on", "none"}),
     [](const ::testing::TestParamInfo<Config>& info) {
-      std::string name = absl::StrCat(info.param.players, "_", info.param.obligation);
+      std::string name =
+          absl::StrCat(info.param.players, "_", info.param.obligation);
+      for (char& c : name) {
+        if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+      }
+      return name;
+    });
+
+// The deal, scoring and flow presets (VARIANTS.md), 2,000 games each.
+struct PresetConfig {
+  const char* rules;
+  int base_points;  // the preset's documented round total
+};
+
+class PresetPropertyTest : public ::testing::TestWithParam<PresetConfig> {};
+
+TEST_P(PresetPropertyTest, RandomGamesKeepInvariants) {
+  const PresetConfig cfg = GetParam();
+  absl::StatusOr<RuleSet> rules = RuleSet::Parse(cfg.rules);
+  ASSERT_TRUE(rules.ok()) << rules.status();
+  EXPECT_EQ(BasePoints(*rules), cfg.base_points);
+  Seed batch{};
+  const std::string tag = absl::StrCat("preset ", cfg.rules);
+  for (size_t i = 0; i < tag.size() && i < batch.size(); ++i) batch[i] = tag[i];
+
+  MoveGenerator gen;
+  std::vector<Move> moves;
+  long positions = 0, rounds = 0, sweeps = 0, initial = 0, draws = 0, drawn = 0;
+  const int games = std::max(GamesPerConfig() * 4 / 5, 1);  // 2,000
+  for (int n = 0; n < games; ++n) {
+    const Seed seed = BatchGameSeed(batch, n);
+    Game g = *Game::Create(*rules, DeckSource::FromSeed(seed));
+    ExpectAllCardsAccounted(g);
+    RandomPlayer player(seed);
+    size_t rounds_seen = 0;
+    int steps = 0;
+    while (!g.over()) {
+      ASSERT_LT(++steps, 5000) << "game does not end";
+      ASSERT_TRUE(gen.Generate(g.position(), &moves));
+      ASSERT_FALSE(moves.empty()) << g.position().ToString();
+      ++positions;
+      if (positions % 4 == 0) {
+        for (const Move& m : moves) {
+          ASSERT_TRUE(g.Validate(m).ok())
+              << m.ToString() << " in " << g.position().ToString();
+        }
+      }
+      const int stock = g.stock_size();
+      const Move chosen = player.Choose(g);
+      ASSERT_TRUE(g.Play(chosen).ok()) << chosen.ToString();
+      ExpectAllCardsAccounted(g);
+      const PlayedMove& played = g.history().back();
+      if (rules->draw) {
+        // The mover drew exactly when the stock had a card.
+        EXPECT_EQ(played.drew, stock > 0);
+        drawn += played.drew;
+      } else {
+        EXPECT_FALSE(played.drew);
+      }
+      if (g.rounds().size() > rounds_seen) {
+        rounds_seen = g.rounds().size();
+        ++rounds;
+        const RoundResult& r = g.rounds().back();
+        EXPECT_EQ(r.builds_left, 0) << "round " << r.round;
+        ExpectRoundPointsAddUp(*rules, r);
+        for (const SideTally& s : r.score.sides) sweeps += s.sweeps;
+        initial += !r.initial_capture.cards.empty();
+        if (!rules->initial_pairs) EXPECT_TRUE(r.initial_capture.cards.empty());
+      }
+    }
+    if (rules->match == Match::kDealRounds) {
+      EXPECT_EQ(g.rounds().size(), static_cast<size_t>(rules->MatchRounds()));
+      EXPECT_EQ(g.result()->reason, GameEndReason::kDealRounds);
+      draws += g.result()->draw;
+      EXPECT_EQ(g.result()->draw, g.result()->winner < 0);
+    }
+  }
+  EXPECT_GT(positions, games * 20L);
+  EXPECT_GT(rounds, games);
+  if (rules->sweep_points > 0) EXPECT_GT(sweeps, 0);
+  if (rules->initial_pairs) EXPECT_GT(initial, 0);
+  if (rules->draw) EXPECT_GT(drawn, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Presets, PresetPropertyTest,
+    ::testing::Values(
+        PresetConfig{"portuguese", 11},
+        PresetConfig{"portuguese players=4 partnerships=on", 11},
+        PresetConfig{"spade", 25}, PresetConfig{"diamond", 5},
+        PresetConfig{"diamond players=3", 5}, PresetConfig{"five_players", 11},
+        PresetConfig{"draw", 11}, PresetConfig{"draw players=3", 11},
+        PresetConfig{"initial_pairs", 11}, PresetConfig{"california", 11},
+        PresetConfig{"california players=6", 11},
+        PresetConfig{"standard sweeps=2 sudden_death=on", 11}),
+    [](const ::testing::TestParamInfo<PresetConfig>& info) {
+      std::string name = info.param.rules;
       for (char& c : name) {
         if (!isalnum(static_cast<unsigned char>(c))) c = '_';
       }

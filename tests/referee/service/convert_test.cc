@@ -46,5 +46,32 @@ TEST(ConvertTest, MalformedMovesSayWhy) {
   EXPECT_FALSE(FromProto(twice).ok());
 }
 
+TEST(ConvertTest, PairCaptureCarriesTheSecondCard) {
+  const Move move = *Move::Parse("take 6H+5S JC");
+  v1::Move proto;
+  ToProto(move, &proto);
+  EXPECT_EQ(proto.notation(), "take 5S+6H JC");
+  EXPECT_EQ(proto.card(), "5S");
+  EXPECT_EQ(proto.second_card(), "6H");
+  v1::Move structured = proto;
+  structured.clear_notation();
+  EXPECT_EQ(*FromProto(structured), move);
+  // Either order of the two hand cards is the same move.
+  structured.set_card("6H");
+  structured.set_second_card("5S");
+  EXPECT_EQ(*FromProto(structured), move);
+  v1::Move two_taken = proto;
+  two_taken.add_table_cards("2D");
+  two_taken.clear_notation();
+  EXPECT_NE(FromProto(two_taken).status().message().find("one table card"),
+            std::string::npos);
+  v1::Move trail;
+  trail.set_kind(v1::MOVE_KIND_TRAIL);
+  trail.set_card("7H");
+  trail.set_second_card("8H");
+  EXPECT_NE(FromProto(trail).status().message().find("second_card"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace cassino::service

@@ -10,7 +10,10 @@
 // target; CASSINO_REFEREE_BIN is its path): starts the real cassino-referee
 // on 127.0.0.1 with a temporary database, creates games through the admin
 // API and plays them to the end with the cassino-bot binary (stream and
-// unary), the Python bot and the Node bot.
+// unary), the Python bot and the Node bot; then registers bot accounts and
+// plays games seated by account with each bot in lobby mode (--lobby),
+// including three bots in three processes (C++, Python, Node) across a
+// restart of the referee.
 //
 // The Python parts skip when /usr/bin/python3 cannot import grpc (or protoc
 // or /usr/bin/grpc_python_plugin is missing); the Node parts skip when node
@@ -351,9 +354,18 @@ class RealRefereeTest : public ::testing::Test {
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     std::ofstream((dir_ / "admin").string()) << kAdminToken << "\n";
+    StartReferee("127.0.0.1:0");
+    stub_ = v1::RefereeService::NewStub(
+        grpc::CreateChannel(address_, grpc::InsecureChannelCredentials()));
+  }
+
+  // Starts the referee on `listen` with the test's database; sets address_.
+  void StartReferee(const std::string& listen) {
     const std::string port_file = (dir_ / "port").string();
+    fs::remove(port_file);
+    address_.clear();
     referee_ = std::make_unique<Child>(std::vector<std::string>{
-        CASSINO_REFEREE_BIN, "--listen", "127.0.0.1:0", "--db",
+        CASSINO_REFEREE_BIN, "--listen", listen, "--db",
         (dir_ / "referee.db").string(), "--admin-token-file",
         (dir_ / "admin").string(), "--port-file", port_file});
     ASSERT_TRUE(referee_->started()) << "cannot start " << CASSINO_REFEREE_BIN;
@@ -369,8 +381,6 @@ class RealRefereeTest : public ::testing::Test {
     ASSERT_FALSE(address_.empty())
         << "the referee wrote no port file; stderr:\n"
         << referee_->stderr_text();
-    stub_ = v1::RefereeService::NewStub(
-        grpc::CreateChannel(address_, grpc::InsecureChannelCredentials()));
   }
 
   void TearDown() override {
@@ -444,6 +454,68 @@ class RealRefereeTest : public ::testing::Test {
                 p1.out.c_str());
   }
 
+  // Registers a bot account; returns its key.
+  std::string RegisterBot(const std::string& name) {
+    grpc::ClientContext ctx;
+    Admin(&ctx);
+    v1::RegisterBotRequest req;
+    req.set_name(name);
+    req.set_owner("live test");
+    v1::RegisterBotResponse resp;
+    grpc::Status st = stub_->RegisterBot(&ctx, req, &resp);
+    EXPECT_TRUE(st.ok()) << st.error_code() << ": " << st.error_message();
+    return resp.key();
+  }
+
+  // Registers two bot accounts, creates `games` games between them (seats
+  // by account) and runs each bot as one process in lobby mode, which must
+  // play all of them (up to `capacity` at once) and exit 0.
+  void PlayLobbyGames(
+      const std::string& name0, const std::string& name1,
+      const std::function<std::vector<std::string>(
+          const std::string&, const std::string&, int, int)>& bot0,
+      const std::function<std::vector<std::string>(
+          const std::string&, const std::string&, int, int)>& bot1,
+      int games = 1, int capacity = 1) {
+    const std::string key0 = RegisterBot(name0);
+    const std::string key1 = RegisterBot(name1);
+    std::vector<std::string> ids;
+    for (int i = 0; i < games; ++i) {
+      grpc::ClientContext ctx;
+      Admin(&ctx);
+      v1::CreateGameRequest req;
+      req.add_seats()->set_account(i % 2 == 0 ? name0 : name1);
+      req.add_seats()->set_account(i % 2 == 0 ? name1 : name0);
+      req.mutable_clock()->set_per_move_ms(20000);
+      req.mutable_clock()->set_bank_ms(120000);
+      req.set_label("bots-live-lobby-test");
+      v1::CreateGameResponse resp;
+      grpc::Status st = stub_->CreateGame(&ctx, req, &resp);
+      ASSERT_TRUE(st.ok()) << st.error_code() << ": " << st.error_message();
+      EXPECT_EQ(resp.tokens(0).token(), "");
+      ids.push_back(resp.game_id());
+    }
+    auto other = std::async(std::launch::async, [&] {
+      return RunProcess(bot1(address_, key1, capacity, games));
+    });
+    ProcResult p0 = RunProcess(bot0(address_, key0, capacity, games));
+    ProcResult p1 = other.get();
+    EXPECT_EQ(p0.exit_code, 0) << name0 << ": " << p0.Describe();
+    EXPECT_EQ(p1.exit_code, 0) << name1 << ": " << p1.Describe();
+    for (int i = 0; i < games; ++i) {
+      const std::string& id = ids[i];
+      EXPECT_NE(p0.out.find(id), std::string::npos) << p0.Describe();
+      EXPECT_NE(p1.out.find(id), std::string::npos) << p1.Describe();
+      const v1::GameInfo info = GetGame(id);
+      EXPECT_EQ(info.status(), v1::GAME_STATUS_FINISHED) << info.DebugString();
+      EXPECT_NE(info.result().reason(), "forfeit") << info.DebugString();
+      ASSERT_EQ(info.accounts_size(), 2);
+      EXPECT_EQ(info.accounts(0), i % 2 == 0 ? name0 : name1);
+      EXPECT_EQ(info.accounts(1), i % 2 == 0 ? name1 : name0);
+    }
+    std::printf("%s%s", p0.out.c_str(), p1.out.c_str());
+  }
+
   fs::path dir_;
   std::unique_ptr<Child> referee_;
   std::string address_;
@@ -482,6 +554,153 @@ TEST_F(RealRefereeTest, PythonBotVsNodeBot) {
   if (why.empty()) why = NodeUnavailable();
   if (!why.empty()) GTEST_SKIP() << why;
   PlayGame("python-example", "node-example", PythonBotArgs, NodeBotArgs);
+}
+
+std::vector<std::string> CppLobbyBot(const std::string& address,
+                                     const std::string& key, int capacity,
+                                     int games) {
+  return {kBotBin,      "--address",
+          address,      "--lobby",
+          "--key",      key,
+          "--capacity", absl::StrCat(capacity),
+          "--games",    absl::StrCat(games),
+          "--strategy", "greedy"};
+}
+
+std::vector<std::string> PythonLobbyBot(const std::string& address,
+                                        const std::string& key, int capacity,
+                                        int games) {
+  return {"/usr/bin/python3",
+          kPythonBot,
+          "--address",
+          address,
+          "--lobby",
+          "--key",
+          key,
+          "--capacity",
+          absl::StrCat(capacity),
+          "--games",
+          absl::StrCat(games)};
+}
+
+std::vector<std::string> NodeLobbyBot(const std::string& address,
+                                      const std::string& key, int capacity,
+                                      int games) {
+  return {"node",
+          kNodeDir + "/cassino_bot.js",
+          "--address",
+          address,
+          "--lobby",
+          "--key",
+          key,
+          "--capacity",
+          absl::StrCat(capacity),
+          "--games",
+          absl::StrCat(games)};
+}
+
+// Three bots in separate processes (C++, and the Python and Node examples
+// when they can run) play six games through the lobby, two at a time each;
+// the referee is stopped (SIGTERM) mid-way and restarted on the same port
+// and database; the bots reconnect and every game is played to the end.
+TEST_F(RealRefereeTest, LobbyBotsSurviveARefereeRestart) {
+  using BotArgs = std::function<std::vector<std::string>(
+      const std::string&, const std::string&, int, int)>;
+  std::vector<std::pair<std::string, BotArgs>> bots = {
+      {"cpp-bot", CppLobbyBot}};
+  bots.emplace_back(
+      PythonUnavailable().empty()
+          ? std::pair<std::string, BotArgs>{"python-bot", PythonLobbyBot}
+          : std::pair<std::string, BotArgs>{"cpp-bot-2", CppLobbyBot});
+  bots.emplace_back(
+      NodeUnavailable().empty()
+          ? std::pair<std::string, BotArgs>{"node-bot", NodeLobbyBot}
+          : std::pair<std::string, BotArgs>{"cpp-bot-3", CppLobbyBot});
+  std::vector<std::string> keys;
+  for (const auto& [name, args] : bots) keys.push_back(RegisterBot(name));
+  std::vector<std::string> ids;
+  for (int a = 0; a < 3; ++a) {
+    for (int b = 0; b < 3; ++b) {
+      if (a == b) continue;
+      grpc::ClientContext ctx;
+      Admin(&ctx);
+      v1::CreateGameRequest req;
+      req.add_seats()->set_account(bots[a].first);
+      req.add_seats()->set_account(bots[b].first);
+      req.mutable_clock()->set_per_move_ms(20000);
+      req.mutable_clock()->set_bank_ms(120000);
+      req.set_label("lobby-restart");
+      v1::CreateGameResponse resp;
+      ASSERT_TRUE(stub_->CreateGame(&ctx, req, &resp).ok());
+      ids.push_back(resp.game_id());
+    }
+  }
+  const std::string address = address_;
+  std::vector<std::unique_ptr<Child>> children;
+  for (int i = 0; i < 3; ++i) {
+    // Each bot plays four of the six games, two at a time.
+    children.push_back(
+        std::make_unique<Child>(bots[i].second(address, keys[i], 2, 4)));
+    ASSERT_TRUE(children.back()->started());
+  }
+  // Stop the referee once a game is under way.
+  bool under_way = false;
+  for (int i = 0; i < 1000 && !under_way; ++i) {
+    grpc::ClientContext ctx;
+    Admin(&ctx);
+    v1::ListGamesRequest req;
+    req.set_status(v1::GAME_STATUS_RUNNING);
+    v1::ListGamesResponse resp;
+    if (stub_->ListGames(&ctx, req, &resp).ok()) {
+      for (const v1::GameInfo& g : resp.games()) under_way |= g.turn() >= 4;
+    }
+    if (!under_way) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_TRUE(under_way);
+  referee_->Stop(SIGTERM);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  StartReferee(address);
+  ASSERT_EQ(address_, address);
+  const std::string resumed = referee_->stderr_text();
+  EXPECT_EQ(resumed.find(" 0 unfinished game(s) resumed"), std::string::npos)
+      << resumed;
+  stub_ = v1::RefereeService::NewStub(
+      grpc::CreateChannel(address_, grpc::InsecureChannelCredentials()));
+
+  for (int i = 0; i < 3; ++i) {
+    ProcResult r = children[i]->Wait(kProcessTimeoutSeconds);
+    EXPECT_EQ(r.exit_code, 0) << bots[i].first << ": " << r.Describe();
+    std::printf("%s:\n%s", bots[i].first.c_str(), r.out.c_str());
+  }
+  for (const std::string& id : ids) {
+    const v1::GameInfo info = GetGame(id);
+    EXPECT_EQ(info.status(), v1::GAME_STATUS_FINISHED) << info.DebugString();
+    EXPECT_NE(info.result().reason(), "forfeit") << info.DebugString();
+  }
+}
+
+TEST_F(RealRefereeTest, CppLobbyBotsPlayTwoGamesAtOnce) {
+  PlayLobbyGames("cpp-a", "cpp-b", CppLobbyBot, CppLobbyBot, 2, 2);
+}
+
+TEST_F(RealRefereeTest, PythonBotInLobbyMode) {
+  const std::string why = PythonUnavailable();
+  if (!why.empty()) GTEST_SKIP() << why;
+  PlayLobbyGames("python-example", "cpp-lobby", PythonLobbyBot, CppLobbyBot);
+}
+
+TEST_F(RealRefereeTest, NodeBotInLobbyMode) {
+  const std::string why = NodeUnavailable();
+  if (!why.empty()) GTEST_SKIP() << why;
+  PlayLobbyGames("node-example", "cpp-lobby", NodeLobbyBot, CppLobbyBot);
+}
+
+TEST_F(RealRefereeTest, PythonAndNodeBotsInLobbyModeTwoGamesAtOnce) {
+  std::string why = PythonUnavailable();
+  if (why.empty()) why = NodeUnavailable();
+  if (!why.empty()) GTEST_SKIP() << why;
+  PlayLobbyGames("python-example", "node-example", PythonLobbyBot, NodeLobbyBot,
+                 2, 2);
 }
 
 #endif  // CASSINO_REFEREE_BIN

@@ -41,9 +41,14 @@ std::string BotResult::Describe() const {
 
 absl::StatusOr<std::shared_ptr<grpc::Channel>> MakeChannel(
     const BotOptions& options) {
+  // gRPC's own reconnection backoff grows to minutes; a bot wants to be
+  // back soon after a referee restart.
+  grpc::ChannelArguments args;
+  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS,
+              static_cast<int>(options.max_backoff.count()));
   if (options.tls_ca_file.empty()) {
-    return grpc::CreateChannel(options.address,
-                               grpc::InsecureChannelCredentials());
+    return grpc::CreateCustomChannel(options.address,
+                                     grpc::InsecureChannelCredentials(), args);
   }
   std::ifstream in(options.tls_ca_file);
   if (!in) {
@@ -54,7 +59,8 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> MakeChannel(
   pem << in.rdbuf();
   grpc::SslCredentialsOptions ssl;
   ssl.pem_root_certs = pem.str();
-  return grpc::CreateChannel(options.address, grpc::SslCredentials(ssl));
+  return grpc::CreateCustomChannel(options.address, grpc::SslCredentials(ssl),
+                                   args);
 }
 
 BotClient::BotClient(BotOptions options, Strategy* strategy)

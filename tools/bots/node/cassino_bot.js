@@ -15,6 +15,13 @@
 //   npm install            # once, in this folder
 //   node cassino_bot.js --address 127.0.0.1:7000 --token SEAT_TOKEN [--game ID]
 //
+// Lobby mode (a registered bot account): connect once with the bot key and
+// play every game the referee offers, up to --capacity at once, each with
+// the seat token that came with its offer:
+//
+//   node cassino_bot.js --address 127.0.0.1:7000 --lobby --key BOT_KEY \
+//       [--capacity 4] [--games N]
+//
 // The .proto files are loaded at run time from ../../../proto.
 
 'use strict';
@@ -102,55 +109,147 @@ function playOnce(client, token) {
   });
 }
 
+const FATAL = [grpc.status.UNAUTHENTICATED, grpc.status.PERMISSION_DENIED,
+  grpc.status.NOT_FOUND, grpc.status.INVALID_ARGUMENT];
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+// Plays one seat to the end, reconnecting if the stream breaks. getToken()
+// gives the token for each attempt (in lobby mode the lobby may offer a
+// newer one). Resolves with GameEnded, or null after giving up.
+async function playGame(client, getToken, gameId, lobby) {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    let ended = null;
+    try {
+      ended = await playOnce(client, getToken());
+    } catch (err) {
+      // In lobby mode a refused token may be one the lobby replaced.
+      if (FATAL.includes(err.code) &&
+          !(lobby && err.code === grpc.status.UNAUTHENTICATED)) {
+        console.error(`cassino_bot.js: ${err.message}`);
+        return null;
+      }
+      console.error(`stream failed (${err.message}), retrying`);
+    }
+    if (ended) {
+      const r = ended.result;
+      console.log(`game ${gameId} ended: winner side ${r.winner} (${r.reason}) ` +
+        `totals ${r.totals.join('-')}: ${r.detail}`);
+      return ended;
+    }
+    await sleep(Math.min(200 * 2 ** attempt, 5000));
+  }
+  console.error(`cassino_bot.js: game ${gameId}: gave up reconnecting`);
+  return null;
+}
+
+// Lobby mode: plays every offered seat concurrently. Resolves once
+// maxGames games have ended (never if 0); exits on a refused key.
+async function runLobby(client, key, capacity, maxGames) {
+  const metadata = new grpc.Metadata();
+  metadata.add('authorization', `Bearer ${key}`);
+  const tokens = new Map();  // "game/seat" -> the newest seat token offered
+  const active = new Set();
+  const done = new Set();
+  const players = [];
+  let call = null;
+  let finished = false;
+
+  const play = async (seatKey, gameId) => {
+    const ended = await playGame(client, () => tokens.get(seatKey), gameId, true);
+    active.delete(seatKey);
+    if (ended) done.add(seatKey);
+    if (maxGames > 0 && done.size >= maxGames) {
+      finished = true;
+      if (call) call.cancel();
+    }
+  };
+
+  for (let failures = 0; !finished;) {
+    const status = await new Promise((resolve) => {
+      call = client.Lobby({ capacity }, metadata);
+      call.on('data', (response) => {
+        failures = 0;
+        if (response.event === 'welcome') {
+          const w = response.welcome;
+          console.error(`in the lobby as ${w.account}, capacity ${w.capacity}, ` +
+            `${w.unfinished_seats} unfinished seat(s)`);
+        } else if (response.event === 'offer') {
+          const g = response.offer.game;
+          const seatKey = `${g.game_id}/${g.seat}`;
+          tokens.set(seatKey, response.offer.token);
+          if (active.has(seatKey) || done.has(seatKey)) return;  // new token only
+          active.add(seatKey);
+          players.push(play(seatKey, g.game_id));
+        }
+      });
+      call.on('error', (err) => resolve(err));
+      call.on('end', () => resolve(null));
+    });
+    if (finished) break;
+    if (status && FATAL.includes(status.code)) {
+      console.error(`cassino_bot.js: lobby: ${status.message}`);
+      process.exit(1);
+    }
+    console.error(`lobby stream ended (${status ? status.message : 'OK'}), reconnecting`);
+    if (++failures > 10) {
+      console.error('cassino_bot.js: lobby: gave up reconnecting');
+      process.exit(1);
+    }
+    await sleep(Math.min(200 * 2 ** failures, 5000));
+  }
+  await Promise.all(players);
+}
+
 function parseArgs(argv) {
   const args = {
     address: process.env.CASSINO_ADDRESS || '127.0.0.1:7000',
     token: process.env.CASSINO_TOKEN || '',
     game: process.env.CASSINO_GAME || '',
+    key: process.env.CASSINO_BOT_KEY || '',
+    capacity: '1',
+    games: '0',
+    lobby: false,
   };
-  for (let i = 0; i < argv.length; i += 2) {
+  const usage = () => {
+    console.error('usage: node cassino_bot.js --address HOST:PORT ' +
+      '(--token TOKEN [--game ID] | --lobby --key KEY [--capacity N] [--games N])');
+    process.exit(2);
+  };
+  for (let i = 0; i < argv.length; i++) {
     const name = argv[i].replace(/^--/, '');
-    if (!(name in args) || i + 1 >= argv.length) {
-      console.error('usage: node cassino_bot.js --address HOST:PORT --token TOKEN [--game ID]');
-      process.exit(2);
+    if (name === 'lobby') {
+      args.lobby = true;
+      continue;
     }
-    args[name] = argv[i + 1];
+    if (!(name in args) || i + 1 >= argv.length) usage();
+    args[name] = argv[++i];
   }
   return args;
 }
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
+  const api = loadApi();
+  // gRPC's own reconnection backoff grows to minutes; be back soon after a
+  // referee restart.
+  const client = new api.RefereeService(args.address, grpc.credentials.createInsecure(),
+    { 'grpc.max_reconnect_backoff_ms': 5000 });
+  if (args.lobby) {
+    if (!args.key) {
+      console.error('cassino_bot.js: --lobby needs --key (or $CASSINO_BOT_KEY)');
+      process.exit(2);
+    }
+    await runLobby(client, args.key, Number(args.capacity), Number(args.games));
+    client.close();
+    return;
+  }
   if (!args.token) {
     console.error('cassino_bot.js: --token (or $CASSINO_TOKEN) is required');
     process.exit(2);
   }
-  const api = loadApi();
-  const client = new api.RefereeService(args.address, grpc.credentials.createInsecure());
-  const fatal = [grpc.status.UNAUTHENTICATED, grpc.status.PERMISSION_DENIED,
-    grpc.status.NOT_FOUND];
-  for (let attempt = 0; attempt < 10; attempt++) {  // reconnect if the stream breaks
-    let ended = null;
-    try {
-      ended = await playOnce(client, args.token);
-    } catch (err) {
-      if (fatal.includes(err.code)) {
-        console.error(`cassino_bot.js: ${err.message}`);
-        process.exit(1);
-      }
-      console.error(`stream failed (${err.message}), retrying`);
-    }
-    if (ended) {
-      const r = ended.result;
-      console.log(`game ${args.game} ended: winner side ${r.winner} (${r.reason}) ` +
-        `totals ${r.totals.join('-')}: ${r.detail}`);
-      client.close();
-      return;
-    }
-    await new Promise((done) => setTimeout(done, Math.min(200 * 2 ** attempt, 5000)));
-  }
-  console.error('cassino_bot.js: gave up reconnecting');
-  process.exit(1);
+  const ended = await playGame(client, () => args.token, args.game, false);
+  client.close();
+  if (!ended) process.exit(1);
 }
 
 main();

@@ -18,6 +18,13 @@ Run (Debian's grpc lives in /usr/bin/python3, not in other interpreters):
   /usr/bin/python3 tools/bots/python/cassino_bot.py \
       --address 127.0.0.1:7000 --token SEAT_TOKEN [--game GAME_ID]
 
+Lobby mode (a registered bot account): connect once with the bot key and
+play every game the referee offers, up to --capacity at once, each on its
+own thread with the seat token that came with the offer:
+
+  /usr/bin/python3 tools/bots/python/cassino_bot.py \
+      --address 127.0.0.1:7000 --lobby --key BOT_KEY [--capacity 4] [--games N]
+
 Needs python3-grpcio, python3-protobuf, protoc and /usr/bin/grpc_python_plugin
 (all Debian packages). The Python stubs are generated from proto/ into
 tools/bots/python/_gen on the first run.
@@ -30,6 +37,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -138,6 +146,113 @@ def play_once(stub, token):
     return game_id, None
 
 
+FATAL = (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED,
+         grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT)
+
+
+def play_game(stub, get_token, game_id, lobby=False):
+    """Plays one seat to the end, reconnecting if the stream breaks.
+
+    get_token() gives the seat token for each attempt (in lobby mode the
+    lobby may offer a newer one). Returns GameEnded, or None after giving up
+    (the reason is printed).
+    """
+    for attempt in range(10):
+        try:
+            started_id, ended = play_once(stub, get_token())
+            game_id = started_id or game_id
+        except grpc.RpcError as e:
+            # In lobby mode a refused token may be one the lobby replaced:
+            # the next attempt uses the newest.
+            if e.code() in FATAL and not (
+                    lobby and e.code() == grpc.StatusCode.UNAUTHENTICATED):
+                print(f"cassino_bot.py: {e.code().name}: {e.details()}",
+                      file=sys.stderr)
+                return None
+            print(f"stream failed ({e.code().name}), retrying",
+                  file=sys.stderr)
+            ended = None
+        if ended is not None:
+            r = ended.result
+            print(f"game {game_id} ended: winner side {r.winner} "
+                  f"({r.reason}) totals {'-'.join(map(str, r.totals))}: "
+                  f"{r.detail}", flush=True)
+            return ended
+        time.sleep(min(0.2 * 2 ** attempt, 5))
+    print(f"cassino_bot.py: game {game_id}: gave up reconnecting",
+          file=sys.stderr)
+    return None
+
+
+def run_lobby(stub, key, capacity, max_games):
+    """Lobby mode: plays every offered seat on its own thread.
+
+    Returns after max_games games have ended (never if 0); exits on a key
+    the referee refuses.
+    """
+    metadata = [("authorization", "Bearer " + key)]
+    lock = threading.Lock()
+    tokens = {}      # (game id, seat) -> the newest seat token offered
+    active = set()   # seats being played
+    done = set()     # seats whose game ended
+    threads = []
+    finished = threading.Event()
+    current = [None]  # the open Lobby call
+
+    def player(seat_key):
+        ended = play_game(stub, lambda: tokens[seat_key], seat_key[0],
+                          lobby=True)
+        with lock:
+            active.discard(seat_key)
+            if ended is not None:
+                done.add(seat_key)
+            if max_games and len(done) >= max_games:
+                finished.set()
+                if current[0] is not None:
+                    current[0].cancel()
+
+    failures = 0
+    while not finished.is_set():
+        call = stub.Lobby(pb.LobbyRequest(capacity=capacity),
+                          metadata=metadata)
+        with lock:
+            current[0] = call
+        try:
+            for response in call:
+                failures = 0
+                event = response.WhichOneof("event")
+                if event == "welcome":
+                    w = response.welcome
+                    print(f"in the lobby as {w.account}, capacity "
+                          f"{w.capacity}, {w.unfinished_seats} unfinished "
+                          f"seat(s)", file=sys.stderr)
+                elif event == "offer":
+                    game = response.offer.game
+                    seat_key = (game.game_id, game.seat)
+                    with lock:
+                        tokens[seat_key] = response.offer.token
+                        if seat_key in active or seat_key in done:
+                            continue  # the player picks the new token up
+                        active.add(seat_key)
+                    t = threading.Thread(target=player, args=(seat_key,))
+                    t.start()
+                    threads.append(t)
+        except grpc.RpcError as e:
+            if finished.is_set():
+                break
+            if e.code() in FATAL:
+                sys.exit(f"cassino_bot.py: lobby: {e.code().name}: "
+                         f"{e.details()}")
+            print(f"lobby stream failed ({e.code().name}), reconnecting",
+                  file=sys.stderr)
+        failures += 1
+        if failures > 10:
+            sys.exit("cassino_bot.py: lobby: gave up reconnecting")
+        time.sleep(min(0.2 * 2 ** failures, 5))
+    for t in threads:
+        t.join()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--address",
@@ -145,29 +260,32 @@ def main():
     parser.add_argument("--token", default=os.environ.get("CASSINO_TOKEN"))
     parser.add_argument("--game", default=os.environ.get("CASSINO_GAME"),
                         help="the game id (informational: the token names it)")
+    parser.add_argument("--lobby", action="store_true",
+                        help="lobby mode: play every game offered to the bot "
+                             "account of --key")
+    parser.add_argument("--key", default=os.environ.get("CASSINO_BOT_KEY"),
+                        help="the bot key (lobby mode; or $CASSINO_BOT_KEY)")
+    parser.add_argument("--capacity", type=int, default=1,
+                        help="lobby mode: games played at once")
+    parser.add_argument("--games", type=int, default=0,
+                        help="lobby mode: exit after this many games ended "
+                             "(0: never)")
     args = parser.parse_args()
+
+    # gRPC's own reconnection backoff grows to minutes; be back soon after a
+    # referee restart.
+    channel = grpc.insecure_channel(
+        args.address, options=[("grpc.max_reconnect_backoff_ms", 5000)])
+    stub = pb_grpc.RefereeServiceStub(channel)
+    if args.lobby:
+        if not args.key:
+            parser.error("--lobby needs --key (or $CASSINO_BOT_KEY)")
+        run_lobby(stub, args.key, args.capacity, args.games)
+        return
     if not args.token:
         parser.error("--token (or $CASSINO_TOKEN) is required")
-
-    stub = pb_grpc.RefereeServiceStub(grpc.insecure_channel(args.address))
-    for attempt in range(10):  # reconnect if the stream breaks
-        try:
-            game_id, ended = play_once(stub, args.token)
-        except grpc.RpcError as e:
-            if e.code() in (grpc.StatusCode.UNAUTHENTICATED,
-                            grpc.StatusCode.PERMISSION_DENIED,
-                            grpc.StatusCode.NOT_FOUND):
-                sys.exit(f"cassino_bot.py: {e.code().name}: {e.details()}")
-            print(f"stream failed ({e.code().name}), retrying", file=sys.stderr)
-            game_id, ended = args.game, None
-        if ended is not None:
-            r = ended.result
-            print(f"game {game_id} ended: winner side {r.winner} "
-                  f"({r.reason}) totals {'-'.join(map(str, r.totals))}: "
-                  f"{r.detail}")
-            return
-        time.sleep(min(0.2 * 2 ** attempt, 5))
-    sys.exit("cassino_bot.py: gave up reconnecting")
+    if play_game(stub, lambda: args.token, args.game) is None:
+        sys.exit(1)
 
 
 if __name__ == "__main__":
