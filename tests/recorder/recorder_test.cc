@@ -711,6 +711,29 @@ TEST_F(RecorderTest, BotAccountsAndSeatAccounts) {
   EXPECT_EQ(loaded->events[0].payload.find("alice\""), std::string::npos);
 }
 
+// A database that reached the latest version while 002 was a placeholder
+// has no game_tallies: it still opens and records games, without tallies.
+TEST_F(RecorderTest, DatabaseWithoutTheTallyTableStillWorks) {
+  OpenOrDie().reset();
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(
+        sqlite3_exec(db, "DROP TABLE game_tallies", nullptr, nullptr, nullptr),
+        SQLITE_OK);
+    sqlite3_close(db);
+  }
+  auto rec = OpenOrDie();
+  GameHeader h = MakeHeader("nt");
+  ASSERT_TRUE(rec->Import(MakeRecord(h, PlayEvents(h))).ok());
+  GameHeader h2 = MakeHeader("nt2", 9);
+  ASSERT_TRUE(rec->CreateGameSync(h2).ok());
+  for (const PendingEvent& e : PlayEvents(h2)) {
+    ASSERT_TRUE(rec->AppendSync("nt2", e.kind, e.at_us, e.payload).ok());
+  }
+  EXPECT_EQ(rec->Load("nt2")->events.back().kind, EventKind::kEnd);
+}
+
 TEST_F(RecorderTest, ImportRoundTrip) {
   GameHeader h = MakeHeader("i1");
   GameRecord record = MakeRecord(h, PlayEvents(h));
