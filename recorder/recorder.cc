@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <deque>
@@ -21,6 +22,7 @@
 #include "absl/strings/str_split.h"
 #include "nlohmann/json.hpp"
 #include "recorder/migrations.h"
+#include "recorder/tally.h"
 
 namespace cassino::recorder {
 namespace {
@@ -114,6 +116,13 @@ class Query {
     return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
   }
   int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
+  // Valid until the next Step or the end of the Query.
+  absl::string_view View(int col) const {
+    const unsigned char* text = sqlite3_column_text(stmt_, col);
+    if (text == nullptr) return {};
+    return absl::string_view(reinterpret_cast<const char*>(text),
+                             sqlite3_column_bytes(stmt_, col));
+  }
   std::string Text(int col) const {
     const unsigned char* text = sqlite3_column_text(stmt_, col);
     if (text == nullptr) return "";
@@ -290,12 +299,20 @@ class Recorder::Impl {
                            EventKind kind, int64_t at_us,
                            absl::string_view payload, absl::string_view hash);
   absl::Status SetSummary(const std::string& game_id, const Summary& summary);
+  // Computes the game's tally from its stored events (this transaction's
+  // included) and writes it, replacing any.
+  absl::Status WriteTally(const std::string& game_id);
+  absl::Status InsertTally(const std::string& game_id, const GameTally& tally);
+  // Writes the missing tallies of ended games (databases from before
+  // migration 002, or a crash between the migration and the backfill).
+  absl::Status Backfill();
 
   // Reader helpers; read_mu_ must be held.
   absl::StatusOr<sqlite3_stmt*> ReadStmt(const std::string& sql);
   absl::StatusOr<std::vector<std::string>> BotsOf(const std::string& game_id);
 
   const Durability durability_;
+  bool has_tallies_ = false;  // the game_tallies table exists
   sqlite3* writer_ = nullptr;
   sqlite3* reader_ = nullptr;
 
@@ -313,6 +330,9 @@ class Recorder::Impl {
     sqlite3_stmt* insert_seat = nullptr;
     sqlite3_stmt* insert_event = nullptr;
     sqlite3_stmt* set_summary = nullptr;
+    sqlite3_stmt* game_shape = nullptr;
+    sqlite3_stmt* game_events = nullptr;
+    sqlite3_stmt* insert_tally = nullptr;
     sqlite3_stmt* set_seat_account = nullptr;
     sqlite3_stmt* insert_account = nullptr;
     sqlite3_stmt* update_account = nullptr;
@@ -375,7 +395,21 @@ absl::Status Recorder::Impl::Init(const std::string& path) {
   }
   if (absl::Status s = Configure(writer_, /*writer=*/true); !s.ok()) return s;
   if (absl::Status s = Migrate(); !s.ok()) return s;
+  {
+    // A database that went to version 3 while 002 was a placeholder (main
+    // between the lobby merge and the tallies merge) has no game_tallies:
+    // it then works without tallies (readers use the events).
+    absl::StatusOr<sqlite3_stmt*> check = Prepare(
+        writer_,
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
+        "'game_tallies'");
+    if (!check.ok()) return check.status();
+    has_tallies_ = sqlite3_step(*check) == SQLITE_ROW &&
+                   sqlite3_column_int(*check, 0) == 1;
+    sqlite3_finalize(*check);
+  }
   if (absl::Status s = PrepareWriter(); !s.ok()) return s;
+  if (absl::Status s = Backfill(); !s.ok()) return s;
 
   rc = sqlite3_open_v2(
       path.c_str(), &reader_,
@@ -498,6 +532,15 @@ absl::Status Recorder::Impl::PrepareWriter() {
       {&w_.set_summary,
        "UPDATE games SET status = ?2, winner = ?3, end_reason = ?4, "
        "totals = ?5, finished_us = ?6 WHERE game_id = ?1"},
+      {&w_.game_shape,
+       "SELECT rules, (SELECT count(*) FROM seats WHERE game_id = ?1) "
+       "FROM games WHERE game_id = ?1"},
+      {&w_.game_events,
+       "SELECT kind, payload FROM events WHERE game_id = ?1 ORDER BY seq"},
+      {&w_.insert_tally,
+       "INSERT OR REPLACE INTO game_tallies (game_id, events, rounds, moves, "
+       "bad_moves, bad_events, points, conduct, move_ms) "
+       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"},
       {&w_.set_seat_account,
        "UPDATE seats SET account = ?3 WHERE game_id = ?1 AND seat = ?2"},
       {&w_.insert_account,
@@ -510,6 +553,7 @@ absl::Status Recorder::Impl::PrepareWriter() {
        "UPDATE seats SET token_hash = ?3 WHERE game_id = ?1 AND seat = ?2"},
   };
   for (const auto& [slot, sql] : statements) {
+    if (slot == &w_.insert_tally && !has_tallies_) continue;
     absl::StatusOr<sqlite3_stmt*> stmt = Prepare(writer_, sql);
     if (!stmt.ok()) return stmt.status();
     *slot = *stmt;
@@ -538,8 +582,9 @@ Recorder::Impl::~Impl() {
   for (sqlite3_stmt* stmt :
        {w_.begin, w_.commit, w_.rollback, w_.savepoint, w_.release,
         w_.rollback_to, w_.game_exists, w_.last_event, w_.insert_game,
-        w_.insert_seat, w_.insert_event, w_.set_summary, w_.set_seat_account,
-        w_.insert_account, w_.update_account, w_.set_seat_token}) {
+        w_.insert_seat, w_.insert_event, w_.set_summary, w_.game_shape,
+        w_.game_events, w_.insert_tally, w_.set_seat_account, w_.insert_account,
+        w_.update_account, w_.set_seat_token}) {
     sqlite3_finalize(stmt);  // a no-op on nullptr
   }
   for (auto& [sql, stmt] : read_stmts_) sqlite3_finalize(stmt);
@@ -761,6 +806,85 @@ absl::Status Recorder::Impl::SetSummary(const std::string& game_id,
   return q.Run("updating the game summary");
 }
 
+absl::Status Recorder::Impl::InsertTally(const std::string& game_id,
+                                         const GameTally& tally) {
+  if (!has_tallies_) return absl::OkStatus();
+  Query q(w_.insert_tally);
+  q.Bind(1, game_id)
+      .Bind(2, tally.events)
+      .Bind(3, tally.rounds)
+      .Bind(4, tally.moves)
+      .Bind(5, tally.bad_moves)
+      .Bind(6, tally.bad_events)
+      .Bind(7, tally.PointsText())
+      .Bind(8, tally.ConductText())
+      .Bind(9, tally.MoveMsText());
+  return q.Run("writing the game tally");
+}
+
+absl::Status Recorder::Impl::WriteTally(const std::string& game_id) {
+  if (!has_tallies_) return absl::OkStatus();
+  std::string rules;
+  int64_t players = 0;
+  {
+    Query q(w_.game_shape);
+    q.Bind(1, game_id);
+    int rc = q.Step();
+    if (rc != SQLITE_ROW)
+      return SqlError(writer_, rc, "reading a game's rules");
+    rules = q.Text(0);
+    players = q.Int(1);
+  }
+  const int seats = static_cast<int>(std::clamp<int64_t>(players, 0, 64));
+  TallyBuilder builder(seats, TallySides(rules, seats));
+  Query q(w_.game_events);
+  q.Bind(1, game_id);
+  int rc;
+  while ((rc = q.Step()) == SQLITE_ROW) builder.Add(q.View(0), q.View(1));
+  if (rc != SQLITE_DONE)
+    return SqlError(writer_, rc, "reading a game's events");
+  return InsertTally(game_id, builder.tally());
+}
+
+absl::Status Recorder::Impl::Backfill() {
+  if (!has_tallies_) return absl::OkStatus();
+  std::vector<std::string> ids;
+  {
+    absl::StatusOr<sqlite3_stmt*> stmt = Prepare(
+        writer_,
+        "SELECT game_id FROM games g WHERE status != 'running' AND NOT EXISTS "
+        "(SELECT 1 FROM game_tallies t WHERE t.game_id = g.game_id) "
+        "ORDER BY game_id");
+    if (!stmt.ok()) return stmt.status();
+    int rc;
+    {
+      Query q(*stmt);
+      while ((rc = q.Step()) == SQLITE_ROW) ids.push_back(q.Text(0));
+    }
+    sqlite3_finalize(*stmt);
+    if (rc != SQLITE_DONE)
+      return SqlError(writer_, rc, "finding untallied games");
+  }
+  // A few hundred games per transaction: a crash keeps what was committed
+  // and the next open goes on from there.
+  constexpr size_t kPerTransaction = 500;
+  for (size_t first = 0; first < ids.size(); first += kPerTransaction) {
+    if (absl::Status s = Query(w_.begin).Run("BEGIN"); !s.ok()) return s;
+    absl::Status s;
+    for (size_t i = first;
+         i < std::min(ids.size(), first + kPerTransaction) && s.ok(); ++i) {
+      s = WriteTally(ids[i]);
+    }
+    if (s.ok()) s = Query(w_.commit).Run("COMMIT");
+    if (!s.ok()) {
+      Query(w_.rollback).Run("ROLLBACK").IgnoreError();
+      return absl::Status(
+          s.code(), absl::StrCat("filling in game tallies: ", s.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Recorder::Impl::DoWrite(const CreateWrite& w) {
   const GameHeader& h = w.header;
   if (h.game_id.empty()) return absl::InvalidArgumentError("empty game id");
@@ -833,6 +957,7 @@ absl::Status Recorder::Impl::AppendOne(const std::string& game_id,
   }
   if (summary->has_value()) {
     if (absl::Status s = SetSummary(game_id, **summary); !s.ok()) return s;
+    if (absl::Status s = WriteTally(game_id); !s.ok()) return s;
   }
   overlay_[game_id] = ChainState{chain->next_seq + 1, hash,
                                  chain->closed || summary->has_value()};
@@ -893,6 +1018,10 @@ absl::Status Recorder::Impl::DoWrite(const ImportWrite& w) {
         !s.ok()) {
       return s;
     }
+  }
+  if (r.status != GameStatus::kRunning) {
+    // Derived data is never imported: it is computed from the events.
+    if (absl::Status s = InsertTally(h.game_id, TallyOf(r)); !s.ok()) return s;
   }
   overlay_[h.game_id] = ChainState{static_cast<int64_t>(r.events.size()), last,
                                    r.status != GameStatus::kRunning};

@@ -82,8 +82,11 @@ struct ListFilter {
 
 class Recorder {
  public:
-  // Opens (creating if missing) the database at `path` and applies pending
-  // migrations. ":memory:" is not supported (two connections are needed).
+  // Opens (creating if missing) the database at `path`, applies pending
+  // migrations and writes the tally (recorder/tally.h) of every ended game
+  // that has none: a database from before schema version 2 is upgraded once,
+  // about 0.2 ms of CPU per game. ":memory:" is not supported (two
+  // connections are needed).
   static absl::StatusOr<std::unique_ptr<Recorder>> Open(const std::string& path,
                                                         Durability durability);
   ~Recorder();
@@ -95,7 +98,9 @@ class Recorder {
   void CreateGame(const GameHeader& header, DoneCallback done);
   // Queues one event; the recorder assigns seq (next for that game) and the
   // chain hash. `end` and `abort` also set the game's status and summary
-  // columns. Events of one game are written in the order they were queued.
+  // columns and write its tally (game_tallies, computed from all its
+  // events), in the same transaction. Events of one game are written in the
+  // order they were queued.
   void Append(const std::string& game_id, EventKind kind, int64_t at_us,
               std::string payload, DoneCallback done);
 
@@ -136,7 +141,8 @@ class Recorder {
   absl::StatusOr<std::vector<std::string>> Unfinished() const;
 
   // Inserts a complete record as it is (hashes included, not recomputed),
-  // for `cassino import`. AlreadyExists if the id is taken.
+  // for `cassino import`, with the tally of an ended game computed from its
+  // events. AlreadyExists if the id is taken.
   absl::Status Import(const GameRecord& record);
 
   // Number of transactions committed and writes they held (for benchmarks).

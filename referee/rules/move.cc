@@ -3,7 +3,9 @@
 #include <tuple>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -90,13 +92,22 @@ std::string Move::ToString() const {
 }
 
 absl::StatusOr<Move> Move::Parse(absl::string_view text) {
-  std::vector<absl::string_view> words =
-      absl::StrSplit(text, absl::ByAnyChar(" ,\t"), absl::SkipEmpty());
+  // Words separated by spaces, commas and tabs (runs of them count once).
+  // Parsing every recorded move is most of what `cassino verify` does with
+  // a move, so no allocation for the usual few words.
+  absl::InlinedVector<absl::string_view, 16> words;
+  auto separator = [](char c) { return c == ' ' || c == ',' || c == '\t'; };
+  for (size_t i = 0; i < text.size();) {
+    while (i < text.size() && separator(text[i])) ++i;
+    const size_t start = i;
+    while (i < text.size() && !separator(text[i])) ++i;
+    if (i > start) words.push_back(text.substr(start, i - start));
+  }
   if (words.empty()) return absl::InvalidArgumentError("empty move");
   // A pluck comes first ("pluck 7H, trail 3D") or last ("trail 3D, pluck
   // 7H"); the rest is the move.
   for (size_t i = 0; i < words.size(); ++i) {
-    if (absl::AsciiStrToLower(words[i]) != "pluck") continue;
+    if (!absl::EqualsIgnoreCase(words[i], "pluck")) continue;
     const bool after = i > 0;
     if (i + 1 >= words.size() || (after && i + 2 != words.size())) {
       return absl::InvalidArgumentError(
@@ -128,7 +139,7 @@ absl::StatusOr<Move> Move::Parse(absl::string_view text) {
     }
     return m->WithPluck(*p, after);
   }
-  const std::string verb = absl::AsciiStrToLower(words[0]);
+  const absl::string_view verb = words[0];
   auto syntax = [&](absl::string_view expected) {
     return absl::InvalidArgumentError(
         absl::StrCat("'", text, "': expected ", expected));
@@ -147,11 +158,11 @@ absl::StatusOr<Move> Move::Parse(absl::string_view text) {
     return set;
   };
 
-  if (verb == "call") {
+  if (absl::EqualsIgnoreCase(verb, "call")) {
     if (words.size() != 1) return syntax("'call' alone");
     return CallOut();
   }
-  if (verb == "trail") {
+  if (absl::EqualsIgnoreCase(verb, "trail")) {
     if (words.size() != 2) return syntax("'trail <card>', e.g. 'trail 7H'");
     if (words[1].find('=') != absl::string_view::npos) {
       return absl::InvalidArgumentError(
@@ -161,7 +172,8 @@ absl::StatusOr<Move> Move::Parse(absl::string_view text) {
     if (!c.ok()) return c.status();
     return Trail(*c);
   }
-  if (verb == "take" || verb == "capture") {
+  if (absl::EqualsIgnoreCase(verb, "take") ||
+      absl::EqualsIgnoreCase(verb, "capture")) {
     if (words.size() < 3) {
       return syntax("'take <card> <table cards...>', e.g. 'take 8C 8H'");
     }
@@ -193,7 +205,7 @@ absl::StatusOr<Move> Move::Parse(absl::string_view text) {
     }
     return Capture(c, *taken, declared);
   }
-  if (verb == "build") {
+  if (absl::EqualsIgnoreCase(verb, "build")) {
     if (words.size() < 4) {
       return syntax(
           "'build <value> <card> <table cards...>', e.g. 'build 8 3D 5S'");
@@ -215,9 +227,9 @@ absl::StatusOr<Move> Move::Parse(absl::string_view text) {
     }
     return Build(c, value, *table, declared);
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "'", text, "': unknown move kind '", words[0],
-      "' (trail, take, build, call)"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("'", text, "': unknown move kind '", words[0],
+                   "' (trail, take, build, call)"));
 }
 
 }  // namespace cassino

@@ -7,7 +7,9 @@
 #include <condition_variable>
 #include <filesystem>
 #include <future>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -17,6 +19,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "recorder/migrations.h"
+#include "recorder/tally.h"
 #include "tests/recorder/test_game.h"
 
 namespace cassino::recorder {
@@ -437,6 +440,7 @@ TEST_F(RecorderTest, FreshDatabaseIsMigratedToTheLatestVersion) {
             SQLITE_OK);
   ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
   EXPECT_EQ(sqlite3_column_int(stmt, 0), Migrations().back().version);
+  EXPECT_GE(Migrations().back().version, 2);  // 002_game_tallies.sql
   sqlite3_finalize(stmt);
   ASSERT_EQ(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &stmt, nullptr),
             SQLITE_OK);
@@ -447,6 +451,219 @@ TEST_F(RecorderTest, FreshDatabaseIsMigratedToTheLatestVersion) {
   sqlite3_close(db);
   // Opening again applies nothing and works.
   EXPECT_NE(OpenOrDie(), nullptr);
+}
+
+// The game_tallies row of `game_id` as text columns, or nullopt.
+struct TallyRow {
+  int64_t events, rounds, moves, bad_moves, bad_events;
+  std::string points, conduct, move_ms;
+};
+std::optional<TallyRow> ReadTally(const std::string& path,
+                                  const std::string& game_id) {
+  sqlite3* db = nullptr;
+  EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* stmt = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(db,
+                               "SELECT events, rounds, moves, bad_moves, "
+                               "bad_events, points, conduct, move_ms FROM "
+                               "game_tallies WHERE game_id = ?1",
+                               -1, &stmt, nullptr),
+            SQLITE_OK);
+  sqlite3_bind_text(stmt, 1, game_id.c_str(), -1, SQLITE_TRANSIENT);
+  std::optional<TallyRow> row;
+  if (sqlite3_step(stmt) == SQLITE_ROW) {
+    auto text = [&](int col) {
+      return std::string(
+          reinterpret_cast<const char*>(sqlite3_column_text(stmt, col)));
+    };
+    row = TallyRow{sqlite3_column_int64(stmt, 0),
+                   sqlite3_column_int64(stmt, 1),
+                   sqlite3_column_int64(stmt, 2),
+                   sqlite3_column_int64(stmt, 3),
+                   sqlite3_column_int64(stmt, 4),
+                   text(5),
+                   text(6),
+                   text(7)};
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return row;
+}
+
+void ExpectRowIs(const std::optional<TallyRow>& row, const GameTally& t) {
+  ASSERT_TRUE(row.has_value());
+  EXPECT_EQ(row->events, t.events);
+  EXPECT_EQ(row->rounds, t.rounds);
+  EXPECT_EQ(row->moves, t.moves);
+  EXPECT_EQ(row->bad_moves, t.bad_moves);
+  EXPECT_EQ(row->bad_events, t.bad_events);
+  EXPECT_EQ(row->points, t.PointsText());
+  EXPECT_EQ(row->conduct, t.ConductText());
+  EXPECT_EQ(row->move_ms, t.MoveMsText());
+}
+
+TEST_F(RecorderTest, TallyIsWrittenWithTheEndEvent) {
+  GameHeader h = MakeHeader("t1");
+  Game final_state = *Game::Create(RuleSet::Standard(), *HeaderDecks(h));
+  std::vector<PendingEvent> events = PlayEvents(h, -1, &final_state);
+  ASSERT_EQ(events.back().kind, EventKind::kEnd);
+  auto rec = OpenOrDie();
+  ASSERT_TRUE(rec->CreateGameSync(h).ok());
+  for (size_t i = 0; i + 1 < events.size(); ++i) {
+    ASSERT_TRUE(rec->AppendSync("t1", events[i].kind, events[i].at_us,
+                                events[i].payload)
+                    .ok());
+  }
+  EXPECT_FALSE(ReadTally(path_, "t1").has_value());  // running: no tally
+  ASSERT_TRUE(rec->AppendSync("t1", events.back().kind, events.back().at_us,
+                              events.back().payload)
+                  .ok());
+  const std::optional<TallyRow> row = ReadTally(path_, "t1");
+  ExpectRowIs(row, TallyOf(MakeRecord(h, events)));
+
+  // The figures themselves, from what PlayEvents played: move i of the game
+  // took 400 + 300 * (i % 5) ms, every third move had a reject first.
+  int64_t moves = 0;
+  std::array<int64_t, 2> rejects{}, seat_moves{};
+  std::array<std::map<int64_t, int64_t>, 2> ms;
+  for (const PendingEvent& e : events) {
+    const Json p = Json::parse(e.payload);
+    if (e.kind == EventKind::kMove) {
+      ++seat_moves[p["seat"].get<int>()];
+      ++ms[p["seat"].get<int>()][400 + 300 * (moves % 5)];
+      ++moves;
+    } else if (e.kind == EventKind::kReject) {
+      ++rejects[p["seat"].get<int>()];
+    }
+  }
+  EXPECT_EQ(row->moves, moves);
+  EXPECT_EQ(row->events, static_cast<int64_t>(events.size() + 1));
+  EXPECT_EQ(row->rounds, static_cast<int64_t>(final_state.rounds().size()));
+  EXPECT_EQ(row->conduct,
+            absl::StrCat("[[", seat_moves[0], ",", rejects[0], ",0,0],[",
+                         seat_moves[1], ",", rejects[1], ",0,0]]"));
+  std::string expected_ms = "[";
+  for (int seat = 0; seat < 2; ++seat) {
+    expected_ms += seat == 0 ? "[" : ",[";
+    bool first = true;
+    for (const auto& [v, n] : ms[seat]) {
+      absl::StrAppend(&expected_ms, first ? "" : ",", v, ",", n);
+      first = false;
+    }
+    expected_ms += "]";
+  }
+  expected_ms += "]";
+  EXPECT_EQ(row->move_ms, expected_ms);
+  // Each side's total adds up every item of every round the engine scored.
+  std::array<int64_t, 2> sums{};
+  for (const RoundResult& r : final_state.rounds()) {
+    for (const ScoreItem& item : r.score.items) sums[item.side] += item.points;
+  }
+  GameTally t = TallyOf(MakeRecord(h, events));
+  ASSERT_EQ(t.sides.size(), 2u);
+  EXPECT_EQ(t.sides[0][kTallyTotal], sums[0]);
+  EXPECT_EQ(t.sides[1][kTallyTotal], sums[1]);
+  EXPECT_GT(sums[0] + sums[1], 0);
+}
+
+TEST_F(RecorderTest, AbortAndForfeitWriteATally) {
+  GameHeader h = MakeHeader("t2");
+  std::vector<PendingEvent> events = PlayEvents(h, 7);
+  events.push_back({EventKind::kForfeit, events.back().at_us + 1,
+                    ForfeitPayload(1, "time", "too slow")});
+  events.push_back(
+      {EventKind::kAbort, events.back().at_us + 1, AbortPayload("operator")});
+  auto rec = OpenOrDie();
+  ASSERT_TRUE(rec->CreateGameSync(h).ok());
+  for (const PendingEvent& e : events) {
+    ASSERT_TRUE(rec->AppendSync("t2", e.kind, e.at_us, e.payload).ok());
+  }
+  const std::optional<TallyRow> row = ReadTally(path_, "t2");
+  ExpectRowIs(row, TallyOf(MakeRecord(h, events)));
+  EXPECT_EQ(row->moves, 7);
+  EXPECT_THAT(row->conduct, ::testing::EndsWith(",1,1]]"));  // seat 1 timed out
+}
+
+TEST(TallyBuilderTest, CountsUnreadablePayloadsAsBad) {
+  TallyBuilder b(2, 2);
+  b.Add(EventKind::kMove, "{\"seat\":0,\"elapsed_ms\":5}");
+  b.Add(EventKind::kMove, "{\"seat\":2,\"elapsed_ms\":5}");  // no seat 2
+  b.Add(EventKind::kMove, "{\"seat\":1}");                   // no time
+  b.Add(EventKind::kMove, "not json");
+  b.Add(EventKind::kReject, "{\"seat\":-1}");
+  b.Add(EventKind::kForfeit, "{\"seat\":1}");  // no reason
+  b.Add(EventKind::kRound,
+        "{\"items\":[{\"kind\":\"cards\",\"points\":3,\"side\":0},"
+        "{\"kind\":\"joker\",\"points\":1,\"side\":1}]}");
+  b.Add(EventKind::kRound,
+        "{\"items\":[{\"kind\":\"ace\",\"points\":1,\"side\":1},"
+        "{\"kind\":\"all_eleven\",\"points\":2,\"side\":1},"
+        "{\"kind\":\"sweep\",\"points\":1,\"side\":3}]}");  // side 3 dropped
+  b.Add("nonsense", "{}");
+  const GameTally& t = b.tally();
+  EXPECT_EQ(t.events, 9);
+  EXPECT_EQ(t.moves, 1);
+  EXPECT_EQ(t.bad_moves, 3);
+  EXPECT_EQ(t.bad_events, 3);
+  EXPECT_EQ(t.rounds, 1);
+  EXPECT_EQ(t.PointsText(), "[[0,0,0,0,0,0,0],[0,0,0,0,1,0,3]]");
+  EXPECT_EQ(t.ConductText(), "[[1,0,0,0],[0,0,0,0]]");
+  EXPECT_EQ(t.MoveMsText(), "[[5,1],[]]");
+}
+
+TEST_F(RecorderTest, SchemaVersion1DatabaseIsBackfilledAtOpen) {
+  GameHeader h1 = MakeHeader("b1");
+  GameRecord finished = MakeRecord(h1, PlayEvents(h1));
+  GameHeader h2 = MakeHeader("b2", 9);
+  GameRecord running = MakeRecord(h2, PlayEvents(h2, 5));
+  {
+    auto rec = OpenOrDie();
+    ASSERT_TRUE(rec->Import(finished).ok());
+    ASSERT_TRUE(rec->Import(running).ok());
+  }
+  // Import derives the tally; a running game has none.
+  ExpectRowIs(ReadTally(path_, "b1"), TallyOf(finished));
+  EXPECT_FALSE(ReadTally(path_, "b2").has_value());
+  // The same games in a version 1 database, as an older referee left it:
+  // only 001_initial.sql applied, the rows copied over.
+  const std::string v3 = path_ + ".v3";
+  std::filesystem::rename(path_, v3);
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(Migrations()[0].version, 1);
+    ASSERT_EQ(sqlite3_exec(db, Migrations()[0].sql, nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    const std::string copy = absl::StrCat(
+        "PRAGMA user_version=1; ATTACH '", v3, "' AS old;",
+        "INSERT INTO games SELECT game_id, label, rules, commitment, seed, "
+        "explicit_decks, per_move_ms, bank_ms, max_illegal, created_us, "
+        "status, winner, end_reason, totals, finished_us FROM old.games;"
+        "INSERT INTO seats SELECT game_id, seat, bot_name, token_hash FROM "
+        "old.seats;"
+        "INSERT INTO events SELECT * FROM old.events; DETACH old;");
+    char* error = nullptr;
+    EXPECT_EQ(sqlite3_exec(db, copy.c_str(), nullptr, nullptr, &error),
+              SQLITE_OK)
+        << (error != nullptr ? error : "");
+    sqlite3_free(error);
+    sqlite3_close(db);
+  }
+  auto rec = OpenOrDie();
+  ExpectRowIs(ReadTally(path_, "b1"), TallyOf(finished));
+  EXPECT_FALSE(ReadTally(path_, "b2").has_value());
+  // A tally lost later (or never written) is filled in at the next open.
+  rec.reset();
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(
+        sqlite3_exec(db, "DELETE FROM game_tallies", nullptr, nullptr, nullptr),
+        SQLITE_OK);
+    sqlite3_close(db);
+  }
+  rec = OpenOrDie();
+  ExpectRowIs(ReadTally(path_, "b1"), TallyOf(finished));
 }
 
 TEST_F(RecorderTest, BotAccountsAndSeatAccounts) {
@@ -492,6 +709,29 @@ TEST_F(RecorderTest, BotAccountsAndSeatAccounts) {
   EXPECT_EQ(loaded->header.seats[1].account, "");
   // The account is not part of the hashed create payload.
   EXPECT_EQ(loaded->events[0].payload.find("alice\""), std::string::npos);
+}
+
+// A database that reached the latest version while 002 was a placeholder
+// has no game_tallies: it still opens and records games, without tallies.
+TEST_F(RecorderTest, DatabaseWithoutTheTallyTableStillWorks) {
+  OpenOrDie().reset();
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(
+        sqlite3_exec(db, "DROP TABLE game_tallies", nullptr, nullptr, nullptr),
+        SQLITE_OK);
+    sqlite3_close(db);
+  }
+  auto rec = OpenOrDie();
+  GameHeader h = MakeHeader("nt");
+  ASSERT_TRUE(rec->Import(MakeRecord(h, PlayEvents(h))).ok());
+  GameHeader h2 = MakeHeader("nt2", 9);
+  ASSERT_TRUE(rec->CreateGameSync(h2).ok());
+  for (const PendingEvent& e : PlayEvents(h2)) {
+    ASSERT_TRUE(rec->AppendSync("nt2", e.kind, e.at_us, e.payload).ok());
+  }
+  EXPECT_EQ(rec->Load("nt2")->events.back().kind, EventKind::kEnd);
 }
 
 TEST_F(RecorderTest, ImportRoundTrip) {

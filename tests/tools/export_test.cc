@@ -1,6 +1,8 @@
 // Export and import: the JSON round trip is byte-identical, import verifies
 // and refuses tampered games, and skips games already present.
 
+#include <sqlite3.h>
+
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -21,6 +23,24 @@ using ::cassino::tools_testing::FixtureOptions;
 using ::cassino::tools_testing::PlayFixtureGame;
 using ::cassino::tools_testing::WriteGame;
 using ::testing::HasSubstr;
+
+using ::testing::Not;
+
+// The first column of the first row of `sql` on the database at `path`, as
+// text ("" if none).
+std::string QueryText(const std::string& path, const char* sql) {
+  sqlite3* db = nullptr;
+  sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+  sqlite3_stmt* stmt = nullptr;
+  std::string out;
+  if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) == SQLITE_OK &&
+      sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_text(stmt, 0)) {
+    out = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return out;
+}
 
 class ExportTest : public ::testing::Test {
  protected:
@@ -75,6 +95,18 @@ TEST_F(ExportTest, RoundTripIsByteIdentical) {
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(v->ok, 7);
   EXPECT_TRUE(v->failures.empty());
+
+  // Tallies are derived, not exported: import computed one per ended game
+  // (the running game has none), identical to the source's.
+  const char* kTallies =
+      "SELECT group_concat(game_id || ' ' || events || ' ' || rounds || ' ' "
+      "|| moves || ' ' || points || ' ' || conduct || ' ' || move_ms, ';') "
+      "FROM (SELECT * FROM game_tallies ORDER BY game_id)";
+  const std::string imported = QueryText(fresh, kTallies);
+  EXPECT_EQ(imported, QueryText(source_, kTallies));
+  EXPECT_EQ(QueryText(fresh, "SELECT count(*) FROM game_tallies"), "6");
+  EXPECT_THAT(imported, Not(HasSubstr("g-running")));
+  EXPECT_THAT(first, Not(HasSubstr("conduct")));
 }
 
 TEST_F(ExportTest, JsonShape) {

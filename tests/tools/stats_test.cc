@@ -6,6 +6,7 @@
 
 #include "tools/stats/stats.h"
 
+#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -579,6 +580,131 @@ TEST_F(StatsTest, SparseAndDenseScansAgree) {
   absl::StatusOr<Stats> b = ReadStats(*db_, {}, one);
   ASSERT_TRUE(b.ok());
   CheckAgainst(*b, {});
+}
+
+// The JSON document of `s` without the time the read took.
+std::string Comparable(Stats s) {
+  s.summary.seconds = 0;
+  s.summary.tallied_games = 0;
+  return FormatJson(s);
+}
+
+// Runs SQL on a database file.
+void Sql(const std::string& path, const char* sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  char* error = nullptr;
+  EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, &error), SQLITE_OK)
+      << (error != nullptr ? error : "");
+  sqlite3_free(error);
+  sqlite3_close(db);
+}
+
+TEST_F(StatsTest, TalliesAndEventsGiveTheSameStatistics) {
+  Options events;
+  events.use_tallies = false;
+  for (const Filter& f : {Filter{}, Filter{"cup", "random_b", 0, 0}}) {
+    for (int threads : {1, 2}) {
+      Options tallies;
+      tallies.threads = events.threads = threads;
+      absl::StatusOr<Stats> a = ReadStats(*db_, f, tallies);
+      absl::StatusOr<Stats> b = ReadStats(*db_, f, events);
+      ASSERT_TRUE(a.ok() && b.ok());
+      EXPECT_EQ(a->summary.tallied_games, a->summary.finished);
+      EXPECT_EQ(b->summary.tallied_games, 0);
+      EXPECT_EQ(Comparable(*a), Comparable(*b));
+      CheckAgainst(*a, f);
+    }
+  }
+}
+
+TEST_F(StatsTest, DatabasesWithoutTalliesAreReadFromTheEvents) {
+  const Stats expected = Read();
+  // A copy of the database as schema version 1 left it: no game_tallies.
+  const std::string v1 = *dir_ + "/v1.db";
+  std::filesystem::copy_file(*db_, v1,
+                             std::filesystem::copy_options::overwrite_existing);
+  Sql(v1, "DROP TABLE game_tallies; PRAGMA user_version=1");
+  absl::StatusOr<Stats> s = ReadStats(v1, {});
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->summary.tallied_games, 0);
+  EXPECT_EQ(Comparable(*s), Comparable(expected));
+  CheckAgainst(*s, {});
+
+  // Some tallies missing, one that does not fit its game (a seat short):
+  // those games are read from their events.
+  const std::string partial = *dir_ + "/partial.db";
+  std::filesystem::copy_file(*db_, partial,
+                             std::filesystem::copy_options::overwrite_existing);
+  Sql(partial,
+      "DELETE FROM game_tallies WHERE game_id LIKE 'league-1-%';"
+      "UPDATE game_tallies SET conduct = '[[0,0,0,0]]' "
+      "WHERE game_id = 'league-2-01-0'");
+  s = ReadStats(partial, {});
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_GT(s->summary.tallied_games, 0);
+  EXPECT_LT(s->summary.tallied_games, expected.summary.finished - 6);
+  EXPECT_EQ(Comparable(*s), Comparable(expected));
+}
+
+// Many varied games (2, 3 and 4 players, partnerships, explicit decks,
+// rejects, forfeits of every kind, aborts): the tallies the recorder wrote
+// give exactly what the event scan gives.
+TEST(StatsTalliesTest, ManyGeneratedGamesAgreeWithTheEventScan) {
+  const std::string dir =
+      ::testing::TempDir() + "/stats_tallies_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/many.db";
+  {
+    auto rec = recorder::Recorder::Open(path, recorder::Durability::kNormal);
+    ASSERT_TRUE(rec.ok()) << rec.status();
+    const std::vector<std::string> bots = {"ann", "bob", "cid", "dee", "eve"};
+    std::mt19937_64 rng(20261123);
+    for (int i = 0; i < 150; ++i) {
+      GamePlan p;
+      p.game_id = absl::StrCat("g", 1000 + i);
+      p.label = i % 3 == 0 ? "a" : "b";
+      const int players = i % 5 == 0 ? 4 : i % 7 == 0 ? 3 : 2;
+      if (players == 4 && i % 2 == 0) p.rules = "standard partnerships=on";
+      // Variants with score items of their own (face, diamonds, ...).
+      if (players == 2 && i % 8 == 3) p.rules = "tablanette";
+      if (players == 2 && i % 8 == 7) p.rules = "callabra";
+      for (int k = 0; k < players; ++k) {
+        testing::SeatPlan seat;
+        seat.bot = bots[rng() % bots.size()];
+        seat.policy = rng() % 2 ? testing::RandomMove : testing::GreedyMove;
+        seat.elapsed_base_ms = static_cast<int64_t>(rng() % 3000);
+        seat.reject_every = static_cast<int>(rng() % 4) * 3;
+        p.seats.push_back(seat);
+      }
+      p.seed = MakeSeed(500 + i % 40);  // repeated decks: duplicate pairs
+      p.explicit_decks = i % 11 == 0;
+      p.created_us = 1'800'000'000'000'000 + i * 1'000'000LL;
+      p.rng_seed = rng();
+      if (i % 6 == 1) {
+        p.stop_after_moves = static_cast<int>(rng() % 40);
+        p.stop = i % 4 == 1 ? GamePlan::Stop::kAbort : GamePlan::Stop::kForfeit;
+        p.forfeit_seat = static_cast<int>(rng() % players);
+        p.forfeit_reason = rng() % 2 ? "time" : "disconnected";
+      }
+      absl::StatusOr<testing::PlayedGame> g = testing::PlayAndRecord(**rec, p);
+      ASSERT_TRUE(g.ok()) << p.game_id << ": " << g.status();
+    }
+  }
+  Options events;
+  events.use_tallies = false;
+  for (bool move_times : {true, false}) {
+    Options tallies;
+    tallies.move_times = events.move_times = move_times;
+    absl::StatusOr<Stats> a = ReadStats(path, {}, tallies);
+    absl::StatusOr<Stats> b = ReadStats(path, {}, events);
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_GT(a->summary.finished, 100);
+    EXPECT_EQ(a->summary.tallied_games, a->summary.finished);
+    EXPECT_GT(a->summary.moves + (move_times ? 0 : 1), 0);
+    EXPECT_EQ(Comparable(*a), Comparable(*b));
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(StatsTest, MissingAndForeignFiles) {

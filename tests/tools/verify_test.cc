@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
 #include "recorder/recorder.h"
 #include "tests/tools/record_fixture.h"
 #include "tools/verify/flat_json.h"
@@ -107,6 +108,10 @@ TEST_F(VerifyTest, GoodRecordsOfEveryShapeVerify) {
   add("three", {.rules = "players=3"});
   add("four", {.rules = "players=4"});
   add("partners", {.rules = "players=4 partnerships=on"});
+  // Variants whose score items have no column of their own in the tally.
+  add("tablanette", {.rules = "tablanette"});
+  add("callabra", {.rules = "callabra"});
+  add("six", {.rules = "california players=6"});
   add("explicit", {.explicit_decks = true});
   add("rejects", {.reject_every = 3});
   add("forfeit-time", {.forfeit_after = 30});
@@ -175,6 +180,43 @@ TEST_F(VerifyTest, RechainedMoveOutOfTurnIsCaught) {
   Failure f = OnlyFailure();
   EXPECT_EQ(f.seq, seq);
   EXPECT_THAT(f.what, HasSubstr("not to move"));
+}
+
+// Move payloads in the recorder's exact layout are read directly; any other
+// spelling of the same JSON goes through the general parser. Both must give
+// the same verdicts.
+TEST_F(VerifyTest, MovePayloadSpellingDoesNotChangeTheVerdict) {
+  WriteOne();
+  const int64_t seq = SeqOf("move", 5);
+  const std::string canonical = Payload(seq);
+  // The same fields, spaced and in another order: still the same move.
+  nlohmann::json j = nlohmann::json::parse(canonical);
+  std::string spaced = absl::StrCat(
+      "{ \"turn\": ", j["turn"].dump(), ", \"seat\": ", j["seat"].dump(),
+      ", \"round\": ", j["round"].dump(), ", \"move\": ", j["move"].dump(),
+      ", \"elapsed_ms\": ", j["elapsed_ms"].dump(), " }");
+  SetPayload(seq, spaced);
+  Rechain(path_, "g");
+  EXPECT_TRUE(Verify().failures.empty());
+  // A wrong seat is named alike in either spelling.
+  for (const std::string& base : {canonical, spaced}) {
+    SCOPED_TRACE(base);
+    std::string p = base;
+    const size_t at =
+        p.find(std::to_string(j["seat"].get<int>()), p.find("\"seat\":") + 7);
+    p[at] = p[at] == '0' ? '1' : '0';
+    SetPayload(seq, p);
+    Rechain(path_, "g");
+    Failure f = OnlyFailure();
+    EXPECT_EQ(f.seq, seq);
+    EXPECT_EQ(f.what, "a move by a seat not to move");
+  }
+  // A leading zero is not JSON: refused as such, not read as a number.
+  std::string zero = canonical;
+  zero.replace(zero.find("\"turn\":") + 7, 0, "0");
+  SetPayload(seq, zero);
+  Rechain(path_, "g");
+  EXPECT_THAT(OnlyFailure().what, HasSubstr("not a JSON object"));
 }
 
 TEST_F(VerifyTest, AlteredHashIsCaught) {
@@ -285,6 +327,54 @@ TEST_F(VerifyTest, AlteredStatusAndSummaryColumnsAreCaught) {
   EXPECT_THAT(OnlyFailure().what, HasSubstr("winner column"));
   ExecSql(path_, "UPDATE games SET winner = NULL");
   EXPECT_THAT(OnlyFailure().what, HasSubstr("winner column"));
+}
+
+TEST_F(VerifyTest, TallyDisagreeingWithTheEventsIsCaught) {
+  WriteOne();
+  EXPECT_TRUE(Verify().failures.empty());
+  // Each column altered in turn (and put back): the failure names the game
+  // and the column.
+  const std::pair<const char*, const char*> changes[] = {
+      {"events", "events = events + 1"},
+      {"rounds", "rounds = rounds - 1"},
+      {"moves", "moves = moves + 1"},
+      {"bad_moves", "bad_moves = 1"},
+      {"bad_events", "bad_events = 2"},
+      {"points", "points = replace(points, '[', '[1')"},
+      {"conduct", "conduct = replace(conduct, '],[', '],[9')"},
+      {"move_ms", "move_ms = replace(move_ms, '[[', '[[1')"},
+  };
+  ExecSql(path_, "CREATE TABLE saved AS SELECT * FROM game_tallies");
+  for (const auto& [column, set] : changes) {
+    SCOPED_TRACE(column);
+    EXPECT_EQ(ExecSql(path_, absl::StrCat("UPDATE game_tallies SET ", set)),
+              "");
+    Failure f = OnlyFailure();
+    EXPECT_EQ(f.game_id, "g");
+    EXPECT_EQ(f.what, absl::StrCat("the tally column ", column,
+                                   " disagrees with the events"));
+    EXPECT_NE(f.expected, f.recorded);
+    ExecSql(path_,
+            "DELETE FROM game_tallies; INSERT INTO game_tallies SELECT * FROM "
+            "saved");
+    EXPECT_TRUE(Verify().failures.empty());
+  }
+  // A missing tally is no discrepancy (readers fall back to the events);
+  // nor is a database from before game_tallies existed.
+  ExecSql(path_, "DELETE FROM game_tallies");
+  EXPECT_TRUE(Verify().failures.empty());
+  ExecSql(path_, "DROP TABLE game_tallies; PRAGMA user_version = 1");
+  EXPECT_TRUE(Verify().failures.empty());
+}
+
+TEST_F(VerifyTest, TallyOfARunningGameIsCaught) {
+  FixtureOptions o;
+  o.stop_after = 10;
+  Write({{"g", o}});
+  ExecSql(path_,
+          "INSERT INTO game_tallies VALUES ('g', 1, 0, 0, 0, 0, '[]', '[]', "
+          "'[]')");
+  EXPECT_THAT(OnlyFailure().what, HasSubstr("running game has a game_tallies"));
 }
 
 TEST_F(VerifyTest, AlteredHeaderColumnIsCaught) {

@@ -147,8 +147,9 @@ void AddStatsCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--out", opt->out,
                   "write to this file instead of standard output");
   cmd->add_flag("--no-move-times", opt->no_move_times,
-                "skip the move events (nearly all the rows): about 1.5 times "
-                "as fast, without move counts and times");
+                "leave out move counts and times (reading a database "
+                "without game tallies, this skips the move events: about 1.5 "
+                "times as fast)");
   cmd->footer(kFooter);
   cmd->callback([=] { *exit_code = Run(*opt); });
 }

@@ -32,7 +32,10 @@ For each game (every game of the database when none is named) verify:
     as a move is indeed illegal; forfeits follow the rules; every round
     result and the end result equal what the engine computes;
   - the summary columns (status, winner, end_reason, totals, finished_us)
-    agree with the end or abort event.
+    agree with the end or abort event;
+  - the game's tally (game_tallies, schema version 2: the derived figures
+    `cassino stats` reads), when there is one, equals the tally of the
+    replayed events, column by column; a running game has none.
 
 OUTPUT
   One line per failing game, naming its first discrepancy:

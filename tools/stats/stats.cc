@@ -27,6 +27,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "referee/rules/rule_set.h"
+#include "referee/rules/scoring.h"
 
 namespace cassino::stats {
 namespace {
@@ -138,6 +139,14 @@ class Scanner {
 
 enum class Step { kFail, kNext, kStop };
 
+// Hashes std::string and string_view alike (heterogeneous lookup).
+struct StringHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const {
+    return std::hash<std::string_view>{}(s);
+  }
+};
+
 // Walks the members of an object; `member(key)` must consume the value and
 // say whether to go on. Returns false on malformed input.
 template <typename F>
@@ -246,8 +255,8 @@ bool ParseForfeit(std::string_view payload, int64_t* seat,
   return ok && have_seat && have_reason;
 }
 
-// Score item kind name -> ItemKind; kItemKinds for all_eleven (counted in
-// the total only); -1 unknown.
+// Score item kind name -> ItemKind; kItemKinds for the other kinds the
+// engine scores (counted in the total only); -1 unknown.
 int ItemIndex(std::string_view kind) {
   if (kind == "cards") return kCards;
   if (kind == "spades") return kSpades;
@@ -255,7 +264,12 @@ int ItemIndex(std::string_view kind) {
   if (kind == "little_cassino") return kLittleCassino;
   if (kind == "ace") return kAces;
   if (kind == "sweep") return kSweeps;
-  if (kind == "all_eleven") return kItemKinds;
+  // Any other item the engine scores (all_eleven, the variants' face,
+  // diamonds, ...) counts in the total only.
+  for (int k = 0; k <= static_cast<int>(ScoreItemKind::kSpade); ++k) {
+    const absl::string_view name = ScoreItemName(static_cast<ScoreItemKind>(k));
+    if (kind == std::string_view(name.data(), name.size())) return kItemKinds;
+  }
   return -1;
 }
 
@@ -313,6 +327,61 @@ bool ParseTotals(std::string_view text, std::array<int32_t, kMaxSeats>* out,
     return true;
   });
   return ok && n == sides;
+}
+
+// A JSON array of arrays of integers, e.g. "[[1,2],[],[3]]" (the text
+// columns of game_tallies), read in one pass: `row(r)` is called as row r
+// opens (false stops), `value(r, i, v)` for its i-th integer (false stops).
+// Returns the number of rows, or -1 if the text is anything else.
+template <typename Row, typename Value>
+int IntRows(std::string_view text, Row&& row, Value&& value) {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  auto ws = [&] {
+    while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) {
+      ++p;
+    }
+  };
+  auto eat = [&](char c) {
+    ws();
+    if (p < end && *p == c) {
+      ++p;
+      return true;
+    }
+    return false;
+  };
+  if (!eat('[')) return -1;
+  int rows = 0;
+  if (eat(']')) {
+    ws();
+    return p == end ? 0 : -1;
+  }
+  do {
+    if (!eat('[') || !row(rows)) return -1;
+    if (!eat(']')) {
+      int i = 0;
+      do {
+        ws();
+        bool negative = false;
+        if (p < end && *p == '-') {
+          negative = true;
+          ++p;
+        }
+        const char* start = p;
+        int64_t v = 0;
+        while (p < end && *p >= '0' && *p <= '9' && p - start < 18) {
+          v = v * 10 + (*p++ - '0');
+        }
+        if (p == start || (p < end && *p >= '0' && *p <= '9')) return -1;
+        if (!value(rows, i++, negative ? -v : v)) return -1;
+      } while (eat(','));
+      if (!eat(']')) return -1;
+    }
+    ++rows;
+  } while (eat(','));
+  if (!eat(']')) return -1;
+  ws();
+  return p == end ? rows : -1;
 }
 
 // ---------------------------------------------------------------------------
@@ -402,6 +471,57 @@ int SideOf(const RulesInfo& r, int seat) {
   return r.partnerships ? seat % 2 : seat;
 }
 
+// An exact histogram of move times (milliseconds, clamped to 0..INT32_MAX):
+// dense counts for the usual small values, a map beyond.
+class MoveHist {
+ public:
+  void Add(int64_t ms, int64_t count) {
+    const int64_t v = std::clamp<int64_t>(ms, 0, INT32_MAX);
+    total_ += count;
+    if (v < kDense) {
+      if (static_cast<size_t>(v) >= dense_.size()) {
+        dense_.resize(std::max<size_t>(v + 1, dense_.size() * 2), 0);
+      }
+      dense_[v] += count;
+    } else {
+      sparse_[static_cast<int32_t>(v)] += count;
+    }
+  }
+  void Merge(const MoveHist& other) {
+    if (dense_.size() < other.dense_.size()) dense_.resize(other.dense_.size());
+    for (size_t v = 0; v < other.dense_.size(); ++v) {
+      dense_[v] += other.dense_[v];
+    }
+    for (const auto& [v, n] : other.sparse_) sparse_[v] += n;
+    total_ += other.total_;
+  }
+  int64_t total() const { return total_; }
+  // Nearest rank: the smallest value with at least ceil(p * total) values
+  // at or below it.
+  double Percentile(double p) const {
+    if (total_ == 0) return 0;
+    const int64_t rank = std::clamp<int64_t>(
+        static_cast<int64_t>(std::ceil(p * static_cast<double>(total_))), 1,
+        total_);
+    int64_t seen = 0;
+    for (size_t v = 0; v < dense_.size(); ++v) {
+      seen += dense_[v];
+      if (seen >= rank) return static_cast<double>(v);
+    }
+    for (const auto& [v, n] : sparse_) {
+      seen += n;
+      if (seen >= rank) return v;
+    }
+    return 0;  // unreachable: the counts add up to total_
+  }
+
+ private:
+  static constexpr int64_t kDense = 1 << 16;
+  std::vector<int64_t> dense_;
+  std::map<int32_t, int64_t> sparse_;
+  int64_t total_ = 0;
+};
+
 // What the event scan accumulates; one per thread, merged afterwards.
 struct Partial {
   explicit Partial(size_t bots)
@@ -411,12 +531,13 @@ struct Partial {
         timeouts(bots),
         rounds(bots),
         points(bots) {}
-  std::vector<std::vector<int32_t>> move_ms;
+  std::vector<MoveHist> move_ms;
   std::vector<int64_t> rejects, forfeits, timeouts, rounds;
   std::vector<std::array<int64_t, kItemKinds + 1>> points;  // + total
   int64_t bad_events = 0;
   int64_t round_events = 0;
   int64_t move_events = 0;
+  int64_t tallied_games = 0;  // read from game_tallies
   absl::Status status;
 };
 
@@ -439,8 +560,7 @@ class EventReader {
           return;
         }
         ++out_.move_events;
-        out_.move_ms[g.seat_bot[seat]].push_back(
-            static_cast<int32_t>(std::clamp<int64_t>(elapsed, 0, INT32_MAX)));
+        out_.move_ms[g.seat_bot[seat]].Add(elapsed, 1);
         return;
       case 'r':
         if (kind == "reject") {
@@ -529,8 +649,83 @@ class EventReader {
     if (rc != SQLITE_DONE) out_.status = StepError(db);
   }
 
+  // The games of [first, last) from their game_tallies rows (a range scan
+  // when `dense`, else a lookup per game); games without a usable row are
+  // then read from their events, one lookup each.
+  void ScanTallies(sqlite3* db, size_t first, size_t last, bool open_start,
+                   bool dense) {
+    std::string sql =
+        absl::StrCat("SELECT ", kTallyColumns, " FROM game_tallies WHERE ");
+    if (dense) {
+      sql += "1";
+      if (!open_start) sql += " AND game_id >= ?1";
+      if (last < games_.size()) sql += " AND game_id < ?2";
+      sql += " ORDER BY game_id";
+    } else {
+      sql += "game_id = ?1";
+    }
+    absl::StatusOr<Stmt> stmt = Prepare(db, sql);
+    if (!stmt.ok()) {
+      out_.status = stmt.status();
+      return;
+    }
+    sqlite3_stmt* st = stmt->get();
+    std::vector<size_t> missing;
+    int rc = SQLITE_DONE;
+    if (dense) {
+      if (!open_start) {
+        sqlite3_bind_text(st, 1, games_[first].id.data(),
+                          static_cast<int>(games_[first].id.size()),
+                          SQLITE_STATIC);
+      }
+      if (last < games_.size()) {
+        sqlite3_bind_text(st, 2, games_[last].id.data(),
+                          static_cast<int>(games_[last].id.size()),
+                          SQLITE_STATIC);
+      }
+      size_t k = first;
+      while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const std::string_view id = Text(st, 0);
+        while (k < last && std::string_view(games_[k].id) < id) {
+          missing.push_back(k++);
+        }
+        if (k < last && games_[k].id == id) {
+          if (!AddTally(games_[k], st)) missing.push_back(k);
+          ++k;
+        }
+      }
+      while (k < last) missing.push_back(k++);
+    } else {
+      for (size_t k = first; k < last; ++k) {
+        const GameInfo& g = games_[k];
+        sqlite3_bind_text(st, 1, g.id.data(), static_cast<int>(g.id.size()),
+                          SQLITE_STATIC);
+        rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) {
+          if (!AddTally(g, st)) missing.push_back(k);
+          rc = sqlite3_step(st);
+        } else {
+          missing.push_back(k);
+        }
+        if (rc != SQLITE_DONE) break;
+        sqlite3_reset(st);
+      }
+    }
+    if (rc != SQLITE_DONE) {
+      out_.status = StepError(db);
+      return;
+    }
+    ScanGames(db, missing);
+  }
+
   // Point queries, one per game: for a filter that selects few games.
   void ScanGames(sqlite3* db, size_t first, size_t last) {
+    std::vector<size_t> indices(last - first);
+    std::iota(indices.begin(), indices.end(), first);
+    ScanGames(db, indices);
+  }
+  void ScanGames(sqlite3* db, const std::vector<size_t>& indices) {
+    if (indices.empty()) return;
     absl::StatusOr<Stmt> stmt = Prepare(
         db, absl::StrCat("SELECT kind, payload FROM events WHERE "
                          "game_id = ?1 AND ",
@@ -540,7 +735,7 @@ class EventReader {
       return;
     }
     sqlite3_stmt* st = stmt->get();
-    for (size_t k = first; k < last; ++k) {
+    for (size_t k : indices) {
       const GameInfo& g = games_[k];
       sqlite3_bind_text(st, 1, g.id.data(), static_cast<int>(g.id.size()),
                         SQLITE_STATIC);
@@ -561,6 +756,97 @@ class EventReader {
     return seat >= 0 && seat < g.players;
   }
 
+  // Columns 1.. of a game_tallies row (kTallyColumns) into the partial
+  // results. False, adding nothing, if the row does not fit the game (seat
+  // or side counts) or does not parse: the caller then reads the events.
+  bool AddTally(const GameInfo& g, sqlite3_stmt* st) {
+    const int64_t rounds = sqlite3_column_int64(st, 1);
+    const int64_t moves = sqlite3_column_int64(st, 2);
+    const int64_t bad_moves = sqlite3_column_int64(st, 3);
+    const int64_t bad_events = sqlite3_column_int64(st, 4);
+    // points: per side [cards, spades, big, little, aces, sweeps, total].
+    std::array<std::array<int64_t, kItemKinds + 1>, kMaxSeats> points{};
+    std::array<int, kMaxSeats> widths{};
+    const int sides = IntRows(
+        Text(st, 5), [&](int r) { return r < g.sides; },
+        [&](int r, int i, int64_t v) {
+          if (i > kItemKinds) return false;
+          points[r][i] = v;
+          widths[r] = i + 1;
+          return true;
+        });
+    if (sides != g.sides) return false;
+    for (int r = 0; r < sides; ++r) {
+      if (widths[r] != kItemKinds + 1) return false;
+    }
+    // conduct: per seat [moves, rejects, forfeits, timeouts].
+    std::array<std::array<int64_t, 4>, kMaxSeats> conduct{};
+    widths.fill(0);
+    const int seats = IntRows(
+        Text(st, 6), [&](int r) { return r < g.players; },
+        [&](int r, int i, int64_t v) {
+          if (i >= 4) return false;
+          conduct[r][i] = v;
+          widths[r] = i + 1;
+          return true;
+        });
+    if (seats != g.players) return false;
+    for (int r = 0; r < seats; ++r) {
+      if (widths[r] != 4) return false;
+    }
+    // move_ms: per seat [ms, count, ...]; read into pairs_ first.
+    if (with_moves_) {
+      pairs_.clear();
+      const int rows = IntRows(
+          Text(st, 7), [&](int r) { return r < g.players; },
+          [&](int r, int i, int64_t v) {
+            if (i % 2 == 0) {
+              pairs_.push_back({r, v, -1});
+              return true;
+            }
+            pairs_.back().count = v;
+            return v >= 0;
+          });
+      if (rows != g.players) return false;
+      for (const MovePair& p : pairs_) {
+        if (p.count < 0) return false;  // an odd-length row
+      }
+    }
+    // Everything read: add it.
+    ++out_.tallied_games;
+    out_.bad_events += bad_events + (with_moves_ ? bad_moves : 0);
+    out_.round_events += rounds;
+    for (int m = 0; m < g.members; ++m) {
+      const int bot = g.member_bot[m];
+      out_.rounds[bot] += rounds;
+      for (int k = 0; k <= kItemKinds; ++k) {
+        out_.points[bot][k] += points[g.member_side[m]][k];
+      }
+    }
+    for (int seat = 0; seat < g.players; ++seat) {
+      const int bot = g.seat_bot[seat];
+      out_.rejects[bot] += conduct[seat][1];
+      out_.forfeits[bot] += conduct[seat][2];
+      out_.timeouts[bot] += conduct[seat][3];
+    }
+    if (with_moves_) {
+      out_.move_events += moves;
+      for (const MovePair& p : pairs_) {
+        out_.move_ms[g.seat_bot[p.seat]].Add(p.ms, p.count);
+      }
+    }
+    return true;
+  }
+
+  static constexpr const char* kTallyColumns =
+      "game_id, rounds, moves, bad_moves, bad_events, points, conduct, "
+      "move_ms";
+  struct MovePair {
+    int seat;
+    int64_t ms;
+    int64_t count;
+  };
+  std::vector<MovePair> pairs_;
   static constexpr const char* kNoMovesFilter =
       "(kind = 'round' OR kind = 'reject' OR kind = 'forfeit')";
   const std::vector<GameInfo>& games_;
@@ -568,15 +854,6 @@ class EventReader {
   Partial& out_;
   std::vector<ItemPoints> items_;
 };
-
-// Nearest-rank percentile of an unsorted sample (reorders it).
-double Percentile(std::vector<int32_t>& v, double p) {
-  if (v.empty()) return 0;
-  size_t rank = static_cast<size_t>(std::ceil(p * v.size()));
-  rank = std::clamp<size_t>(rank, 1, v.size()) - 1;
-  std::nth_element(v.begin(), v.begin() + rank, v.end());
-  return v[rank];
-}
 
 double NormalCdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
 
@@ -892,18 +1169,29 @@ absl::StatusOr<Stats> ReadStats(const std::string& path, const Filter& filter,
   }
 
   std::vector<GameInfo> games;  // finished ones only
-  std::unordered_map<std::string, int32_t> bot_index;
+  // Looked up by string_view: no string is built per row.
+  std::unordered_map<std::string, int32_t, StringHash, std::equal_to<>>
+      bot_index;
   std::vector<std::string> bot_names;
-  std::unordered_map<std::string, int32_t> rules_index;
+  std::unordered_map<std::string, int32_t, StringHash, std::equal_to<>>
+      rules_index;
   std::vector<RulesInfo> rules_info;
   std::vector<std::string> rules_text;
+  int32_t last_rules = -1;  // nearly every game has the previous one's rules
   auto intern_bot = [&](std::string_view name) {
-    auto [it, inserted] = bot_index.try_emplace(
-        std::string(name), static_cast<int32_t>(bot_names.size()));
-    if (inserted) bot_names.emplace_back(name);
-    return it->second;
+    if (auto it = bot_index.find(name); it != bot_index.end()) {
+      return it->second;
+    }
+    const int32_t index = static_cast<int32_t>(bot_names.size());
+    bot_index.emplace(std::string(name), index);
+    bot_names.emplace_back(name);
+    return index;
   };
   auto intern_rules = [&](std::string_view text) {
+    if (last_rules >= 0 && rules_text[last_rules] == text) return last_rules;
+    if (auto it = rules_index.find(text); it != rules_index.end()) {
+      return last_rules = it->second;
+    }
     auto [it, inserted] = rules_index.try_emplace(
         std::string(text), static_cast<int32_t>(rules_info.size()));
     if (inserted) {
@@ -917,7 +1205,7 @@ absl::StatusOr<Stats> ReadStats(const std::string& path, const Filter& filter,
       rules_info.push_back(info);
       rules_text.emplace_back(text);
     }
-    return it->second;
+    return last_rules = it->second;
   };
 
   GameInfo pending;
@@ -1056,6 +1344,18 @@ absl::StatusOr<Stats> ReadStats(const std::string& path, const Filter& filter,
     }
   }
   const bool dense = games.size() * 4 >= static_cast<size_t>(all_games);
+  // Databases of schema version 2 or later keep a tally per ended game
+  // (schemas/002_game_tallies.sql): one row instead of its ~180 events.
+  // Older ones, and games without a usable tally, are read from the events.
+  bool tallies = false;
+  if (options.use_tallies) {
+    absl::StatusOr<Stmt> check = Prepare(
+        db->get(),
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
+        "'game_tallies'");
+    tallies = check.ok() && sqlite3_step(check->get()) == SQLITE_ROW &&
+              sqlite3_column_int(check->get(), 0) == 1;
+  }
   const int threads = static_cast<int>(std::clamp<size_t>(
       std::min<size_t>(std::max(options.threads, 1), games.size() / 1000 + 1),
       1, 16));
@@ -1068,7 +1368,9 @@ absl::StatusOr<Stats> ReadStats(const std::string& path, const Filter& filter,
     const size_t last = games.size() * (t + 1) / threads;
     if (first >= last) return;
     EventReader reader(games, options.move_times, partials[t].get());
-    if (dense) {
+    if (tallies) {
+      reader.ScanTallies(conn, first, last, t == 0, dense);
+    } else if (dense) {
       reader.ScanRange(conn, first, last, t == 0);
     } else {
       reader.ScanGames(conn, first, last);
@@ -1093,9 +1395,9 @@ absl::StatusOr<Stats> ReadStats(const std::string& path, const Filter& filter,
     total.bad_events += p.bad_events;
     total.round_events += p.round_events;
     total.move_events += p.move_events;
+    total.tallied_games += p.tallied_games;
     for (size_t b = 0; b < nbots; ++b) {
-      total.move_ms[b].insert(total.move_ms[b].end(), p.move_ms[b].begin(),
-                              p.move_ms[b].end());
+      total.move_ms[b].Merge(p.move_ms[b]);
       total.rejects[b] += p.rejects[b];
       total.forfeits[b] += p.forfeits[b];
       total.timeouts[b] += p.timeouts[b];
@@ -1109,6 +1411,7 @@ absl::StatusOr<Stats> ReadStats(const std::string& path, const Filter& filter,
   stats.summary.bad_events = total.bad_events;
   stats.summary.rounds = total.round_events;
   stats.summary.moves = total.move_events;
+  stats.summary.tallied_games = total.tallied_games;
 
   // 3. Results per game: per bot, pairwise, per seat.
   std::vector<BotStats> bots(nbots);
@@ -1275,9 +1578,9 @@ absl::StatusOr<Stats> ReadStats(const std::string& path, const Filter& filter,
     s.forfeits = total.forfeits[b];
     s.timeouts = total.timeouts[b];
     s.rejects = total.rejects[b];
-    s.moves = static_cast<int64_t>(total.move_ms[b].size());
-    s.move_p50_ms = Percentile(total.move_ms[b], 0.50);
-    s.move_p95_ms = Percentile(total.move_ms[b], 0.95);
+    s.moves = total.move_ms[b].total();
+    s.move_p50_ms = total.move_ms[b].Percentile(0.50);
+    s.move_p95_ms = total.move_ms[b].Percentile(0.95);
   }
   // Bots in the ratings: those with a pairwise result or a game.
   std::vector<int> keep;

@@ -1,13 +1,18 @@
 // Statistics over a database of game records: what `cassino stats` prints.
 //
 // ReadStats() reads a recorder database (docs/record_format.md) with a few
-// streaming queries — the games joined with their seats, then the `move`,
-// `reject`, `round` and `forfeit` events, scanned in primary-key order by
-// two threads over disjoint ranges of game ids — and never loads games one
-// by one. Payloads are read with a small targeted scanner that pulls out the
-// few fields needed (it walks the JSON structure, so escaped strings cannot
-// confuse it); a malformed payload is counted in `Summary::bad_events` and
-// skipped, never fatal.
+// streaming queries — the games joined with their seats, then, by two
+// threads over disjoint ranges of game ids in primary-key order, each
+// finished game's tally (one `game_tallies` row, schema version 2; see
+// recorder/tally.h) — and never loads games one by one. A game without a
+// usable tally (a database the recorder has not opened since migration 002,
+// or a row that does not fit the game) is read from its `move`, `reject`,
+// `round` and `forfeit` events instead, with the same results; a database of
+// schema version 1 is read from its events throughout. Payloads are read
+// with a small targeted scanner that pulls out the few fields needed (it
+// walks the JSON structure, so escaped strings cannot confuse it); a
+// malformed payload is counted in `Summary::bad_events` and skipped, never
+// fatal.
 //
 // What counts (the contract the formatters and tests rely on):
 //  * Only finished games are analysed. Running and aborted games matching
@@ -37,7 +42,8 @@
 //  * Points per round by item: the points of each score item of the `round`
 //    events credited to the bot's side, divided by the rounds the bot
 //    played. `aces` and `sweeps` add up every ace and sweep item;
-//    `all_eleven` bonuses count in `total` only.
+//    `all_eleven` bonuses and the variants' other
+//    items (face, diamonds, ...) count in `total` only.
 //  * Seat advantage: per player count and seat, how often the side holding
 //    that seat won, against the 1/sides expected by symmetry.
 //  * Forfeits (`forfeit` events, by seat): all reasons; `timeouts` those
@@ -89,6 +95,10 @@ struct Options {
   // rows of a database; without them a read is about 1.5 times as fast and
   // BotStats::moves / move_p50_ms / move_p95_ms and Summary::moves are 0.
   bool move_times = true;
+  // Read each ended game's tally (game_tallies, schema version 2) instead of
+  // its events where there is one. The results are the same either way
+  // (tests/tools/stats_test.cc checks it); false forces the event scan.
+  bool use_tallies = true;
 };
 
 // A proportion with its 95% Wilson score interval.
@@ -176,8 +186,9 @@ struct Summary {
   int64_t rounds = 0;
   int64_t moves = 0;
   int64_t duplicate_pairs = 0;
-  int64_t bad_events = 0;  // payloads that could not be read
-  double seconds = 0;      // time ReadStats took
+  int64_t bad_events = 0;     // payloads that could not be read
+  int64_t tallied_games = 0;  // finished games read from their tally row
+  double seconds = 0;         // time ReadStats took
 };
 
 struct Stats {

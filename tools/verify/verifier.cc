@@ -19,6 +19,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "nlohmann/json.hpp"
+#include "recorder/tally.h"
 #include "referee/rules/deal.h"
 #include "referee/rules/game.h"
 #include "tools/verify/flat_json.h"
@@ -143,6 +144,51 @@ bool FastEndPayload(const GameResult& r, absl::string_view seed,
   return true;
 }
 
+// A `move` payload in exactly the layout recorder::MovePayload writes:
+// {"elapsed_ms":N,"move":"TEXT","round":N,"seat":N,"turn":N} with plain
+// non-negative integers (no leading zeros, at most 15 digits) and printable
+// ASCII TEXT without quotes or backslashes. Such text is valid JSON whose
+// fields are exactly these, so reading it directly is equivalent to the
+// general parse; anything else returns false and goes through FlatObject.
+struct MoveFields {
+  int64_t elapsed_ms = 0;
+  absl::string_view move;
+  int64_t round = 0;
+  int64_t seat = 0;
+  int64_t turn = 0;
+};
+bool CanonicalMove(absl::string_view p, MoveFields* out) {
+  size_t i = 0;
+  auto expect = [&](absl::string_view literal) {
+    if (p.substr(i, literal.size()) != literal) return false;
+    i += literal.size();
+    return true;
+  };
+  auto number = [&](int64_t* v) {
+    const size_t start = i;
+    int64_t x = 0;
+    while (i < p.size() && p[i] >= '0' && p[i] <= '9') {
+      if (i - start == 15) return false;
+      x = x * 10 + (p[i++] - '0');
+    }
+    *v = x;
+    return i > start && (p[start] != '0' || i - start == 1);
+  };
+  if (!expect("{\"elapsed_ms\":") || !number(&out->elapsed_ms) ||
+      !expect(",\"move\":\"")) {
+    return false;
+  }
+  const size_t start = i;
+  while (i < p.size() && p[i] >= 0x20 && p[i] < 0x7f && p[i] != '"' &&
+         p[i] != '\\') {
+    ++i;
+  }
+  out->move = p.substr(start, i - start);
+  return expect("\",\"round\":") && number(&out->round) &&
+         expect(",\"seat\":") && number(&out->seat) && expect(",\"turn\":") &&
+         number(&out->turn) && expect("}") && i == p.size();
+}
+
 }  // namespace
 
 std::string Failure::ToString() const {
@@ -213,6 +259,7 @@ class GameVerifier::Impl {
   std::optional<Failure> CheckHeader();
   std::optional<Failure> Replay();
   std::optional<Failure> CheckSummary();
+  std::optional<Failure> CheckTally();
   // Compares a stored payload with the builder's; byte equality or, failing
   // that, equality as parsed JSON.
   std::optional<Failure> ComparePayload(int64_t seq, absl::string_view what,
@@ -238,6 +285,10 @@ class GameVerifier::Impl {
   std::string seed_hex_;  // the seed as EndPayload writes it ("" explicit)
   Game* engine_ = nullptr;
   std::optional<Game> game_state_;
+  // The tally of the events replayed so far; the move times are kept apart
+  // (in move_ms_, per seat) and only ordered when there is a tally to check.
+  recorder::GameTally tally_;
+  std::vector<std::vector<int64_t>> move_ms_;
 };
 
 std::optional<Failure> GameVerifier::Impl::CheckChain() {
@@ -495,6 +546,12 @@ std::optional<Failure> GameVerifier::Impl::Replay() {
   engine_ = &game;
   const int players = rules_->players;
   std::vector<int64_t> rejects(players, 0);
+  tally_ = recorder::GameTally();
+  tally_.events = static_cast<int64_t>(g.events.size());
+  tally_.seats.resize(players);
+  tally_.sides.resize(rules_->Sides());
+  move_ms_.resize(players);
+  for (std::vector<int64_t>& v : move_ms_) v.clear();
   int pending_forfeit = -1;  // a seat that used up its illegal submissions
   int deals = 0;             // deal events so far
   size_t rounds = 0;         // round events so far
@@ -548,7 +605,10 @@ std::optional<Failure> GameVerifier::Impl::Replay() {
                        " illegal submissions but did not forfeit"),
           "forfeit", std::string(kind_names_[i]));
     }
-    if (kind != EventKind::kRound) {
+    MoveFields move_fields;
+    const bool canonical_move =
+        kind == EventKind::kMove && CanonicalMove(e.payload, &move_fields);
+    if (kind != EventKind::kRound && !canonical_move) {
       if (auto f = ParseFlat(i)) return f;
     }
     switch (kind) {
@@ -589,34 +649,55 @@ std::optional<Failure> GameVerifier::Impl::Replay() {
       }
       case EventKind::kMove: {
         if (auto f = check_in_play(i)) return f;
-        if (auto f = check_int(i, "turn", game.turn(),
-                               "the move is numbered for another turn")) {
+        // Each field as check_int checks it; from the canonical layout
+        // without a lookup.
+        auto check_field =
+            [&](const char* name, int64_t canonical, int64_t expected,
+                absl::string_view what) -> std::optional<Failure> {
+          if (!canonical_move) return check_int(i, name, expected, what);
+          if (canonical != expected) {
+            return Fail(seq, std::string(what), absl::StrCat(expected),
+                        absl::StrCat(canonical));
+          }
+          return std::nullopt;
+        };
+        if (auto f = check_field("turn", move_fields.turn, game.turn(),
+                                 "the move is numbered for another turn")) {
           return f;
         }
-        if (auto f = check_int(i, "round", game.round(),
-                               "the move names another round")) {
+        if (auto f = check_field("round", move_fields.round, game.round(),
+                                 "the move names another round")) {
           return f;
         }
-        if (auto f = check_int(i, "seat", game.to_move(),
-                               "a move by a seat not to move")) {
+        if (auto f = check_field("seat", move_fields.seat, game.to_move(),
+                                 "a move by a seat not to move")) {
           return f;
         }
-        if (obj_.Int("elapsed_ms") == nullptr) {
-          return MissingField(i, "elapsed_ms", "an integer");
+        const int64_t* elapsed = &move_fields.elapsed_ms;
+        absl::string_view text = move_fields.move;
+        if (!canonical_move) {
+          elapsed = obj_.Int("elapsed_ms");
+          if (elapsed == nullptr) {
+            return MissingField(i, "elapsed_ms", "an integer");
+          }
+          const std::string* stored = obj_.String("move");
+          if (stored == nullptr) return MissingField(i, "move", "a string");
+          text = *stored;
         }
-        const std::string* text = obj_.String("move");
-        if (text == nullptr) return MissingField(i, "move", "a string");
-        absl::StatusOr<Move> move = Move::Parse(*text);
+        absl::StatusOr<Move> move = Move::Parse(text);
         if (!move.ok()) {
           return Fail(seq,
                       absl::StrCat("the move does not parse: ",
                                    move.status().message()),
-                      "a move in notation", Clip(*text, 80));
+                      "a move in notation", Clip(text, 80));
         }
         if (absl::Status s = game.Validate(*move); !s.ok()) {
           return Fail(seq, absl::StrCat("an illegal move: ", s.message()),
-                      "a legal move", Clip(*text, 80));
+                      "a legal move", Clip(text, 80));
         }
+        ++tally_.seats[game.to_move()].moves;
+        move_ms_[game.to_move()].push_back(*elapsed);
+        ++tally_.moves;
         game.PlayUnchecked(*move);
         break;
       }
@@ -644,6 +725,7 @@ std::optional<Failure> GameVerifier::Impl::Replay() {
                       Clip(*text, 80));
         }
         const int seat = game.to_move();
+        ++tally_.seats[seat].rejects;
         if (++rejects[seat] >= g.max_illegal) pending_forfeit = seat;
         break;
       }
@@ -660,6 +742,33 @@ std::optional<Failure> GameVerifier::Impl::Replay() {
                 e.payload)) {
           return f;
         }
+        for (const ScoreItem& item : game.rounds()[rounds].score.items) {
+          auto& side = tally_.sides[item.side];
+          switch (item.kind) {
+            case ScoreItemKind::kCards:
+              side[recorder::kTallyCards] += item.points;
+              break;
+            case ScoreItemKind::kSpades:
+              side[recorder::kTallySpades] += item.points;
+              break;
+            case ScoreItemKind::kBigCassino:
+              side[recorder::kTallyBigCassino] += item.points;
+              break;
+            case ScoreItemKind::kLittleCassino:
+              side[recorder::kTallyLittleCassino] += item.points;
+              break;
+            case ScoreItemKind::kAce:
+              side[recorder::kTallyAces] += item.points;
+              break;
+            case ScoreItemKind::kSweep:
+              side[recorder::kTallySweeps] += item.points;
+              break;
+            default:
+              break;  // all_eleven and the variants' items: the total only
+          }
+          side[recorder::kTallyTotal] += item.points;
+        }
+        ++tally_.rounds;
         ++rounds;
         break;
       }
@@ -685,6 +794,8 @@ std::optional<Failure> GameVerifier::Impl::Replay() {
                       absl::StrCat(rejects[*seat], " rejects"));
         }
         pending_forfeit = -1;
+        ++tally_.seats[*seat].forfeits;
+        if (*reason == "time") ++tally_.seats[*seat].timeouts;
         game.Forfeit(static_cast<int>(*seat), *detail);
         break;
       }
@@ -791,14 +902,72 @@ std::optional<Failure> GameVerifier::Impl::CheckSummary() {
   return std::nullopt;
 }
 
+std::optional<Failure> GameVerifier::Impl::CheckTally() {
+  const StoredGame& g = *game_;
+  if (!g.tally.has_value()) return std::nullopt;
+  const StoredGame::Tally& t = *g.tally;
+  if (g.status == "running") {
+    return Fail(-1, "a running game has a game_tallies row", "no tally row",
+                "a tally row");
+  }
+  auto fail = [&](absl::string_view column, std::string expected,
+                  std::string recorded) {
+    return Fail(
+        -1,
+        absl::StrCat("the tally column ", column, " disagrees with the events"),
+        std::move(expected), Clip(recorded, 200));
+  };
+  const std::pair<const char*, std::pair<int64_t, int64_t>> counts[] = {
+      {"events", {tally_.events, t.events}},
+      {"rounds", {tally_.rounds, t.rounds}},
+      {"moves", {tally_.moves, t.moves}},
+      {"bad_moves", {0, t.bad_moves}},
+      {"bad_events", {0, t.bad_events}},
+  };
+  for (const auto& [column, values] : counts) {
+    if (values.first != values.second) {
+      return fail(column, absl::StrCat(values.first),
+                  absl::StrCat(values.second));
+    }
+  }
+  if (std::string e = tally_.PointsText(); e != t.points) {
+    return fail("points", e, t.points);
+  }
+  if (std::string e = tally_.ConductText(); e != t.conduct) {
+    return fail("conduct", e, t.conduct);
+  }
+  // move_ms as GameTally::MoveMsText writes it: per seat, [ms, count, ...]
+  // in ascending ms.
+  std::string e = "[";
+  for (size_t seat = 0; seat < move_ms_.size(); ++seat) {
+    std::vector<int64_t>& v = move_ms_[seat];
+    std::sort(v.begin(), v.end());
+    e += seat > 0 ? ",[" : "[";
+    for (size_t i = 0; i < v.size();) {
+      size_t j = i;
+      while (j < v.size() && v[j] == v[i]) ++j;
+      absl::StrAppend(&e, i > 0 ? "," : "", v[i], ",", j - i);
+      i = j;
+    }
+    e += "]";
+  }
+  e += "]";
+  if (e != t.move_ms) return fail("move_ms", Clip(e, 200), t.move_ms);
+  return std::nullopt;
+}
+
 std::optional<Failure> GameVerifier::Impl::Verify(const StoredGame& g) {
   game_ = &g;
   engine_ = nullptr;
   rules_.reset();
   decks_.reset();
   if (g.missing_game_row) {
-    if (g.events.empty() && g.bots.empty()) return Fail(-1, "no such game");
-    return Fail(-1, "events or seats are stored for a game with no games row");
+    if (g.events.empty() && g.bots.empty() && !g.tally.has_value()) {
+      return Fail(-1, "no such game");
+    }
+    return Fail(-1,
+                "events, seats or a tally are stored for a game with no games "
+                "row");
   }
   if (g.events.empty()) {
     return Fail(-1, "the game has no events (the create event is missing)");
@@ -807,6 +976,7 @@ std::optional<Failure> GameVerifier::Impl::Verify(const StoredGame& g) {
   if (!f) f = CheckHeader();
   if (!f) f = Replay();
   if (!f) f = CheckSummary();
+  if (!f) f = CheckTally();
   engine_ = nullptr;
   return f;
 }
@@ -865,12 +1035,16 @@ constexpr char kGamesCols[] =
 constexpr char kSeatsCols[] = "SELECT game_id, seat, bot_name FROM seats ";
 constexpr char kEventsCols[] =
     "SELECT game_id, seq, kind, at_us, payload, hash FROM events ";
+constexpr char kTalliesCols[] =
+    "SELECT game_id, events, rounds, moves, bad_moves, bad_events, points, "
+    "conduct, move_ms FROM game_tallies ";
 
 class DatabaseReader::Impl {
  public:
   ~Impl() {
-    for (sqlite3_stmt* s : {games_all_, seats_all_, events_all_, games_one_,
-                            seats_one_, events_one_, count_}) {
+    for (sqlite3_stmt* s :
+         {games_all_, seats_all_, events_all_, tallies_all_, games_one_,
+          seats_one_, events_one_, tallies_one_, count_}) {
       sqlite3_finalize(s);
     }
     sqlite3_close_v2(db_);
@@ -887,6 +1061,23 @@ class DatabaseReader::Impl {
     // Reading through a memory map saves a copy of every page.
     sqlite3_exec(db_, "PRAGMA mmap_size=1099511627776", nullptr, nullptr,
                  nullptr);
+    // Schema version 2 added game_tallies; version 1 databases have none.
+    {
+      sqlite3_stmt* q = nullptr;
+      rc = sqlite3_prepare_v2(db_,
+                              "SELECT count(*) FROM sqlite_master WHERE type "
+                              "= 'table' AND name = 'game_tallies'",
+                              -1, &q, nullptr);
+      if (rc != SQLITE_OK) {
+        return SqlError(db_, rc, absl::StrCat("reading ", path));
+      }
+      rc = sqlite3_step(q);
+      has_tallies_ = rc == SQLITE_ROW && sqlite3_column_int(q, 0) == 1;
+      sqlite3_finalize(q);
+      if (rc != SQLITE_ROW) {
+        return SqlError(db_, rc, absl::StrCat("reading ", path));
+      }
+    }
     const std::string games_cols = kGamesCols;
     const std::string seats_cols = kSeatsCols;
     const std::string events_cols = kEventsCols;
@@ -898,8 +1089,15 @@ class DatabaseReader::Impl {
         {&seats_one_, seats_cols + "WHERE game_id = ?1 ORDER BY seat"},
         {&events_one_, events_cols + "WHERE game_id = ?1 ORDER BY seq"},
         {&count_, "SELECT count(*) FROM games"},
+        {&tallies_all_, has_tallies_
+                            ? std::string(kTalliesCols) + "ORDER BY game_id"
+                            : std::string()},
+        {&tallies_one_, has_tallies_
+                            ? std::string(kTalliesCols) + "WHERE game_id = ?1"
+                            : std::string()},
     };
     for (const auto& [slot, sql] : statements) {
+      if (sql.empty()) continue;
       rc = sqlite3_prepare_v2(db_, sql.c_str(), -1, slot, nullptr);
       if (rc != SQLITE_OK) {
         return SqlError(db_, rc,
@@ -946,10 +1144,12 @@ class DatabaseReader::Impl {
     const std::string sql[] = {
         absl::StrCat(kGamesCols, where, "ORDER BY game_id"),
         absl::StrCat(kSeatsCols, where, "ORDER BY game_id, seat"),
-        absl::StrCat(kEventsCols, where, "ORDER BY game_id, seq")};
-    sqlite3_stmt* stmts[3] = {nullptr, nullptr, nullptr};
+        absl::StrCat(kEventsCols, where, "ORDER BY game_id, seq"),
+        absl::StrCat(kTalliesCols, where, "ORDER BY game_id")};
+    sqlite3_stmt* stmts[4] = {nullptr, nullptr, nullptr, nullptr};
     absl::Status status;
-    for (int i = 0; i < 3 && status.ok(); ++i) {
+    const int count = has_tallies_ ? 4 : 3;
+    for (int i = 0; i < count && status.ok(); ++i) {
       int rc = sqlite3_prepare_v2(db_, sql[i].c_str(), -1, &stmts[i], nullptr);
       if (rc != SQLITE_OK) {
         status = SqlError(db_, rc, "preparing");
@@ -969,7 +1169,7 @@ class DatabaseReader::Impl {
       if (rc != SQLITE_OK) {
         status = SqlError(db_, rc, "beginning a read");
       } else {
-        status = Merge(stmts[0], stmts[1], stmts[2], fn);
+        status = Merge(stmts[0], stmts[1], stmts[2], stmts[3], fn);
         for (sqlite3_stmt* st : stmts) sqlite3_reset(st);
         sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
       }
@@ -983,8 +1183,9 @@ class DatabaseReader::Impl {
     int rc = sqlite3_exec(db_, "BEGIN", nullptr, nullptr, nullptr);
     if (rc != SQLITE_OK) return SqlError(db_, rc, "beginning a read");
     absl::Status status = ids.empty() ? ForEachAll(fn) : ForEachNamed(ids, fn);
-    for (sqlite3_stmt* s : {games_all_, seats_all_, events_all_, games_one_,
-                            seats_one_, events_one_}) {
+    for (sqlite3_stmt* s :
+         {games_all_, seats_all_, events_all_, tallies_all_, games_one_,
+          seats_one_, events_one_, tallies_one_}) {
       sqlite3_reset(s);
     }
     sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
@@ -1025,7 +1226,20 @@ class DatabaseReader::Impl {
     g.end_reason.reset();
     g.totals.reset();
     g.finished_us.reset();
+    g.tally.reset();
     g.missing_game_row = false;
+  }
+
+  static void ReadTallyRow(sqlite3_stmt* s, StoredGame& g) {
+    StoredGame::Tally& t = g.tally.emplace();
+    t.events = sqlite3_column_int64(s, 1);
+    t.rounds = sqlite3_column_int64(s, 2);
+    t.moves = sqlite3_column_int64(s, 3);
+    t.bad_moves = sqlite3_column_int64(s, 4);
+    t.bad_events = sqlite3_column_int64(s, 5);
+    Assign(&t.points, ColumnText(s, 6));
+    Assign(&t.conduct, ColumnText(s, 7));
+    Assign(&t.move_ms, ColumnText(s, 8));
   }
 
   static void ReadGameRow(sqlite3_stmt* s, StoredGame& g) {
@@ -1075,24 +1289,27 @@ class DatabaseReader::Impl {
   }
 
   absl::Status ForEachAll(const std::function<void(StoredGame&)>& fn) {
-    return Merge(games_all_, seats_all_, events_all_, fn);
+    return Merge(games_all_, seats_all_, events_all_, tallies_all_, fn);
   }
 
   // Merges the three id-ordered row streams into games.
+  // `tallies_stmt` may be null (a schema version 1 database).
   absl::Status Merge(sqlite3_stmt* games_stmt, sqlite3_stmt* seats_stmt,
-                     sqlite3_stmt* events_stmt,
+                     sqlite3_stmt* events_stmt, sqlite3_stmt* tallies_stmt,
                      const std::function<void(StoredGame&)>& fn) {
     Cursor games{games_stmt, false, {}}, seats{seats_stmt, false, {}},
-        events{events_stmt, false, {}};
-    for (Cursor* c : {&games, &seats, &events}) {
+        events{events_stmt, false, {}},
+        tallies{tallies_stmt, tallies_stmt == nullptr, {}};
+    for (Cursor* c : {&games, &seats, &events, &tallies}) {
+      if (c->done) continue;
       if (absl::Status s = c->Step(db_); !s.ok()) return s;
     }
     StoredGame g;
     std::string id;
-    while (!games.done || !seats.done || !events.done) {
+    while (!games.done || !seats.done || !events.done || !tallies.done) {
       // The smallest id among the cursors.
       bool first = true;
-      for (Cursor* c : {&games, &seats, &events}) {
+      for (Cursor* c : {&games, &seats, &events, &tallies}) {
         if (c->done) continue;
         if (first || c->id < id) Assign(&id, c->id);
         first = false;
@@ -1115,6 +1332,10 @@ class DatabaseReader::Impl {
         if (absl::Status s = events.Step(db_); !s.ok()) return s;
       }
       g.events.resize(count);
+      while (!tallies.done && tallies.id == id) {
+        ReadTallyRow(tallies.stmt, g);
+        if (absl::Status s = tallies.Step(db_); !s.ok()) return s;
+      }
       fn(g);
     }
     return absl::OkStatus();
@@ -1149,6 +1370,17 @@ class DatabaseReader::Impl {
       }
       if (rc != SQLITE_DONE) return SqlError(db_, rc, "reading events");
       g.events.resize(count);
+      if (tallies_one_ != nullptr) {
+        sqlite3_reset(tallies_one_);
+        sqlite3_bind_text(tallies_one_, 1, id.data(),
+                          static_cast<int>(id.size()), SQLITE_TRANSIENT);
+        rc = sqlite3_step(tallies_one_);
+        if (rc == SQLITE_ROW) {
+          ReadTallyRow(tallies_one_, g);
+        } else if (rc != SQLITE_DONE) {
+          return SqlError(db_, rc, "reading a tally");
+        }
+      }
       fn(g);
     }
     return absl::OkStatus();
@@ -1161,7 +1393,10 @@ class DatabaseReader::Impl {
   sqlite3_stmt* games_one_ = nullptr;
   sqlite3_stmt* seats_one_ = nullptr;
   sqlite3_stmt* events_one_ = nullptr;
+  sqlite3_stmt* tallies_all_ = nullptr;  // null without game_tallies
+  sqlite3_stmt* tallies_one_ = nullptr;
   sqlite3_stmt* count_ = nullptr;
+  bool has_tallies_ = false;
 };
 
 DatabaseReader::DatabaseReader(std::unique_ptr<Impl> impl)

@@ -25,7 +25,14 @@
 //      referee writes them (record_format.md) and nothing follows `end` or
 //      `abort`;
 //   5. the summary columns (status, winner, end_reason, totals, finished_us)
-//      agree with the `end` or `abort` event.
+//      agree with the `end` or `abort` event;
+//   6. the game's tally (the `game_tallies` row, schema version 2; see
+//      recorder/tally.h), when there is one, equals the tally of the events
+//      as replayed here: every column, compared exactly (the tally is
+//      rebuilt from the replay, not by the recorder's code). A running game
+//      must have none; an ended game may lack one (a database the recorder
+//      has not opened since migration 002: readers fall back to the
+//      events), which is not a discrepancy.
 //
 // A running game verifies if everything recorded so far does (its seed is
 // still secret: its deals are checked against the seed column when the
@@ -83,6 +90,18 @@ struct StoredGame {
   std::optional<std::string> end_reason;
   std::optional<std::string> totals;
   std::optional<int64_t> finished_us;
+  // The game_tallies row, if the database has one for this game.
+  struct Tally {
+    int64_t events = 0;
+    int64_t rounds = 0;
+    int64_t moves = 0;
+    int64_t bad_moves = 0;
+    int64_t bad_events = 0;
+    std::string points;
+    std::string conduct;
+    std::string move_ms;
+  };
+  std::optional<Tally> tally;
   std::vector<StoredEvent> events;
   // Set when the database has events or seats but no games row for this
   // id (then the header fields are empty).
