@@ -19,6 +19,53 @@ v1::MoveKind KindToProto(MoveKind kind) {
   return v1::MOVE_KIND_UNSPECIFIED;
 }
 
+// The kind, cards and value of a structured move, checked for shape.
+absl::StatusOr<Move> StructuredMoveBody(const v1::Move& m, Card played,
+                                        CardSet table) {
+  if (!m.second_card().empty() && m.kind() != v1::MOVE_KIND_CAPTURE) {
+    return absl::InvalidArgumentError(
+        "move.second_card is only for a pair capture (kind CAPTURE)");
+  }
+  switch (m.kind()) {
+    case v1::MOVE_KIND_TRAIL:
+      if (!table.empty()) {
+        return absl::InvalidArgumentError("a trail involves no table cards");
+      }
+      return Move::Trail(played);
+    case v1::MOVE_KIND_CAPTURE:
+      if (table.empty()) {
+        return absl::InvalidArgumentError("a capture must take table cards");
+      }
+      if (!m.second_card().empty()) {
+        absl::StatusOr<Card> second = Card::Parse(m.second_card());
+        if (!second.ok()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("move.second_card: ", second.status().message()));
+        }
+        if (*second == played || table.size() != 1 || table.contains(*second)) {
+          return absl::InvalidArgumentError(
+              "a pair capture plays two different hand cards and takes one "
+              "table card");
+        }
+        return Move::PairCapture(played, *second, table.first());
+      }
+      return Move::Capture(played, table);
+    case v1::MOVE_KIND_BUILD:
+      if (m.value() < 1 || m.value() > 14) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("move.value ", m.value(), " is not a build value"));
+      }
+      if (table.empty()) {
+        return absl::InvalidArgumentError("a build must use table cards");
+      }
+      return Move::Build(played, m.value(), table);
+    default:
+      return absl::InvalidArgumentError(
+          "move.kind is not set and move.notation is empty");
+  }
+}
+
+// The structured fields of a move, checked for shape (not legality).
 absl::StatusOr<Move> StructuredMove(const v1::Move& m) {
   if (m.kind() == v1::MOVE_KIND_CALL_OUT) return Move::CallOut();
   absl::StatusOr<Card> card = Card::Parse(m.card());
@@ -32,47 +79,36 @@ absl::StatusOr<Move> StructuredMove(const v1::Move& m) {
         absl::StrCat("move.table_cards: ", table_cards.status().message()));
   }
   const CardSet table = *table_cards;
-  if (!m.second_card().empty() && m.kind() != v1::MOVE_KIND_CAPTURE) {
-    return absl::InvalidArgumentError(
-        "move.second_card is only for a pair capture (kind CAPTURE)");
-  }
-  switch (m.kind()) {
-    case v1::MOVE_KIND_TRAIL:
-      if (!table.empty()) {
-        return absl::InvalidArgumentError("a trail involves no table cards");
-      }
-      return Move::Trail(*card);
-    case v1::MOVE_KIND_CAPTURE:
-      if (table.empty()) {
-        return absl::InvalidArgumentError("a capture must take table cards");
-      }
-      if (!m.second_card().empty()) {
-        absl::StatusOr<Card> second = Card::Parse(m.second_card());
-        if (!second.ok()) {
-          return absl::InvalidArgumentError(
-              absl::StrCat("move.second_card: ", second.status().message()));
-        }
-        if (*second == *card || table.size() != 1 || table.contains(*second)) {
-          return absl::InvalidArgumentError(
-              "a pair capture plays two different hand cards and takes one "
-              "table card");
-        }
-        return Move::PairCapture(*card, *second, table.first());
-      }
-      return Move::Capture(*card, table);
-    case v1::MOVE_KIND_BUILD:
-      if (m.value() < 1 || m.value() > 14) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("move.value ", m.value(), " is not a build value"));
-      }
-      if (table.empty()) {
-        return absl::InvalidArgumentError("a build must use table cards");
-      }
-      return Move::Build(*card, m.value(), table);
-    default:
+  absl::StatusOr<Move> move = StructuredMoveBody(m, *card, table);
+  if (!move.ok()) return move;
+  if (m.declared_value() != 0) {
+    if (move->kind == MoveKind::kTrail || move->second.valid()) {
       return absl::InvalidArgumentError(
-          "move.kind is not set and move.notation is empty");
+          "move.declared_value is for a card played to capture or build");
+    }
+    if (m.declared_value() < 1 || m.declared_value() > 14) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "move.declared_value ", m.declared_value(), " is not a card value"));
+    }
+    // The card's own rank is the default, as the notation writes it.
+    move->declared = static_cast<int8_t>(
+        m.declared_value() == card->rank() ? 0 : m.declared_value());
   }
+  if (!m.pluck_card().empty()) {
+    absl::StatusOr<Card> pluck = Card::Parse(m.pluck_card());
+    if (!pluck.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("move.pluck_card: ", pluck.status().message()));
+    }
+    if (*pluck == *card || table.contains(*pluck)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(pluck->ToString(), " cannot be plucked and played"));
+    }
+    *move = move->WithPluck(*pluck, m.pluck_after());
+  } else if (m.pluck_after()) {
+    return absl::InvalidArgumentError("move.pluck_after without a pluck_card");
+  }
+  return move;
 }
 
 }  // namespace
@@ -148,6 +184,11 @@ void ToProto(const Move& move, v1::Move* out) {
   CardsToProto(move.table, out->mutable_table_cards());
   out->set_notation(move.ToString());
   if (move.second.valid()) out->set_second_card(move.second.ToString());
+  out->set_declared_value(move.declared);
+  if (move.has_pluck()) {
+    out->set_pluck_card(move.pluck.ToString());
+    out->set_pluck_after(move.pluck_after);
+  }
 }
 
 void ToProto(const Table& table, v1::Table* out) {
@@ -169,6 +210,11 @@ void ToProto(const PlayedMove& move, v1::PlayedMove* out) {
   ToProto(move.move, out->mutable_move());
   CardsToProto(move.outcome.captured, out->mutable_captured());
   out->set_sweep(move.outcome.sweep);
+  out->set_penalty(move.outcome.penalty);
+  if (move.outcome.plucked.valid()) {
+    out->set_plucked(move.outcome.plucked.ToString());
+  }
+  out->set_immediate_points(move.immediate_points);
 }
 
 void ToProto(const RoundResult& round, v1::RoundResult* out) {

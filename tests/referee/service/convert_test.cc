@@ -73,5 +73,37 @@ TEST(ConvertTest, PairCaptureCarriesTheSecondCard) {
             std::string::npos);
 }
 
+TEST(ConvertTest, DeclaredValuesAndPlucksSurviveBothForms) {
+  for (const char* text : {"take AC=14 KS AH", "build 11 TD=11 AH",
+                           "pluck 7H, trail 3D", "take 8C 8H, pluck 4S"}) {
+    const Move move = *Move::Parse(text);
+    v1::Move proto;
+    ToProto(move, &proto);
+    EXPECT_EQ(proto.notation(), move.ToString());
+    v1::Move structured = proto;
+    structured.clear_notation();
+    absl::StatusOr<Move> back = FromProto(structured);
+    ASSERT_TRUE(back.ok()) << text << ": " << back.status();
+    EXPECT_EQ(*back, move) << text;
+  }
+  v1::Move ace;
+  ace.set_kind(v1::MOVE_KIND_CAPTURE);
+  ace.set_card("AC");
+  ace.add_table_cards("AH");
+  ace.set_declared_value(1);  // the rank itself: the default
+  EXPECT_EQ(FromProto(ace)->ToString(), "take AC AH");
+  v1::Move trail;
+  trail.set_kind(v1::MOVE_KIND_TRAIL);
+  trail.set_card("AC");
+  trail.set_declared_value(14);
+  EXPECT_NE(FromProto(trail).status().message().find("declared_value"),
+            std::string::npos);
+  v1::Move after_alone = trail;
+  after_alone.clear_declared_value();
+  after_alone.set_pluck_after(true);
+  EXPECT_NE(FromProto(after_alone).status().message().find("pluck_card"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace cassino::service
