@@ -29,6 +29,7 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "referee/rules/position.h"
 #include "nlohmann/json.hpp"
 #include "recorder/recorder.h"
 #include "tests/tools/stats_fixture.h"
@@ -704,6 +705,79 @@ TEST(StatsTalliesTest, ManyGeneratedGamesAgreeWithTheEventScan) {
     EXPECT_GT(a->summary.moves + (move_times ? 0 : 1), 0);
     EXPECT_EQ(Comparable(*a), Comparable(*b));
   }
+  std::filesystem::remove_all(dir);
+}
+
+// Games of several rule sets, one with 6 players: every report groups the
+// games by rule set, and --rules keeps one rule set alone.
+TEST(StatsRuleSetsTest, GroupsByRuleSetAndFiltersOne) {
+  const std::string dir =
+      ::testing::TempDir() + "/stats_rules_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/rules.db";
+  {
+    auto rec = recorder::Recorder::Open(path, recorder::Durability::kNormal);
+    ASSERT_TRUE(rec.ok()) << rec.status();
+    const std::vector<std::pair<std::string, int>> games = {
+        {"standard", 2}, {"royal", 2},        {"standard", 2},
+        {"royal", 2},    {"california", 6},   {"standard target=11", 2}};
+    for (size_t i = 0; i < games.size(); ++i) {
+      GamePlan p;
+      p.game_id = absl::StrCat("r", i);
+      p.rules = games[i].first;
+      for (int k = 0; k < games[i].second; ++k) {
+        testing::SeatPlan seat;
+        seat.bot = k % 2 ? "odd" : "even";
+        p.seats.push_back(seat);
+      }
+      p.seed = MakeSeed(900 + static_cast<int>(i));
+      p.created_us = 1'800'000'000'000'000 + static_cast<int64_t>(i);
+      p.rng_seed = 7 + i;
+      absl::StatusOr<testing::PlayedGame> g = testing::PlayAndRecord(**rec, p);
+      ASSERT_TRUE(g.ok()) << p.game_id << ": " << g.status();
+    }
+  }
+  absl::StatusOr<Stats> all = ReadStats(path, {});
+  ASSERT_TRUE(all.ok()) << all.status();
+  EXPECT_EQ(all->summary.finished, 6);
+  EXPECT_EQ(all->summary.skipped_games, 0) << "the 6-player game is read";
+  std::map<std::string, int64_t> counts;
+  for (const RuleSetCount& r : all->rule_sets) counts[r.rules] = r.games;
+  const std::string royal = RulesDiff(*RuleSet::Preset("royal"));
+  RuleSet california = *RuleSet::Preset("california");
+  california.players = 6;
+  EXPECT_EQ(counts, (std::map<std::string, int64_t>{
+                        {"standard", 2},
+                        {royal, 2},
+                        {RulesDiff(california), 1},
+                        {"target=11", 1}}));
+  EXPECT_EQ(all->rule_sets.front().games, 2);
+  EXPECT_NE(FormatText(*all).find("ratings mix 4 rule sets"),
+            std::string::npos);
+
+  Filter only_royal;
+  only_royal.rules = "royal";
+  absl::StatusOr<Stats> r = ReadStats(path, only_royal);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->summary.games, 2);
+  EXPECT_EQ(r->summary.finished, 2);
+  ASSERT_EQ(r->rule_sets.size(), 1u);
+  EXPECT_EQ(r->rule_sets[0].rules, royal);
+  const nlohmann::json j = nlohmann::json::parse(FormatJson(*r));
+  EXPECT_EQ(j["filter"]["rules"], "royal");
+  ASSERT_EQ(j["rule_sets"].size(), 1u);
+  EXPECT_EQ(j["rule_sets"][0]["games"], 2);
+
+  Filter standard;
+  standard.rules = "standard players=2";
+  r = ReadStats(path, standard);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->summary.finished, 2);
+
+  Filter bad;
+  bad.rules = "no_such_preset";
+  EXPECT_EQ(ReadStats(path, bad).status().code(),
+            absl::StatusCode::kInvalidArgument);
   std::filesystem::remove_all(dir);
 }
 

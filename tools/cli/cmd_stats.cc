@@ -17,6 +17,7 @@ struct Options {
   std::string db;
   std::string tournament;
   std::string bot;
+  std::string rules;
   std::string from;
   std::string to;
   std::string format = "text";
@@ -52,14 +53,19 @@ FILTERS
   --tournament matches the game label exactly. --from and --to are UTC
   dates (YYYY-MM-DD) compared with the game's creation time; both days are
   included. --bot keeps the games in which that bot holds a seat (their
-  opponents are reported too).
+  opponents are reported too). --rules keeps the games whose rule set
+  equals the one given (a preset and options, compared option by option,
+  so `standard` matches records of any age). Every report lists the rule
+  sets of the games it counts (section rule_sets); ratings mix them, so
+  rate one rule set at a time with --rules.
 
 OUTPUT
   text  aligned tables.
   csv   one table per section, each introduced by a '# section' line and a
         header row; sections separated by a blank line. Sections: summary,
-        bots, points, conduct, head_to_head, seats, duplicates.
-  json  one object: filter, summary, rating_model, bots, head_to_head,
+        rule_sets, bots, points, conduct, head_to_head, seats, duplicates.
+  json  one object: filter, summary, rule_sets, rating_model, bots,
+        head_to_head,
         seats, duplicates (keys in a fixed order).
   html  one self-contained page (inline CSS and SVG, no scripts, nothing
         fetched): a ratings chart with error bars, a head-to-head heat map,
@@ -77,6 +83,7 @@ int Run(const Options& opt) {
   stats::Filter filter;
   filter.tournament = opt.tournament;
   filter.bot = opt.bot;
+  filter.rules = opt.rules;
   if (!opt.from.empty()) {
     absl::StatusOr<int64_t> from = stats::ParseDate(opt.from);
     if (!from.ok()) {
@@ -136,6 +143,9 @@ void AddStatsCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--tournament", opt->tournament,
                   "only games with this label (exact match)");
   cmd->add_option("--bot", opt->bot, "only games in which this bot plays");
+  cmd->add_option("--rules", opt->rules,
+                  "only games of this rule set (a preset and options, e.g. "
+                  "royal or 'standard target=11')");
   cmd->add_option("--from", opt->from,
                   "only games created on or after this UTC date (YYYY-MM-DD)");
   cmd->add_option("--to", opt->to,

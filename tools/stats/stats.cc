@@ -26,13 +26,14 @@
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "referee/rules/position.h"
 #include "referee/rules/rule_set.h"
 #include "referee/rules/scoring.h"
 
 namespace cassino::stats {
 namespace {
 
-constexpr int kMaxSeats = 4;
+constexpr int kMaxSeats = 6;  // California with 6 players
 
 // ---------------------------------------------------------------------------
 // A pull scanner over JSON text that extracts a few fields and skips the
@@ -449,22 +450,25 @@ struct GameInfo {
   int8_t sides = 0;
   int8_t state = kRunning;
   int8_t winner = -1;
-  std::array<int32_t, kMaxSeats> seat_bot{-1, -1, -1, -1};
+  std::array<int32_t, kMaxSeats> seat_bot{-1, -1, -1, -1, -1, -1};
   std::array<int32_t, kMaxSeats> totals{};
   bool have_totals = false;
   // The distinct bots that play on exactly one side, with that side.
   int8_t members = 0;
   std::array<int32_t, kMaxSeats> member_bot{};
   std::array<int8_t, kMaxSeats> member_side{};
-  // Bots on two or more sides (at most 2 distinct with 4 seats).
+  // Bots on two or more sides (at most half the seats).
   int8_t self_players = 0;
-  std::array<int32_t, 2> self_bot{};
+  std::array<int32_t, kMaxSeats / 2> self_bot{};
   std::string deck_key;  // commitment, or explicit decks; for duplicates
 };
 
 struct RulesInfo {
   bool partnerships = false;
   bool parsed = false;
+  bool selected = true;   // matches Filter::rules
+  std::string canonical;  // RulesDiff, "standard" when empty
+  int64_t games = 0;      // finished games analysed
 };
 
 int SideOf(const RulesInfo& r, int seat) {
@@ -1124,6 +1128,15 @@ absl::StatusOr<Stats> ReadStats(const std::string& path, const Filter& filter,
   Stats stats;
   stats.filter = filter;
   stats.move_times = options.move_times;
+  std::optional<RuleSet> wanted_rules;
+  if (!filter.rules.empty()) {
+    absl::StatusOr<RuleSet> rules = RuleSet::Parse(filter.rules);
+    if (!rules.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--rules: ", rules.status().message()));
+    }
+    wanted_rules = *rules;
+  }
 
   // 1. The games and their seats, in game id order: with a filter, a join
   // (index lookups for the few games selected); without, two scans merged.
@@ -1201,7 +1214,13 @@ absl::StatusOr<Stats> ReadStats(const std::string& path, const Filter& filter,
       if (rules.ok()) {
         info.partnerships = rules->partnerships;
         info.parsed = true;
+        info.canonical = RulesDiff(*rules);
+        if (info.canonical.empty()) info.canonical = "standard";
+      } else {
+        info.canonical = std::string(text);
       }
+      info.selected =
+          !wanted_rules.has_value() || (rules.ok() && *rules == *wanted_rules);
       rules_info.push_back(info);
       rules_text.emplace_back(text);
     }
@@ -1216,6 +1235,7 @@ absl::StatusOr<Stats> ReadStats(const std::string& path, const Filter& filter,
   auto finish_pending = [&] {
     if (!have_pending) return;
     have_pending = false;
+    if (!rules_info[pending.rules].selected) return;
     ++stats.summary.games;
     if (pending.state == kRunning) {
       ++stats.summary.running;
@@ -1259,6 +1279,7 @@ absl::StatusOr<Stats> ReadStats(const std::string& path, const Filter& filter,
       }
     }
     ++stats.summary.finished;
+    ++rules_info[g.rules].games;
     games.push_back(std::move(pending));
   };
   // Columns 0-7 of `st`: a new game.
@@ -1321,6 +1342,19 @@ absl::StatusOr<Stats> ReadStats(const std::string& path, const Filter& filter,
   }
   if (rc != SQLITE_DONE) return StepError(db->get());
   finish_pending();
+  {
+    std::map<std::string, int64_t> by_rules;  // old and new texts merge
+    for (const RulesInfo& r : rules_info) {
+      if (r.games > 0) by_rules[r.canonical] += r.games;
+    }
+    for (const auto& [rules, count] : by_rules) {
+      stats.rule_sets.push_back({rules, count});
+    }
+    std::stable_sort(stats.rule_sets.begin(), stats.rule_sets.end(),
+                     [](const RuleSetCount& a, const RuleSetCount& b) {
+                       return a.games > b.games;
+                     });
+  }
 
   const size_t nbots = bot_names.size();
   const bool trace = std::getenv("CASSINO_STATS_TRACE") != nullptr;

@@ -81,6 +81,9 @@ struct Filter {
   std::string bot;         // games with this bot in any seat
   int64_t from_us = 0;     // created at or after
   int64_t to_us = 0;       // created before
+  // A rule set (`royal`, `standard target=11`): only games whose rules are
+  // equal to it, option by option. Empty: every rule set.
+  std::string rules;
 };
 
 // "YYYY-MM-DD" as the Unix time in microseconds of 00:00 UTC that day.
@@ -191,9 +194,18 @@ struct Summary {
   double seconds = 0;         // time ReadStats took
 };
 
+// How many finished games one rule set has.
+struct RuleSetCount {
+  std::string rules;  // the options that differ from standard; "standard"
+  int64_t games = 0;
+};
+
 struct Stats {
   Filter filter;
   Summary summary;
+  // The finished games grouped by rule set, most games first. Ratings mix
+  // every game selected: use Filter::rules to rate one rule set alone.
+  std::vector<RuleSetCount> rule_sets;
   // Sorted by rating (highest first), then name.
   std::vector<BotStats> bots;
   // head_to_head[i][j]: bot i against bot j; [i][i] is empty.

@@ -40,6 +40,7 @@ std::string FilterText(const Filter& f) {
   if (!f.bot.empty()) parts.push_back("bot " + f.bot);
   if (f.from_us != 0) parts.push_back("from " + Date(f.from_us));
   if (f.to_us != 0) parts.push_back("to " + Date(f.to_us - 1));
+  if (!f.rules.empty()) parts.push_back("rules " + f.rules);
   return parts.empty() ? "all games" : absl::StrJoin(parts, ", ");
 }
 
@@ -51,6 +52,14 @@ struct Table {
   size_t left_columns = 1;  // columns aligned left (the rest right)
   std::vector<std::vector<std::string>> rows;
 };
+
+Table RuleSetsTable(const Stats& s) {
+  Table t{"rule_sets", "Rule sets", {"rules", "games"}, 1, {}};
+  for (const RuleSetCount& r : s.rule_sets) {
+    t.rows.push_back({r.rules, absl::StrCat(r.games)});
+  }
+  return t;
+}
 
 Table SummaryTable(const Stats& s) {
   Table t{"summary", "Summary", {"key", "value"}, 2, {}};
@@ -566,9 +575,13 @@ std::string FormatText(const Stats& s) {
   absl::StrAppend(&out, "ratings: Bradley-Terry maximum likelihood, ",
                   s.rating_iterations, " Newton iterations",
                   s.rating_converged ? "" : " (NOT converged)", "\n");
+  if (s.rule_sets.size() > 1) {
+    absl::StrAppend(&out, "note: the ratings mix ", s.rule_sets.size(),
+                    " rule sets; --rules selects one\n");
+  }
   for (const Table& t :
-       {BotsTable(s), HeadToHeadMatrix(s), LosMatrix(s), PointsTable(s),
-        ConductTable(s), SeatsTable(s), DuplicatesTable(s)}) {
+       {RuleSetsTable(s), BotsTable(s), HeadToHeadMatrix(s), LosMatrix(s),
+        PointsTable(s), ConductTable(s), SeatsTable(s), DuplicatesTable(s)}) {
     out += "\n" + RenderText(t);
   }
   return out;
@@ -576,9 +589,9 @@ std::string FormatText(const Stats& s) {
 
 std::string FormatCsv(const Stats& s) {
   std::vector<std::string> parts;
-  for (const Table& t :
-       {SummaryTable(s), BotsTable(s), PointsTable(s), ConductTable(s),
-        HeadToHeadTable(s), SeatsTable(s), DuplicatesTable(s)}) {
+  for (const Table& t : {SummaryTable(s), RuleSetsTable(s), BotsTable(s),
+                         PointsTable(s), ConductTable(s), HeadToHeadTable(s),
+                         SeatsTable(s), DuplicatesTable(s)}) {
     parts.push_back(RenderCsv(t));
   }
   return absl::StrJoin(parts, "\n");
@@ -589,7 +602,8 @@ std::string FormatJson(const Stats& s) {
   j["filter"] = {{"tournament", s.filter.tournament},
                  {"bot", s.filter.bot},
                  {"from_us", s.filter.from_us},
-                 {"to_us", s.filter.to_us}};
+                 {"to_us", s.filter.to_us},
+                 {"rules", s.filter.rules}};
   const Summary& m = s.summary;
   j["summary"] = {{"games", m.games},
                   {"finished", m.finished},
@@ -602,6 +616,11 @@ std::string FormatJson(const Stats& s) {
                   {"duplicate_pairs", m.duplicate_pairs},
                   {"bad_events", m.bad_events},
                   {"move_times", s.move_times}};
+  OrderedJson rule_sets = OrderedJson::array();
+  for (const RuleSetCount& r : s.rule_sets) {
+    rule_sets.push_back({{"rules", r.rules}, {"games", r.games}});
+  }
+  j["rule_sets"] = rule_sets;
   j["rating_model"] = {{"model", "bradley-terry"},
                        {"scale", "elo"},
                        {"mean", 1500},
@@ -702,7 +721,8 @@ std::string FormatHtml(const Stats& s) {
   out += PointsChart(s);
   for (const Table& t :
        {BotsTable(s), HeadToHeadMatrix(s), LosMatrix(s), PointsTable(s),
-        ConductTable(s), SeatsTable(s), DuplicatesTable(s), SummaryTable(s)}) {
+        ConductTable(s), SeatsTable(s), DuplicatesTable(s), RuleSetsTable(s),
+        SummaryTable(s)}) {
     out += RenderHtmlTable(t);
   }
   out += "</body>\n</html>\n";
