@@ -14,6 +14,12 @@
 
 namespace cassino::testing {
 
+inline RuleSet Rules(const std::string& text) {
+  absl::StatusOr<RuleSet> rules = RuleSet::Parse(text);
+  EXPECT_TRUE(rules.ok()) << text << ": " << rules.status();
+  return rules.ok() ? *rules : RuleSet();
+}
+
 inline Position Pos(const std::string& text) {
   absl::StatusOr<Position> p = Position::Parse(text);
   EXPECT_TRUE(p.ok()) << text << ": " << p.status();

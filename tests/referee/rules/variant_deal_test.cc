@@ -12,17 +12,14 @@
 #include "referee/rules/deal.h"
 #include "referee/rules/game.h"
 #include "referee/rules/position.h"
+#include "tests/referee/rules/test_util.h"
 
 namespace cassino {
 namespace {
 
 using ::testing::HasSubstr;
 
-RuleSet Rules(const std::string& text) {
-  absl::StatusOr<RuleSet> rules = RuleSet::Parse(text);
-  EXPECT_TRUE(rules.ok()) << text << ": " << rules.status();
-  return rules.ok() ? *rules : RuleSet();
-}
+using ::cassino::testing::Rules;
 
 // A game whose every round deals the pack in canonical order.
 Game CanonicalGame(const std::string& text) {

@@ -14,17 +14,14 @@
 #include "gtest/gtest.h"
 #include "referee/rules/game.h"
 #include "referee/rules/observation.h"
+#include "tests/referee/rules/test_util.h"
 
 namespace cassino {
 namespace {
 
 using ::testing::HasSubstr;
 
-RuleSet Rules(const std::string& text) {
-  absl::StatusOr<RuleSet> rules = RuleSet::Parse(text);
-  EXPECT_TRUE(rules.ok()) << text << ": " << rules.status();
-  return rules.ok() ? *rules : RuleSet();
-}
+using ::cassino::testing::Rules;
 
 // The canonical deck with each listed card swapped into its position, in
 // order (a later card must not come from an earlier listed position).

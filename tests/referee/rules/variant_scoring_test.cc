@@ -10,17 +10,14 @@
 #include "gtest/gtest.h"
 #include "referee/rules/game.h"
 #include "referee/rules/scoring.h"
+#include "tests/referee/rules/test_util.h"
 
 namespace cassino {
 namespace {
 
 using ::testing::HasSubstr;
 
-RuleSet Rules(const std::string& text) {
-  absl::StatusOr<RuleSet> rules = RuleSet::Parse(text);
-  EXPECT_TRUE(rules.ok()) << text << ": " << rules.status();
-  return rules.ok() ? *rules : RuleSet();
-}
+using ::cassino::testing::Rules;
 
 CardSet Cards(const char* text) { return *CardSet::Parse(text); }
 

@@ -8,7 +8,6 @@
 // same end and passes the independent verifier. A preset the referee, the
 // conversions, the recorder or the verifier cannot carry fails here.
 
-#include <random>
 #include <thread>
 
 #include "gtest/gtest.h"
@@ -19,43 +18,6 @@
 
 namespace cassino::testing {
 namespace {
-
-// Plays one seat with GetTurn(wait) + SubmitMove until the game is over;
-// returns the number of moves played.
-int PlaySeat(v1::RefereeService::Stub& stub, const std::string& token,
-             const std::string& game_id, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  int moves = 0;
-  for (;;) {
-    v1::GetTurnRequest req;
-    req.set_game_id(game_id);
-    req.set_wait(true);
-    v1::GetTurnResponse turn;
-    grpc::Status s =
-        stub.GetTurn(TestReferee::Context(token, 30000).get(), req, &turn);
-    EXPECT_TRUE(s.ok()) << s.error_message();
-    if (!s.ok() || turn.status() != v1::GAME_STATUS_RUNNING) return moves;
-    EXPECT_TRUE(turn.your_turn());
-    const v1::YourTurn& t = turn.turn();
-    if (t.legal_moves_size() == 0) {
-      ADD_FAILURE() << "no legal moves at turn " << t.turn();
-      return moves;
-    }
-    v1::SubmitMoveRequest sub;
-    sub.set_game_id(game_id);
-    sub.set_turn(t.turn());
-    *sub.mutable_move() = t.legal_moves(rng() % t.legal_moves_size());
-    const std::string notation = sub.move().notation();
-    sub.mutable_move()->clear_notation();  // the structured form alone
-    v1::SubmitMoveResponse resp;
-    s = stub.SubmitMove(TestReferee::Context(token).get(), sub, &resp);
-    EXPECT_TRUE(s.ok()) << notation << ": " << s.error_message();
-    if (!s.ok()) return moves;
-    EXPECT_TRUE(resp.verdict().accepted())
-        << notation << ": " << resp.verdict().reason();
-    ++moves;
-  }
-}
 
 class PresetGameTest : public ::testing::TestWithParam<std::string> {};
 
@@ -76,8 +38,8 @@ TEST_P(PresetGameTest, PlaysToTheEndAndVerifies) {
   std::vector<std::thread> bots;
   for (int seat = 0; seat < seats; ++seat) {
     bots.emplace_back([&, seat] {
-      moves[seat] = PlaySeat(referee.stub(), game.tokens(seat).token(),
-                             game.game_id(), 17 * seat + 1);
+      moves[seat] = PlayUnarySeat(referee.stub(), game.tokens(seat).token(),
+                                  game.game_id(), 17 * seat + 1);
     });
   }
   for (std::thread& t : bots) t.join();
@@ -104,6 +66,8 @@ TEST_P(PresetGameTest, PlaysToTheEndAndVerifies) {
   EXPECT_EQ(replayed->game.result()->winner, info.result().winner());
   const std::optional<verify::Failure> failure = verify::VerifyRecord(*record);
   EXPECT_FALSE(failure.has_value()) << failure->ToString();
+  store->reset();
+  std::filesystem::remove_all(dir);
 }
 
 INSTANTIATE_TEST_SUITE_P(Presets, PresetGameTest,

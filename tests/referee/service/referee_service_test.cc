@@ -70,39 +70,6 @@ SeatLog PlayStream(v1::RefereeService::Stub& stub, const std::string& token,
   return log;
 }
 
-// Plays one seat with GetTurn(wait) + SubmitMove.
-int PlayUnary(v1::RefereeService::Stub& stub, const std::string& token,
-              const std::string& game_id, uint64_t seed, v1::GameEnded* ended) {
-  std::mt19937_64 rng(seed);
-  int moves = 0;
-  for (;;) {
-    v1::GetTurnRequest req;
-    req.set_game_id(game_id);
-    req.set_wait(true);
-    v1::GetTurnResponse turn;
-    grpc::Status s =
-        stub.GetTurn(TestReferee::Context(token, 30000).get(), req, &turn);
-    EXPECT_TRUE(s.ok()) << s.error_message();
-    if (!s.ok()) return moves;
-    if (turn.status() != v1::GAME_STATUS_RUNNING) {
-      *ended = turn.ended();
-      return moves;
-    }
-    EXPECT_TRUE(turn.your_turn());
-    const v1::YourTurn& t = turn.turn();
-    v1::SubmitMoveRequest sub;
-    sub.set_game_id(game_id);
-    sub.set_turn(t.turn());
-    *sub.mutable_move() = t.legal_moves(rng() % t.legal_moves_size());
-    sub.mutable_move()->clear_notation();  // exercise the structured form
-    v1::SubmitMoveResponse resp;
-    s = stub.SubmitMove(TestReferee::Context(token).get(), sub, &resp);
-    EXPECT_TRUE(s.ok()) << s.error_message();
-    EXPECT_TRUE(resp.verdict().accepted());
-    ++moves;
-  }
-}
-
 absl::StatusOr<recorder::GameRecord> LoadRecord(const std::filesystem::path& db,
                                                 const std::string& game_id) {
   absl::StatusOr<std::unique_ptr<recorder::Recorder>> r =
@@ -170,8 +137,8 @@ TEST_P(CompleteGameTest, OverTheUnaryApi) {
   std::vector<std::thread> bots;
   for (int seat = 0; seat < shape.seats; ++seat) {
     bots.emplace_back([&, seat] {
-      moves[seat] = PlayUnary(referee.stub(), game.tokens(seat).token(),
-                              game.game_id(), seat, &ended[seat]);
+      moves[seat] = PlayUnarySeat(referee.stub(), game.tokens(seat).token(),
+                                  game.game_id(), seat, &ended[seat]);
     });
   }
   for (auto& t : bots) t.join();

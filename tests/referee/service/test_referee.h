@@ -31,6 +31,15 @@ inline std::filesystem::path TempDir() {
   return dir;
 }
 
+// Plays one seat with GetTurn(wait) + SubmitMove until the game is over,
+// choosing uniformly among the legal moves and submitting each in its
+// structured form alone (no notation, so every move field's conversion is
+// exercised). Returns the number of moves played; `ended`, if given, gets
+// the game's end. Test failures name the move and the referee's reason.
+inline int PlayUnarySeat(v1::RefereeService::Stub& stub,
+                         const std::string& token, const std::string& game_id,
+                         uint64_t seed, v1::GameEnded* ended = nullptr);
+
 class TestReferee {
  public:
   explicit TestReferee(
@@ -117,6 +126,46 @@ class TestReferee {
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::RefereeService::Stub> stub_;
 };
+
+inline int PlayUnarySeat(v1::RefereeService::Stub& stub,
+                         const std::string& token, const std::string& game_id,
+                         uint64_t seed, v1::GameEnded* ended) {
+  std::mt19937_64 rng(seed);
+  int moves = 0;
+  for (;;) {
+    v1::GetTurnRequest req;
+    req.set_game_id(game_id);
+    req.set_wait(true);
+    v1::GetTurnResponse turn;
+    grpc::Status s =
+        stub.GetTurn(TestReferee::Context(token, 30000).get(), req, &turn);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    if (!s.ok()) return moves;
+    if (turn.status() != v1::GAME_STATUS_RUNNING) {
+      if (ended != nullptr) *ended = turn.ended();
+      return moves;
+    }
+    EXPECT_TRUE(turn.your_turn());
+    const v1::YourTurn& t = turn.turn();
+    if (t.legal_moves_size() == 0) {
+      ADD_FAILURE() << "no legal moves at turn " << t.turn();
+      return moves;
+    }
+    v1::SubmitMoveRequest sub;
+    sub.set_game_id(game_id);
+    sub.set_turn(t.turn());
+    *sub.mutable_move() = t.legal_moves(rng() % t.legal_moves_size());
+    const std::string notation = sub.move().notation();
+    sub.mutable_move()->clear_notation();
+    v1::SubmitMoveResponse resp;
+    s = stub.SubmitMove(TestReferee::Context(token).get(), sub, &resp);
+    EXPECT_TRUE(s.ok()) << notation << ": " << s.error_message();
+    if (!s.ok()) return moves;
+    EXPECT_TRUE(resp.verdict().accepted())
+        << notation << ": " << resp.verdict().reason();
+    ++moves;
+  }
+}
 
 }  // namespace cassino::testing
 
