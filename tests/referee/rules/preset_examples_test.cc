@@ -1,6 +1,7 @@
 // Worked examples per preset (issue #6): positions and short scripted games
 // that show what a preset changes against the standard game, for the
-// presets that had fewer than three such tests (michigan, california, draw).
+// presets that had fewer than three such tests (michigan, california, draw,
+// portuguese, spade).
 // Every expected list and figure is worked out by hand from docs/rules.md and
 // VARIANTS.md; the comments give the reasoning.
 //
@@ -12,9 +13,11 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "referee/rules/game.h"
+#include "referee/rules/scoring.h"
 #include "test_util.h"
 
 namespace cassino {
@@ -53,6 +56,18 @@ absl::Status Play(Game& g, const std::string& move) {
   absl::StatusOr<Move> m = Move::Parse(move);
   if (!m.ok()) return m.status();
   return g.Play(*m);
+}
+
+// The round's items as `kind side points [card]`, in count-out order.
+std::vector<std::string> Items(const RoundScore& score) {
+  std::vector<std::string> out;
+  for (const ScoreItem& it : score.items) {
+    std::string s =
+        absl::StrCat(ScoreItemName(it.kind), " ", it.side, " ", it.points);
+    if (it.card.valid()) absl::StrAppend(&s, " ", it.card.ToString());
+    out.push_back(s);
+  }
+  return out;
 }
 
 // --- michigan: defaults_cost=2 sweeps=2 sudden_death=on --------------------
@@ -189,6 +204,100 @@ TEST(PresetExamplesTest, DrawTheDrawnCardIsPlayableAtOnce) {
   EXPECT_EQ(g.stock_size(), 32);
   EXPECT_EQ(g.position().hands[0].size(), 4);
   EXPECT_EQ(g.position().hands[1].size(), 4);
+}
+
+// The stock runs out after 40 plays (52 - 8 in hands - 4 on the table), each
+// play drawing one card, so hands are still 4 then; from play 41 nobody
+// draws and hands shrink. Which moves are played does not matter here.
+TEST(PresetExamplesTest, DrawHandsShrinkOnceTheStockIsEmpty) {
+  Game g = NewGame("draw", CanonicalDeck());
+  int plays = 0;
+  while (g.stock_size() > 0) {
+    ASSERT_TRUE(g.Play(g.LegalMoves().front()).ok());
+    ++plays;
+    EXPECT_TRUE(g.history().back().drew);
+  }
+  EXPECT_EQ(plays, 40);
+  EXPECT_EQ(g.deal(), 1);
+  EXPECT_EQ(g.to_move(), 0);
+  EXPECT_EQ(g.position().hands[0].size(), 4);
+  EXPECT_EQ(g.position().hands[1].size(), 4);
+  ASSERT_TRUE(g.Play(g.LegalMoves().front()).ok());
+  EXPECT_FALSE(g.history().back().drew);
+  EXPECT_EQ(g.position().hands[0].size(), 3);
+  EXPECT_EQ(g.round(), 1);
+}
+
+// --- portuguese: target=31 tie_cards=spades ---------------------------------
+
+// The same round counted out from 15-19. Seat 0 took every spade and heart
+// and AD (27 cards), seat 1 the rest (TD, AC). Items in count-out order:
+// cards 0 3, spades 0 1, TD 1 2, 2S 0 1, aces AS 0, AC 1, AH 0, AD 0:
+// seat 0 8 points, seat 1 3. Standard (to 21): cards and spades take seat 0
+// to 18 and 19, then TD takes seat 1 to 21, who wins at item 2 (19-21).
+// Portuguese (to 31): everything is added, 23-22, and the game goes on.
+TEST(PresetExamplesTest, PortuguesePlaysToThirtyOne) {
+  const CardSet p0 = CardSet::OfSuit(Suit::kSpades) |
+                     CardSet::OfSuit(Suit::kHearts) | *CardSet::Parse("AD");
+  const std::vector<CardSet> piles = {p0, CardSet::FullDeck() - p0};
+  const std::vector<std::string> items = {
+      "cards 0 3",  "spades 0 1", "big_cassino 1 2 TD", "little_cassino 0 1 2S",
+      "ace 0 1 AS", "ace 1 1 AC", "ace 0 1 AH",         "ace 0 1 AD"};
+  const RoundScore standard = ScoreRound(RuleSet::Standard(), piles, {});
+  EXPECT_EQ(Items(standard), items);
+  const TotalsUpdate at21 =
+      AddRoundScore(RuleSet::Standard(), {15, 19}, standard);
+  EXPECT_EQ(at21.winner, 1);
+  EXPECT_EQ(at21.winning_item, 2);
+  EXPECT_EQ(at21.totals, (std::vector<int>{19, 21}));
+
+  const RuleSet portuguese = *RuleSet::Parse("portuguese");
+  const RoundScore score = ScoreRound(portuguese, piles, {});
+  EXPECT_EQ(Items(score), items);
+  const TotalsUpdate at31 = AddRoundScore(portuguese, {15, 19}, score);
+  EXPECT_EQ(at31.winner, -1);
+  EXPECT_EQ(at31.totals, (std::vector<int>{23, 22}));
+}
+
+// --- spade: each spade 1 more, JS 1 more; to 61 ----------------------------
+
+// Seat 0 took JS QS KS, every heart and every diamond (29 cards); seat 1
+// AS-TS and every club (23). Standard: seat 0 cards 3, TD 2, AH, AD = 7;
+// seat 1 spades 1, 2S 1, AS, AC = 4 (11). Spade adds JS 1 (seat 0) and each
+// spade after the aces in deck order: seat 0 3 more (11 in all, JS worth 2),
+// seat 1 10 more (14): 25.
+TEST(PresetExamplesTest, SpadeCountsEverySpadeAndJackOfSpadesTwice) {
+  const CardSet p0 = *CardSet::Parse("JS QS KS") |
+                     CardSet::OfSuit(Suit::kHearts) |
+                     CardSet::OfSuit(Suit::kDiamonds);
+  const std::vector<CardSet> piles = {p0, CardSet::FullDeck() - p0};
+  ASSERT_EQ(p0.size(), 29);
+  const RoundScore standard = ScoreRound(RuleSet::Standard(), piles, {});
+  EXPECT_EQ(
+      Items(standard),
+      (std::vector<std::string>{"cards 0 3", "spades 1 1", "big_cassino 0 2 TD",
+                                "little_cassino 1 1 2S", "ace 1 1 AS",
+                                "ace 1 1 AC", "ace 0 1 AH", "ace 0 1 AD"}));
+  EXPECT_EQ(standard.sides[0].points, 7);
+  EXPECT_EQ(standard.sides[1].points, 4);
+
+  const RoundScore spade = ScoreRound(*RuleSet::Parse("spade"), piles, {});
+  std::vector<std::string> expected = {
+      "cards 0 3",          "spades 1 1",
+      "big_cassino 0 2 TD", "little_cassino 1 1 2S",
+      "card 0 1 JS",        "ace 1 1 AS",
+      "ace 1 1 AC",         "ace 0 1 AH",
+      "ace 0 1 AD"};
+  for (const char* c :
+       {"AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS"}) {
+    expected.push_back(absl::StrCat("spade 1 1 ", c));
+  }
+  for (const char* c : {"JS", "QS", "KS"}) {
+    expected.push_back(absl::StrCat("spade 0 1 ", c));
+  }
+  EXPECT_EQ(Items(spade), expected);
+  EXPECT_EQ(spade.sides[0].points, 11);
+  EXPECT_EQ(spade.sides[1].points, 14);
 }
 
 }  // namespace
