@@ -18,7 +18,7 @@
 #include "gtest/gtest.h"
 #include "referee/rules/game.h"
 #include "referee/rules/scoring.h"
-#include "test_util.h"
+#include "tests/referee/rules/test_util.h"
 
 namespace cassino {
 namespace {
@@ -91,6 +91,9 @@ TEST(PresetExamplesTest, MichiganBreakingTheBuilderRulesIsLegal) {
             Sorted({"take 8C 5S 3H", "take 8C 5S 3H 8D", "build 10 4D 2H 4C",
                     "build 10 4D 2H 8D 2C 4C", "take TS 8D 2C", "take 8C 8D",
                     "build 10 8C 2C", "trail 8C", "trail 4D", "trail TS"}));
+  EXPECT_FALSE(
+      ValidateMove(testing::Pos(pos + "michigan"), testing::M("build 9 8C AH"))
+          .ok());
 }
 
 // In a game the default costs the mover 2 points at once. Seat 0
