@@ -626,16 +626,7 @@ class EventReader {
       return;
     }
     sqlite3_stmt* st = stmt->get();
-    if (!open_start) {
-      sqlite3_bind_text(st, 1, games_[first].id.data(),
-                        static_cast<int>(games_[first].id.size()),
-                        SQLITE_STATIC);
-    }
-    if (last < games_.size()) {
-      sqlite3_bind_text(st, 2, games_[last].id.data(),
-                        static_cast<int>(games_[last].id.size()),
-                        SQLITE_STATIC);
-    }
+    BindIdRange(st, first, last, open_start);
     size_t k = first;
     std::string current;  // the game id of the previous row
     const GameInfo* game = nullptr;
@@ -651,6 +642,23 @@ class EventReader {
       Add(*game, Text(st, 1), Text(st, 2));
     }
     if (rc != SQLITE_DONE) out_.status = StepError(db);
+  }
+
+  // Binds ?1 and ?2 of a range query over game ids to the ids of games
+  // `first` (unless the range is open at the start) and `last` (unless it
+  // runs to the end).
+  void BindIdRange(sqlite3_stmt* st, size_t first, size_t last,
+                   bool open_start) const {
+    if (!open_start) {
+      sqlite3_bind_text(st, 1, games_[first].id.data(),
+                        static_cast<int>(games_[first].id.size()),
+                        SQLITE_STATIC);
+    }
+    if (last < games_.size()) {
+      sqlite3_bind_text(st, 2, games_[last].id.data(),
+                        static_cast<int>(games_[last].id.size()),
+                        SQLITE_STATIC);
+    }
   }
 
   // The games of [first, last) from their game_tallies rows (a range scan
@@ -677,16 +685,7 @@ class EventReader {
     std::vector<size_t> missing;
     int rc = SQLITE_DONE;
     if (dense) {
-      if (!open_start) {
-        sqlite3_bind_text(st, 1, games_[first].id.data(),
-                          static_cast<int>(games_[first].id.size()),
-                          SQLITE_STATIC);
-      }
-      if (last < games_.size()) {
-        sqlite3_bind_text(st, 2, games_[last].id.data(),
-                          static_cast<int>(games_[last].id.size()),
-                          SQLITE_STATIC);
-      }
+      BindIdRange(st, first, last, open_start);
       size_t k = first;
       while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         const std::string_view id = Text(st, 0);
