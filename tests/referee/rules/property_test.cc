@@ -28,19 +28,14 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "referee/rules/game.h"
+#include "tests/referee/rules/property_util.h"
 #include "tools/playout/random_playout.h"
 
 namespace cassino {
 namespace {
 
-// 2,500 games per configuration (2,000 per variant preset); the sanitizer
-// pass of scripts/test.sh runs fewer (CASSINO_PROPERTY_GAMES), since
-// instrumented code is ~20x slower.
-int GamesPerConfig(int normal = 2500) {
-  const char* env = std::getenv("CASSINO_PROPERTY_GAMES");
-  const int n = env ? std::atoi(env) : 0;
-  return n > 0 ? std::min(n, normal) : normal;
-}
+using ::cassino::testing::ExpectAllCardsAccounted;
+using ::cassino::testing::GamesPerConfig;
 
 struct Config {
   const char* players;
@@ -48,27 +43,6 @@ struct Config {
 };
 
 class PropertyTest : public ::testing::TestWithParam<Config> {};
-
-// Every card is in exactly one place.
-void ExpectAllCardsAccounted(const Game& g) {
-  CardSet seen;
-  int count = 0;
-  auto add = [&](CardSet s) {
-    ASSERT_FALSE(seen.intersects(s)) << "a card is in two places";
-    seen |= s;
-    count += s.size();
-  };
-  for (CardSet h : g.position().hands) add(h);
-  add(g.position().table.AllCards());
-  for (CardSet p : g.piles()) add(p);
-  for (int i = g.deck().size() - g.stock_size(); i < static_cast<int>(g.deck().size()); ++i) {
-    add(CardSet::Of(g.deck()[i]));
-  }
-  if (!g.over()) {
-    EXPECT_EQ(count, g.rules().Pack().size());
-    EXPECT_EQ(seen, g.rules().Pack());
-  }
-}
 
 // A round's points add up: the items plus the points scored during play
 // equal the base points and the sweeps, less what nobody won (a tie, aces
@@ -351,7 +325,9 @@ TEST_P(PresetPropertyTest, RandomGamesKeepInvariants) {
         ExpectRoundPointsAddUp(*rules, r, g.history());
         for (const SideTally& s : r.score.sides) sweeps += s.sweeps;
         initial += !r.initial_capture.cards.empty();
-        if (!rules->initial_pairs) EXPECT_TRUE(r.initial_capture.cards.empty());
+        if (!rules->initial_pairs) {
+          EXPECT_TRUE(r.initial_capture.cards.empty());
+        }
       }
     }
     if (rules->match == Match::kDealRounds) {
@@ -363,9 +339,15 @@ TEST_P(PresetPropertyTest, RandomGamesKeepInvariants) {
   }
   EXPECT_GT(positions, games * 20L);
   EXPECT_GT(rounds, games);
-  if (rules->sweep_points > 0) EXPECT_GT(sweeps, 0);
-  if (rules->initial_pairs) EXPECT_GT(initial, 0);
-  if (rules->draw) EXPECT_GT(drawn, 0);
+  if (rules->sweep_points > 0) {
+    EXPECT_GT(sweeps, 0);
+  }
+  if (rules->initial_pairs) {
+    EXPECT_GT(initial, 0);
+  }
+  if (rules->draw) {
+    EXPECT_GT(drawn, 0);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(

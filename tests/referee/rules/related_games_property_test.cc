@@ -19,34 +19,14 @@
 #include "gtest/gtest.h"
 #include "referee/rules/game.h"
 #include "referee/rules/tablanette.h"
+#include "tests/referee/rules/property_util.h"
 #include "tools/playout/random_playout.h"
 
 namespace cassino {
 namespace {
 
-int GamesPerConfig() {
-  const char* env = std::getenv("CASSINO_PROPERTY_GAMES");
-  const int n = env ? std::atoi(env) : 0;
-  return n > 0 ? n : 2000;
-}
-
-void ExpectAllCardsAccounted(const Game& g) {
-  CardSet seen;
-  auto add = [&](CardSet s) {
-    ASSERT_FALSE(seen.intersects(s)) << "a card is in two places";
-    seen |= s;
-  };
-  for (CardSet h : g.position().hands) add(h);
-  add(g.position().table.AllCards());
-  for (CardSet p : g.piles()) add(p);
-  for (int i = g.deck().size() - g.stock_size();
-       i < static_cast<int>(g.deck().size()); ++i) {
-    add(CardSet::Of(g.deck()[i]));
-  }
-  if (!g.over()) {
-    EXPECT_EQ(seen, CardSet::FullDeck());
-  }
-}
+using ::cassino::testing::ExpectAllCardsAccounted;
+using ::cassino::testing::GamesPerConfig;
 
 // A random identity: one or two hand cards, a kind, a subset of the table.
 Move RandomIdentity(const Game& g, std::mt19937_64& rng) {
@@ -84,7 +64,7 @@ TEST_P(RelatedGamePropertyTest, RandomGamesKeepInvariants) {
   std::mt19937_64 rng(11);
   long positions = 0, rejected = 0, pair_captures = 0, sweeps = 0;
   int wins = 0, draws = 0;
-  const int games = GamesPerConfig();
+  const int games = GamesPerConfig(2000);
   for (int n = 0; n < games; ++n) {
     const Seed seed = BatchGameSeed(batch, n);
     Game g = *Game::Create(*rules, DeckSource::FromSeed(seed));
