@@ -399,6 +399,10 @@ absl::Status AnalyseMove(const Position& pos, const Move& m, MoveEffect* e) {
   const RuleSet& rules = pos.rules;
   const int seat = pos.to_move;
   *e = MoveEffect{m.kind, m.card, m.value, 0, -1};
+  if (m.second.valid()) {
+    return absl::InvalidArgumentError(
+        "only Callabra plays two hand cards in one move");
+  }
   if (m.has_pluck()) {
     // pluck: the move is judged on the table as it is when the card is
     // played (without the plucked card when it is plucked first).

@@ -218,10 +218,6 @@ absl::Status Game::Validate(const Move& move) const {
     case GameKind::kCassino:
       break;
   }
-  if (move.second.valid()) {
-    return absl::InvalidArgumentError(
-        "only Callabra plays two hand cards in one move");
-  }
   return ValidateMove(position_, move);
 }
 

@@ -148,6 +148,15 @@ TEST(CallabraTest, RefusalsSayWhy) {
               HasSubstr("no builds"));
 }
 
+TEST(CallabraTest, OtherGamesRefuseAPairCapture) {
+  const std::string table = "table: JC 6D; hands: 5S 6H / -";
+  EXPECT_THAT(Refusal(ValidateMove(Pos(table), M("take 5S+6H JC"))),
+              HasSubstr("only Callabra"));
+  EXPECT_THAT(Refusal(tablanette::ValidateMove(
+                  Pos(table + "; rules: tablanette"), M("take 5S+6H JC"))),
+              HasSubstr("only Callabra"));
+}
+
 TEST(CallabraTest, PairCaptureTakesBothHandCards) {
   Position pos = Pos("table: JC 6D; hands: 5S 6H 2C / 3D");
   const MoveOutcome out = callabra::ApplyMove(pos, M("take 5S+6H JC"));
