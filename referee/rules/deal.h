@@ -23,8 +23,8 @@
 #include <string_view>
 #include <vector>
 
-#include "absl/strings/string_view.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "referee/rules/card.h"
 
 namespace cassino {
@@ -36,6 +36,12 @@ using Deck = std::vector<Card>;
 
 Digest Sha256(std::span<const uint8_t> bytes);
 Digest SeedCommitment(const Seed& seed);
+// The seed of game `index` of a batch or tournament with seed `batch`:
+// SHA-256(batch || uint32_be(index)). Tournaments (the `cassino tournament`
+// runner and the referee's own scheduler) and seeded random batches derive
+// their games' seeds this way, so an auditor holding the revealed batch seed
+// can check every game's commitment.
+Seed BatchGameSeed(const Seed& batch, uint32_t index);
 
 // The deck of round `round` (>= 1) for this seed.
 Deck ShuffledDeck(const Seed& seed, uint32_t round);

@@ -15,15 +15,23 @@
 #include "absl/strings/str_format.h"
 #include "tools/cli/commands.h"
 #include "tools/tournament/process.h"
+#include "tools/tournament/remote.h"
 #include "tools/tournament/tournament.h"
 
 namespace cassino::cli {
 namespace {
 
 namespace fs = std::filesystem;
+namespace v1 = ::cassino::v1;
 
 struct Options {
   std::vector<std::string> bots;
+  std::vector<std::string> accounts;  // a tournament the referee schedules
+  std::string name;                   // its name
+  std::string follow;                 // follow this one only
+  bool detach = false;
+  int64_t grace_ms = 0;
+  bool seed_given = false;
   std::string address;
   std::string admin_token;
   std::string referee;
@@ -64,7 +72,104 @@ std::string RandomToken() {
   return token;
 }
 
+// The organiser token for a running referee: --admin-token, else
+// $CASSINO_ADMIN_TOKEN; empty (after an error message) if neither is given.
+std::string AdminToken(const Options& opt) {
+  if (!opt.admin_token.empty()) return opt.admin_token;
+  if (const char* env = std::getenv("CASSINO_ADMIN_TOKEN")) return env;
+  std::cerr << "cassino tournament: --address needs --admin-token or "
+               "$CASSINO_ADMIN_TOKEN\n";
+  return "";
+}
+
+// --account / --follow: a tournament scheduled by the referee at --address.
+// Creates it (unless following one), then follows it to its end, printing a
+// line per ended game and the referee's standings.
+int RunOnReferee(const Options& opt) {
+  if (opt.address.empty()) {
+    std::cerr << "cassino tournament: --account and --follow need --address "
+                 "(a running referee whose bots connect to its lobby)\n";
+    return 2;
+  }
+  const std::string token = AdminToken(opt);
+  if (token.empty()) return 2;
+  tournament::RemoteTournament remote(opt.address, token);
+  std::string name = opt.follow;
+  if (name.empty()) {
+    if (opt.name.empty()) {
+      std::cerr << "cassino tournament: --account needs --name\n";
+      return 2;
+    }
+    name = opt.name;
+    v1::TournamentSpec spec;
+    spec.set_name(opt.name);
+    for (const std::string& a : opt.accounts) spec.add_participants(a);
+    spec.set_format(opt.schedule == "gauntlet"
+                        ? v1::TOURNAMENT_FORMAT_GAUNTLET
+                        : v1::TOURNAMENT_FORMAT_ROUND_ROBIN);
+    spec.set_games_per_pairing(opt.games);
+    spec.set_duplicate(opt.duplicate);
+    spec.set_rules(opt.rules);
+    spec.mutable_clock()->set_per_move_ms(opt.per_move_ms);
+    spec.mutable_clock()->set_bank_ms(opt.bank_ms > 0 ? opt.bank_ms : -1);
+    spec.set_max_concurrent_games(opt.concurrency);
+    if (opt.seed_given) spec.set_seed(opt.seed);
+    spec.set_grace_ms(opt.grace_ms);
+    absl::StatusOr<v1::TournamentInfo> created = remote.Create(spec);
+    if (!created.ok()) {
+      std::cerr << "cassino tournament: " << created.status().message() << "\n";
+      return 1;
+    }
+    std::cout << "tournament " << name << " created on " << opt.address << ": "
+              << created->games_total() << " games, seed commitment "
+              << created->seed_commitment() << "\n";
+    std::cout.flush();
+    if (opt.detach) return 0;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<v1::TournamentInfo> info = remote.Follow(
+      name, [&](const v1::TournamentGame& g, int ended, int total) {
+        if (opt.quiet) return;
+        std::fprintf(stderr, "[%d/%d] %s\n", ended, total,
+                     tournament::DescribeGame(g).c_str());
+      });
+  if (!info.ok()) {
+    std::cerr << "cassino tournament: " << info.status().message() << "\n";
+    return 1;
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  const bool cancelled = info->status() == v1::TOURNAMENT_STATUS_CANCELLED;
+  std::cout << "tournament " << name << (cancelled ? " cancelled" : "") << ": "
+            << info->games_finished() << " games finished"
+            << (info->games_aborted()
+                    ? absl::StrCat(", ", info->games_aborted(), " aborted")
+                    : "")
+            << (cancelled
+                    ? absl::StrCat(", ", info->games_pending(), " never played")
+                    : "")
+            << " (followed for " << absl::StrFormat("%.1f", seconds)
+            << " s); seed " << info->spec().seed() << "\n\n"
+            << tournament::FormatStandings(
+                   tournament::StandingsFromProto(*info));
+  return cancelled ? 1 : 0;
+}
+
 int Run(Options opt) {
+  const int modes =
+      !opt.bots.empty() + !opt.accounts.empty() + !opt.follow.empty();
+  if (modes != 1) {
+    std::cerr << "cassino tournament: give either --bot NAME=COMMAND (bots "
+                 "launched here), or --account NAME (bots connected to the "
+                 "referee's lobby), or --follow NAME\n";
+    return 2;
+  }
+  if (!opt.bots.empty() && (!opt.name.empty() || opt.detach)) {
+    std::cerr << "cassino tournament: --name and --detach are for --account\n";
+    return 2;
+  }
+  if (!opt.accounts.empty() || !opt.follow.empty()) return RunOnReferee(opt);
   tournament::TournamentOptions t;
   for (const std::string& spec : opt.bots) {
     const size_t eq = spec.find('=');
@@ -144,14 +249,9 @@ int Run(Options opt) {
       std::cerr << "referee on " << opt.address << ", database " << opt.db
                 << "\n";
     }
-  } else if (opt.admin_token.empty()) {
-    if (const char* env = std::getenv("CASSINO_ADMIN_TOKEN")) {
-      opt.admin_token = env;
-    } else {
-      std::cerr << "cassino tournament: --address needs --admin-token or "
-                   "$CASSINO_ADMIN_TOKEN\n";
-      return 2;
-    }
+  } else {
+    opt.admin_token = AdminToken(opt);
+    if (opt.admin_token.empty()) return 2;
   }
   t.address = opt.address;
   t.admin_token = opt.admin_token;
@@ -161,21 +261,12 @@ int Run(Options opt) {
       tournament::RunTournament(
           t, [&](const tournament::GameOutcome& g, int done, int total) {
             if (opt.quiet) return;
-            const std::string& a = t.bots[g.spec.bot[0]].name;
-            const std::string& b = t.bots[g.spec.bot[1]].name;
-            std::string what;
-            if (!g.error.empty()) {
-              what = "error: " + g.error;
-            } else if (g.winner_seat < 0) {
-              what = absl::StrCat("no winner (", g.reason, ")");
-            } else {
-              what = absl::StrCat(t.bots[g.spec.bot[g.winner_seat]].name,
-                                  " wins ", g.totals[g.winner_seat], "-",
-                                  g.totals[1 - g.winner_seat],
-                                  g.reason == "forfeit" ? " by forfeit" : "");
-            }
-            std::fprintf(stderr, "[%d/%d] %s %s vs %s: %s\n", done, total,
-                         g.game_id.c_str(), a.c_str(), b.c_str(), what.c_str());
+            std::fprintf(stderr, "[%d/%d] %s\n", done, total,
+                         tournament::DescribeGame(
+                             g.game_id, t.bots[g.spec.bot[0]].name,
+                             t.bots[g.spec.bot[1]].name, g.winner_seat,
+                             g.reason, g.totals, g.error)
+                             .c_str());
           });
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -207,23 +298,51 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
   auto opt = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "tournament",
-      "Run a competition between bot programs on a referee.\n\n"
-      "Each game is created on the referee and each seat's bot command is "
-      "started (with /bin/sh -c) with CASSINO_ADDRESS, CASSINO_GAME, "
-      "CASSINO_TOKEN and CASSINO_SEAT in its environment; {address}, {game}, "
-      "{token} and {seat} in the command are replaced by the same values. "
-      "Without --address a referee is started on --db and stopped at the "
-      "end. A bot that crashes or hangs forfeits its own game on time and "
-      "nothing else. Prints a line per game and the standings.\n\n"
-      "Exit status: 0 when every game was played, 1 otherwise, 2 for usage "
-      "errors.\n\n"
-      "Example:\n"
+      "Run a competition between bots on a referee.\n\n"
+      "Bots launched here (--bot): each game is created on the referee and "
+      "each seat's bot command is started (with /bin/sh -c) with "
+      "CASSINO_ADDRESS, CASSINO_GAME, CASSINO_TOKEN and CASSINO_SEAT in its "
+      "environment; {address}, {game}, {token} and {seat} in the command are "
+      "replaced by the same values. Without --address a referee is started "
+      "on --db and stopped at the end. A bot that crashes or hangs forfeits "
+      "its own game on time and nothing else.\n\n"
+      "Bots connected to a running referee (--account, with --address and "
+      "--name): the tournament is created on the referee, which schedules "
+      "it itself: it seats the registered bot accounts through their lobby "
+      "as they are connected and free, forfeits a bot absent for longer "
+      "than --grace-ms, and continues the schedule after a restart. This "
+      "command then follows it (--follow NAME follows one created "
+      "earlier; --detach only creates it); following rides out a restart "
+      "of the referee (it retries for a minute).\n\n"
+      "Prints a line per game as it ends and the standings.\n\n"
+      "Exit status: 0 when every game was played (or, with --detach, the "
+      "tournament was created), 1 otherwise (including a cancelled "
+      "tournament), 2 for usage errors.\n\n"
+      "Examples:\n"
       "  cassino tournament --bot greedy='cassino-bot --strategy greedy' \\\n"
       "    --bot random='cassino-bot --strategy random' --games 10 "
-      "--duplicate");
+      "--duplicate\n"
+      "  cassino tournament --address ref:7000 --name autumn --account alpha "
+      "\\\n"
+      "    --account beta --account gamma --games 4 -j 6");
   cmd->add_option("--bot", opt->bots,
-                  "NAME=COMMAND, once per bot (at least two)")
-      ->required();
+                  "NAME=COMMAND, once per bot (at least two) to launch here");
+  cmd->add_option("--account", opt->accounts,
+                  "a registered bot account, once per participant (at least "
+                  "two): a tournament the referee at --address schedules "
+                  "through its lobby");
+  cmd->add_option("--name", opt->name,
+                  "with --account: the tournament's name (unique on the "
+                  "referee; also its games' label)");
+  cmd->add_option("--follow", opt->follow,
+                  "follow the referee's tournament NAME to its end");
+  cmd->add_flag("--detach", opt->detach,
+                "with --account: create the tournament and exit");
+  cmd->add_option("--grace-ms", opt->grace_ms,
+                  "with --account: how long a due game waits for a bot not "
+                  "connected to the lobby before it forfeits (0: the "
+                  "referee's default, 60000)")
+      ->check(CLI::Range(int64_t{0}, int64_t{86400000}));
   cmd->add_option("--schedule", opt->schedule,
                   "round_robin: every pair; gauntlet: the first bot against "
                   "each other")
@@ -235,7 +354,9 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--duplicate", opt->duplicate,
                 "play games in pairs with the same deals and the seats "
                 "swapped");
-  cmd->add_option("--concurrency,-j", opt->concurrency, "games at once")
+  cmd->add_option("--concurrency,-j", opt->concurrency,
+                  "games at once (with --account: the referee's "
+                  "max_concurrent_games)")
       ->check(CLI::Range(1, 512))
       ->capture_default_str();
   cmd->add_option("--rules", opt->rules, "rule set (two players)")
@@ -245,11 +366,14 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--bank-ms", opt->bank_ms, "overage bank per game (0: none)")
       ->capture_default_str();
   cmd->add_option("--label", opt->label,
-                  "label recorded with every game (default tournament-SEED)");
-  cmd->add_option("--seed", opt->seed,
-                  "tournament seed, 64 hex digits: game i uses "
-                  "SHA-256(seed || uint32_be(i))")
-      ->capture_default_str();
+                  "with --bot: label recorded with every game (default "
+                  "tournament-SEED)");
+  CLI::Option* seed =
+      cmd->add_option("--seed", opt->seed,
+                      "tournament seed, 64 hex digits: game i uses "
+                      "SHA-256(seed || uint32_be(i)) (with --account: "
+                      "default drawn by the referee, revealed at the end)")
+          ->capture_default_str();
   cmd->add_option("--address", opt->address,
                   "a running referee, host:port (default: start one)");
   cmd->add_option("--admin-token", opt->admin_token,
@@ -262,7 +386,10 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--log-dir", opt->log_dir,
                   "keep each bot's output in DIR/GAME-seatN.log");
   cmd->add_flag("--quiet,-q", opt->quiet, "print only the standings");
-  cmd->callback([opt, exit_code] { *exit_code = Run(*opt); });
+  cmd->callback([opt, seed, exit_code] {
+    opt->seed_given = seed->count() > 0;
+    *exit_code = Run(*opt);
+  });
 }
 
 }  // namespace cassino::cli

@@ -1,7 +1,7 @@
 // Seeded random playouts: whole games with uniformly random legal moves.
 //
 // Used by `cassino simulate`, the property tests and the benchmarks. Game i
-// of a batch with seed S uses the game seed SHA-256(S || uint32_be(i)); the
+// of a batch with seed S uses the game seed BatchGameSeed(S, i) (deal.h); the
 // move choices come from a std::mt19937_64 seeded with the first 8 bytes of
 // the game seed (big-endian), so a batch replays identically everywhere.
 
@@ -14,9 +14,6 @@
 #include "referee/rules/game.h"
 
 namespace cassino {
-
-// The seed of game `index` of a batch.
-Seed BatchGameSeed(const Seed& batch, uint32_t index);
 
 // Picks uniformly among the legal moves; reuses its buffers.
 class RandomPlayer {

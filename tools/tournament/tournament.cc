@@ -167,6 +167,12 @@ std::vector<Standing> ComputeStandings(const std::vector<BotSpec>& bots,
                      return a.points_for - a.points_against >
                             b.points_for - b.points_against;
                    });
+  for (size_t i = 0; i < table.size(); ++i) {
+    const bool tied = i > 0 && table[i].score == table[i - 1].score &&
+                      table[i].points_for - table[i].points_against ==
+                          table[i - 1].points_for - table[i - 1].points_against;
+    table[i].rank = tied ? table[i - 1].rank : static_cast<int>(i) + 1;
+  }
   return table;
 }
 
@@ -174,14 +180,30 @@ std::string FormatStandings(const std::vector<Standing>& standings) {
   std::string out = absl::StrFormat("%-4s %-20s %6s %5s %5s %5s %8s %7s %9s\n",
                                     "rank", "bot", "games", "won", "lost",
                                     "drawn", "forfeits", "score", "points");
-  int rank = 0;
   for (const Standing& s : standings) {
     absl::StrAppendFormat(&out,
                           "%-4d %-20s %6d %5d %5d %5d %8d %7.1f %4d-%-4d\n",
-                          ++rank, s.bot, s.games, s.wins, s.losses, s.draws,
+                          s.rank, s.bot, s.games, s.wins, s.losses, s.draws,
                           s.forfeits, s.score, s.points_for, s.points_against);
   }
   return out;
+}
+
+std::string DescribeGame(const std::string& game_id, const std::string& bot0,
+                         const std::string& bot1, int winner_seat,
+                         const std::string& reason, const int totals[2],
+                         const std::string& error) {
+  std::string what;
+  if (!error.empty()) {
+    what = "error: " + error;
+  } else if (winner_seat < 0 || winner_seat > 1) {
+    what = absl::StrCat("no winner (", reason, ")");
+  } else {
+    what = absl::StrCat(winner_seat == 0 ? bot0 : bot1, " wins ",
+                        totals[winner_seat], "-", totals[1 - winner_seat],
+                        reason == "forfeit" ? " by forfeit" : "");
+  }
+  return absl::StrCat(game_id, " ", bot0, " vs ", bot1, ": ", what);
 }
 
 absl::StatusOr<TournamentResult> RunTournament(

@@ -79,6 +79,7 @@ struct GameOutcome {
 };
 
 struct Standing {
+  int rank = 0;  // 1 for the leader; equal score and difference share it
   std::string bot;
   int games = 0, wins = 0, losses = 0, draws = 0, forfeits = 0;
   double score = 0;  // wins + draws / 2
@@ -102,6 +103,15 @@ absl::StatusOr<TournamentResult> RunTournament(
 
 // The standings as an aligned text table.
 std::string FormatStandings(const std::vector<Standing>& standings);
+
+// The progress line of an ended game, without the "[done/total]" prefix:
+// "GAME A vs B: A wins 21-9", "... by forfeit", "... no winner (REASON)".
+// `winner_seat` -1 means no winner; `error` non-empty means the game could
+// not be played (the line then says why).
+std::string DescribeGame(const std::string& game_id, const std::string& bot0,
+                         const std::string& bot1, int winner_seat,
+                         const std::string& reason, const int totals[2],
+                         const std::string& error = "");
 
 }  // namespace cassino::tournament
 
