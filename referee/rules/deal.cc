@@ -3,6 +3,8 @@
 #include <openssl/evp.h>
 #include <openssl/sha.h>
 
+#include <algorithm>
+#include <array>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -93,6 +95,16 @@ Digest Sha256(std::span<const uint8_t> bytes) {
 }
 
 Digest SeedCommitment(const Seed& seed) { return Sha256(seed); }
+
+Seed BatchGameSeed(const Seed& batch, uint32_t index) {
+  std::array<uint8_t, 36> input;
+  std::copy(batch.begin(), batch.end(), input.begin());
+  input[32] = index >> 24;
+  input[33] = index >> 16;
+  input[34] = index >> 8;
+  input[35] = index;
+  return Sha256(input);
+}
 
 Deck CanonicalDeck() { return CanonicalDeck(CardSet::FullDeck()); }
 

@@ -23,8 +23,8 @@
 #include <string_view>
 #include <vector>
 
-#include "absl/strings/string_view.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "referee/rules/card.h"
 
 namespace cassino {
@@ -36,6 +36,10 @@ using Deck = std::vector<Card>;
 
 Digest Sha256(std::span<const uint8_t> bytes);
 Digest SeedCommitment(const Seed& seed);
+// The seed of game `index` of a batch or tournament whose seed is `batch`:
+// SHA-256(batch || uint32_be(index)). Used by `cassino simulate`, the local
+// `cassino tournament` and the referee's tournaments (docs/tournaments.md).
+Seed BatchGameSeed(const Seed& batch, uint32_t index);
 
 // The deck of round `round` (>= 1) for this seed.
 Deck ShuffledDeck(const Seed& seed, uint32_t round);

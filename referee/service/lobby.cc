@@ -43,7 +43,29 @@ grpc::Status Unrecorded(const absl::Status& s) {
 }  // namespace
 
 Lobby::Lobby(recorder::Recorder* recorder, Hooks hooks)
-    : recorder_(recorder), hooks_(std::move(hooks)) {}
+    : recorder_(recorder),
+      hooks_(std::move(hooks)),
+      started_us_(UnixMicros()) {}
+
+void Lobby::Changed() const {
+  if (listener_) listener_();
+}
+
+Lobby::Presence Lobby::PresenceOf(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  Presence p;
+  p.absent_since_us = started_us_;
+  auto it = accounts_.find(name);
+  if (it == accounts_.end() || it->second.row.key_us == 0) return p;
+  const Account& a = it->second;
+  p.seatable = a.row.revoked_us == 0;
+  p.connected = a.channel != nullptr;
+  if (p.connected) {
+    p.free_slots = a.capacity - static_cast<int>(a.queue.size());
+  }
+  p.absent_since_us = std::max(started_us_, a.absent_since_us);
+  return p;
+}
 
 absl::Status Lobby::Load() {
   absl::StatusOr<std::vector<recorder::BotAccountRow>> rows =
@@ -192,8 +214,10 @@ void Lobby::Commit(recorder::BotAccountRow row, bool revoke, std::string key,
             a.channel = nullptr;
             a.capacity = 0;
             a.offered.clear();
+            if (closed) a.absent_since_us = UnixMicros();
             if (revoke) revoked = a.queue;
             ToProto(a, &out);
+            Changed();
           }
         }
         // (Outside the lobby's lock: this takes the games' locks.)
@@ -294,6 +318,7 @@ void Lobby::GameEnded(const std::string& game_id) {
     std::erase_if(a.offered, [&](const auto& o) { return gone(o.first); });
     OfferMore(a);
   }
+  Changed();
 }
 
 // ---------------------------------------------------------------------------
@@ -344,6 +369,7 @@ grpc::Status Lobby::Connect(const std::string& key_hash, int capacity,
     channel->Send(std::move(welcome));
     channel->Flush();
     OfferMore(a);
+    Changed();
   }
   if (replaced) {
     replaced->Close(grpc::Status(grpc::StatusCode::ABORTED,
@@ -371,6 +397,8 @@ void Lobby::DropConnection(Account& a) {
   a.channel = nullptr;
   a.capacity = 0;
   a.offered.clear();
+  a.absent_since_us = UnixMicros();
+  Changed();
 }
 
 void Lobby::CloseAll(const grpc::Status& status) {
@@ -427,6 +455,8 @@ void Lobby::Deliver(const std::string& name, uint64_t connection,
                                   token.status().message())));
     a.channel = nullptr;
     a.offered.clear();
+    a.absent_since_us = UnixMicros();
+    Changed();
     return;
   }
   v1::LobbyResponse offer;

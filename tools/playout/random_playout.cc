@@ -4,16 +4,6 @@
 
 namespace cassino {
 
-Seed BatchGameSeed(const Seed& batch, uint32_t index) {
-  std::array<uint8_t, 36> input;
-  std::copy(batch.begin(), batch.end(), input.begin());
-  input[32] = index >> 24;
-  input[33] = index >> 16;
-  input[34] = index >> 8;
-  input[35] = index;
-  return Sha256(input);
-}
-
 namespace {
 uint64_t FirstWord(const Seed& seed) {
   uint64_t w = 0;

@@ -15,9 +15,6 @@
 
 namespace cassino {
 
-// The seed of game `index` of a batch.
-Seed BatchGameSeed(const Seed& batch, uint32_t index);
-
 // Picks uniformly among the legal moves; reuses its buffers.
 class RandomPlayer {
  public:
