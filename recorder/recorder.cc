@@ -328,7 +328,8 @@ class Recorder::Impl {
 
   // Reader helpers; read_mu_ must be held.
   absl::StatusOr<sqlite3_stmt*> ReadStmt(const std::string& sql);
-  absl::StatusOr<std::vector<std::string>> BotsOf(const std::string& game_id);
+  // Fills in the game's bots and accounts.
+  absl::Status SeatsOf(GameSummary& game);
 
   const Durability durability_;
   bool has_tallies_ = false;  // the game_tallies table exists
@@ -1231,18 +1232,22 @@ class ReadTransaction {
 
 }  // namespace
 
-absl::StatusOr<std::vector<std::string>> Recorder::Impl::BotsOf(
-    const std::string& game_id) {
-  absl::StatusOr<sqlite3_stmt*> stmt =
-      ReadStmt("SELECT bot_name FROM seats WHERE game_id = ?1 ORDER BY seat");
+absl::Status Recorder::Impl::SeatsOf(GameSummary& game) {
+  absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
+      "SELECT bot_name, coalesce(account, '') FROM seats WHERE game_id = ?1 "
+      "ORDER BY seat");
   if (!stmt.ok()) return stmt.status();
   Query q(*stmt);
-  q.Bind(1, game_id);
-  std::vector<std::string> bots;
+  q.Bind(1, game.game_id);
+  game.bots.clear();
+  game.accounts.clear();
   int rc;
-  while ((rc = q.Step()) == SQLITE_ROW) bots.push_back(q.Text(0));
+  while ((rc = q.Step()) == SQLITE_ROW) {
+    game.bots.push_back(q.Text(0));
+    game.accounts.push_back(q.Text(1));
+  }
   if (rc != SQLITE_DONE) return SqlError(reader_, rc, "reading seats");
-  return bots;
+  return absl::OkStatus();
 }
 
 absl::StatusOr<GameRecord> Recorder::Impl::Load(const std::string& game_id) {
@@ -1385,9 +1390,7 @@ absl::StatusOr<std::vector<GameSummary>> Recorder::Impl::List(
     if (rc != SQLITE_DONE) return SqlError(reader_, rc, "listing games");
   }
   for (GameSummary& g : out) {
-    absl::StatusOr<std::vector<std::string>> bots = BotsOf(g.game_id);
-    if (!bots.ok()) return bots.status();
-    g.bots = *std::move(bots);
+    if (absl::Status s = SeatsOf(g); !s.ok()) return s;
   }
   return out;
 }

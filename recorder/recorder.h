@@ -48,7 +48,8 @@ struct GameSummary {
   std::string game_id;
   std::string label;
   std::string rules;
-  std::vector<std::string> bots;  // per seat
+  std::vector<std::string> bots;      // per seat
+  std::vector<std::string> accounts;  // per seat; '' for a seat by token
   GameStatus status = GameStatus::kRunning;
   int winner = -1;          // side; -1 none (or running)
   std::string end_reason;   // GameEndReasonName; empty while running

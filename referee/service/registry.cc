@@ -50,6 +50,7 @@ void SummaryToInfo(const recorder::GameSummary& s, v1::GameInfo* info) {
   info->set_label(s.label);
   info->set_rules(s.rules);
   for (const std::string& b : s.bots) info->add_bots(b);
+  for (const std::string& a : s.accounts) info->add_accounts(a);
   info->set_status(ProtoStatus(s.status));
   info->set_to_move(-1);
   for (int t : s.totals) info->add_totals(t);
@@ -492,9 +493,6 @@ grpc::Status Registry::GetGame(const std::string& game_id,
   for (const recorder::GameSummary& s : *list) {
     if (s.game_id == game_id) {
       SummaryToInfo(s, info);
-      for (const recorder::SeatInfo& seat : record->header.seats) {
-        info->add_accounts(seat.account);
-      }
       info->set_seed_commitment(record->header.commitment);
       if (s.status != recorder::GameStatus::kRunning) {
         info->set_seed(record->header.seed);

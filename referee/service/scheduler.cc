@@ -545,6 +545,20 @@ void Scheduler::Run() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     int64_t wake = 0;  // the next grace expiry, if any
+    // The lobby's view of each account, asked once per pass.
+    std::map<std::string, Lobby::Presence> presence;
+    auto presence_of = [&](const std::string& account) {
+      auto it = presence.find(account);
+      if (it == presence.end()) {
+        it = presence.emplace(account, registry_->lobby().PresenceOf(account))
+                 .first;
+      }
+      return it->second;
+    };
+    auto inflight = [&](const std::string& account) {
+      auto it = inflight_.find(account);
+      return it == inflight_.end() ? 0 : it->second;
+    };
     for (auto& [name, t] : tournaments_) {
       const bool busy = Refresh(t);
       if (t.row.status != "running" || t.ending) continue;
@@ -567,9 +581,9 @@ void Scheduler::Run() {
         bool ready[2], absent[2];
         for (int seat = 0; seat < 2; ++seat) {
           const std::string& account = g.row.seats[seat];
-          p[seat] = registry_->lobby().PresenceOf(account);
+          p[seat] = presence_of(account);
           ready[seat] =
-              p[seat].connected && p[seat].free_slots - inflight_[account] > 0;
+              p[seat].connected && p[seat].free_slots - inflight(account) > 0;
           const int64_t since =
               std::max(t.row.created_us, p[seat].absent_since_us);
           absent[seat] = !p[seat].connected && now - since >= grace_us;

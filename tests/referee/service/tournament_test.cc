@@ -562,6 +562,21 @@ TEST(TournamentPlayTest, ARestartedRefereeContinuesTheSchedule) {
   EXPECT_EQ(played.size(), 6u);
   EXPECT_LE(MaxOverlap(played, [](const Played&) { return true; }), 1);
   ExpectSeedRevealed(referee, t);
+  // ListGames names the accounts of games only the database holds (those
+  // that ended before the restart) as well as of those in memory.
+  v1::ListGamesRequest list;
+  list.set_label("again");
+  v1::ListGamesResponse listed;
+  ASSERT_TRUE(
+      referee.stub()
+          .ListGames(TestReferee::Context(kAdminToken).get(), list, &listed)
+          .ok());
+  ASSERT_EQ(listed.games_size(), 6);
+  for (const v1::GameInfo& g : listed.games()) {
+    ASSERT_EQ(g.accounts_size(), 2) << g.game_id();
+    EXPECT_EQ(g.accounts(0), g.bots(0));
+    EXPECT_EQ(g.accounts(1), g.bots(1));
+  }
   ExpectStandingsMatchStatsAndVerify(dir / "t.db", t);
 }
 
