@@ -10,7 +10,6 @@
 namespace cassino::service {
 namespace {
 
-constexpr size_t kMaxAccountName = 64;
 constexpr size_t kMaxOwner = 128;
 constexpr size_t kMaxContact = 256;
 constexpr int kMaxCapacity = 64;
@@ -19,14 +18,6 @@ int64_t UnixMicros() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-bool ValidName(const std::string& name) {
-  if (name.empty() || name.size() > kMaxAccountName) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' ||
-           c == '_' || c == '.';
-  });
 }
 
 grpc::Status NoAccount(const std::string& name) {
@@ -41,6 +32,14 @@ grpc::Status Unrecorded(const absl::Status& s) {
 }
 
 }  // namespace
+
+bool ValidAccountName(const std::string& name) {
+  if (name.empty() || name.size() > kMaxAccountName) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' ||
+           c == '_' || c == '.';
+  });
+}
 
 Lobby::Lobby(recorder::Recorder* recorder, Hooks hooks)
     : recorder_(recorder),
@@ -89,7 +88,7 @@ void Lobby::Register(const v1::RegisterBotRequest& request,
     reply(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message),
           v1::BotAccount(), "");
   };
-  if (!ValidName(request.name())) {
+  if (!ValidAccountName(request.name())) {
     return invalid(
         absl::StrCat("name must be 1 to ", kMaxAccountName,
                      " characters, each a letter, a digit, '-', '_' or '.'"));

@@ -50,6 +50,11 @@
 
 namespace cassino::service {
 
+// Account names (and tournament names): 1 to kMaxAccountName letters,
+// digits, '-', '_' and '.'.
+inline constexpr size_t kMaxAccountName = 64;
+bool ValidAccountName(const std::string& name);
+
 class Lobby {
  public:
   using LobbyChannel = Channel<v1::LobbyResponse>;

@@ -33,18 +33,6 @@ int64_t UnixMicros() {
       .count();
 }
 
-v1::GameStatus ProtoStatus(recorder::GameStatus s) {
-  switch (s) {
-    case recorder::GameStatus::kRunning:
-      return v1::GAME_STATUS_RUNNING;
-    case recorder::GameStatus::kFinished:
-      return v1::GAME_STATUS_FINISHED;
-    case recorder::GameStatus::kAborted:
-      return v1::GAME_STATUS_ABORTED;
-  }
-  return v1::GAME_STATUS_UNSPECIFIED;
-}
-
 void SummaryToInfo(const recorder::GameSummary& s, v1::GameInfo* info) {
   info->set_game_id(s.game_id);
   info->set_label(s.label);
@@ -63,6 +51,18 @@ void SummaryToInfo(const recorder::GameSummary& s, v1::GameInfo* info) {
 }
 
 }  // namespace
+
+v1::GameStatus ProtoStatus(recorder::GameStatus s) {
+  switch (s) {
+    case recorder::GameStatus::kRunning:
+      return v1::GAME_STATUS_RUNNING;
+    case recorder::GameStatus::kFinished:
+      return v1::GAME_STATUS_FINISHED;
+    case recorder::GameStatus::kAborted:
+      return v1::GAME_STATUS_ABORTED;
+  }
+  return v1::GAME_STATUS_UNSPECIFIED;
+}
 
 absl::StatusOr<recorder::TimeControl> ClockOf(const v1::Clock& c) {
   recorder::TimeControl clock;

@@ -14,7 +14,6 @@
 namespace cassino::service {
 namespace {
 
-constexpr size_t kMaxName = 64;
 constexpr int kMaxParticipants = 256;
 constexpr int kMaxGamesPerPairing = 1000;
 constexpr int kMaxConcurrent = 256;
@@ -36,27 +35,6 @@ grpc::Status Invalid(const std::string& message) {
 grpc::Status FromAbsl(const absl::Status& s) {
   return grpc::Status(static_cast<grpc::StatusCode>(s.code()),
                       std::string(s.message()));
-}
-
-// Tournament names follow the account-name syntax.
-bool ValidName(const std::string& name) {
-  if (name.empty() || name.size() > kMaxName) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' ||
-           c == '_' || c == '.';
-  });
-}
-
-v1::GameStatus ProtoStatus(recorder::GameStatus s) {
-  switch (s) {
-    case recorder::GameStatus::kRunning:
-      return v1::GAME_STATUS_RUNNING;
-    case recorder::GameStatus::kFinished:
-      return v1::GAME_STATUS_FINISHED;
-    case recorder::GameStatus::kAborted:
-      return v1::GAME_STATUS_ABORTED;
-  }
-  return v1::GAME_STATUS_UNSPECIFIED;
 }
 
 }  // namespace
@@ -158,9 +136,9 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
   auto fail = [&](const grpc::Status& s) { reply(s, empty); };
   recorder::TournamentRow row;
   row.name = spec.name();
-  if (!ValidName(row.name)) {
+  if (!ValidAccountName(row.name)) {  // the same syntax
     return fail(Invalid(
-        absl::StrCat("spec.name must be 1 to ", kMaxName,
+        absl::StrCat("spec.name must be 1 to ", kMaxAccountName,
                      " characters, each a letter, a digit, '-', '_' or '.'")));
   }
   if (spec.participants_size() < 2 ||
@@ -294,19 +272,7 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
             copy = t;
           }
         }
-        if (!s.ok()) {
-          reply(absl::IsAlreadyExists(s)
-                    ? FromAbsl(s)
-                    : grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                                   absl::StrCat("the tournament could not be "
-                                                "recorded: ",
-                                                s.message())),
-                v1::TournamentInfo());
-          return;
-        }
-        v1::TournamentInfo info;
-        grpc::Status status = Info(copy, /*games=*/true, &info);
-        reply(status, info);
+        Answer(copy, s, "tournament", reply);
         Kick();
       });
 }
@@ -351,18 +317,26 @@ void Scheduler::Cancel(const std::string& name, const std::string& reason,
           }
           copy = t;
         }
-        if (!s.ok()) {
-          reply(grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                             absl::StrCat("the cancellation could not be "
-                                          "recorded: ",
-                                          s.message())),
-                v1::TournamentInfo());
-          return;
-        }
-        v1::TournamentInfo info;
-        grpc::Status status = Info(copy, /*games=*/true, &info);
-        reply(status, info);
+        Answer(copy, s, "cancellation", reply);
       });
+}
+
+void Scheduler::Answer(const Tournament& t, const absl::Status& recorded,
+                       const std::string& what, const Reply& reply) const {
+  if (!recorded.ok()) {
+    reply(absl::IsAlreadyExists(recorded)
+              ? FromAbsl(recorded)
+              : grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                             absl::StrCat("the ", what,
+                                          " could not be "
+                                          "recorded: ",
+                                          recorded.message())),
+          v1::TournamentInfo());
+    return;
+  }
+  v1::TournamentInfo info;
+  grpc::Status status = Info(t, /*games=*/true, &info);
+  reply(status, info);
 }
 
 grpc::Status Scheduler::Get(const std::string& name,

@@ -130,6 +130,10 @@ class Scheduler {
   // Marks ended games; true if a game of `t` is still running or starting.
   bool Refresh(Tournament& t) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Finish(Tournament& t) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Replies to an organiser's change: the tournament once `recorded`, or
+  // why the change (`what`) could not be recorded.
+  void Answer(const Tournament& t, const absl::Status& recorded,
+              const std::string& what, const Reply& reply) const;
   // The organiser's view; `games` adds the schedule. Reads the record.
   grpc::Status Info(const Tournament& t, bool games,
                     v1::TournamentInfo* out) const;
