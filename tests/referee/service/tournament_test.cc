@@ -580,5 +580,59 @@ TEST(TournamentPlayTest, ARestartedRefereeContinuesTheSchedule) {
   ExpectStandingsMatchStatsAndVerify(dir / "t.db", t);
 }
 
+TEST(TournamentPlayTest, CancellingLetsTheRunningGamePlayOnAndCount) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "t.db");
+  const std::string ka = Register(referee, "ca");
+  const std::string kb = Register(referee, "cb");
+  v1::TournamentSpec spec = Spec("stop", {"ca", "cb"});
+  spec.mutable_clock()->set_per_move_ms(60000);  // nobody runs out of time
+  spec.set_max_concurrent_games(1);
+  spec.set_grace_ms(3600000);
+  ASSERT_TRUE(CreateTournament(referee, spec).ok());
+  // Two bots that hold their seats without playing yet.
+  LobbyStream la(referee.stub(), ka, 2);
+  LobbyStream lb(referee.stub(), kb, 2);
+  const v1::GameOffer oa = la.NextOffer();
+  const v1::GameOffer ob = lb.NextOffer();
+  ASSERT_EQ(oa.game().game_id(), ob.game().game_id());
+  EXPECT_EQ(oa.game().label(), "stop");
+  v1::TournamentInfo t = GetTournament(referee, "stop");
+  EXPECT_EQ(t.games_running(), 1);  // the limit holds the second one back
+  EXPECT_EQ(t.games_pending(), 1);
+
+  v1::CancelTournamentRequest req;
+  req.set_name("stop");
+  v1::CancelTournamentResponse resp;
+  ASSERT_TRUE(
+      referee.stub()
+          .CancelTournament(TestReferee::Context(kAdminToken).get(), req, &resp)
+          .ok());
+  EXPECT_EQ(resp.tournament().status(), v1::TOURNAMENT_STATUS_CANCELLED);
+  EXPECT_EQ(resp.tournament().games_running(), 1);
+  // A game derived from the seed is still running: the seed stays secret.
+  EXPECT_TRUE(resp.tournament().spec().seed().empty());
+
+  std::thread other(
+      [&] { PlayUnary(referee.stub(), ob.token(), ob.game().game_id(), 2); });
+  EXPECT_EQ(PlayUnary(referee.stub(), oa.token(), oa.game().game_id(), 1),
+            v1::GAME_STATUS_FINISHED);
+  other.join();
+  t = WaitFor(referee, "stop", [](const v1::TournamentInfo& t) {
+    return t.games_finished() == 1;
+  });
+  EXPECT_EQ(t.status(), v1::TOURNAMENT_STATUS_CANCELLED);
+  EXPECT_EQ(t.games_pending(), 1);
+  EXPECT_EQ(t.games_running(), 0);
+  ExpectSeedRevealed(referee, t);
+  int games = 0;
+  for (const auto& s : t.standings()) games += s.games();
+  EXPECT_EQ(games, 2);
+  // Both bots are free now, yet nothing more starts.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(GetTournament(referee, "stop").games_pending(), 1);
+  ExpectStandingsMatchStatsAndVerify(dir / "t.db", t);
+}
+
 }  // namespace
 }  // namespace cassino::testing
