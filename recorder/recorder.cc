@@ -246,22 +246,38 @@ class Recorder::Impl {
     int seat = 0;
     std::string token_hash;
   };
+  struct TournamentWrite {
+    TournamentRow tournament;
+    std::vector<TournamentGameRow> games;
+  };
+  struct TournamentGameWrite {
+    std::string tournament;
+    int index = 0;
+    std::string game_id;
+  };
+  struct TournamentEndWrite {
+    std::string tournament;
+    std::string status;
+    std::string reason;
+    int64_t ended_us = 0;
+  };
+  using Op = std::variant<CreateWrite, AppendWrite, ImportWrite, AccountWrite,
+                          SeatTokenWrite, TournamentWrite, TournamentGameWrite,
+                          TournamentEndWrite>;
   struct Write {
-    std::variant<CreateWrite, AppendWrite, ImportWrite, AccountWrite,
-                 SeatTokenWrite>
-        op;
+    Op op;
     DoneCallback done;
   };
   void Enqueue(Write write);
-  absl::Status EnqueueAndWait(
-      std::variant<CreateWrite, AppendWrite, ImportWrite, AccountWrite,
-                   SeatTokenWrite>
-          op);
+  absl::Status EnqueueAndWait(Op op);
 
   absl::StatusOr<GameRecord> Load(const std::string& game_id);
   absl::StatusOr<std::vector<GameSummary>> List(const ListFilter& filter);
   absl::StatusOr<std::vector<std::string>> Unfinished();
   absl::StatusOr<std::vector<BotAccountRow>> Accounts();
+  absl::StatusOr<std::vector<TournamentRow>> Tournaments();
+  absl::StatusOr<std::vector<TournamentGameRow>> TournamentGames(
+      const std::string& tournament);
   Stats stats() const {
     return {transactions_.load(std::memory_order_relaxed),
             writes_.load(std::memory_order_relaxed)};
@@ -291,6 +307,9 @@ class Recorder::Impl {
   absl::Status DoWrite(const ImportWrite& w);
   absl::Status DoWrite(const AccountWrite& w);
   absl::Status DoWrite(const SeatTokenWrite& w);
+  absl::Status DoWrite(const TournamentWrite& w);
+  absl::Status DoWrite(const TournamentGameWrite& w);
+  absl::Status DoWrite(const TournamentEndWrite& w);
   absl::StatusOr<ChainState> Chain(const std::string& game_id);
   absl::Status GameExists(const std::string& game_id, bool* exists);
   absl::Status InsertGame(const GameHeader& header, GameStatus status,
@@ -309,7 +328,8 @@ class Recorder::Impl {
 
   // Reader helpers; read_mu_ must be held.
   absl::StatusOr<sqlite3_stmt*> ReadStmt(const std::string& sql);
-  absl::StatusOr<std::vector<std::string>> BotsOf(const std::string& game_id);
+  // Fills in the game's bots and accounts.
+  absl::Status SeatsOf(GameSummary& game);
 
   const Durability durability_;
   bool has_tallies_ = false;  // the game_tallies table exists
@@ -337,6 +357,10 @@ class Recorder::Impl {
     sqlite3_stmt* insert_account = nullptr;
     sqlite3_stmt* update_account = nullptr;
     sqlite3_stmt* set_seat_token = nullptr;
+    sqlite3_stmt* insert_tournament = nullptr;
+    sqlite3_stmt* insert_tournament_game = nullptr;
+    sqlite3_stmt* set_tournament_game = nullptr;
+    sqlite3_stmt* end_tournament = nullptr;
   } w_;
   // Committed chain states of games written to or read by this writer.
   std::unordered_map<std::string, ChainState> cache_;
@@ -551,6 +575,21 @@ absl::Status Recorder::Impl::PrepareWriter() {
        "key_us = ?6, revoked_us = ?7 WHERE name = ?1"},
       {&w_.set_seat_token,
        "UPDATE seats SET token_hash = ?3 WHERE game_id = ?1 AND seat = ?2"},
+      {&w_.insert_tournament,
+       "INSERT INTO tournaments (name, participants, format, "
+       "games_per_pairing, duplicate, rules, per_move_ms, bank_ms, "
+       "max_illegal, max_concurrent, grace_ms, seed, commitment, status, "
+       "reason, created_us, ended_us) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+       "?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"},
+      {&w_.insert_tournament_game,
+       "INSERT INTO tournament_games (tournament, idx, seat0, seat1, seed, "
+       "game_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
+      {&w_.set_tournament_game,
+       "UPDATE tournament_games SET game_id = ?3 WHERE tournament = ?1 AND "
+       "idx = ?2"},
+      {&w_.end_tournament,
+       "UPDATE tournaments SET status = ?2, reason = ?3, ended_us = ?4 "
+       "WHERE name = ?1"},
   };
   for (const auto& [slot, sql] : statements) {
     if (slot == &w_.insert_tally && !has_tallies_) continue;
@@ -579,12 +618,29 @@ Recorder::Impl::~Impl() {
     done_cv_.notify_all();
     completion_thread_.join();
   }
-  for (sqlite3_stmt* stmt :
-       {w_.begin, w_.commit, w_.rollback, w_.savepoint, w_.release,
-        w_.rollback_to, w_.game_exists, w_.last_event, w_.insert_game,
-        w_.insert_seat, w_.insert_event, w_.set_summary, w_.game_shape,
-        w_.game_events, w_.insert_tally, w_.set_seat_account, w_.insert_account,
-        w_.update_account, w_.set_seat_token}) {
+  for (sqlite3_stmt* stmt : {w_.begin,
+                             w_.commit,
+                             w_.rollback,
+                             w_.savepoint,
+                             w_.release,
+                             w_.rollback_to,
+                             w_.game_exists,
+                             w_.last_event,
+                             w_.insert_game,
+                             w_.insert_seat,
+                             w_.insert_event,
+                             w_.set_summary,
+                             w_.game_shape,
+                             w_.game_events,
+                             w_.insert_tally,
+                             w_.set_seat_account,
+                             w_.insert_account,
+                             w_.update_account,
+                             w_.set_seat_token,
+                             w_.insert_tournament,
+                             w_.insert_tournament_game,
+                             w_.set_tournament_game,
+                             w_.end_tournament}) {
     sqlite3_finalize(stmt);  // a no-op on nullptr
   }
   for (auto& [sql, stmt] : read_stmts_) sqlite3_finalize(stmt);
@@ -603,10 +659,7 @@ void Recorder::Impl::Enqueue(Write write) {
   queue_cv_.notify_one();
 }
 
-absl::Status Recorder::Impl::EnqueueAndWait(
-    std::variant<CreateWrite, AppendWrite, ImportWrite, AccountWrite,
-                 SeatTokenWrite>
-        op) {
+absl::Status Recorder::Impl::EnqueueAndWait(Op op) {
   std::promise<absl::Status> promise;
   std::future<absl::Status> result = promise.get_future();
   Enqueue({std::move(op),
@@ -1070,6 +1123,82 @@ absl::Status Recorder::Impl::DoWrite(const SeatTokenWrite& w) {
   return absl::OkStatus();
 }
 
+absl::Status Recorder::Impl::DoWrite(const TournamentWrite& w) {
+  const TournamentRow& t = w.tournament;
+  if (t.name.empty())
+    return absl::InvalidArgumentError("empty tournament name");
+  {
+    Query q(w_.insert_tournament);
+    q.Bind(1, t.name)
+        .Bind(2, Json(t.participants).dump())
+        .Bind(3, t.format)
+        .Bind(4, static_cast<int64_t>(t.games_per_pairing))
+        .Bind(5, static_cast<int64_t>(t.duplicate ? 1 : 0))
+        .Bind(6, t.rules)
+        .Bind(7, t.clock.per_move_ms)
+        .Bind(8, t.clock.bank_ms)
+        .Bind(9, static_cast<int64_t>(t.clock.max_illegal))
+        .Bind(10, static_cast<int64_t>(t.max_concurrent))
+        .Bind(11, t.grace_ms)
+        .Bind(12, t.seed)
+        .Bind(13, t.commitment)
+        .Bind(14, t.status)
+        .Bind(15, t.reason)
+        .Bind(16, t.created_us);
+    if (t.ended_us != 0) q.Bind(17, t.ended_us);
+    const int rc = q.Step();
+    if (rc != SQLITE_DONE) {
+      if (rc == SQLITE_CONSTRAINT_PRIMARYKEY) {
+        return absl::AlreadyExistsError(
+            absl::StrCat("tournament '", t.name, "' already exists"));
+      }
+      return SqlError(writer_, rc, "inserting a tournament");
+    }
+  }
+  for (const TournamentGameRow& g : w.games) {
+    if (g.seats.size() != 2) {
+      return absl::InvalidArgumentError("a tournament game has two seats");
+    }
+    Query q(w_.insert_tournament_game);
+    q.Bind(1, t.name)
+        .Bind(2, static_cast<int64_t>(g.index))
+        .Bind(3, g.seats[0])
+        .Bind(4, g.seats[1])
+        .Bind(5, g.seed);
+    if (!g.game_id.empty()) q.Bind(6, g.game_id);
+    if (absl::Status s = q.Run("inserting a tournament game"); !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Recorder::Impl::DoWrite(const TournamentGameWrite& w) {
+  Query q(w_.set_tournament_game);
+  q.Bind(1, w.tournament).Bind(2, static_cast<int64_t>(w.index));
+  if (!w.game_id.empty()) q.Bind(3, w.game_id);
+  if (absl::Status s = q.Run("setting a tournament game"); !s.ok()) return s;
+  if (sqlite3_changes(writer_) == 0) {
+    return absl::NotFoundError(absl::StrCat(
+        "no game ", w.index, " in tournament '", w.tournament, "'"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Recorder::Impl::DoWrite(const TournamentEndWrite& w) {
+  Query q(w_.end_tournament);
+  q.Bind(1, w.tournament)
+      .Bind(2, w.status)
+      .Bind(3, w.reason)
+      .Bind(4, w.ended_us);
+  if (absl::Status s = q.Run("ending a tournament"); !s.ok()) return s;
+  if (sqlite3_changes(writer_) == 0) {
+    return absl::NotFoundError(
+        absl::StrCat("no tournament '", w.tournament, "'"));
+  }
+  return absl::OkStatus();
+}
+
 // ---------------------------------------------------------------------------
 // Reads. One connection, one read transaction per call, under read_mu_.
 
@@ -1103,18 +1232,22 @@ class ReadTransaction {
 
 }  // namespace
 
-absl::StatusOr<std::vector<std::string>> Recorder::Impl::BotsOf(
-    const std::string& game_id) {
-  absl::StatusOr<sqlite3_stmt*> stmt =
-      ReadStmt("SELECT bot_name FROM seats WHERE game_id = ?1 ORDER BY seat");
+absl::Status Recorder::Impl::SeatsOf(GameSummary& game) {
+  absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
+      "SELECT bot_name, coalesce(account, '') FROM seats WHERE game_id = ?1 "
+      "ORDER BY seat");
   if (!stmt.ok()) return stmt.status();
   Query q(*stmt);
-  q.Bind(1, game_id);
-  std::vector<std::string> bots;
+  q.Bind(1, game.game_id);
+  game.bots.clear();
+  game.accounts.clear();
   int rc;
-  while ((rc = q.Step()) == SQLITE_ROW) bots.push_back(q.Text(0));
+  while ((rc = q.Step()) == SQLITE_ROW) {
+    game.bots.push_back(q.Text(0));
+    game.accounts.push_back(q.Text(1));
+  }
   if (rc != SQLITE_DONE) return SqlError(reader_, rc, "reading seats");
-  return bots;
+  return absl::OkStatus();
 }
 
 absl::StatusOr<GameRecord> Recorder::Impl::Load(const std::string& game_id) {
@@ -1257,9 +1390,7 @@ absl::StatusOr<std::vector<GameSummary>> Recorder::Impl::List(
     if (rc != SQLITE_DONE) return SqlError(reader_, rc, "listing games");
   }
   for (GameSummary& g : out) {
-    absl::StatusOr<std::vector<std::string>> bots = BotsOf(g.game_id);
-    if (!bots.ok()) return bots.status();
-    g.bots = *std::move(bots);
+    if (absl::Status s = SeatsOf(g); !s.ok()) return s;
   }
   return out;
 }
@@ -1293,6 +1424,77 @@ absl::StatusOr<std::vector<BotAccountRow>> Recorder::Impl::Accounts() {
   }
   if (rc != SQLITE_DONE) return SqlError(reader_, rc, "listing bot accounts");
   return accounts;
+}
+
+absl::StatusOr<std::vector<TournamentRow>> Recorder::Impl::Tournaments() {
+  std::lock_guard<std::mutex> lock(read_mu_);
+  absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
+      "SELECT name, participants, format, games_per_pairing, duplicate, rules, "
+      "per_move_ms, bank_ms, max_illegal, max_concurrent, grace_ms, seed, "
+      "commitment, status, reason, created_us, ended_us FROM tournaments "
+      "ORDER BY created_us, name");
+  if (!stmt.ok()) return stmt.status();
+  Query q(*stmt);
+  std::vector<TournamentRow> out;
+  int rc;
+  while ((rc = q.Step()) == SQLITE_ROW) {
+    TournamentRow t;
+    t.name = q.Text(0);
+    Json participants =
+        Json::parse(q.Text(1), nullptr, /*allow_exceptions=*/false);
+    if (!participants.is_array()) {
+      return absl::DataLossError(absl::StrCat(
+          "tournament '", t.name, "': participants is not a JSON array"));
+    }
+    for (const Json& p : participants) {
+      if (!p.is_string()) {
+        return absl::DataLossError(absl::StrCat(
+            "tournament '", t.name, "': a participant is not a string"));
+      }
+      t.participants.push_back(p.get<std::string>());
+    }
+    t.format = q.Text(2);
+    t.games_per_pairing = static_cast<int>(q.Int(3));
+    t.duplicate = q.Int(4) != 0;
+    t.rules = q.Text(5);
+    t.clock.per_move_ms = q.Int(6);
+    t.clock.bank_ms = q.Int(7);
+    t.clock.max_illegal = static_cast<int>(q.Int(8));
+    t.max_concurrent = static_cast<int>(q.Int(9));
+    t.grace_ms = q.Int(10);
+    t.seed = q.Text(11);
+    t.commitment = q.Text(12);
+    t.status = q.Text(13);
+    t.reason = q.Text(14);
+    t.created_us = q.Int(15);
+    t.ended_us = q.IsNull(16) ? 0 : q.Int(16);
+    out.push_back(std::move(t));
+  }
+  if (rc != SQLITE_DONE) return SqlError(reader_, rc, "listing tournaments");
+  return out;
+}
+
+absl::StatusOr<std::vector<TournamentGameRow>> Recorder::Impl::TournamentGames(
+    const std::string& tournament) {
+  std::lock_guard<std::mutex> lock(read_mu_);
+  absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
+      "SELECT idx, seat0, seat1, seed, game_id FROM tournament_games "
+      "WHERE tournament = ?1 ORDER BY idx");
+  if (!stmt.ok()) return stmt.status();
+  Query q(*stmt);
+  q.Bind(1, tournament);
+  std::vector<TournamentGameRow> out;
+  int rc;
+  while ((rc = q.Step()) == SQLITE_ROW) {
+    out.push_back({static_cast<int>(q.Int(0)),
+                   {q.Text(1), q.Text(2)},
+                   q.Text(3),
+                   q.IsNull(4) ? std::string() : q.Text(4)});
+  }
+  if (rc != SQLITE_DONE) {
+    return SqlError(reader_, rc, "reading a tournament's schedule");
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------
@@ -1369,6 +1571,37 @@ void Recorder::SetSeatToken(const std::string& game_id, int seat,
 
 absl::StatusOr<std::vector<BotAccountRow>> Recorder::Accounts() const {
   return impl_->Accounts();
+}
+
+void Recorder::InsertTournament(const TournamentRow& tournament,
+                                const std::vector<TournamentGameRow>& games,
+                                DoneCallback done) {
+  impl_->Enqueue({Impl::TournamentWrite{tournament, games}, std::move(done)});
+}
+
+void Recorder::SetTournamentGame(const std::string& tournament, int index,
+                                 const std::string& game_id,
+                                 DoneCallback done) {
+  impl_->Enqueue(
+      {Impl::TournamentGameWrite{tournament, index, game_id}, std::move(done)});
+}
+
+void Recorder::EndTournament(const std::string& tournament,
+                             const std::string& status,
+                             const std::string& reason, int64_t ended_us,
+                             DoneCallback done) {
+  impl_->Enqueue(
+      {Impl::TournamentEndWrite{tournament, status, reason, ended_us},
+       std::move(done)});
+}
+
+absl::StatusOr<std::vector<TournamentRow>> Recorder::Tournaments() const {
+  return impl_->Tournaments();
+}
+
+absl::StatusOr<std::vector<TournamentGameRow>> Recorder::TournamentGames(
+    const std::string& tournament) const {
+  return impl_->TournamentGames(tournament);
 }
 
 Recorder::Stats Recorder::stats() const { return impl_->stats(); }

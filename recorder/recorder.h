@@ -48,7 +48,8 @@ struct GameSummary {
   std::string game_id;
   std::string label;
   std::string rules;
-  std::vector<std::string> bots;  // per seat
+  std::vector<std::string> bots;      // per seat
+  std::vector<std::string> accounts;  // per seat; '' for a seat by token
   GameStatus status = GameStatus::kRunning;
   int winner = -1;          // side; -1 none (or running)
   std::string end_reason;   // GameEndReasonName; empty while running
@@ -67,6 +68,36 @@ struct BotAccountRow {
   int64_t key_us = 0;      // when the current key was issued
   int64_t revoked_us = 0;  // 0 unless revoked
   friend bool operator==(const BotAccountRow&, const BotAccountRow&) = default;
+};
+
+// A tournament (table tournaments, schemas/004).
+struct TournamentRow {
+  std::string name;
+  std::vector<std::string> participants;  // bot account names
+  std::string format;                     // "round_robin" or "gauntlet"
+  int games_per_pairing = 0;
+  bool duplicate = false;
+  std::string rules;
+  TimeControl clock;
+  int max_concurrent = 0;
+  int64_t grace_ms = 0;
+  std::string seed;                // hex; secret until the tournament is over
+  std::string commitment;          // hex SHA-256(seed)
+  std::string status = "running";  // "running", "finished" or "cancelled"
+  std::string reason;              // why it was cancelled
+  int64_t created_us = 0;
+  int64_t ended_us = 0;  // 0 while running
+  friend bool operator==(const TournamentRow&, const TournamentRow&) = default;
+};
+
+// One scheduled game of a tournament (table tournament_games).
+struct TournamentGameRow {
+  int index = 0;
+  std::vector<std::string> seats;  // bot account per seat
+  std::string seed;                // hex
+  std::string game_id;             // empty while pending
+  friend bool operator==(const TournamentGameRow&,
+                         const TournamentGameRow&) = default;
 };
 
 struct ListFilter {
@@ -133,6 +164,27 @@ class Recorder {
                     const std::string& token_hash, DoneCallback done);
   // Every account, by name.
   absl::StatusOr<std::vector<BotAccountRow>> Accounts() const;
+
+  // Tournaments. Queued like the writes above; `done` runs once committed.
+  // A new tournament and its whole schedule, in one transaction:
+  // AlreadyExists if the name is taken.
+  void InsertTournament(const TournamentRow& tournament,
+                        const std::vector<TournamentGameRow>& games,
+                        DoneCallback done);
+  // The game id of a scheduled game (written before the game is created);
+  // NotFound if there is no such scheduled game.
+  void SetTournamentGame(const std::string& tournament, int index,
+                         const std::string& game_id, DoneCallback done);
+  // A tournament is over: its status ("finished" or "cancelled"), the
+  // reason and when. NotFound if there is no such tournament.
+  void EndTournament(const std::string& tournament, const std::string& status,
+                     const std::string& reason, int64_t ended_us,
+                     DoneCallback done);
+  // Every tournament, oldest first.
+  absl::StatusOr<std::vector<TournamentRow>> Tournaments() const;
+  // A tournament's schedule, by index.
+  absl::StatusOr<std::vector<TournamentGameRow>> TournamentGames(
+      const std::string& tournament) const;
 
   // Reads. NotFound for an unknown game.
   absl::StatusOr<GameRecord> Load(const std::string& game_id) const;

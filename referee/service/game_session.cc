@@ -663,6 +663,19 @@ absl::Status GameSession::Abort(const std::string& reason) {
   return absl::OkStatus();
 }
 
+absl::Status GameSession::Forfeit(int seat, const std::string& reason,
+                                  const std::string& detail) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (game_.over()) {
+    return absl::FailedPreconditionError("the game is already over");
+  }
+  if (seat < 0 || seat >= players()) {
+    return absl::InvalidArgumentError("no such seat");
+  }
+  ForfeitLocked(seat, reason, detail, [](const absl::Status&) {});
+  return absl::OkStatus();
+}
+
 bool GameSession::Admit(int seat) {
   std::lock_guard<std::mutex> lock(mu_);
   return seat_limits_[seat].Admit();

@@ -114,6 +114,11 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   void Unwatch(const WatchChannel* channel);
   // Ends a running game with no winner. FailedPrecondition if it is over.
   absl::Status Abort(const std::string& reason);
+  // Ends a running game: `seat` forfeits for `reason` (e.g. "absent", a
+  // tournament's absent bot), recorded as a `forfeit` event with `detail`.
+  // FailedPrecondition if it is over.
+  absl::Status Forfeit(int seat, const std::string& reason,
+                       const std::string& detail);
 
   // Counts one request of `seat` against its rate limit; false when the
   // seat is over it (the caller answers RESOURCE_EXHAUSTED).

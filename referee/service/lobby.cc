@@ -10,7 +10,6 @@
 namespace cassino::service {
 namespace {
 
-constexpr size_t kMaxAccountName = 64;
 constexpr size_t kMaxOwner = 128;
 constexpr size_t kMaxContact = 256;
 constexpr int kMaxCapacity = 64;
@@ -19,14 +18,6 @@ int64_t UnixMicros() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-bool ValidName(const std::string& name) {
-  if (name.empty() || name.size() > kMaxAccountName) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' ||
-           c == '_' || c == '.';
-  });
 }
 
 grpc::Status NoAccount(const std::string& name) {
@@ -42,8 +33,38 @@ grpc::Status Unrecorded(const absl::Status& s) {
 
 }  // namespace
 
+bool ValidAccountName(const std::string& name) {
+  if (name.empty() || name.size() > kMaxAccountName) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' ||
+           c == '_' || c == '.';
+  });
+}
+
 Lobby::Lobby(recorder::Recorder* recorder, Hooks hooks)
-    : recorder_(recorder), hooks_(std::move(hooks)) {}
+    : recorder_(recorder),
+      hooks_(std::move(hooks)),
+      started_us_(UnixMicros()) {}
+
+void Lobby::Changed() const {
+  if (listener_) listener_();
+}
+
+Lobby::Presence Lobby::PresenceOf(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  Presence p;
+  p.absent_since_us = started_us_;
+  auto it = accounts_.find(name);
+  if (it == accounts_.end() || it->second.row.key_us == 0) return p;
+  const Account& a = it->second;
+  p.seatable = a.row.revoked_us == 0;
+  p.connected = a.channel != nullptr;
+  if (p.connected) {
+    p.free_slots = a.capacity - static_cast<int>(a.queue.size());
+  }
+  p.absent_since_us = std::max(started_us_, a.absent_since_us);
+  return p;
+}
 
 absl::Status Lobby::Load() {
   absl::StatusOr<std::vector<recorder::BotAccountRow>> rows =
@@ -67,7 +88,7 @@ void Lobby::Register(const v1::RegisterBotRequest& request,
     reply(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message),
           v1::BotAccount(), "");
   };
-  if (!ValidName(request.name())) {
+  if (!ValidAccountName(request.name())) {
     return invalid(
         absl::StrCat("name must be 1 to ", kMaxAccountName,
                      " characters, each a letter, a digit, '-', '_' or '.'"));
@@ -192,8 +213,10 @@ void Lobby::Commit(recorder::BotAccountRow row, bool revoke, std::string key,
             a.channel = nullptr;
             a.capacity = 0;
             a.offered.clear();
+            if (closed) a.absent_since_us = UnixMicros();
             if (revoke) revoked = a.queue;
             ToProto(a, &out);
+            Changed();
           }
         }
         // (Outside the lobby's lock: this takes the games' locks.)
@@ -294,6 +317,7 @@ void Lobby::GameEnded(const std::string& game_id) {
     std::erase_if(a.offered, [&](const auto& o) { return gone(o.first); });
     OfferMore(a);
   }
+  Changed();
 }
 
 // ---------------------------------------------------------------------------
@@ -344,6 +368,7 @@ grpc::Status Lobby::Connect(const std::string& key_hash, int capacity,
     channel->Send(std::move(welcome));
     channel->Flush();
     OfferMore(a);
+    Changed();
   }
   if (replaced) {
     replaced->Close(grpc::Status(grpc::StatusCode::ABORTED,
@@ -371,6 +396,8 @@ void Lobby::DropConnection(Account& a) {
   a.channel = nullptr;
   a.capacity = 0;
   a.offered.clear();
+  a.absent_since_us = UnixMicros();
+  Changed();
 }
 
 void Lobby::CloseAll(const grpc::Status& status) {
@@ -427,6 +454,8 @@ void Lobby::Deliver(const std::string& name, uint64_t connection,
                                   token.status().message())));
     a.channel = nullptr;
     a.offered.clear();
+    a.absent_since_us = UnixMicros();
+    Changed();
     return;
   }
   v1::LobbyResponse offer;

@@ -50,6 +50,11 @@
 
 namespace cassino::service {
 
+// Account names (and tournament names): 1 to kMaxAccountName letters,
+// digits, '-', '_' and '.'.
+inline constexpr size_t kMaxAccountName = 64;
+bool ValidAccountName(const std::string& name);
+
 class Lobby {
  public:
   using LobbyChannel = Channel<v1::LobbyResponse>;
@@ -94,6 +99,28 @@ class Lobby {
   // The game is over: its seats leave the queues, freeing room for others.
   void GameEnded(const std::string& game_id);
 
+  // What a scheduler needs to know of an account to seat it.
+  struct Presence {
+    bool seatable = false;   // exists and is not revoked
+    bool connected = false;  // has an open Lobby stream
+    // capacity minus its seats in unfinished games (may be negative: a
+    // reconnection with a smaller capacity); 0 when not connected.
+    int free_slots = 0;
+    // When it was last disconnected (Unix microseconds), or when the lobby
+    // was made (the referee's start) if it has not been connected since;
+    // meaningless while connected.
+    int64_t absent_since_us = 0;
+  };
+  Presence PresenceOf(const std::string& name) const;
+  // `listener` is called whenever an account connects or disconnects and
+  // whenever a game ends (its seats free their accounts' room). It runs
+  // under the lobby's lock: it must not call the lobby nor block (it
+  // typically schedules work on another thread). Set once, before any
+  // stream opens.
+  void SetListener(std::function<void()> listener) {
+    listener_ = std::move(listener);
+  }
+
   // True if `key_hash` is an account's current key hash.
   bool IsKey(const std::string& key_hash) const;
 
@@ -123,6 +150,7 @@ class Lobby {
     uint64_t connection = 0;                // increases per connection
     int capacity = 0;
     std::vector<QueuedSeat> queue;  // unfinished seats, creation order
+    int64_t absent_since_us = 0;    // last disconnection; 0: never
     // (game id, seat) offered on the current connection, unfinished.
     std::vector<std::pair<std::string, int>> offered;
   };
@@ -148,8 +176,13 @@ class Lobby {
   void Commit(recorder::BotAccountRow row, bool revoke, std::string key,
               AccountReply reply);
 
+  // Calls the listener, if any.
+  void Changed() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
   recorder::Recorder* const recorder_;
   const Hooks hooks_;
+  const int64_t started_us_;
+  std::function<void()> listener_;  // set before serving
 
   mutable std::mutex mu_;
   std::map<std::string, Account> accounts_ ABSL_GUARDED_BY(mu_);  // by name

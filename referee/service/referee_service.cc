@@ -457,6 +457,71 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::SubmitMove(
   return reactor;
 }
 
+// A reply of the scheduler's calls that fills a response's tournament and
+// finishes the call.
+template <typename Response>
+Scheduler::Reply TournamentReplyTo(grpc::ServerUnaryReactor* reactor,
+                                   Response* response) {
+  return [reactor, response](const grpc::Status& status,
+                             const v1::TournamentInfo& info) {
+    if (status.ok()) *response->mutable_tournament() = info;
+    reactor->Finish(status);
+  };
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::CreateTournament(
+    grpc::CallbackServerContext* context,
+    const v1::CreateTournamentRequest* request,
+    v1::CreateTournamentResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (grpc::Status auth = registry_->AuthorizeAdmin(context->client_metadata());
+      !auth.ok()) {
+    reactor->Finish(auth);
+    return reactor;
+  }
+  scheduler_->Create(request->spec(), TournamentReplyTo(reactor, response));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::GetTournament(
+    grpc::CallbackServerContext* context,
+    const v1::GetTournamentRequest* request,
+    v1::GetTournamentResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  grpc::Status status = registry_->AuthorizeAdmin(context->client_metadata());
+  if (status.ok()) {
+    status = scheduler_->Get(request->name(), response->mutable_tournament());
+  }
+  reactor->Finish(status);
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::ListTournaments(
+    grpc::CallbackServerContext* context,
+    const v1::ListTournamentsRequest* request,
+    v1::ListTournamentsResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  grpc::Status status = registry_->AuthorizeAdmin(context->client_metadata());
+  if (status.ok()) status = scheduler_->List(response);
+  reactor->Finish(status);
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::CancelTournament(
+    grpc::CallbackServerContext* context,
+    const v1::CancelTournamentRequest* request,
+    v1::CancelTournamentResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (grpc::Status auth = registry_->AuthorizeAdmin(context->client_metadata());
+      !auth.ok()) {
+    reactor->Finish(auth);
+    return reactor;
+  }
+  scheduler_->Cancel(request->name(), request->reason(),
+                     TournamentReplyTo(reactor, response));
+  return reactor;
+}
+
 grpc::ServerWriteReactor<v1::WatchGameResponse>* RefereeServiceImpl::WatchGame(
     grpc::CallbackServerContext* context, const v1::WatchGameRequest* request) {
   return new WatchReactor(registry_, *request);

@@ -8,13 +8,15 @@
 
 #include "cassino/v1/referee_service.grpc.pb.h"
 #include "referee/service/registry.h"
+#include "referee/service/scheduler.h"
 
 namespace cassino::service {
 
 class RefereeServiceImpl final : public v1::RefereeService::CallbackService {
  public:
-  // `registry` must outlive the service.
-  explicit RefereeServiceImpl(Registry* registry) : registry_(registry) {}
+  // `registry` and `scheduler` must outlive the service.
+  RefereeServiceImpl(Registry* registry, Scheduler* scheduler)
+      : registry_(registry), scheduler_(scheduler) {}
 
   grpc::ServerUnaryReactor* CreateGame(
       grpc::CallbackServerContext* context,
@@ -58,12 +60,29 @@ class RefereeServiceImpl final : public v1::RefereeService::CallbackService {
   grpc::ServerWriteReactor<v1::LobbyResponse>* Lobby(
       grpc::CallbackServerContext* context,
       const v1::LobbyRequest* request) override;
+  grpc::ServerUnaryReactor* CreateTournament(
+      grpc::CallbackServerContext* context,
+      const v1::CreateTournamentRequest* request,
+      v1::CreateTournamentResponse* response) override;
+  grpc::ServerUnaryReactor* GetTournament(
+      grpc::CallbackServerContext* context,
+      const v1::GetTournamentRequest* request,
+      v1::GetTournamentResponse* response) override;
+  grpc::ServerUnaryReactor* ListTournaments(
+      grpc::CallbackServerContext* context,
+      const v1::ListTournamentsRequest* request,
+      v1::ListTournamentsResponse* response) override;
+  grpc::ServerUnaryReactor* CancelTournament(
+      grpc::CallbackServerContext* context,
+      const v1::CancelTournamentRequest* request,
+      v1::CancelTournamentResponse* response) override;
   grpc::ServerWriteReactor<v1::WatchGameResponse>* WatchGame(
       grpc::CallbackServerContext* context,
       const v1::WatchGameRequest* request) override;
 
  private:
   Registry* const registry_;
+  Scheduler* const scheduler_;
 };
 
 }  // namespace cassino::service

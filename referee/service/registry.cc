@@ -33,7 +33,37 @@ int64_t UnixMicros() {
       .count();
 }
 
-// The time control of a request with defaults filled in, or why not.
+void SummaryToInfo(const recorder::GameSummary& s, v1::GameInfo* info) {
+  info->set_game_id(s.game_id);
+  info->set_label(s.label);
+  info->set_rules(s.rules);
+  for (const std::string& b : s.bots) info->add_bots(b);
+  for (const std::string& a : s.accounts) info->add_accounts(a);
+  info->set_status(ProtoStatus(s.status));
+  info->set_to_move(-1);
+  for (int t : s.totals) info->add_totals(t);
+  if (s.status != recorder::GameStatus::kRunning) {
+    info->mutable_result()->set_winner(s.winner);
+    info->mutable_result()->set_reason(s.end_reason);
+    for (int t : s.totals) info->mutable_result()->add_totals(t);
+  }
+  info->set_created_unix_ms(s.created_us / 1000);
+}
+
+}  // namespace
+
+v1::GameStatus ProtoStatus(recorder::GameStatus s) {
+  switch (s) {
+    case recorder::GameStatus::kRunning:
+      return v1::GAME_STATUS_RUNNING;
+    case recorder::GameStatus::kFinished:
+      return v1::GAME_STATUS_FINISHED;
+    case recorder::GameStatus::kAborted:
+      return v1::GAME_STATUS_ABORTED;
+  }
+  return v1::GAME_STATUS_UNSPECIFIED;
+}
+
 absl::StatusOr<recorder::TimeControl> ClockOf(const v1::Clock& c) {
   recorder::TimeControl clock;
   if (c.per_move_ms() < 0 || c.per_move_ms() > kMaxMillis) {
@@ -52,35 +82,29 @@ absl::StatusOr<recorder::TimeControl> ClockOf(const v1::Clock& c) {
   return clock;
 }
 
-v1::GameStatus ProtoStatus(recorder::GameStatus s) {
-  switch (s) {
-    case recorder::GameStatus::kRunning:
-      return v1::GAME_STATUS_RUNNING;
-    case recorder::GameStatus::kFinished:
-      return v1::GAME_STATUS_FINISHED;
-    case recorder::GameStatus::kAborted:
-      return v1::GAME_STATUS_ABORTED;
+absl::StatusOr<RuleSet> GameRules(const std::string& text, int seats) {
+  std::string rules_text = text.empty() ? "standard" : text;
+  if (rules_text.size() > 1024) {
+    return absl::InvalidArgumentError("rules text is too long");
   }
-  return v1::GAME_STATUS_UNSPECIFIED;
-}
-
-void SummaryToInfo(const recorder::GameSummary& s, v1::GameInfo* info) {
-  info->set_game_id(s.game_id);
-  info->set_label(s.label);
-  info->set_rules(s.rules);
-  for (const std::string& b : s.bots) info->add_bots(b);
-  info->set_status(ProtoStatus(s.status));
-  info->set_to_move(-1);
-  for (int t : s.totals) info->add_totals(t);
-  if (s.status != recorder::GameStatus::kRunning) {
-    info->mutable_result()->set_winner(s.winner);
-    info->mutable_result()->set_reason(s.end_reason);
-    for (int t : s.totals) info->mutable_result()->add_totals(t);
+  if (!absl::StrContains(rules_text, "players=")) {
+    absl::StrAppend(&rules_text, " players=", seats);
   }
-  info->set_created_unix_ms(s.created_us / 1000);
+  absl::StatusOr<RuleSet> rules = RuleSet::Parse(rules_text);
+  if (!rules.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("rules: ", rules.status().message()));
+  }
+  if (absl::Status s = rules->Validate(); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("rules: ", s.message()));
+  }
+  if (rules->players != seats) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the rules have ", rules->players, " players but ", seats,
+                     " seats were given"));
+  }
+  return rules;
 }
-
-}  // namespace
 
 Registry::Registry(recorder::Recorder* recorder, DeadlineTimer* timer,
                    const std::string& admin_token, RateLimit seat_rate,
@@ -306,10 +330,13 @@ grpc::Status Registry::AuthorizeSeat(const Metadata& metadata,
   return grpc::Status::OK;
 }
 
+std::string NewGameId() { return ToHex(RandomBytes32()).substr(0, 20); }
+
 void Registry::CreateGame(
     const v1::CreateGameRequest& request,
     std::function<void(const grpc::Status&, const v1::CreateGameResponse&)>
-        done) {
+        done,
+    const CreateOptions& options) {
   const v1::CreateGameResponse empty;
   auto fail = [&](const grpc::Status& s) { done(s, empty); };
 
@@ -318,27 +345,15 @@ void Registry::CreateGame(
     return fail(Invalid(absl::StrCat("a game has 2 to ", kMaxSeats,
                                      " seats; the request has ", seats)));
   }
-  std::string rules_text =
-      request.rules().empty() ? "standard" : request.rules();
-  if (rules_text.size() > 1024) return fail(Invalid("rules text is too long"));
-  if (!absl::StrContains(rules_text, "players=")) {
-    absl::StrAppend(&rules_text, " players=", seats);
-  }
-  absl::StatusOr<RuleSet> rules = RuleSet::Parse(rules_text);
-  if (!rules.ok())
-    return fail(Invalid(absl::StrCat("rules: ", rules.status().message())));
-  if (absl::Status s = rules->Validate(); !s.ok()) {
-    return fail(Invalid(absl::StrCat("rules: ", s.message())));
-  }
-  if (rules->players != seats) {
-    return fail(
-        Invalid(absl::StrCat("the rules have ", rules->players, " players but ",
-                             seats, " seats were given")));
-  }
+  absl::StatusOr<RuleSet> rules = GameRules(request.rules(), seats);
+  if (!rules.ok()) return fail(FromAbsl(rules.status()));
   absl::StatusOr<recorder::TimeControl> clock = ClockOf(request.clock());
   if (!clock.ok()) return fail(FromAbsl(clock.status()));
   if (request.label().size() > kMaxLabelLength) {
     return fail(Invalid("label is too long"));
+  }
+  if (!options.scheduled && label_guard_) {
+    if (grpc::Status s = label_guard_(request.label()); !s.ok()) return fail(s);
   }
 
   recorder::GameHeader header;
@@ -346,7 +361,7 @@ void Registry::CreateGame(
   header.clock = *clock;
   header.label = request.label();
   header.created_us = UnixMicros();
-  header.game_id = ToHex(RandomBytes32()).substr(0, 20);
+  header.game_id = options.game_id.empty() ? NewGameId() : options.game_id;
 
   DeckSource decks;
   if (request.decks_size() > 0) {
@@ -393,7 +408,13 @@ void Registry::CreateGame(
   for (int seat = 0; seat < seats; ++seat) {
     const std::string& account = request.seats(seat).account();
     if (!account.empty()) {
-      if (grpc::Status s = lobby_->CheckSeatable(account); !s.ok()) {
+      grpc::Status s = lobby_->CheckSeatable(account);
+      // (A scheduled game may seat a revoked account: it forfeits at once.)
+      if (options.scheduled &&
+          s.error_code() == grpc::StatusCode::FAILED_PRECONDITION) {
+        s = grpc::Status::OK;
+      }
+      if (!s.ok()) {
         return fail(grpc::Status(
             s.error_code(),
             absl::StrCat("seats[", seat, "].account: ", s.error_message())));
@@ -472,9 +493,6 @@ grpc::Status Registry::GetGame(const std::string& game_id,
   for (const recorder::GameSummary& s : *list) {
     if (s.game_id == game_id) {
       SummaryToInfo(s, info);
-      for (const recorder::SeatInfo& seat : record->header.seats) {
-        info->add_accounts(seat.account);
-      }
       info->set_seed_commitment(record->header.commitment);
       if (s.status != recorder::GameStatus::kRunning) {
         info->set_seed(record->header.seed);

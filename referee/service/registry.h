@@ -23,6 +23,7 @@
 #include "cassino/v1/referee_service.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "recorder/recorder.h"
+#include "referee/rules/rule_set.h"
 #include "referee/service/deadline_timer.h"
 #include "referee/service/game_session.h"
 #include "referee/service/lobby.h"
@@ -36,6 +37,27 @@ struct SeatAccess {
 };
 
 using Metadata = std::multimap<grpc::string_ref, grpc::string_ref>;
+
+// The time control of a request with defaults filled in; InvalidArgument
+// (naming the field) for a value out of range.
+absl::StatusOr<recorder::TimeControl> ClockOf(const v1::Clock& clock);
+// The rule set of a game with `seats` seats from a CreateGameRequest-style
+// text (empty: "standard"; `players` taken from `seats` when not given);
+// InvalidArgument ("rules: ...") when it does not parse or does not fit.
+absl::StatusOr<RuleSet> GameRules(const std::string& text, int seats);
+// A game status as the API names it.
+v1::GameStatus ProtoStatus(recorder::GameStatus status);
+// A fresh random game id (20 hex digits).
+std::string NewGameId();
+
+// How the referee itself creates a game (the tournament scheduler).
+struct CreateOptions {
+  // The game's id; empty: a fresh one.
+  std::string game_id;
+  // Created by the scheduler: the label guard is skipped, and a revoked
+  // account may be seated (its seat is forfeited at once).
+  bool scheduled = false;
+};
 
 class Registry {
  public:
@@ -72,11 +94,20 @@ class Registry {
   // The bot accounts and their lobbies.
   Lobby& lobby() { return *lobby_; }
 
-  // Creates a game; `done` runs once it is on disk (or failed).
+  // Creates a game; `done` runs once it is on disk (or failed), possibly
+  // under the new game's lock: it must not call the game.
   void CreateGame(
       const v1::CreateGameRequest& request,
       std::function<void(const grpc::Status&, const v1::CreateGameResponse&)>
-          done);
+          done,
+      const CreateOptions& options = CreateOptions());
+  // Checks an organiser's CreateGame label (a tournament's name is
+  // reserved for its games). Set once, before serving; called with no lock
+  // held.
+  void SetLabelGuard(std::function<grpc::Status(const std::string&)> guard) {
+    label_guard_ = std::move(guard);
+  }
+  DeadlineTimer* timer() const { return deps_.timer; }
   // A game in memory (running, or ended since the referee started).
   std::shared_ptr<GameSession> Find(const std::string& game_id) const;
   // A game's info from memory, or from the database for older games.
@@ -100,6 +131,7 @@ class Registry {
   void AddToLobby(const std::shared_ptr<GameSession>& game);
 
   SessionDeps deps_;  // fixed after construction
+  std::function<grpc::Status(const std::string&)> label_guard_;
   const std::string admin_token_hash_;
 
   mutable std::mutex mu_;

@@ -25,7 +25,10 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   absl::StatusOr<int> resumed = s->registry_->ResumeAll();
   if (!resumed.ok()) return resumed.status();
   s->resumed_ = *resumed;
-  s->service_ = std::make_unique<RefereeServiceImpl>(s->registry_.get());
+  s->scheduler_ = std::make_unique<Scheduler>(s->registry_.get());
+  if (absl::Status st = s->scheduler_->Load(); !st.ok()) return st;
+  s->service_ = std::make_unique<RefereeServiceImpl>(s->registry_.get(),
+                                                     s->scheduler_.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -77,6 +80,7 @@ void RefereeServer::Shutdown(int grace_ms) {
   server_.reset();
   service_.reset();
   registry_.reset();
+  scheduler_.reset();
   timer_.reset();
 }
 

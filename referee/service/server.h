@@ -15,6 +15,7 @@
 #include "referee/service/deadline_timer.h"
 #include "referee/service/referee_service.h"
 #include "referee/service/registry.h"
+#include "referee/service/scheduler.h"
 
 namespace cassino::service {
 
@@ -48,6 +49,7 @@ class RefereeServer {
   int port() const { return port_; }
   int resumed_games() const { return resumed_; }
   Registry& registry() { return *registry_; }
+  Scheduler& scheduler() { return *scheduler_; }
   recorder::Recorder& recorder() { return *recorder_; }
 
   // Stops accepting calls, ends open streams (waiting up to `grace_ms` for
@@ -59,6 +61,9 @@ class RefereeServer {
 
   std::unique_ptr<recorder::Recorder> recorder_;
   std::unique_ptr<DeadlineTimer> timer_;
+  // Destroyed after the registry, whose lobby calls it (Shutdown resets
+  // them in that order too).
+  std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<Registry> registry_;
   std::unique_ptr<RefereeServiceImpl> service_;
   std::unique_ptr<grpc::Server> server_;

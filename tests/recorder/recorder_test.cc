@@ -823,5 +823,65 @@ TEST_F(RecorderTest, SeveralEventsCommitTogetherOrNotAtAll) {
   }
 }
 
+TEST_F(RecorderTest, TournamentsAndTheirSchedules) {
+  auto rec = OpenOrDie();
+  auto write = [](auto&& enqueue) {
+    std::promise<absl::Status> done;
+    enqueue([&](absl::Status s) { done.set_value(s); });
+    return done.get_future().get();
+  };
+  TournamentRow t;
+  t.name = "cup";
+  t.participants = {"a", "b \"quoted\""};
+  t.format = "gauntlet";
+  t.games_per_pairing = 2;
+  t.duplicate = true;
+  t.rules = "players=2";
+  t.clock = {1500, 3000, 2};
+  t.max_concurrent = 3;
+  t.grace_ms = 700;
+  t.seed = std::string(64, 'a');
+  t.commitment = std::string(64, 'c');
+  t.created_us = 42;
+  const std::vector<TournamentGameRow> games = {
+      {0, {"a", "b \"quoted\""}, std::string(64, '1'), ""},
+      {1, {"b \"quoted\"", "a"}, std::string(64, '1'), ""}};
+  EXPECT_TRUE(
+      write([&](auto cb) { rec->InsertTournament(t, games, cb); }).ok());
+  EXPECT_TRUE(absl::IsAlreadyExists(
+      write([&](auto cb) { rec->InsertTournament(t, games, cb); })));
+  EXPECT_TRUE(
+      write([&](auto cb) { rec->SetTournamentGame("cup", 1, "g1", cb); }).ok());
+  EXPECT_TRUE(absl::IsNotFound(
+      write([&](auto cb) { rec->SetTournamentGame("cup", 2, "g2", cb); })));
+  EXPECT_TRUE(absl::IsNotFound(write(
+      [&](auto cb) { rec->EndTournament("nope", "finished", "", 9, cb); })));
+
+  rec = OpenOrDie();  // read back after a reopen
+  absl::StatusOr<std::vector<TournamentRow>> rows = rec->Tournaments();
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  ASSERT_EQ(rows->size(), 1u);
+  EXPECT_EQ((*rows)[0], t);
+  absl::StatusOr<std::vector<TournamentGameRow>> schedule =
+      rec->TournamentGames("cup");
+  ASSERT_TRUE(schedule.ok()) << schedule.status();
+  ASSERT_EQ(schedule->size(), 2u);
+  EXPECT_EQ((*schedule)[0], games[0]);
+  EXPECT_EQ((*schedule)[1].game_id, "g1");
+
+  EXPECT_TRUE(write([&](auto cb) {
+                rec->EndTournament("cup", "cancelled", "rain", 77, cb);
+              }).ok());
+  rows = rec->Tournaments();
+  ASSERT_TRUE(rows.ok());
+  EXPECT_EQ((*rows)[0].status, "cancelled");
+  EXPECT_EQ((*rows)[0].reason, "rain");
+  EXPECT_EQ((*rows)[0].ended_us, 77);
+  // The schema refuses a status it does not know.
+  EXPECT_FALSE(write([&](auto cb) {
+                 rec->EndTournament("cup", "paused", "", 78, cb);
+               }).ok());
+}
+
 }  // namespace
 }  // namespace cassino::recorder
