@@ -20,6 +20,14 @@ bool Ended(const v1::TournamentGame& game) {
          game.status() == v1::GAME_STATUS_ABORTED;
 }
 
+// What a referee that is stopping, restarting or overloaded answers: the
+// follower waits and asks again.
+bool Transient(const absl::Status& s) {
+  return s.code() == absl::StatusCode::kUnavailable ||
+         s.code() == absl::StatusCode::kCancelled ||
+         s.code() == absl::StatusCode::kDeadlineExceeded;
+}
+
 absl::Status FromGrpc(const grpc::Status& s, const char* call) {
   return absl::Status(static_cast<absl::StatusCode>(s.error_code()),
                       absl::StrCat(call, ": ", s.error_message()));
@@ -69,10 +77,7 @@ absl::StatusOr<v1::TournamentInfo> RemoteTournament::Follow(
   while (true) {
     absl::StatusOr<v1::TournamentInfo> info = Get(name);
     if (!info.ok()) {
-      if (info.status().code() != absl::StatusCode::kUnavailable &&
-          info.status().code() != absl::StatusCode::kDeadlineExceeded) {
-        return info.status();
-      }
+      if (!Transient(info.status())) return info.status();
       const auto now = std::chrono::steady_clock::now();
       if (unreachable_since == std::chrono::steady_clock::time_point::min()) {
         unreachable_since = now;

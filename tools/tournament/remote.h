@@ -6,9 +6,9 @@
 // their Lobby streams as they are connected and free, and keeps the
 // standings. This client only creates the tournament and follows it by
 // polling GetTournament, reporting each game as it ends. Following survives
-// a restart of the referee: while the referee is unreachable
-// (UNAVAILABLE), the follower keeps retrying for `reconnect_ms` before it
-// gives up; the referee continues the persisted schedule when it is back.
+// a restart of the referee: while the referee is unreachable, the follower
+// keeps retrying for `reconnect_ms` before it gives up; the referee continues
+// the persisted schedule when it is back.
 //
 // Lifetimes: a RemoteTournament owns its channel; it is not thread-safe.
 
@@ -46,8 +46,9 @@ class RemoteTournament {
   // ends while following, in schedule order among those seen ending in the
   // same poll, with the count of ended games and the total. Games that had
   // ended before the first poll are reported too, so a follower started
-  // late prints the whole tournament. UNAVAILABLE answers are retried for
-  // up to `reconnect_ms` in a row; any other error ends the follow.
+  // late prints the whole tournament. UNAVAILABLE, CANCELLED (a referee
+  // shutting down) and DEADLINE_EXCEEDED answers are retried for up to
+  // `reconnect_ms` in a row; any other error ends the follow.
   absl::StatusOr<v1::TournamentInfo> Follow(
       const std::string& name,
       const std::function<void(const v1::TournamentGame&, int ended,

@@ -184,8 +184,12 @@ TEST_F(TournamentLiveTest, FourBotsThreeLanguagesThroughARestart) {
       << followed.out;
 
   // The referee's standings are what `cassino stats` computes.
-  const absl::StatusOr<stats::Stats> st = stats::ReadStats(
-      (dir_ / "referee.db").string(), stats::Filter{.tournament = kTournament});
+  const absl::StatusOr<stats::Stats> st =
+      stats::ReadStats((dir_ / "referee.db").string(), [] {
+        stats::Filter f;
+        f.tournament = kTournament;
+        return f;
+      }());
   ASSERT_TRUE(st.ok()) << st.status();
   EXPECT_EQ(st->summary.finished, 12);
   std::map<std::string, const stats::BotStats*> by_name;
