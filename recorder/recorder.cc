@@ -337,6 +337,7 @@ class Recorder::Impl {
     sqlite3_stmt* insert_account = nullptr;
     sqlite3_stmt* update_account = nullptr;
     sqlite3_stmt* set_seat_token = nullptr;
+    sqlite3_stmt* import_account = nullptr;
   } w_;
   // Committed chain states of games written to or read by this writer.
   std::unordered_map<std::string, ChainState> cache_;
@@ -551,6 +552,10 @@ absl::Status Recorder::Impl::PrepareWriter() {
        "key_us = ?6, revoked_us = ?7 WHERE name = ?1"},
       {&w_.set_seat_token,
        "UPDATE seats SET token_hash = ?3 WHERE game_id = ?1 AND seat = ?2"},
+      // An account named by an imported record: no key, revoked.
+      {&w_.import_account,
+       "INSERT OR IGNORE INTO bot_accounts (name, created_us, key_us, "
+       "revoked_us) VALUES (?1, ?2, ?2, ?2)"},
   };
   for (const auto& [slot, sql] : statements) {
     if (slot == &w_.insert_tally && !has_tallies_) continue;
@@ -579,12 +584,16 @@ Recorder::Impl::~Impl() {
     done_cv_.notify_all();
     completion_thread_.join();
   }
-  for (sqlite3_stmt* stmt :
-       {w_.begin, w_.commit, w_.rollback, w_.savepoint, w_.release,
-        w_.rollback_to, w_.game_exists, w_.last_event, w_.insert_game,
-        w_.insert_seat, w_.insert_event, w_.set_summary, w_.game_shape,
-        w_.game_events, w_.insert_tally, w_.set_seat_account, w_.insert_account,
-        w_.update_account, w_.set_seat_token}) {
+  for (sqlite3_stmt* stmt : {w_.begin,          w_.commit,
+                             w_.rollback,       w_.savepoint,
+                             w_.release,        w_.rollback_to,
+                             w_.game_exists,    w_.last_event,
+                             w_.insert_game,    w_.insert_seat,
+                             w_.insert_event,   w_.set_summary,
+                             w_.game_shape,     w_.game_events,
+                             w_.insert_tally,   w_.set_seat_account,
+                             w_.insert_account, w_.update_account,
+                             w_.set_seat_token, w_.import_account}) {
     sqlite3_finalize(stmt);  // a no-op on nullptr
   }
   for (auto& [sql, stmt] : read_stmts_) sqlite3_finalize(stmt);
@@ -1010,6 +1019,18 @@ absl::Status Recorder::Impl::DoWrite(const ImportWrite& w) {
     summary->status = r.status;
   } else {
     summary = Summary{r.status, -1, "", std::nullopt, r.events.back().at_us};
+  }
+  // The accounts the seats name must exist (seats.account references
+  // bot_accounts): one this database does not know is added without a key
+  // and revoked, so nothing can play as it until an organiser rotates its
+  // key (docs/export_format.md).
+  for (const SeatInfo& seat : h.seats) {
+    if (seat.account.empty()) continue;
+    Query q(w_.import_account);
+    q.Bind(1, seat.account).Bind(2, h.created_us);
+    if (absl::Status s = q.Run("adding an imported seat's account"); !s.ok()) {
+      return s;
+    }
   }
   if (absl::Status s = InsertGame(h, r.status, summary); !s.ok()) return s;
   for (const Event& e : r.events) {
