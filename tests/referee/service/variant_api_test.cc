@@ -41,6 +41,23 @@ std::vector<Position> PositionsBeforeEachTurn(const Game& done) {
   return out;
 }
 
+// Plays every seat of `game` to the end through the unary calls, each on
+// its own thread (seat s with seed `seed + s`); returns what each was told.
+std::vector<UnarySeatLog> PlayEverySeatUnary(TestReferee& referee,
+                                             const v1::CreateGameResponse& game,
+                                             uint64_t seed) {
+  std::vector<UnarySeatLog> seats(game.tokens_size());
+  std::vector<std::thread> bots;
+  for (int seat = 0; seat < game.tokens_size(); ++seat) {
+    bots.emplace_back([&, seat] {
+      PlayUnarySeat(referee.stub(), game.tokens(seat).token(), game.game_id(),
+                    seed + seat, nullptr, &seats[seat]);
+    });
+  }
+  for (std::thread& t : bots) t.join();
+  return seats;
+}
+
 // `truth` is a capture that took cards.
 void ExpectInitialCapture(const v1::InitialCapture& proto,
                           const InitialCapture& truth,
@@ -162,18 +179,10 @@ TEST(InitialPairsApiTest, TheCaptureAtTheDealIsPublic) {
   TestReferee referee(dir / "cassino.db");
   const v1::CreateGameResponse g =
       referee.Create("initial_pairs", 2, SeedHex(i));
-  std::vector<UnarySeatLog> seats(2);
   std::vector<v1::WatchGameResponse> watched;
   std::thread watcher(
       [&] { watched = WatchToEnd(referee.stub(), g.game_id()); });
-  std::vector<std::thread> bots;
-  for (int seat = 0; seat < 2; ++seat) {
-    bots.emplace_back([&, seat] {
-      PlayUnarySeat(referee.stub(), g.tokens(seat).token(), g.game_id(),
-                    seat + 5, nullptr, &seats[seat]);
-    });
-  }
-  for (auto& t : bots) t.join();
+  const std::vector<UnarySeatLog> seats = PlayEverySeatUnary(referee, g, 5);
   watcher.join();
   referee.Stop();
   const Game done = GameFromRecord(dir / "cassino.db", g.game_id());
@@ -238,15 +247,7 @@ TEST(PluckApiTest, ObservationsSayWhoHasPluckedThisDeal) {
   const std::filesystem::path dir = TempDir();
   TestReferee referee(dir / "cassino.db");
   const v1::CreateGameResponse g = referee.Create("pluck", 3, SeedHex(400));
-  std::vector<UnarySeatLog> seats(3);
-  std::vector<std::thread> bots;
-  for (int seat = 0; seat < 3; ++seat) {
-    bots.emplace_back([&, seat] {
-      PlayUnarySeat(referee.stub(), g.tokens(seat).token(), g.game_id(),
-                    seat + 40, nullptr, &seats[seat]);
-    });
-  }
-  for (auto& t : bots) t.join();
+  const std::vector<UnarySeatLog> seats = PlayEverySeatUnary(referee, g, 40);
   referee.Stop();
   const Game done = GameFromRecord(dir / "cassino.db", g.game_id());
   const std::vector<Position> before = PositionsBeforeEachTurn(done);
