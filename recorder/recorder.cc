@@ -361,6 +361,7 @@ class Recorder::Impl {
     sqlite3_stmt* insert_tournament_game = nullptr;
     sqlite3_stmt* set_tournament_game = nullptr;
     sqlite3_stmt* end_tournament = nullptr;
+    sqlite3_stmt* import_account = nullptr;
   } w_;
   // Committed chain states of games written to or read by this writer.
   std::unordered_map<std::string, ChainState> cache_;
@@ -590,6 +591,10 @@ absl::Status Recorder::Impl::PrepareWriter() {
       {&w_.end_tournament,
        "UPDATE tournaments SET status = ?2, reason = ?3, ended_us = ?4 "
        "WHERE name = ?1"},
+      // An account named by an imported record: no key, revoked.
+      {&w_.import_account,
+       "INSERT OR IGNORE INTO bot_accounts (name, created_us, key_us, "
+       "revoked_us) VALUES (?1, ?2, ?2, ?2)"},
   };
   for (const auto& [slot, sql] : statements) {
     if (slot == &w_.insert_tally && !has_tallies_) continue;
@@ -640,7 +645,8 @@ Recorder::Impl::~Impl() {
                              w_.insert_tournament,
                              w_.insert_tournament_game,
                              w_.set_tournament_game,
-                             w_.end_tournament}) {
+                             w_.end_tournament,
+                             w_.import_account}) {
     sqlite3_finalize(stmt);  // a no-op on nullptr
   }
   for (auto& [sql, stmt] : read_stmts_) sqlite3_finalize(stmt);
@@ -1063,6 +1069,18 @@ absl::Status Recorder::Impl::DoWrite(const ImportWrite& w) {
     summary->status = r.status;
   } else {
     summary = Summary{r.status, -1, "", std::nullopt, r.events.back().at_us};
+  }
+  // The accounts the seats name must exist (seats.account references
+  // bot_accounts): one this database does not know is added without a key
+  // and revoked, so nothing can play as it until an organiser rotates its
+  // key (docs/export_format.md).
+  for (const SeatInfo& seat : h.seats) {
+    if (seat.account.empty()) continue;
+    Query q(w_.import_account);
+    q.Bind(1, seat.account).Bind(2, h.created_us);
+    if (absl::Status s = q.Run("adding an imported seat's account"); !s.ok()) {
+      return s;
+    }
   }
   if (absl::Status s = InsertGame(h, r.status, summary); !s.ok()) return s;
   for (const Event& e : r.events) {

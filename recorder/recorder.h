@@ -194,7 +194,10 @@ class Recorder {
 
   // Inserts a complete record as it is (hashes included, not recomputed),
   // for `cassino import`, with the tally of an ended game computed from its
-  // events. AlreadyExists if the id is taken.
+  // events. AlreadyExists if the id is taken. A seat's account that the
+  // database does not know is added as a revoked account with no key
+  // (created, keyed and revoked at the game's creation time), so the seat
+  // keeps naming it; an existing account of that name is left as it is.
   absl::Status Import(const GameRecord& record);
 
   // Number of transactions committed and writes they held (for benchmarks).

@@ -27,9 +27,10 @@ Observation Observe(const Game& game, int seat) {
   o.history = game.history();
   // A drawn card is seen only by the seat that drew it.
   for (PlayedMove& m : o.history) {
-    if (m.seat != seat) m.drawn = Card();
+    if (!SeesDrawnCard(m, seat)) m.drawn = Card();
   }
   o.initial_capture = game.initial_capture();
+  o.plucked = pos.plucked;
   o.rounds = game.rounds();
   o.result = game.result();
   return o;

@@ -6,11 +6,13 @@
 // history of accepted moves, the round results so far, and the result once
 // the game is over. It never holds another seat's cards or an undealt card:
 // everything in it is either the seat's own hand or was shown on the table
-// (with draw=on, another seat's drawn card is blanked; `drew` stays).
+// (with draw=on, another seat's drawn card is blanked; `drew` stays: see
+// SeesDrawnCard).
 
 #ifndef CASSINO_REFEREE_RULES_OBSERVATION_H_
 #define CASSINO_REFEREE_RULES_OBSERVATION_H_
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -41,11 +43,21 @@ struct Observation {
   std::vector<PlayedMove> history;
   // initial_pairs=on: the pairs taken from this round's first table.
   InitialCapture initial_capture;
+  // pluck=on: bit s set once seat s has plucked in this deal (public: a
+  // pluck is played face up).
+  uint32_t plucked = 0;
   std::vector<RoundResult> rounds;
   std::optional<GameResult> result;
 };
 
 Observation Observe(const Game& game, int seat);
+
+// draw=on: whether `seat` (-1 for a spectator) may see the card `move`'s
+// mover drew. Only the mover may; whether a card was drawn (`drew`) is
+// public. Everything that sends a PlayedMove applies this one rule.
+inline bool SeesDrawnCard(const PlayedMove& move, int seat) {
+  return seat == move.seat;
+}
 
 }  // namespace cassino
 

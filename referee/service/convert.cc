@@ -202,7 +202,7 @@ void ToProto(const Table& table, v1::Table* out) {
   }
 }
 
-void ToProto(const PlayedMove& move, v1::PlayedMove* out) {
+void ToProto(const PlayedMove& move, int viewer, v1::PlayedMove* out) {
   out->set_turn(move.turn);
   out->set_round(move.round);
   out->set_deal(move.deal);
@@ -215,6 +215,16 @@ void ToProto(const PlayedMove& move, v1::PlayedMove* out) {
     out->set_plucked(move.outcome.plucked.ToString());
   }
   out->set_immediate_points(move.immediate_points);
+  out->set_drew(move.drew);
+  if (move.drawn.valid() && SeesDrawnCard(move, viewer)) {
+    out->set_drawn(move.drawn.ToString());
+  }
+}
+
+void ToProto(const InitialCapture& capture, v1::InitialCapture* out) {
+  CardsToProto(capture.cards, out->mutable_cards());
+  out->set_side(capture.side);
+  out->set_sweep(capture.sweep);
 }
 
 void ToProto(const RoundResult& round, v1::RoundResult* out) {
@@ -241,6 +251,9 @@ void ToProto(const RoundResult& round, v1::RoundResult* out) {
   }
   for (int t : round.totals_before) out->add_totals_before(t);
   for (int t : round.totals_after) out->add_totals_after(t);
+  if (!round.initial_capture.cards.empty()) {
+    ToProto(round.initial_capture, out->mutable_initial_capture());
+  }
 }
 
 void ToProto(const GameResult& result, v1::GameResult* out) {
@@ -272,9 +285,17 @@ void ToProto(const Observation& obs, v1::Observation* out) {
     ps->set_total(obs.sides[s].total);
   }
   for (const PlayedMove& m : obs.history) {
-    if (m.round == obs.round) ToProto(m, out->add_round_history());
+    if (m.round == obs.round) ToProto(m, obs.seat, out->add_round_history());
   }
   for (const RoundResult& r : obs.rounds) ToProto(r, out->add_rounds());
+  if (!obs.initial_capture.cards.empty()) {
+    ToProto(obs.initial_capture, out->mutable_initial_capture());
+  }
+  if (obs.rules.pluck) {
+    for (int s = 0; s < obs.rules.players; ++s) {
+      out->add_plucked((obs.plucked >> s & 1) != 0);
+    }
+  }
 }
 
 absl::StatusOr<Move> FromProto(const v1::Move& move) {

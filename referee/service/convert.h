@@ -24,10 +24,17 @@ namespace v1 = ::cassino::v1;
 // A move as the referee sends it: every field filled, notation canonical.
 void ToProto(const Move& move, v1::Move* out);
 void ToProto(const Table& table, v1::Table* out);
-void ToProto(const PlayedMove& move, v1::PlayedMove* out);
+// A played move as `viewer` is sent it: a seat, or kSpectator for what is
+// public (sent to every seat, spectators and the public log). With
+// draw=on the drawn card is filled in only when SeesDrawnCard allows it.
+inline constexpr int kSpectator = -1;
+void ToProto(const PlayedMove& move, int viewer, v1::PlayedMove* out);
+void ToProto(const InitialCapture& capture, v1::InitialCapture* out);
+// The round result; initial_capture only when something was taken.
 void ToProto(const RoundResult& round, v1::RoundResult* out);
 void ToProto(const GameResult& result, v1::GameResult* out);
-// The observation; round_history holds the current round's moves only.
+// The observation; round_history holds the current round's moves only, as
+// `obs.seat` may see them.
 void ToProto(const Observation& obs, v1::Observation* out);
 
 // A submitted move. Either the notation or the structured fields; if both

@@ -50,6 +50,9 @@ v1::WatchGameResponse DealInfoEvent(const Game& game) {
   d->set_deal(game.deal());
   ToProto(game.position().table, d->mutable_table());
   d->set_stock_size(game.stock_size());
+  if (game.deal() == 1 && !game.initial_capture().cards.empty()) {
+    ToProto(game.initial_capture(), d->mutable_initial_capture());
+  }
   return e;
 }
 
@@ -71,6 +74,14 @@ v1::SubmitMoveResponse Answer(const Game& game, int turn, v1::Move move,
   r.set_next_to_move(next_to_move);
   r.set_status(StatusOf(game));
   return r;
+}
+
+// draw=on: the card drawn after an accepted move, in the verdict for
+// `seat` (the submitter) if it may see it.
+void SetDrawn(const PlayedMove& played, int seat, v1::MoveVerdict* verdict) {
+  if (played.drawn.valid() && SeesDrawnCard(played, seat)) {
+    verdict->set_drawn(played.drawn.ToString());
+  }
 }
 
 v1::Move MoveProto(const Move& move) {
@@ -146,7 +157,7 @@ absl::StatusOr<std::shared_ptr<GameSession>> GameSession::Resume(
       s->LogPublic(std::move(e));
     }
     v1::WatchGameResponse e;
-    ToProto(m, e.mutable_move_played());
+    ToProto(m, kSpectator, e.mutable_move_played());
     s->LogPublic(std::move(e));
   }
   for (; next_round < g.rounds().size(); ++next_round) {
@@ -256,12 +267,20 @@ void GameSession::AppendConsequences(
   }
 }
 
-void GameSession::Broadcast(std::vector<v1::WatchGameResponse> events) {
+void GameSession::Broadcast(std::vector<v1::WatchGameResponse> events,
+                            const v1::PlayedMove* mover_view) {
   for (v1::WatchGameResponse& e : events) {
     auto p = std::make_shared<v1::PlayResponse>();
+    std::shared_ptr<const v1::PlayResponse> mover_copy;
     switch (e.event_case()) {
       case v1::WatchGameResponse::kMovePlayed:
         *p->mutable_move_played() = e.move_played();
+        if (mover_view != nullptr &&
+            mover_view->turn() == e.move_played().turn()) {
+          auto copy = std::make_shared<v1::PlayResponse>();
+          *copy->mutable_move_played() = *mover_view;
+          mover_copy = std::move(copy);
+        }
         break;
       case v1::WatchGameResponse::kRoundEnded:
         *p->mutable_round_ended() = e.round_ended();
@@ -274,8 +293,12 @@ void GameSession::Broadcast(std::vector<v1::WatchGameResponse> events) {
     }
     if (p->event_case() != v1::PlayResponse::EVENT_NOT_SET) {
       const std::shared_ptr<const v1::PlayResponse> shared = std::move(p);
-      for (const auto& ch : seat_channels_) {
-        if (ch) ch->Send(shared);
+      for (size_t seat = 0; seat < seat_channels_.size(); ++seat) {
+        const auto& ch = seat_channels_[seat];
+        if (!ch) continue;
+        ch->Send(mover_copy && static_cast<int>(seat) == mover_view->seat()
+                     ? mover_copy
+                     : shared);
       }
     }
     auto shared = std::make_shared<const v1::WatchGameResponse>(std::move(e));
@@ -437,11 +460,12 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
     const PlayedMove& played = game_.history()[turn];
     absl::StatusOr<Move> move = FromProto(submitted);
     if (move.ok() && played.seat == seat && played.move == *move) {
-      const v1::SubmitMoveResponse r =
+      v1::SubmitMoveResponse r =
           Answer(game_, turn, MoveProto(played.move), grpc::StatusCode::OK, "",
                  illegal_left(),
                  turn + 1 < game_.turn() ? game_.history()[turn + 1].seat
                                          : NextToMove(game_));
+      SetDrawn(played, seat, r.mutable_verdict());
       auto ack = [reply = std::move(reply), r]() {
         reply(grpc::Status::OK, r);
       };
@@ -545,7 +569,13 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
   events.push_back(
       {EventKind::kMove, recorder::MovePayload(played, elapsed_ms)});
   std::vector<v1::WatchGameResponse> public_events(1);
-  ToProto(played, public_events[0].mutable_move_played());
+  ToProto(played, kSpectator, public_events[0].mutable_move_played());
+  // draw=on: the mover's own copy names the card it drew.
+  std::optional<v1::PlayedMove> mover_view;
+  if (played.drawn.valid()) {
+    mover_view.emplace();
+    ToProto(played, played.seat, &*mover_view);
+  }
   AppendConsequences(rounds_before, round_before, &events, &public_events);
   if (!game_.over() && game_.round() == round_before &&
       game_.history().size() >= 1 && game_.deal() != played.deal) {
@@ -554,13 +584,15 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
     public_events.push_back(DealInfoEvent(game_));
   }
 
-  const v1::SubmitMoveResponse r =
+  v1::SubmitMoveResponse r =
       Answer(game_, turn, MoveProto(played.move), grpc::StatusCode::OK, "",
              illegal_left(), NextToMove(game_));
+  SetDrawn(played, seat, r.mutable_verdict());
   RecordThenPublish(
       std::move(events),
       [this, reply = std::move(reply), r,
-       public_events = std::move(public_events)](const absl::Status& st) {
+       public_events = std::move(public_events),
+       mover_view = std::move(mover_view)](const absl::Status& st) {
         if (!st.ok()) {
           reply(grpc::Status(grpc::StatusCode::UNAVAILABLE,
                              absl::StrCat("the move could not be recorded: ",
@@ -569,7 +601,7 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
           return;
         }
         reply(grpc::Status::OK, r);
-        Broadcast(public_events);
+        Broadcast(public_events, mover_view ? &*mover_view : nullptr);
       });
 }
 

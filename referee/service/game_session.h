@@ -152,8 +152,12 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   // Adds an event to the spectators' log without sending it.
   void LogPublic(v1::WatchGameResponse event)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Sends public events to every seat and spectator and logs them.
-  void Broadcast(std::vector<v1::WatchGameResponse> events)
+  // Sends public events to every seat and spectator and logs them. With
+  // `mover_view` (draw=on: the move as its mover may see it, with the card
+  // it drew), the mover's seat is sent that instead of the public
+  // move_played of the same turn; nobody else ever is.
+  void Broadcast(std::vector<v1::WatchGameResponse> events,
+                 const v1::PlayedMove* mover_view = nullptr)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // After a commit, if nothing else is pending: starts the turn's clock and
   // tells the seat to move, or closes every stream when the game is over.

@@ -43,6 +43,9 @@ struct FixtureOptions {
   int forfeit_after = -1;  // after this many moves the seat to move forfeits
   bool forfeit_illegal = false;  // ...by max_illegal illegal submissions
   int abort_after = -1;          // after this many moves the game is aborted
+  // Per seat, the bot account playing it ("" or missing: none). The
+  // accounts must exist in the database the game is written to.
+  std::vector<std::string> accounts;
 };
 
 struct FixtureGame {
@@ -66,7 +69,9 @@ inline FixtureGame PlayFixtureGame(const std::string& game_id,
   if (!rules.ok()) rules = RuleSet::Preset(opt.rules);
   h.rules = rules->ToString();
   for (int s = 0; s < rules->players; ++s) {
-    h.seats.push_back({absl::StrCat("bot", s), absl::StrCat("token", s)});
+    h.seats.push_back(
+        {absl::StrCat("bot", s), absl::StrCat("token", s),
+         s < static_cast<int>(opt.accounts.size()) ? opt.accounts[s] : ""});
   }
   const Seed seed = FixtureSeed(opt.seed_fill, opt.seed_index);
   if (opt.explicit_decks) {

@@ -65,7 +65,15 @@ std::string Totals(const Json& totals) {
 
 std::string GameToJson(const StoredGame& g) {
   Json seats = Json::array();
-  for (const std::string& bot : g.bots) seats.push_back({{"bot_name", bot}});
+  for (size_t i = 0; i < g.bots.size(); ++i) {
+    Json seat = {{"bot_name", g.bots[i]}};
+    // Only seats played by a bot account carry one: files of games without
+    // accounts are what they were before schema 3.
+    if (i < g.accounts.size() && !g.accounts[i].empty()) {
+      seat["account"] = g.accounts[i];
+    }
+    seats.push_back(std::move(seat));
+  }
   Json events = Json::array();
   for (const StoredEvent& e : g.events) {
     events.push_back({{"seq", e.seq},
@@ -104,6 +112,9 @@ std::string GameToText(const StoredGame& g) {
   tag("Rules", g.rules);
   for (size_t i = 0; i < g.bots.size(); ++i) {
     tag(absl::StrCat("Seat", i), g.bots[i]);
+    if (i < g.accounts.size() && !g.accounts[i].empty()) {
+      tag(absl::StrCat("Account", i), g.accounts[i]);
+    }
   }
   tag("Clock", absl::StrCat("per_move_ms=", g.per_move_ms, " bank_ms=",
                             g.bank_ms, " max_illegal=", g.max_illegal));
@@ -270,8 +281,17 @@ absl::StatusOr<std::vector<StoredGame>> ParseExport(const std::string& text) {
       if (!s.is_object() || name == s.end() || !name->is_string()) {
         return bad("a seat without a bot_name string");
       }
+      std::string account;
+      if (auto it = s.find("account"); it != s.end()) {
+        if (!it->is_string() || it->get_ref<const std::string&>().empty()) {
+          return bad(absl::StrCat("seat ", g.bots.size(),
+                                  ": 'account' is not a non-empty string"));
+        }
+        account = it->get<std::string>();
+      }
       g.seat_numbers.push_back(static_cast<int64_t>(g.bots.size()));
       g.bots.push_back(name->get<std::string>());
+      g.accounts.push_back(std::move(account));
     }
     auto decks = j.find("explicit_decks");
     if (decks == j.end() || !decks->is_array()) {
@@ -335,7 +355,10 @@ absl::StatusOr<recorder::GameRecord> ToRecord(const StoredGame& g) {
   h.game_id = g.game_id;
   h.label = g.label;
   h.rules = g.rules;
-  for (const std::string& bot : g.bots) h.seats.push_back({bot, ""});
+  for (size_t i = 0; i < g.bots.size(); ++i) {
+    h.seats.push_back(
+        {g.bots[i], "", i < g.accounts.size() ? g.accounts[i] : ""});
+  }
   h.commitment = g.commitment;
   h.seed = g.seed;
   h.explicit_decks = g.explicit_decks;

@@ -8,11 +8,15 @@
 //   ]}
 // with one game object per line, written compactly with sorted keys: the
 // header without token hashes (the seed only for finished games: it is
-// secret otherwise), the status, and every event with its payload as the
-// exact stored string. Output is deterministic (games in id order), so
-// export -> import -> export reproduces the file byte for byte.
+// secret otherwise; a seat's bot account only for a seat that has one), the
+// status, and every event with its payload as the exact stored string. Output
+// is deterministic (games in id order), so export -> import -> export
+// reproduces the file byte for byte.
 //
 // Text (export only): a PGN-like human-readable form.
+//
+// Import restores each seat's bot account (Recorder::Import adds an account
+// the database does not know, revoked and without a key).
 
 #ifndef CASSINO_TOOLS_VERIFY_INTERCHANGE_H_
 #define CASSINO_TOOLS_VERIFY_INTERCHANGE_H_

@@ -222,6 +222,7 @@ StoredGame FromRecord(const recorder::GameRecord& record) {
   for (size_t i = 0; i < h.seats.size(); ++i) {
     g.bots.push_back(h.seats[i].bot_name);
     g.seat_numbers.push_back(static_cast<int64_t>(i));
+    g.accounts.push_back(h.seats[i].account);
   }
   g.status = std::string(recorder::GameStatusName(record.status));
   g.has_summary = false;
@@ -1032,7 +1033,11 @@ constexpr char kGamesCols[] =
     "SELECT game_id, label, rules, commitment, seed, explicit_decks, "
     "per_move_ms, bank_ms, max_illegal, created_us, status, winner, "
     "end_reason, totals, finished_us FROM games ";
-constexpr char kSeatsCols[] = "SELECT game_id, seat, bot_name FROM seats ";
+// Schema 3 added seats.account; older databases read NULL in its place.
+constexpr char kSeatsCols[] =
+    "SELECT game_id, seat, bot_name, account FROM seats ";
+constexpr char kSeatsColsBefore3[] =
+    "SELECT game_id, seat, bot_name, NULL FROM seats ";
 constexpr char kEventsCols[] =
     "SELECT game_id, seq, kind, at_us, payload, hash FROM events ";
 constexpr char kTalliesCols[] =
@@ -1061,25 +1066,22 @@ class DatabaseReader::Impl {
     // Reading through a memory map saves a copy of every page.
     sqlite3_exec(db_, "PRAGMA mmap_size=1099511627776", nullptr, nullptr,
                  nullptr);
-    // Schema version 2 added game_tallies; version 1 databases have none.
-    {
-      sqlite3_stmt* q = nullptr;
-      rc = sqlite3_prepare_v2(db_,
-                              "SELECT count(*) FROM sqlite_master WHERE type "
-                              "= 'table' AND name = 'game_tallies'",
-                              -1, &q, nullptr);
-      if (rc != SQLITE_OK) {
-        return SqlError(db_, rc, absl::StrCat("reading ", path));
-      }
-      rc = sqlite3_step(q);
-      has_tallies_ = rc == SQLITE_ROW && sqlite3_column_int(q, 0) == 1;
-      sqlite3_finalize(q);
-      if (rc != SQLITE_ROW) {
-        return SqlError(db_, rc, absl::StrCat("reading ", path));
-      }
-    }
+    // Schema version 2 added game_tallies and version 3 seats.account;
+    // older databases lack them.
+    absl::StatusOr<bool> tallies = CountIsOne(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
+        "'game_tallies'",
+        path);
+    if (!tallies.ok()) return tallies.status();
+    has_tallies_ = *tallies;
+    absl::StatusOr<bool> has_accounts = CountIsOne(
+        "SELECT count(*) FROM pragma_table_info('seats') WHERE name = "
+        "'account'",
+        path);
+    if (!has_accounts.ok()) return has_accounts.status();
     const std::string games_cols = kGamesCols;
-    const std::string seats_cols = kSeatsCols;
+    const std::string seats_cols =
+        *has_accounts ? kSeatsCols : kSeatsColsBefore3;
     const std::string events_cols = kEventsCols;
     const std::pair<sqlite3_stmt**, std::string> statements[] = {
         {&games_all_, games_cols + "ORDER BY game_id"},
@@ -1105,6 +1107,22 @@ class DatabaseReader::Impl {
       }
     }
     return absl::OkStatus();
+  }
+
+  // Whether the count query `sql` (one row, one column) gives 1.
+  absl::StatusOr<bool> CountIsOne(const char* sql, const std::string& path) {
+    sqlite3_stmt* q = nullptr;
+    int rc = sqlite3_prepare_v2(db_, sql, -1, &q, nullptr);
+    if (rc != SQLITE_OK) {
+      return SqlError(db_, rc, absl::StrCat("reading ", path));
+    }
+    rc = sqlite3_step(q);
+    const bool one = rc == SQLITE_ROW && sqlite3_column_int(q, 0) == 1;
+    sqlite3_finalize(q);
+    if (rc != SQLITE_ROW) {
+      return SqlError(db_, rc, absl::StrCat("reading ", path));
+    }
+    return one;
   }
 
   absl::StatusOr<int64_t> Count() {
@@ -1220,6 +1238,7 @@ class DatabaseReader::Impl {
     g.per_move_ms = g.bank_ms = g.max_illegal = g.created_us = 0;
     g.bots.clear();
     g.seat_numbers.clear();
+    g.accounts.clear();
     g.status.clear();
     g.has_summary = true;
     g.winner.reset();
@@ -1275,6 +1294,7 @@ class DatabaseReader::Impl {
   static void ReadSeatRow(sqlite3_stmt* s, StoredGame& g) {
     g.seat_numbers.push_back(sqlite3_column_int64(s, 1));
     g.bots.emplace_back(ColumnText(s, 2));
+    g.accounts.emplace_back(ColumnText(s, 3));  // "" for NULL
   }
 
   // Reads the event row into events[*count], reusing its buffers.

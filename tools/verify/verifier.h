@@ -82,6 +82,10 @@ struct StoredGame {
   int64_t created_us = 0;
   std::vector<std::string> bots;      // seat order
   std::vector<int64_t> seat_numbers;  // as stored; should be 0, 1, ...
+  // Parallel to `bots`: the bot account that played each seat
+  // (seats.account), "" for a seat played by a plain seat token and for
+  // every seat of a database older than schema 3. Not hashed, not verified.
+  std::vector<std::string> accounts;
   std::string status;
   // The summary columns. When `has_summary` is false (a record that never
   // was in a database, e.g. an export being imported) they are not checked.

@@ -105,5 +105,62 @@ TEST(ConvertTest, DeclaredValuesAndPlucksSurviveBothForms) {
             std::string::npos);
 }
 
+TEST(ConvertTest, ADrawnCardIsShownToItsMoverOnly) {
+  Game game =
+      *Game::Create(*RuleSet::Parse("draw"),
+                    DeckSource::FromSeed(*ParseSeed(std::string(64, '7'))));
+  const int mover = game.to_move();
+  const int other = 1 - mover;
+  ASSERT_TRUE(game.Play(game.LegalMoves().front()).ok());
+  const PlayedMove& played = game.history().back();
+  ASSERT_TRUE(played.drew);
+  const std::string card = played.drawn.ToString();
+  for (const auto& [viewer, expected] :
+       {std::pair{mover, card}, std::pair{other, std::string()},
+        std::pair{kSpectator, std::string()}}) {
+    v1::PlayedMove proto;
+    ToProto(played, viewer, &proto);
+    EXPECT_TRUE(proto.drew()) << viewer;
+    EXPECT_EQ(proto.drawn(), expected) << viewer;
+    // The same in each seat's observation of the round.
+    if (viewer == kSpectator) continue;
+    v1::Observation obs;
+    ToProto(Observe(game, viewer), &obs);
+    ASSERT_EQ(obs.round_history_size(), 1);
+    EXPECT_EQ(obs.round_history(0).drawn(), expected) << viewer;
+    EXPECT_TRUE(obs.round_history(0).drew()) << viewer;
+  }
+}
+
+TEST(ConvertTest, PluckedIsPerSeatAndOnlyUnderPluck) {
+  Game game =
+      *Game::Create(*RuleSet::Parse("pluck players=3"),
+                    DeckSource::FromSeed(*ParseSeed(std::string(64, '3'))));
+  v1::Observation obs;
+  ToProto(Observe(game, 0), &obs);
+  ASSERT_EQ(obs.plucked_size(), 3);
+  for (bool p : obs.plucked()) EXPECT_FALSE(p);
+  // The first legal pluck (the first table has one).
+  bool plucked = false;
+  for (const Move& m : game.LegalMoves()) {
+    if (!m.has_pluck()) continue;
+    plucked = true;
+    const int seat = game.to_move();
+    ASSERT_TRUE(game.Play(m).ok());
+    obs.Clear();
+    ToProto(Observe(game, 0), &obs);
+    ASSERT_EQ(obs.plucked_size(), 3);
+    for (int s = 0; s < 3; ++s) EXPECT_EQ(obs.plucked(s), s == seat) << s;
+    break;
+  }
+  EXPECT_TRUE(plucked);
+  Game standard =
+      *Game::Create(*RuleSet::Parse("standard"),
+                    DeckSource::FromSeed(*ParseSeed(std::string(64, '3'))));
+  obs.Clear();
+  ToProto(Observe(standard, 0), &obs);
+  EXPECT_EQ(obs.plucked_size(), 0);
+}
+
 }  // namespace
 }  // namespace cassino::service

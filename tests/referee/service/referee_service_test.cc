@@ -20,64 +20,6 @@ namespace {
 
 using ::grpc::StatusCode;
 
-constexpr char kSeed[] =
-    "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
-
-std::string SeedHex(int i) {
-  std::string s(kSeed);
-  const std::string n = std::to_string(1000000 + i);
-  return s.substr(0, 64 - n.size()) + n;
-}
-
-// What one seat received over a game.
-struct SeatLog {
-  std::vector<v1::PlayResponse> messages;
-  v1::GameEnded ended;
-  int moves = 0;
-  int illegal_verdicts = 0;
-};
-
-// Plays one seat over the Play stream, choosing uniformly among the legal
-// moves sent with YourTurn.
-SeatLog PlayStream(v1::RefereeService::Stub& stub, const std::string& token,
-                   uint64_t seed) {
-  SeatLog log;
-  std::mt19937_64 rng(seed);
-  auto ctx = TestReferee::Context(token, 60000);
-  auto stream = stub.Play(ctx.get());
-  v1::PlayResponse msg;
-  while (stream->Read(&msg)) {
-    log.messages.push_back(msg);
-    if (msg.has_your_turn()) {
-      const v1::YourTurn& t = msg.your_turn();
-      EXPECT_GT(t.legal_moves_size(), 0);
-      v1::PlayRequest req;
-      req.set_turn(t.turn());
-      req.mutable_move()->set_notation(
-          t.legal_moves(rng() % t.legal_moves_size()).notation());
-      EXPECT_TRUE(stream->Write(req));
-      ++log.moves;
-    } else if (msg.has_verdict()) {
-      EXPECT_TRUE(msg.verdict().accepted()) << msg.verdict().reason();
-      log.illegal_verdicts += !msg.verdict().accepted();
-    } else if (msg.has_game_ended()) {
-      log.ended = msg.game_ended();
-    }
-  }
-  stream->WritesDone();
-  grpc::Status s = stream->Finish();
-  EXPECT_TRUE(s.ok()) << s.error_message();
-  return log;
-}
-
-absl::StatusOr<recorder::GameRecord> LoadRecord(const std::filesystem::path& db,
-                                                const std::string& game_id) {
-  absl::StatusOr<std::unique_ptr<recorder::Recorder>> r =
-      recorder::Recorder::Open(db.string(), recorder::Durability::kNormal);
-  if (!r.ok()) return r.status();
-  return (*r)->Load(game_id);
-}
-
 struct GameShape {
   const char* rules;
   int seats;
@@ -96,7 +38,8 @@ TEST_P(CompleteGameTest, OverTheStream) {
   std::vector<std::thread> bots;
   for (int seat = 0; seat < shape.seats; ++seat) {
     bots.emplace_back([&, seat] {
-      logs[seat] = PlayStream(referee.stub(), game.tokens(seat).token(), seat);
+      logs[seat] =
+          PlayStreamSeat(referee.stub(), game.tokens(seat).token(), seat);
     });
   }
   for (auto& t : bots) t.join();
@@ -405,8 +348,8 @@ TEST(RefereeStreamTest, ReconnectGetsTheTurnAgain) {
   }
   SeatLog log;
   std::thread other(
-      [&] { PlayStream(referee.stub(), g.tokens(1).token(), 9); });
-  log = PlayStream(referee.stub(), t0, 8);
+      [&] { PlayStreamSeat(referee.stub(), g.tokens(1).token(), 9); });
+  log = PlayStreamSeat(referee.stub(), t0, 8);
   other.join();
   ASSERT_GE(log.messages.size(), 2u);
   EXPECT_TRUE(log.messages[0].has_game_started());
@@ -479,20 +422,25 @@ std::set<std::string> CardsIn(const google::protobuf::Message& m) {
   return cards;
 }
 
-TEST(RefereeLeakTest, NoSeatEverSeesHiddenCards) {
+// Under `draw` the hands change after every play, and each seat is told
+// the cards it drew itself: the same check covers those.
+class RefereeLeakTest : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(RefereeLeakTest, NoSeatEverSeesHiddenCards) {
   const std::filesystem::path dir = TempDir();
   TestReferee referee(dir / "cassino.db");
+  const std::string preset = GetParam();
   int checked = 0;
   for (int n = 0; n < 12; ++n) {
     const int seats = n % 3 == 2 ? 4 : 2;
     const std::string seed = SeedHex(100 + n);
-    v1::CreateGameResponse g = referee.Create("standard", seats, seed);
+    v1::CreateGameResponse g = referee.Create(preset, seats, seed);
     std::vector<SeatLog> logs(seats);
     std::vector<std::thread> bots;
     for (int seat = 0; seat < seats; ++seat) {
       bots.emplace_back([&, seat] {
-        logs[seat] =
-            PlayStream(referee.stub(), g.tokens(seat).token(), n * 10 + seat);
+        logs[seat] = PlayStreamSeat(referee.stub(), g.tokens(seat).token(),
+                                    n * 10 + seat);
       });
     }
     for (auto& t : bots) t.join();
@@ -505,7 +453,8 @@ TEST(RefereeLeakTest, NoSeatEverSeesHiddenCards) {
         moves.push_back(*Move::Parse(m.move_played().move().notation()));
       }
     }
-    RuleSet rules = *RuleSet::Parse("players=" + std::to_string(seats));
+    RuleSet rules =
+        *RuleSet::Parse(preset + " players=" + std::to_string(seats));
     Game game = *Game::Create(rules, DeckSource::FromSeed(*ParseSeed(seed)));
     std::vector<std::vector<std::set<std::string>>> hidden(seats);
     for (size_t k = 0; k <= moves.size(); ++k) {
@@ -537,6 +486,11 @@ TEST(RefereeLeakTest, NoSeatEverSeesHiddenCards) {
         } else if (m.has_move_played()) {
           secret = hidden[s][m.move_played().turn()];
           secret.erase(m.move_played().move().card());
+          // The card a seat drew itself is its own (tested for the other
+          // seats' copies like any hidden card).
+          if (m.move_played().seat() == s) {
+            secret.erase(m.move_played().drawn());
+          }
         } else {
           continue;  // round results and the end name only public cards
         }
@@ -552,22 +506,19 @@ TEST(RefereeLeakTest, NoSeatEverSeesHiddenCards) {
   EXPECT_GT(checked, 500);
 }
 
+INSTANTIATE_TEST_SUITE_P(Presets, RefereeLeakTest,
+                         ::testing::Values("standard", "draw"));
+
 TEST(RefereeWatchTest, SpectatorSeesPublicEventsThenTheRecord) {
   const std::filesystem::path dir = TempDir();
   TestReferee referee(dir / "cassino.db");
   v1::CreateGameResponse g = referee.Create("standard", 2, SeedHex(8));
   std::vector<v1::WatchGameResponse> seen;
-  std::thread watcher([&] {
-    v1::WatchGameRequest req;
-    req.set_game_id(g.game_id());
-    auto ctx = TestReferee::Context("", 60000);
-    auto reader = referee.stub().WatchGame(ctx.get(), req);
-    v1::WatchGameResponse e;
-    while (reader->Read(&e)) seen.push_back(e);
-    EXPECT_TRUE(reader->Finish().ok());
-  });
-  std::thread a([&] { PlayStream(referee.stub(), g.tokens(0).token(), 1); });
-  std::thread b([&] { PlayStream(referee.stub(), g.tokens(1).token(), 2); });
+  std::thread watcher([&] { seen = WatchToEnd(referee.stub(), g.game_id()); });
+  std::thread a(
+      [&] { PlayStreamSeat(referee.stub(), g.tokens(0).token(), 1); });
+  std::thread b(
+      [&] { PlayStreamSeat(referee.stub(), g.tokens(1).token(), 2); });
   a.join();
   b.join();
   watcher.join();
@@ -675,8 +626,10 @@ TEST(RefereeEvictionTest, EndedGamesLeaveMemoryAndTheDatabaseServesThem) {
   TestReferee referee(dir / "cassino.db", recorder::Durability::kNormal,
                       service::RateLimit(), std::chrono::milliseconds(50));
   v1::CreateGameResponse g = referee.Create("standard", 2, SeedHex(11));
-  std::thread a([&] { PlayStream(referee.stub(), g.tokens(0).token(), 1); });
-  std::thread b([&] { PlayStream(referee.stub(), g.tokens(1).token(), 2); });
+  std::thread a(
+      [&] { PlayStreamSeat(referee.stub(), g.tokens(0).token(), 1); });
+  std::thread b(
+      [&] { PlayStreamSeat(referee.stub(), g.tokens(1).token(), 2); });
   a.join();
   b.join();
   const v1::GameInfo live = referee.Info(g.game_id());
@@ -700,20 +653,13 @@ TEST(RefereeEvictionTest, EndedGamesLeaveMemoryAndTheDatabaseServesThem) {
       TestReferee::Context(g.tokens(0).token()).get(), req, &resp);
   EXPECT_EQ(s.error_code(), StatusCode::FAILED_PRECONDITION);
   // A spectator gets the whole record.
-  v1::WatchGameRequest watch;
-  watch.set_game_id(g.game_id());
-  auto ctx = TestReferee::Context("");
-  auto reader = referee.stub().WatchGame(ctx.get(), watch);
-  v1::WatchGameResponse e;
+  const std::vector<v1::WatchGameResponse> seen =
+      WatchToEnd(referee.stub(), g.game_id());
   int records = 0;
-  std::string last;
-  while (reader->Read(&e)) {
-    records += e.has_record();
-    last = e.record().kind();
-  }
-  EXPECT_TRUE(reader->Finish().ok());
+  for (const v1::WatchGameResponse& e : seen) records += e.has_record();
   EXPECT_GT(records, live.turn());
-  EXPECT_EQ(last, "end");
+  ASSERT_FALSE(seen.empty());
+  EXPECT_EQ(seen.back().record().kind(), "end");
 }
 
 }  // namespace

@@ -8,10 +8,12 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "cassino/v1/referee_service.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
+#include "recorder/recorder.h"
 #include "referee/service/server.h"
 
 namespace cassino::testing {
@@ -31,14 +33,61 @@ inline std::filesystem::path TempDir() {
   return dir;
 }
 
+inline constexpr char kSeed[] =
+    "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+
+// A distinct fixed seed (hex) for each i.
+inline std::string SeedHex(int i) {
+  std::string s(kSeed);
+  const std::string n = std::to_string(1000000 + i);
+  return s.substr(0, 64 - n.size()) + n;
+}
+
+// The record of a game, read from the database at `db`.
+inline absl::StatusOr<recorder::GameRecord> LoadRecord(
+    const std::filesystem::path& db, const std::string& game_id) {
+  absl::StatusOr<std::unique_ptr<recorder::Recorder>> r =
+      recorder::Recorder::Open(db.string(), recorder::Durability::kNormal);
+  if (!r.ok()) return r.status();
+  return (*r)->Load(game_id);
+}
+
+// What a seat played through the unary calls was told: every GetTurn
+// answer and every SubmitMove answer, in order.
+struct UnarySeatLog {
+  std::vector<v1::GetTurnResponse> turns;
+  std::vector<v1::SubmitMoveResponse> answers;
+};
+
 // Plays one seat with GetTurn(wait) + SubmitMove until the game is over,
 // choosing uniformly among the legal moves and submitting each in its
 // structured form alone (no notation, so every move field's conversion is
 // exercised). Returns the number of moves played; `ended`, if given, gets
-// the game's end. Test failures name the move and the referee's reason.
+// the game's end, and `log`, if given, every answer. Test failures name the
+// move and the referee's reason.
 inline int PlayUnarySeat(v1::RefereeService::Stub& stub,
                          const std::string& token, const std::string& game_id,
-                         uint64_t seed, v1::GameEnded* ended = nullptr);
+                         uint64_t seed, v1::GameEnded* ended = nullptr,
+                         UnarySeatLog* log = nullptr);
+
+// What one seat received over the Play stream in a game.
+struct SeatLog {
+  std::vector<v1::PlayResponse> messages;
+  v1::GameEnded ended;
+  int moves = 0;
+  int illegal_verdicts = 0;
+};
+
+// Plays one seat over the Play stream to the end, choosing uniformly among
+// the legal moves sent with YourTurn (submitted by notation); every
+// message received is logged. Expects every verdict to accept.
+inline SeatLog PlayStreamSeat(v1::RefereeService::Stub& stub,
+                              const std::string& token, uint64_t seed);
+
+// Watches a game as a spectator until the referee ends the stream (after
+// the record of the ended game); returns every event, in order.
+inline std::vector<v1::WatchGameResponse> WatchToEnd(
+    v1::RefereeService::Stub& stub, const std::string& game_id);
 
 class TestReferee {
  public:
@@ -129,7 +178,8 @@ class TestReferee {
 
 inline int PlayUnarySeat(v1::RefereeService::Stub& stub,
                          const std::string& token, const std::string& game_id,
-                         uint64_t seed, v1::GameEnded* ended) {
+                         uint64_t seed, v1::GameEnded* ended,
+                         UnarySeatLog* log) {
   std::mt19937_64 rng(seed);
   int moves = 0;
   for (;;) {
@@ -141,6 +191,7 @@ inline int PlayUnarySeat(v1::RefereeService::Stub& stub,
         stub.GetTurn(TestReferee::Context(token, 30000).get(), req, &turn);
     EXPECT_TRUE(s.ok()) << s.error_message();
     if (!s.ok()) return moves;
+    if (log != nullptr) log->turns.push_back(turn);
     if (turn.status() != v1::GAME_STATUS_RUNNING) {
       if (ended != nullptr) *ended = turn.ended();
       return moves;
@@ -163,8 +214,54 @@ inline int PlayUnarySeat(v1::RefereeService::Stub& stub,
     if (!s.ok()) return moves;
     EXPECT_TRUE(resp.verdict().accepted())
         << notation << ": " << resp.verdict().reason();
+    if (log != nullptr) log->answers.push_back(resp);
     ++moves;
   }
+}
+
+inline SeatLog PlayStreamSeat(v1::RefereeService::Stub& stub,
+                              const std::string& token, uint64_t seed) {
+  SeatLog log;
+  std::mt19937_64 rng(seed);
+  auto ctx = TestReferee::Context(token, 60000);
+  auto stream = stub.Play(ctx.get());
+  v1::PlayResponse msg;
+  while (stream->Read(&msg)) {
+    log.messages.push_back(msg);
+    if (msg.has_your_turn()) {
+      const v1::YourTurn& t = msg.your_turn();
+      EXPECT_GT(t.legal_moves_size(), 0);
+      v1::PlayRequest req;
+      req.set_turn(t.turn());
+      req.mutable_move()->set_notation(
+          t.legal_moves(rng() % t.legal_moves_size()).notation());
+      EXPECT_TRUE(stream->Write(req));
+      ++log.moves;
+    } else if (msg.has_verdict()) {
+      EXPECT_TRUE(msg.verdict().accepted()) << msg.verdict().reason();
+      log.illegal_verdicts += !msg.verdict().accepted();
+    } else if (msg.has_game_ended()) {
+      log.ended = msg.game_ended();
+    }
+  }
+  stream->WritesDone();
+  grpc::Status s = stream->Finish();
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  return log;
+}
+
+inline std::vector<v1::WatchGameResponse> WatchToEnd(
+    v1::RefereeService::Stub& stub, const std::string& game_id) {
+  std::vector<v1::WatchGameResponse> seen;
+  v1::WatchGameRequest req;
+  req.set_game_id(game_id);
+  auto ctx = TestReferee::Context("", 60000);
+  auto reader = stub.WatchGame(ctx.get(), req);
+  v1::WatchGameResponse e;
+  while (reader->Read(&e)) seen.push_back(e);
+  grpc::Status s = reader->Finish();
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  return seen;
 }
 
 }  // namespace cassino::testing
