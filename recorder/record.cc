@@ -116,9 +116,10 @@ absl::string_view EventKindName(EventKind kind) {
 }
 
 absl::StatusOr<EventKind> ParseEventKind(absl::string_view name) {
+  // The most frequent kinds first (a game is mostly moves).
   for (EventKind kind :
-       {EventKind::kCreate, EventKind::kDeal, EventKind::kMove,
-        EventKind::kReject, EventKind::kRound, EventKind::kForfeit,
+       {EventKind::kMove, EventKind::kDeal, EventKind::kRound,
+        EventKind::kCreate, EventKind::kReject, EventKind::kForfeit,
         EventKind::kEnd, EventKind::kAbort}) {
     if (name == EventKindName(kind)) return kind;
   }
