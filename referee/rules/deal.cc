@@ -14,11 +14,12 @@ namespace cassino {
 namespace {
 
 // SHA-256 of the concatenation of `parts` into `out` (32 bytes), through
-// OpenSSL's low-level SHA-256 (the same block function, with the CPU's SHA
-// instructions, as the EVP interface). The EVP interface costs about 600
-// instructions per EVP_DigestInit_ex on OpenSSL 3, more than hashing a
-// 100-byte event payload; these functions are deprecated in OpenSSL 3.0 but
-// present (Debian 12), and the known-answer tests pin the output.
+// OpenSSL's low-level SHA-256: the same block function (with the CPU's SHA
+// instructions) as the EVP interface, without EVP's set-up of about 600
+// instructions per hash (EVP_DigestInit_ex on OpenSSL 3, counted with
+// callgrind), which is as much as hashing a short event payload and is paid
+// once per event by `cassino verify`. The functions are deprecated in
+// OpenSSL 3.0 but present (Debian 12); the known-answer tests pin the output.
 void HashSha256(std::initializer_list<std::span<const uint8_t>> parts,
                 uint8_t* out) {
   SHA256_CTX ctx;

@@ -1514,8 +1514,10 @@ absl::StatusOr<VerifyReport> VerifyRanges(
   if (total < 2 * threads) threads = 1;
   constexpr int64_t kRangesPerThread = 16;
   constexpr int64_t kMinRange = 256;
-  const int64_t ranges =
-      std::clamp<int64_t>(total / kMinRange, 1, kRangesPerThread * threads);
+  // At least one range per thread; more, of at least kMinRange games, up to
+  // kRangesPerThread per thread.
+  const int64_t ranges = std::clamp<int64_t>(total / kMinRange, threads,
+                                             kRangesPerThread * threads);
   std::vector<std::string> bounds = {""};
   if (ranges > 1) {
     absl::StatusOr<std::vector<std::string>> ids =
