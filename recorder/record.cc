@@ -116,9 +116,10 @@ absl::string_view EventKindName(EventKind kind) {
 }
 
 absl::StatusOr<EventKind> ParseEventKind(absl::string_view name) {
+  // The most frequent kinds first (a game is mostly moves).
   for (EventKind kind :
-       {EventKind::kCreate, EventKind::kDeal, EventKind::kMove,
-        EventKind::kReject, EventKind::kRound, EventKind::kForfeit,
+       {EventKind::kMove, EventKind::kDeal, EventKind::kRound,
+        EventKind::kCreate, EventKind::kReject, EventKind::kForfeit,
         EventKind::kEnd, EventKind::kAbort}) {
     if (name == EventKindName(kind)) return kind;
   }
@@ -141,13 +142,8 @@ absl::string_view GameStatusName(GameStatus status) {
 Digest ChainHash(const Digest& previous, EventKind kind,
                  absl::string_view payload) {
   const absl::string_view name = EventKindName(kind);
-  std::vector<uint8_t> bytes;
-  bytes.reserve(previous.size() + name.size() + 1 + payload.size());
-  bytes.insert(bytes.end(), previous.begin(), previous.end());
-  bytes.insert(bytes.end(), name.begin(), name.end());
-  bytes.push_back(0);
-  bytes.insert(bytes.end(), payload.begin(), payload.end());
-  return Sha256(bytes);
+  static constexpr uint8_t kZero[1] = {0};
+  return Sha256({previous, TextBytes(name), kZero, TextBytes(payload)});
 }
 
 std::string CreatePayload(const GameHeader& header) {

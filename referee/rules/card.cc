@@ -1,6 +1,7 @@
 #include "referee/rules/card.h"
 
-#include <cctype>
+#include <array>
+#include <cstdint>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -11,11 +12,23 @@ namespace {
 constexpr absl::string_view kRankChars = "A23456789TJQK";
 constexpr absl::string_view kSuitChars = "SHDC";
 
-// std::toupper on a plain char is undefined for bytes >= 0x80 (negative
-// chars); input text may hold any bytes.
-char ToUpper(char c) {
-  return static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+// For each byte, 1 + its index in `chars` ignoring ASCII case, or 0: card
+// text is parsed for every recorded move (`cassino verify`), so a table
+// rather than a search.
+constexpr std::array<int8_t, 256> IndexTable(absl::string_view chars) {
+  std::array<int8_t, 256> table{};
+  for (size_t i = 0; i < chars.size(); ++i) {
+    const char c = chars[i];
+    table[static_cast<unsigned char>(c)] = static_cast<int8_t>(i + 1);
+    if (c >= 'A' && c <= 'Z') {
+      table[static_cast<unsigned char>(c - 'A' + 'a')] =
+          static_cast<int8_t>(i + 1);
+    }
+  }
+  return table;
 }
+constexpr std::array<int8_t, 256> kRankIndex = IndexTable(kRankChars);
+constexpr std::array<int8_t, 256> kSuitIndex = IndexTable(kSuitChars);
 
 }  // namespace
 
@@ -23,28 +36,28 @@ char RankChar(int rank) { return kRankChars[rank - 1]; }
 char SuitChar(Suit suit) { return kSuitChars[static_cast<int>(suit)]; }
 
 absl::StatusOr<Card> Card::Parse(absl::string_view text) {
-  absl::string_view rank_text = text.substr(0, text.empty() ? 0 : text.size() - 1);
+  absl::string_view rank_text =
+      text.substr(0, text.empty() ? 0 : text.size() - 1);
   if (text.size() < 2 || text.size() > 3) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", text, "' is not a card (expected rank and suit, e.g. 7H, TD)"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'", text, "' is not a card (expected rank and suit, e.g. 7H, TD)"));
   }
   int rank = 0;
   if (rank_text == "10") {
     rank = kTen;
   } else if (rank_text.size() == 1) {
-    auto pos = kRankChars.find(ToUpper(rank_text[0]));
-    if (pos != absl::string_view::npos) rank = static_cast<int>(pos) + 1;
+    rank = kRankIndex[static_cast<unsigned char>(rank_text[0])];
   }
   if (rank == 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "'", text, "' is not a card: unknown rank '", rank_text,
-        "' (ranks are A 2 3 4 5 6 7 8 9 T J Q K)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", text, "' is not a card: unknown rank '", rank_text,
+                     "' (ranks are A 2 3 4 5 6 7 8 9 T J Q K)"));
   }
-  auto suit = kSuitChars.find(ToUpper(text.back()));
-  if (suit == absl::string_view::npos) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "'", text, "' is not a card: unknown suit '", text.substr(text.size() - 1),
-        "' (suits are S H D C)"));
+  const int suit = kSuitIndex[static_cast<unsigned char>(text.back())] - 1;
+  if (suit < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", text, "' is not a card: unknown suit '",
+                     text.substr(text.size() - 1), "' (suits are S H D C)"));
   }
   return Card::Of(rank, static_cast<Suit>(suit));
 }

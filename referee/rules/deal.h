@@ -18,6 +18,7 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <string_view>
@@ -35,6 +36,12 @@ using Digest = std::array<uint8_t, 32>;
 using Deck = std::vector<Card>;
 
 Digest Sha256(std::span<const uint8_t> bytes);
+// SHA-256 of the concatenation of `parts` (without copying them together).
+Digest Sha256(std::initializer_list<std::span<const uint8_t>> parts);
+// The bytes of a text, as a part to hash; valid while `text` is.
+inline std::span<const uint8_t> TextBytes(absl::string_view text) {
+  return {reinterpret_cast<const uint8_t*>(text.data()), text.size()};
+}
 Digest SeedCommitment(const Seed& seed);
 // The seed of game `index` of a batch or tournament with seed `batch`:
 // SHA-256(batch || uint32_be(index)). Tournaments (the `cassino tournament`

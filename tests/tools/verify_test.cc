@@ -3,6 +3,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -134,6 +135,48 @@ TEST_F(VerifyTest, GoodRecordsOfEveryShapeVerify) {
   ASSERT_EQ(named->failures.size(), 1u);
   EXPECT_EQ(named->failures[0].game_id, "nope");
   EXPECT_THAT(named->failures[0].what, HasSubstr("no such game"));
+}
+
+// A database of more than a few hundred games is cut into ranges of game
+// ids that the threads take in turn: every game is verified once, and the
+// failures come in game id order whatever the thread count.
+TEST_F(VerifyTest, ManyGamesAreSplitIntoRangesWithoutLossOrReordering) {
+  WriteOne();
+  // 1,100 copies of g under other ids: each fails, since its create event
+  // (which the chain covers) still names g.
+  std::string sql =
+      "CREATE TEMP TABLE n AS WITH RECURSIVE c(i) AS (SELECT 0 UNION ALL "
+      "SELECT i + 1 FROM c WHERE i < 1099) SELECT printf('c%04d', i) AS id "
+      "FROM c;";
+  for (const char* table : {"games", "seats", "events", "game_tallies"}) {
+    absl::StrAppend(&sql, "CREATE TEMP TABLE x AS SELECT n.id AS new_id, ",
+                    table, ".* FROM n, ", table, " WHERE game_id = 'g';",
+                    "UPDATE x SET game_id = new_id;",
+                    "ALTER TABLE x DROP COLUMN new_id;", "INSERT INTO ", table,
+                    " SELECT * FROM x; DROP TABLE x;");
+  }
+  ASSERT_EQ(ExecSql(path_, sql), "");
+  std::vector<std::string> first;
+  for (int threads : {1, 2, 3}) {
+    absl::StatusOr<VerifyReport> r =
+        VerifyDatabase(path_, {.games = {}, .threads = threads});
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->games, 1101);
+    EXPECT_EQ(r->ok, 1);
+    ASSERT_EQ(r->failures.size(), 1100u);
+    std::vector<std::string> ids;
+    for (const Failure& f : r->failures) {
+      EXPECT_THAT(f.what, HasSubstr("disagree with the create event on "
+                                    "'game_id'"));
+      ids.push_back(f.game_id);
+    }
+    EXPECT_EQ(ids.front(), "c0000");
+    EXPECT_EQ(ids.back(), "c1099");
+    EXPECT_TRUE(std::is_sorted(ids.begin(), ids.end()));
+    EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end());
+    if (first.empty()) first = ids;
+    EXPECT_EQ(ids, first) << threads << " threads";
+  }
 }
 
 TEST_F(VerifyTest, AlteredMovePayloadBreaksTheChain) {

@@ -35,15 +35,15 @@ constexpr char kHexDigits[] = "0123456789abcdef";
 // Case-insensitive comparison of a digest with its stored hex form.
 bool HexEquals(const Digest& digest, absl::string_view hex) {
   if (hex.size() != 64) return false;
+  // The recorder writes lower case: compare bytes, and only on a mismatch
+  // look again without regard to case.
+  char lower[64];
   for (size_t i = 0; i < 32; ++i) {
-    const char hi = absl::ascii_tolower(static_cast<unsigned char>(hex[2 * i]));
-    const char lo =
-        absl::ascii_tolower(static_cast<unsigned char>(hex[2 * i + 1]));
-    if (hi != kHexDigits[digest[i] >> 4] || lo != kHexDigits[digest[i] & 15]) {
-      return false;
-    }
+    lower[2 * i] = kHexDigits[digest[i] >> 4];
+    lower[2 * i + 1] = kHexDigits[digest[i] & 15];
   }
-  return true;
+  if (std::memcmp(lower, hex.data(), 64) == 0) return true;
+  return absl::EqualsIgnoreCase(absl::string_view(lower, 64), hex);
 }
 
 // Shortens very long texts in messages (payloads may be anything).
@@ -141,6 +141,39 @@ bool FastEndPayload(const GameResult& r, absl::string_view seed,
                   "\",\"seed\":\"", seed, "\",\"totals\":");
   AppendInts(r.totals, out);
   absl::StrAppend(out, ",\"winner\":", r.winner, "}");
+  return true;
+}
+
+// recorder::CreatePayload of the header the games and seats rows describe,
+// for plain strings only (see FastRoundPayload).
+bool FastCreatePayload(const StoredGame& g, std::string* out) {
+  for (absl::string_view s :
+       {absl::string_view(g.game_id), absl::string_view(g.rules),
+        absl::string_view(g.commitment), absl::string_view(g.label)}) {
+    if (!PlainJsonString(s)) return false;
+  }
+  for (const std::string& s : g.explicit_decks) {
+    if (!PlainJsonString(s)) return false;
+  }
+  for (const std::string& s : g.bots) {
+    if (!PlainJsonString(s)) return false;
+  }
+  out->clear();
+  absl::StrAppend(out, "{\"clock\":{\"bank_ms\":", g.bank_ms,
+                  ",\"max_illegal\":", static_cast<int>(g.max_illegal),
+                  ",\"per_move_ms\":", g.per_move_ms, "},\"commitment\":\"",
+                  g.commitment, "\",\"created_us\":", g.created_us,
+                  ",\"explicit_decks\":[");
+  for (size_t i = 0; i < g.explicit_decks.size(); ++i) {
+    absl::StrAppend(out, i > 0 ? ",\"" : "\"", g.explicit_decks[i], "\"");
+  }
+  absl::StrAppend(out, "],\"game_id\":\"", g.game_id, "\",\"label\":\"",
+                  g.label, "\",\"rules\":\"", g.rules, "\",\"seats\":[");
+  for (size_t i = 0; i < g.bots.size(); ++i) {
+    absl::StrAppend(out, i > 0 ? ",{\"bot_name\":\"" : "{\"bot_name\":\"",
+                    g.bots[i], "\"}");
+  }
+  out->append("]}");
   return true;
 }
 
@@ -278,7 +311,6 @@ class GameVerifier::Impl {
   const StoredGame* game_ = nullptr;
   std::vector<EventKind> kinds_;
   std::vector<absl::string_view> kind_names_;
-  std::vector<uint8_t> buffer_;
   FlatObject obj_;
   std::string expected_;
   std::optional<RuleSet> rules_;
@@ -328,17 +360,8 @@ std::optional<Failure> GameVerifier::Impl::CheckChain() {
     }
     kinds_.push_back(*kind);
     kind_names_.push_back(recorder::EventKindName(*kind));
-    const size_t size = prev.size() + e.kind.size() + 1 + e.payload.size();
-    if (buffer_.size() < size) buffer_.resize(size);
-    uint8_t* out = buffer_.data();
-    std::memcpy(out, prev.data(), prev.size());
-    out += prev.size();
-    std::memcpy(out, e.kind.data(), e.kind.size());
-    out += e.kind.size();
-    *out++ = 0;
-    if (!e.payload.empty())
-      std::memcpy(out, e.payload.data(), e.payload.size());
-    prev = Sha256(std::span<const uint8_t>(buffer_.data(), size));
+    static constexpr uint8_t kZero[1] = {0};
+    prev = Sha256({prev, TextBytes(e.kind), kZero, TextBytes(e.payload)});
     if (!HexEquals(prev, e.hash)) {
       return Fail(index,
                   absl::StrCat("hash chain broken at this ", e.kind, " event"),
@@ -357,37 +380,40 @@ std::optional<Failure> GameVerifier::Impl::CheckHeader() {
                   absl::StrCat("seat ", g.seat_numbers[i]));
     }
   }
-  recorder::GameHeader h;
-  h.game_id = g.game_id;
-  h.rules = g.rules;
-  for (const std::string& bot : g.bots) h.seats.push_back({bot, ""});
-  h.commitment = g.commitment;
-  h.explicit_decks = g.explicit_decks;
-  h.clock.per_move_ms = g.per_move_ms;
-  h.clock.bank_ms = g.bank_ms;
-  h.clock.max_illegal = static_cast<int>(g.max_illegal);
-  h.label = g.label;
-  h.created_us = g.created_us;
-  const std::string& stored = g.events[0].payload;
-  if (static_cast<int64_t>(h.clock.max_illegal) != g.max_illegal) {
+  if (static_cast<int64_t>(static_cast<int>(g.max_illegal)) != g.max_illegal) {
     return Fail(-1, "max_illegal is out of range", "a 32-bit integer",
                 absl::StrCat(g.max_illegal));
   }
-  if (CreatePayload(h) != stored) {
-    const Json expected = Json::parse(CreatePayload(h), nullptr, false);
-    const Json recorded = Json::parse(stored, nullptr, false);
-    if (recorded.is_discarded() || !recorded.is_object()) {
-      return Fail(0, "the create payload is not a JSON object", "",
-                  Clip(stored));
-    }
-    // The create event is hashed: it is what the columns must agree with.
-    if (std::optional<JsonDiff> d = FirstDifference(expected, recorded)) {
-      return Fail(
-          -1,
-          absl::StrCat("the games/seats rows disagree with the create event "
-                       "on '",
-                       d->key, "'"),
-          Clip(d->recorded), Clip(d->expected));
+  const std::string& stored = g.events[0].payload;
+  // The usual case first: the bytes the recorder writes.
+  const bool same = FastCreatePayload(g, &expected_) && expected_ == stored;
+  if (!same) {
+    recorder::GameHeader h;
+    h.game_id = g.game_id;
+    h.rules = g.rules;
+    for (const std::string& bot : g.bots) h.seats.push_back({bot, ""});
+    h.commitment = g.commitment;
+    h.explicit_decks = g.explicit_decks;
+    h.clock.per_move_ms = g.per_move_ms;
+    h.clock.bank_ms = g.bank_ms;
+    h.clock.max_illegal = static_cast<int>(g.max_illegal);
+    h.label = g.label;
+    h.created_us = g.created_us;
+    if (const std::string built = CreatePayload(h); built != stored) {
+      const Json expected = Json::parse(built, nullptr, false);
+      const Json recorded = Json::parse(stored, nullptr, false);
+      if (recorded.is_discarded() || !recorded.is_object()) {
+        return Fail(0, "the create payload is not a JSON object", "",
+                    Clip(stored));
+      }
+      // The create event is hashed: it is what the columns must agree with.
+      if (std::optional<JsonDiff> d = FirstDifference(expected, recorded)) {
+        return Fail(-1,
+                    absl::StrCat("the games/seats rows disagree with the "
+                                 "create event on '",
+                                 d->key, "'"),
+                    Clip(d->recorded), Clip(d->expected));
+      }
     }
   }
   if (g.events[0].at_us != g.created_us) {
@@ -1134,31 +1160,30 @@ class DatabaseReader::Impl {
     return n;
   }
 
-  absl::StatusOr<std::string> GameIdAt(int64_t offset) {
+  absl::StatusOr<std::vector<std::string>> GameIdsEvery(int64_t step) {
+    std::vector<std::string> ids;
+    if (step < 1) return ids;
     sqlite3_stmt* q = nullptr;
     int rc = sqlite3_prepare_v2(
-        db_, "SELECT game_id FROM games ORDER BY game_id LIMIT 1 OFFSET ?1", -1,
-        &q, nullptr);
+        db_, "SELECT game_id FROM games ORDER BY game_id", -1, &q, nullptr);
     if (rc != SQLITE_OK) return SqlError(db_, rc, "preparing");
-    sqlite3_bind_int64(q, 1, offset);
-    rc = sqlite3_step(q);
-    std::string id;
-    if (rc == SQLITE_ROW) id = std::string(ColumnText(q, 0));
-    sqlite3_finalize(q);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-      return SqlError(db_, rc, "reading game ids");
+    int64_t position = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+      if (position > 0 && position % step == 0) {
+        ids.emplace_back(ColumnText(q, 0));
+      }
+      ++position;
     }
-    return id;
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE) return SqlError(db_, rc, "reading game ids");
+    return ids;
   }
 
   absl::Status ForEachInRange(const std::string& from, const std::string& to,
                               const std::function<void(StoredGame&)>& fn) {
-    std::string where;
-    if (!from.empty()) where = "WHERE game_id >= ?1 ";
-    if (!to.empty()) {
-      absl::StrAppend(&where, where.empty() ? "WHERE " : "AND ",
-                      "game_id < ?2 ");
-    }
+    // Only the lower bound is in SQL (one seek); the merge stops at `to`,
+    // which costs a comparison per game rather than one per event row.
+    const std::string where = from.empty() ? "" : "WHERE game_id >= ?1 ";
     const std::string sql[] = {
         absl::StrCat(kGamesCols, where, "ORDER BY game_id"),
         absl::StrCat(kSeatsCols, where, "ORDER BY game_id, seat"),
@@ -1177,17 +1202,13 @@ class DatabaseReader::Impl {
         sqlite3_bind_text(stmts[i], 1, from.data(),
                           static_cast<int>(from.size()), SQLITE_TRANSIENT);
       }
-      if (!to.empty()) {
-        sqlite3_bind_text(stmts[i], 2, to.data(), static_cast<int>(to.size()),
-                          SQLITE_TRANSIENT);
-      }
     }
     if (status.ok()) {
       int rc = sqlite3_exec(db_, "BEGIN", nullptr, nullptr, nullptr);
       if (rc != SQLITE_OK) {
         status = SqlError(db_, rc, "beginning a read");
       } else {
-        status = Merge(stmts[0], stmts[1], stmts[2], stmts[3], fn);
+        status = Merge(stmts[0], stmts[1], stmts[2], stmts[3], to, fn);
         for (sqlite3_stmt* st : stmts) sqlite3_reset(st);
         sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
       }
@@ -1309,13 +1330,15 @@ class DatabaseReader::Impl {
   }
 
   absl::Status ForEachAll(const std::function<void(StoredGame&)>& fn) {
-    return Merge(games_all_, seats_all_, events_all_, tallies_all_, fn);
+    return Merge(games_all_, seats_all_, events_all_, tallies_all_, "", fn);
   }
 
-  // Merges the three id-ordered row streams into games.
-  // `tallies_stmt` may be null (a schema version 1 database).
+  // Merges the id-ordered row streams into games, up to (not including)
+  // the id `to` ("" for no bound; ids compare as SQLite's BINARY collation
+  // does). `tallies_stmt` may be null (a schema version 1 database).
   absl::Status Merge(sqlite3_stmt* games_stmt, sqlite3_stmt* seats_stmt,
                      sqlite3_stmt* events_stmt, sqlite3_stmt* tallies_stmt,
+                     absl::string_view to,
                      const std::function<void(StoredGame&)>& fn) {
     Cursor games{games_stmt, false, {}}, seats{seats_stmt, false, {}},
         events{events_stmt, false, {}},
@@ -1334,6 +1357,7 @@ class DatabaseReader::Impl {
         if (first || c->id < id) Assign(&id, c->id);
         first = false;
       }
+      if (!to.empty() && absl::string_view(id) >= to) break;
       ResetGame(g);
       g.game_id = id;
       if (!games.done && games.id == id) {
@@ -1438,8 +1462,9 @@ absl::Status DatabaseReader::ForEach(
 
 absl::StatusOr<int64_t> DatabaseReader::CountGames() { return impl_->Count(); }
 
-absl::StatusOr<std::string> DatabaseReader::GameIdAt(int64_t offset) {
-  return impl_->GameIdAt(offset);
+absl::StatusOr<std::vector<std::string>> DatabaseReader::GameIdsEvery(
+    int64_t step) {
+  return impl_->GameIdsEvery(step);
 }
 
 absl::Status DatabaseReader::ForEachInRange(
@@ -1495,18 +1520,30 @@ class BatchQueue {
   bool closed_ = false;
 };
 
-// Every game, each thread reading and verifying its own range of ids
-// through its own connection: reading is as costly as verifying, so it is
-// split too.
+// Every game: the ids are cut into ranges of about the same number of
+// games, several per thread, and each thread takes the next range not yet
+// taken and reads it through its own connection (reading costs about as
+// much as verifying, so it is split too). Ranges rather than one half per
+// thread keep both threads busy to the end even when one is slowed (a busy
+// machine, or the part of a large file beyond SQLite's 2 GB memory map,
+// which is read by copying pages). Failures are reported in range order,
+// i.e. in game id order, whatever the thread count.
 absl::StatusOr<VerifyReport> VerifyRanges(
     const std::string& path, DatabaseReader& first, int64_t total, int threads,
     const std::function<void(int64_t, int64_t)>& progress) {
   if (total < 2 * threads) threads = 1;
+  constexpr int64_t kRangesPerThread = 16;
+  constexpr int64_t kMinRange = 256;
+  // At least one range per thread; more, of at least kMinRange games, up to
+  // kRangesPerThread per thread.
+  const int64_t ranges = std::clamp<int64_t>(total / kMinRange, threads,
+                                             kRangesPerThread * threads);
   std::vector<std::string> bounds = {""};
-  for (int t = 1; t < threads; ++t) {
-    absl::StatusOr<std::string> id = first.GameIdAt(total * t / threads);
-    if (!id.ok()) return id.status();
-    bounds.push_back(*id);
+  if (ranges > 1) {
+    absl::StatusOr<std::vector<std::string>> ids =
+        first.GameIdsEvery((total + ranges - 1) / ranges);
+    if (!ids.ok()) return ids.status();
+    bounds.insert(bounds.end(), ids->begin(), ids->end());
   }
   bounds.push_back("");
   struct Part {
@@ -1514,27 +1551,33 @@ absl::StatusOr<VerifyReport> VerifyRanges(
     int64_t games = 0;
     absl::Status status;
   };
-  std::vector<Part> parts(threads);
+  std::vector<Part> parts(bounds.size() - 1);
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};  // stop handing out ranges
   std::atomic<int64_t> done{0};
   std::atomic<int> running{threads};
   std::vector<std::thread> workers;
   for (int t = 0; t < threads; ++t) {
-    workers.emplace_back([&, t] {
-      Part& part = parts[t];
+    workers.emplace_back([&] {
       absl::StatusOr<std::unique_ptr<DatabaseReader>> reader =
           DatabaseReader::Open(path);
-      if (!reader.ok()) {
-        part.status = reader.status();
-      } else {
-        GameVerifier verifier;
-        part.status = (*reader)->ForEachInRange(
-            bounds[t], bounds[t + 1], [&](StoredGame& g) {
-              if (std::optional<Failure> f = verifier.Verify(g)) {
-                part.failures.push_back(*std::move(f));
-              }
-              ++part.games;
-              done.fetch_add(1, std::memory_order_relaxed);
-            });
+      GameVerifier verifier;
+      for (size_t r;
+           !failed.load() && (r = next.fetch_add(1)) < parts.size();) {
+        Part& part = parts[r];
+        if (!reader.ok()) {
+          part.status = reader.status();
+        } else {
+          part.status = (*reader)->ForEachInRange(
+              bounds[r], bounds[r + 1], [&](StoredGame& g) {
+                if (std::optional<Failure> f = verifier.Verify(g)) {
+                  part.failures.push_back(*std::move(f));
+                }
+                ++part.games;
+                done.fetch_add(1, std::memory_order_relaxed);
+              });
+        }
+        if (!part.status.ok()) failed.store(true);
       }
       running.fetch_sub(1);
     });

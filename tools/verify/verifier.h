@@ -171,8 +171,9 @@ class DatabaseReader {
                               const std::function<void(StoredGame&)>& fn);
   // Number of games rows (for progress reporting).
   absl::StatusOr<int64_t> CountGames();
-  // The id of the games row at position `offset` in id order ("" if none).
-  absl::StatusOr<std::string> GameIdAt(int64_t offset);
+  // The ids of the games rows at positions step, 2 * step, ... in id order
+  // (one pass over the ids; for cutting the games into ranges).
+  absl::StatusOr<std::vector<std::string>> GameIdsEvery(int64_t step);
 
  private:
   class Impl;
@@ -182,9 +183,10 @@ class DatabaseReader {
 
 struct VerifyOptions {
   std::vector<std::string> games;  // empty: every game
-  // Verifying threads. With every game, each thread reads its own range of
-  // game ids through its own connection (each range in one read
-  // transaction); with named games one reader feeds the threads.
+  // Verifying threads. With every game, the game ids are cut into ranges
+  // (up to 16 per thread) that the threads take in turn, each reading
+  // through its own connection (each range in one read transaction); with
+  // named games one reader feeds the threads.
   int threads = 2;
   // Called from the reading thread every few hundred games, and at the end.
   std::function<void(int64_t done, int64_t total)> progress;
