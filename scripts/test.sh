@@ -13,7 +13,9 @@ if [[ "${SANITIZERS:-on}" != off ]]; then
   echo "==> the suite again under AddressSanitizer + UBSan (build-asan)"
   cd "$ROOT"
   if [[ ! -f build-asan/build.ninja ]]; then
-    cmake --preset asan >/dev/null
+    launcher=()
+    command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    cmake --preset asan "${launcher[@]}" >/dev/null
   fi
   cmake --build build-asan -j "$(nproc)"
   cd build-asan
