@@ -156,8 +156,11 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
                                  "' is already participants[", j, "]")));
       }
     }
+    // NOT_FOUND for an unknown account, FAILED_PRECONDITION for a revoked
+    // one (as CreateGame's seats).
     if (grpc::Status s = registry_->lobby().CheckSeatable(p); !s.ok()) {
-      return fail(Invalid(
+      return fail(grpc::Status(
+          s.error_code(),
           absl::StrCat("spec.participants[", i, "]: ", s.error_message())));
     }
     row.participants.push_back(p);
@@ -608,7 +611,9 @@ void Scheduler::Launch(Start start) {
     request.add_seats()->set_account(account);
   }
   request.mutable_clock()->set_per_move_ms(start.clock.per_move_ms);
-  request.mutable_clock()->set_bank_ms(start.clock.bank_ms);
+  // (A bank of 0 is asked for as a negative one: 0 means the default.)
+  request.mutable_clock()->set_bank_ms(
+      start.clock.bank_ms > 0 ? start.clock.bank_ms : -1);
   request.mutable_clock()->set_max_illegal(start.clock.max_illegal);
   request.set_seed(start.row.seed);
   request.set_label(start.tournament);
