@@ -645,5 +645,56 @@ TEST(TournamentPlayTest, CancellingLetsTheRunningGamePlayOnAndCount) {
   ExpectStandingsMatchStatsAndVerify(dir / "t.db", t);
 }
 
+TEST(TournamentPlayTest, TheGraceCountsFromTheLastDisconnection) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "t.db");
+  const std::string kstay = Register(referee, "stay");
+  const std::string kflaky = Register(referee, "flaky");
+  // "stay" is busy with another game (its one slot taken), so the
+  // tournament's game waits although both bots are connected.
+  LobbyStream stay(referee.stub(), kstay, 1);
+  {
+    v1::CreateGameRequest req;
+    req.add_seats()->set_account("stay");
+    req.add_seats()->set_bot_name("somebody");
+    req.mutable_clock()->set_per_move_ms(60000);
+    v1::CreateGameResponse resp;
+    ASSERT_TRUE(
+        referee.stub()
+            .CreateGame(TestReferee::Context(kAdminToken).get(), req, &resp)
+            .ok());
+    EXPECT_EQ(stay.NextOffer().game().game_id(), resp.game_id());
+  }
+  auto flaky = std::make_unique<LobbyStream>(referee.stub(), kflaky, 1);
+  v1::LobbyResponse welcome;
+  ASSERT_TRUE(flaky->Read(&welcome));
+  v1::TournamentSpec spec = Spec("wait", {"stay", "flaky"});
+  spec.set_games_per_pairing(1);
+  spec.set_grace_ms(2000);
+  ASSERT_TRUE(CreateTournament(referee, spec).ok());
+  // Longer than the grace after the creation, while connected: no forfeit.
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  EXPECT_EQ(GetTournament(referee, "wait").games_pending(), 1);
+  const int64_t left_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(
+          std::chrono::system_clock::now().time_since_epoch())
+          .count();
+  flaky.reset();  // disconnects
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // The grace counts from the disconnection, not from the creation.
+  EXPECT_EQ(GetTournament(referee, "wait").games_pending(), 1);
+  const v1::TournamentInfo t = WaitOver(referee, "wait");
+  ASSERT_EQ(t.games_size(), 1);
+  EXPECT_EQ(t.games(0).status(), v1::GAME_STATUS_FINISHED);
+  EXPECT_EQ(t.games(0).result().winner(), 0);  // "stay", seat 0
+  auto record = referee.server().recorder().Load(t.games(0).game_id());
+  ASSERT_TRUE(record.ok());
+  for (const auto& e : record->events) {
+    if (e.kind != recorder::EventKind::kForfeit) continue;
+    EXPECT_NE(e.payload.find("\"reason\":\"absent\""), std::string::npos);
+    EXPECT_GE(e.at_us / 1000 - left_ms, 2000 - 50) << "forfeited too early";
+  }
+}
+
 }  // namespace
 }  // namespace cassino::testing
