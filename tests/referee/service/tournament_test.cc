@@ -696,5 +696,27 @@ TEST(TournamentPlayTest, TheGraceCountsFromTheLastDisconnection) {
   }
 }
 
+TEST(TournamentPlayTest, TheGraceCountsAgainFromARestart) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "t.db");
+  Register(referee, "u");
+  Register(referee, "v");
+  v1::TournamentSpec spec = Spec("after", {"u", "v"});
+  spec.set_games_per_pairing(1);
+  spec.set_grace_ms(2000);
+  ASSERT_TRUE(CreateTournament(referee, spec).ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  referee.Restart();
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  // More than the grace since the creation, less since the restart.
+  v1::TournamentInfo t = GetTournament(referee, "after");
+  EXPECT_EQ(t.status(), v1::TOURNAMENT_STATUS_RUNNING);
+  EXPECT_EQ(t.games_pending(), 1);
+  t = WaitOver(referee, "after");
+  EXPECT_EQ(t.status(), v1::TOURNAMENT_STATUS_FINISHED);
+  EXPECT_EQ(t.games_aborted(), 1);
+  ExpectStandingsMatchStatsAndVerify(dir / "t.db", t);
+}
+
 }  // namespace
 }  // namespace cassino::testing
