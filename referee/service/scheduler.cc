@@ -537,8 +537,8 @@ void Scheduler::Run() {
       return it == inflight_.end() ? 0 : it->second;
     };
     for (auto& [name, t] : tournaments_) {
-      const bool busy = Refresh(t);
       if (t.row.status != "running" || t.ending) continue;
+      const bool busy = Refresh(t);
       int running = 0;
       bool all_ended = true;
       for (const Scheduled& g : t.games) {
