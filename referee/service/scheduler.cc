@@ -115,6 +115,13 @@ absl::Status Scheduler::Load() {
   return absl::OkStatus();
 }
 
+int Scheduler::Running() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return static_cast<int>(std::count_if(
+      tournaments_.begin(), tournaments_.end(),
+      [](const auto& t) { return t.second.row.status == "running"; }));
+}
+
 grpc::Status Scheduler::CheckLabel(const std::string& label) const {
   if (label.empty()) return grpc::Status::OK;
   std::lock_guard<std::mutex> lock(mu_);

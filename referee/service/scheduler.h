@@ -86,6 +86,9 @@ class Scheduler {
   grpc::Status Get(const std::string& name, v1::TournamentInfo* out) const;
   grpc::Status List(v1::ListTournamentsResponse* out) const;
 
+  // How many tournaments are running (for the start-up message).
+  int Running() const;
+
   // OK unless `label` is a tournament's name (FAILED_PRECONDITION): only
   // the scheduler creates games with it.
   grpc::Status CheckLabel(const std::string& label) const;
