@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "recorder/standings.h"
 #include "referee/rules/deal.h"
+#include "referee/rules/schedule.h"
 #include "referee/service/auth.h"
 
 namespace cassino::service {
@@ -42,29 +43,14 @@ grpc::Status FromAbsl(const absl::Status& s) {
 std::vector<recorder::TournamentGameRow> MakeTournamentSchedule(
     const std::vector<std::string>& participants, bool gauntlet,
     int games_per_pairing, bool duplicate, const Seed& seed) {
-  std::vector<std::pair<int, int>> pairings;
-  const int n = static_cast<int>(participants.size());
-  if (gauntlet) {
-    for (int j = 1; j < n; ++j) pairings.emplace_back(0, j);
-  } else {
-    for (int i = 0; i < n; ++i) {
-      for (int j = i + 1; j < n; ++j) pairings.emplace_back(i, j);
-    }
-  }
-  int per_pairing = std::max(1, games_per_pairing);
-  if (duplicate && per_pairing % 2 == 1) ++per_pairing;
   std::vector<recorder::TournamentGameRow> games;
-  for (const auto& [a, b] : pairings) {
-    for (int k = 0; k < per_pairing; ++k) {
-      recorder::TournamentGameRow g;
-      g.index = static_cast<int>(games.size());
-      const bool swap = k % 2 == 1;
-      g.seats = {participants[swap ? b : a], participants[swap ? a : b]};
-      // Duplicate pairs share the seed of the pair's first game.
-      const int seed_index = duplicate && swap ? g.index - 1 : g.index;
-      g.seed = ToHex(BatchGameSeed(seed, static_cast<uint32_t>(seed_index)));
-      games.push_back(std::move(g));
-    }
+  for (const ScheduledGame& g :
+       TournamentSchedule(static_cast<int>(participants.size()), gauntlet,
+                          games_per_pairing, duplicate, seed)) {
+    games.push_back({g.index,
+                     {participants[g.seat[0]], participants[g.seat[1]]},
+                     ToHex(g.seed),
+                     ""});
   }
   return games;
 }

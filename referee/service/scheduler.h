@@ -62,8 +62,9 @@
 
 namespace cassino::service {
 
-// The schedule of a tournament (see the file comment): seats and seed (hex)
-// per game, game_id empty. `seed` is the tournament's.
+// The schedule of a tournament (TournamentSchedule, referee/rules/
+// schedule.h) as schedule rows: accounts and seed (hex) per game, game_id
+// empty. `seed` is the tournament's.
 std::vector<recorder::TournamentGameRow> MakeTournamentSchedule(
     const std::vector<std::string>& participants, bool gauntlet,
     int games_per_pairing, bool duplicate, const Seed& seed);

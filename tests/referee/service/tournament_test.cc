@@ -100,7 +100,9 @@ void ExpectStandingsMatchStatsAndVerify(const std::filesystem::path& db,
   for (const v1::TournamentStanding& s : t.standings()) {
     auto it = by_bot.find(s.bot());
     if (s.games() == 0 && s.forfeits() == 0) {
-      if (it != by_bot.end()) EXPECT_EQ(it->second->games, 0) << s.bot();
+      if (it != by_bot.end()) {
+        EXPECT_EQ(it->second->games, 0) << s.bot();
+      }
       continue;
     }
     ASSERT_NE(it, by_bot.end()) << s.bot();
@@ -196,7 +198,9 @@ TEST(TournamentScheduleTest, DuplicateRoundsUpAndSharesSeedsWithSeatsSwapped) {
     EXPECT_EQ(games[i].seats[1], games[i + 1].seats[0]) << i;
     EXPECT_EQ(games[i].seed,
               ToHex(BatchGameSeed(seed, static_cast<uint32_t>(i))));
-    if (i + 2 < games.size()) EXPECT_NE(games[i].seed, games[i + 2].seed);
+    if (i + 2 < games.size()) {
+      EXPECT_NE(games[i].seed, games[i + 2].seed);
+    }
   }
 }
 
