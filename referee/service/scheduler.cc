@@ -38,6 +38,16 @@ grpc::Status FromAbsl(const absl::Status& s) {
                       std::string(s.message()));
 }
 
+// A spec field where 0 means `fallback`: else it must be 1 to `max`.
+template <typename T>
+absl::StatusOr<T> OrDefault(T value, const char* field, T max, T fallback) {
+  if (value < 0 || value > max) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "spec.", field, " must be 1 to ", max, " (0 means ", fallback, ")"));
+  }
+  return value == 0 ? fallback : value;
+}
+
 }  // namespace
 
 std::vector<recorder::TournamentGameRow> MakeTournamentSchedule(
@@ -170,13 +180,10 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
       return fail(
           Invalid(absl::StrCat("spec.format: unknown format ", spec.format())));
   }
-  if (spec.games_per_pairing() < 0 ||
-      spec.games_per_pairing() > kMaxGamesPerPairing) {
-    return fail(Invalid(absl::StrCat("spec.games_per_pairing must be 1 to ",
-                                     kMaxGamesPerPairing, " (0 means 2)")));
-  }
-  row.games_per_pairing =
-      spec.games_per_pairing() == 0 ? 2 : spec.games_per_pairing();
+  absl::StatusOr<int> per_pairing = OrDefault(
+      spec.games_per_pairing(), "games_per_pairing", kMaxGamesPerPairing, 2);
+  if (!per_pairing.ok()) return fail(FromAbsl(per_pairing.status()));
+  row.games_per_pairing = *per_pairing;
   row.duplicate = spec.duplicate();
   if (row.duplicate && row.games_per_pairing % 2 == 1) ++row.games_per_pairing;
   absl::StatusOr<RuleSet> rules = GameRules(spec.rules(), 2);
@@ -191,18 +198,14 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
     return fail(Invalid(absl::StrCat("spec.", clock.status().message())));
   }
   row.clock = *clock;
-  if (spec.max_concurrent_games() < 0 ||
-      spec.max_concurrent_games() > kMaxConcurrent) {
-    return fail(Invalid(absl::StrCat("spec.max_concurrent_games must be 1 to ",
-                                     kMaxConcurrent, " (0 means 4)")));
-  }
-  row.max_concurrent =
-      spec.max_concurrent_games() == 0 ? 4 : spec.max_concurrent_games();
-  if (spec.grace_ms() < 0 || spec.grace_ms() > kMaxGraceMs) {
-    return fail(Invalid(absl::StrCat("spec.grace_ms must be 1 to ", kMaxGraceMs,
-                                     " (0 means 60000)")));
-  }
-  row.grace_ms = spec.grace_ms() == 0 ? 60000 : spec.grace_ms();
+  absl::StatusOr<int> concurrent = OrDefault(
+      spec.max_concurrent_games(), "max_concurrent_games", kMaxConcurrent, 4);
+  if (!concurrent.ok()) return fail(FromAbsl(concurrent.status()));
+  row.max_concurrent = *concurrent;
+  absl::StatusOr<int64_t> grace =
+      OrDefault<int64_t>(spec.grace_ms(), "grace_ms", kMaxGraceMs, 60000);
+  if (!grace.ok()) return fail(FromAbsl(grace.status()));
+  row.grace_ms = *grace;
   Seed seed;
   if (spec.seed().empty()) {
     seed = RandomBytes32();
