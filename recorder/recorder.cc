@@ -274,6 +274,8 @@ class Recorder::Impl {
   absl::StatusOr<GameRecord> Load(const std::string& game_id);
   absl::StatusOr<std::vector<GameSummary>> List(const ListFilter& filter);
   absl::StatusOr<std::vector<std::string>> Unfinished();
+  absl::StatusOr<std::map<std::string, std::vector<int>>> ForfeitsByLabel(
+      const std::string& label);
   absl::StatusOr<std::vector<BotAccountRow>> Accounts();
   absl::StatusOr<std::vector<TournamentRow>> Tournaments();
   absl::StatusOr<std::vector<TournamentGameRow>> TournamentGames(
@@ -1444,6 +1446,50 @@ absl::StatusOr<std::vector<BotAccountRow>> Recorder::Impl::Accounts() {
   return accounts;
 }
 
+absl::StatusOr<std::map<std::string, std::vector<int>>>
+Recorder::Impl::ForfeitsByLabel(const std::string& label) {
+  std::lock_guard<std::mutex> lock(read_mu_);
+  ReadTransaction txn(reader_);
+  if (!txn.status().ok()) return txn.status();
+  std::map<std::string, std::vector<int>> out;
+  {
+    // Every finished game gets an entry (its seats), forfeits or not.
+    absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
+        "SELECT g.game_id, count(s.seat) FROM games g JOIN seats s "
+        "ON s.game_id = g.game_id WHERE g.label = ?1 AND "
+        "g.status = 'finished' GROUP BY g.game_id");
+    if (!stmt.ok()) return stmt.status();
+    Query q(*stmt);
+    q.Bind(1, label);
+    int rc;
+    while ((rc = q.Step()) == SQLITE_ROW) {
+      out[q.Text(0)].assign(static_cast<size_t>(q.Int(1)), 0);
+    }
+    if (rc != SQLITE_DONE) return SqlError(reader_, rc, "reading seats");
+  }
+  absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
+      "SELECT e.game_id, e.payload FROM games g JOIN events e "
+      "ON e.game_id = g.game_id WHERE g.label = ?1 AND "
+      "g.status = 'finished' AND e.kind = 'forfeit'");
+  if (!stmt.ok()) return stmt.status();
+  Query q(*stmt);
+  q.Bind(1, label);
+  int rc;
+  while ((rc = q.Step()) == SQLITE_ROW) {
+    std::vector<int>& seats = out[q.Text(0)];
+    const Json payload =
+        Json::parse(q.View(1), nullptr, /*allow_exceptions=*/false);
+    if (!payload.is_object() || !payload.contains("seat") ||
+        !payload["seat"].is_number_integer()) {
+      continue;
+    }
+    const int64_t seat = payload["seat"].get<int64_t>();
+    if (seat >= 0 && seat < static_cast<int64_t>(seats.size())) ++seats[seat];
+  }
+  if (rc != SQLITE_DONE) return SqlError(reader_, rc, "reading forfeits");
+  return out;
+}
+
 absl::StatusOr<std::vector<TournamentRow>> Recorder::Impl::Tournaments() {
   std::lock_guard<std::mutex> lock(read_mu_);
   absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
@@ -1611,6 +1657,11 @@ void Recorder::EndTournament(const std::string& tournament,
   impl_->Enqueue(
       {Impl::TournamentEndWrite{tournament, status, reason, ended_us},
        std::move(done)});
+}
+
+absl::StatusOr<std::map<std::string, std::vector<int>>>
+Recorder::ForfeitsByLabel(const std::string& label) const {
+  return impl_->ForfeitsByLabel(label);
 }
 
 absl::StatusOr<std::vector<TournamentRow>> Recorder::Tournaments() const {

@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -189,6 +190,11 @@ class Recorder {
   // Reads. NotFound for an unknown game.
   absl::StatusOr<GameRecord> Load(const std::string& game_id) const;
   absl::StatusOr<std::vector<GameSummary>> List(const ListFilter& filter) const;
+  // The `forfeit` events of the finished games labelled `label`: game id ->
+  // forfeits per seat (a forfeit whose seat is not an integer of the game
+  // is not counted, as in recorder/tally.h).
+  absl::StatusOr<std::map<std::string, std::vector<int>>> ForfeitsByLabel(
+      const std::string& label) const;
   // Ids of games whose status is running, oldest first.
   absl::StatusOr<std::vector<std::string>> Unfinished() const;
 

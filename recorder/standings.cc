@@ -4,8 +4,6 @@
 #include <map>
 #include <set>
 
-#include "recorder/tally.h"
-
 namespace cassino::recorder {
 
 std::vector<Standing> ComputeStandings(
@@ -73,16 +71,16 @@ absl::StatusOr<std::vector<Standing>> TournamentStandings(
   filter.status = GameStatus::kFinished;
   absl::StatusOr<std::vector<GameSummary>> list = recorder.List(filter);
   if (!list.ok()) return list.status();
+  absl::StatusOr<std::map<std::string, std::vector<int>>> forfeits =
+      recorder.ForfeitsByLabel(label);
+  if (!forfeits.ok()) return forfeits.status();
   std::vector<StandingGame> games;
   games.reserve(list->size());
   for (const GameSummary& summary : *list) {
-    absl::StatusOr<GameRecord> record = recorder.Load(summary.game_id);
-    if (!record.ok()) return record.status();
-    const GameTally tally = TallyOf(*record);
     StandingGame g;
     g.bots = summary.bots;
-    for (const SeatTally& seat : tally.seats) {
-      g.forfeits.push_back(static_cast<int>(seat.forfeits));
+    if (auto it = forfeits->find(summary.game_id); it != forfeits->end()) {
+      g.forfeits = it->second;
     }
     g.winner = summary.winner;
     g.totals = summary.totals;

@@ -17,6 +17,10 @@
 // descending, then name; equal score and difference share a rank (1, 1, 3).
 // Every participant is listed, with zeros until it has played.
 //
+// Cost: TournamentStandings reads the games' summary rows and their
+// `forfeit` events (Recorder::List and ForfeitsByLabel), never whole
+// records.
+//
 // Lifetimes: values; TournamentStandings reads through the Recorder's read
 // connection and holds nothing afterwards.
 

@@ -120,7 +120,8 @@ int main(int argc, char** argv) {
   std::cerr << "cassino-referee: listening on port " << (*server)->port()
             << " (" << (options.tls_cert_pem.empty() ? "plaintext" : "TLS")
             << "), database " << options.db_path << ", "
-            << (*server)->resumed_games() << " unfinished game(s) resumed\n";
+            << (*server)->resumed_games() << " unfinished game(s) resumed, "
+            << (*server)->scheduler().Running() << " tournament(s) running\n";
   if (!port_file.empty()) {
     std::ofstream(port_file) << (*server)->port() << "\n";
   }

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "recorder/standings.h"
 #include "referee/rules/deal.h"
+#include "referee/rules/schedule.h"
 #include "referee/service/auth.h"
 
 namespace cassino::service {
@@ -37,34 +38,29 @@ grpc::Status FromAbsl(const absl::Status& s) {
                       std::string(s.message()));
 }
 
+// A spec field where 0 means `fallback`: else it must be 1 to `max`.
+template <typename T>
+absl::StatusOr<T> OrDefault(T value, const char* field, T max, T fallback) {
+  if (value < 0 || value > max) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "spec.", field, " must be 1 to ", max, " (0 means ", fallback, ")"));
+  }
+  return value == 0 ? fallback : value;
+}
+
 }  // namespace
 
 std::vector<recorder::TournamentGameRow> MakeTournamentSchedule(
     const std::vector<std::string>& participants, bool gauntlet,
     int games_per_pairing, bool duplicate, const Seed& seed) {
-  std::vector<std::pair<int, int>> pairings;
-  const int n = static_cast<int>(participants.size());
-  if (gauntlet) {
-    for (int j = 1; j < n; ++j) pairings.emplace_back(0, j);
-  } else {
-    for (int i = 0; i < n; ++i) {
-      for (int j = i + 1; j < n; ++j) pairings.emplace_back(i, j);
-    }
-  }
-  int per_pairing = std::max(1, games_per_pairing);
-  if (duplicate && per_pairing % 2 == 1) ++per_pairing;
   std::vector<recorder::TournamentGameRow> games;
-  for (const auto& [a, b] : pairings) {
-    for (int k = 0; k < per_pairing; ++k) {
-      recorder::TournamentGameRow g;
-      g.index = static_cast<int>(games.size());
-      const bool swap = k % 2 == 1;
-      g.seats = {participants[swap ? b : a], participants[swap ? a : b]};
-      // Duplicate pairs share the seed of the pair's first game.
-      const int seed_index = duplicate && swap ? g.index - 1 : g.index;
-      g.seed = ToHex(BatchGameSeed(seed, static_cast<uint32_t>(seed_index)));
-      games.push_back(std::move(g));
-    }
+  for (const ScheduledGame& g :
+       TournamentSchedule(static_cast<int>(participants.size()), gauntlet,
+                          games_per_pairing, duplicate, seed)) {
+    games.push_back({g.index,
+                     {participants[g.seat[0]], participants[g.seat[1]]},
+                     ToHex(g.seed),
+                     ""});
   }
   return games;
 }
@@ -115,6 +111,13 @@ absl::Status Scheduler::Load() {
   return absl::OkStatus();
 }
 
+int Scheduler::Running() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return static_cast<int>(std::count_if(
+      tournaments_.begin(), tournaments_.end(),
+      [](const auto& t) { return t.second.row.status == "running"; }));
+}
+
 grpc::Status Scheduler::CheckLabel(const std::string& label) const {
   if (label.empty()) return grpc::Status::OK;
   std::lock_guard<std::mutex> lock(mu_);
@@ -156,8 +159,11 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
                                  "' is already participants[", j, "]")));
       }
     }
+    // NOT_FOUND for an unknown account, FAILED_PRECONDITION for a revoked
+    // one (as CreateGame's seats).
     if (grpc::Status s = registry_->lobby().CheckSeatable(p); !s.ok()) {
-      return fail(Invalid(
+      return fail(grpc::Status(
+          s.error_code(),
           absl::StrCat("spec.participants[", i, "]: ", s.error_message())));
     }
     row.participants.push_back(p);
@@ -174,13 +180,10 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
       return fail(
           Invalid(absl::StrCat("spec.format: unknown format ", spec.format())));
   }
-  if (spec.games_per_pairing() < 0 ||
-      spec.games_per_pairing() > kMaxGamesPerPairing) {
-    return fail(Invalid(absl::StrCat("spec.games_per_pairing must be 1 to ",
-                                     kMaxGamesPerPairing, " (0 means 2)")));
-  }
-  row.games_per_pairing =
-      spec.games_per_pairing() == 0 ? 2 : spec.games_per_pairing();
+  absl::StatusOr<int> per_pairing = OrDefault(
+      spec.games_per_pairing(), "games_per_pairing", kMaxGamesPerPairing, 2);
+  if (!per_pairing.ok()) return fail(FromAbsl(per_pairing.status()));
+  row.games_per_pairing = *per_pairing;
   row.duplicate = spec.duplicate();
   if (row.duplicate && row.games_per_pairing % 2 == 1) ++row.games_per_pairing;
   absl::StatusOr<RuleSet> rules = GameRules(spec.rules(), 2);
@@ -195,18 +198,14 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
     return fail(Invalid(absl::StrCat("spec.", clock.status().message())));
   }
   row.clock = *clock;
-  if (spec.max_concurrent_games() < 0 ||
-      spec.max_concurrent_games() > kMaxConcurrent) {
-    return fail(Invalid(absl::StrCat("spec.max_concurrent_games must be 1 to ",
-                                     kMaxConcurrent, " (0 means 4)")));
-  }
-  row.max_concurrent =
-      spec.max_concurrent_games() == 0 ? 4 : spec.max_concurrent_games();
-  if (spec.grace_ms() < 0 || spec.grace_ms() > kMaxGraceMs) {
-    return fail(Invalid(absl::StrCat("spec.grace_ms must be 1 to ", kMaxGraceMs,
-                                     " (0 means 60000)")));
-  }
-  row.grace_ms = spec.grace_ms() == 0 ? 60000 : spec.grace_ms();
+  absl::StatusOr<int> concurrent = OrDefault(
+      spec.max_concurrent_games(), "max_concurrent_games", kMaxConcurrent, 4);
+  if (!concurrent.ok()) return fail(FromAbsl(concurrent.status()));
+  row.max_concurrent = *concurrent;
+  absl::StatusOr<int64_t> grace =
+      OrDefault<int64_t>(spec.grace_ms(), "grace_ms", kMaxGraceMs, 60000);
+  if (!grace.ok()) return fail(FromAbsl(grace.status()));
+  row.grace_ms = *grace;
   Seed seed;
   if (spec.seed().empty()) {
     seed = RandomBytes32();
@@ -534,8 +533,8 @@ void Scheduler::Run() {
       return it == inflight_.end() ? 0 : it->second;
     };
     for (auto& [name, t] : tournaments_) {
-      const bool busy = Refresh(t);
       if (t.row.status != "running" || t.ending) continue;
+      const bool busy = Refresh(t);
       int running = 0;
       bool all_ended = true;
       for (const Scheduled& g : t.games) {
@@ -608,7 +607,9 @@ void Scheduler::Launch(Start start) {
     request.add_seats()->set_account(account);
   }
   request.mutable_clock()->set_per_move_ms(start.clock.per_move_ms);
-  request.mutable_clock()->set_bank_ms(start.clock.bank_ms);
+  // (A bank of 0 is asked for as a negative one: 0 means the default.)
+  request.mutable_clock()->set_bank_ms(
+      start.clock.bank_ms > 0 ? start.clock.bank_ms : -1);
   request.mutable_clock()->set_max_illegal(start.clock.max_illegal);
   request.set_seed(start.row.seed);
   request.set_label(start.tournament);

@@ -62,8 +62,9 @@
 
 namespace cassino::service {
 
-// The schedule of a tournament (see the file comment): seats and seed (hex)
-// per game, game_id empty. `seed` is the tournament's.
+// The schedule of a tournament (TournamentSchedule, referee/rules/
+// schedule.h) as schedule rows: accounts and seed (hex) per game, game_id
+// empty. `seed` is the tournament's.
 std::vector<recorder::TournamentGameRow> MakeTournamentSchedule(
     const std::vector<std::string>& participants, bool gauntlet,
     int games_per_pairing, bool duplicate, const Seed& seed);
@@ -85,6 +86,9 @@ class Scheduler {
   void Cancel(const std::string& name, const std::string& reason, Reply reply);
   grpc::Status Get(const std::string& name, v1::TournamentInfo* out) const;
   grpc::Status List(v1::ListTournamentsResponse* out) const;
+
+  // How many tournaments are running (for the start-up message).
+  int Running() const;
 
   // OK unless `label` is a tournament's name (FAILED_PRECONDITION): only
   // the scheduler creates games with it.

@@ -12,6 +12,7 @@
 #include "absl/strings/str_replace.h"
 #include "cassino/v1/referee_service.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "referee/rules/schedule.h"
 #include "tools/playout/random_playout.h"
 #include "tools/tournament/process.h"
 
@@ -110,30 +111,11 @@ GameOutcome RunGame(const TournamentOptions& o, v1::RefereeService::Stub& stub,
 }  // namespace
 
 std::vector<GameSpec> MakeSchedule(const TournamentOptions& o) {
-  std::vector<std::pair<int, int>> pairings;
-  const int n = static_cast<int>(o.bots.size());
-  if (o.schedule == Schedule::kGauntlet) {
-    for (int j = 1; j < n; ++j) pairings.emplace_back(0, j);
-  } else {
-    for (int i = 0; i < n; ++i) {
-      for (int j = i + 1; j < n; ++j) pairings.emplace_back(i, j);
-    }
-  }
-  int per_pairing = std::max(1, o.games_per_pairing);
-  if (o.duplicate && per_pairing % 2) ++per_pairing;
   std::vector<GameSpec> games;
-  for (const auto& [a, b] : pairings) {
-    for (int k = 0; k < per_pairing; ++k) {
-      GameSpec g;
-      g.index = static_cast<int>(games.size());
-      const bool swap = k % 2 == 1;
-      g.bot[0] = swap ? b : a;
-      g.bot[1] = swap ? a : b;
-      // Duplicate pairs share the seed of the pair's first game.
-      const int seed_index = o.duplicate && swap ? g.index - 1 : g.index;
-      g.seed = BatchGameSeed(o.seed, static_cast<uint32_t>(seed_index));
-      games.push_back(g);
-    }
+  for (const ScheduledGame& g : TournamentSchedule(
+           static_cast<int>(o.bots.size()), o.schedule == Schedule::kGauntlet,
+           o.games_per_pairing, o.duplicate, o.seed)) {
+    games.push_back({g.index, {g.seat[0], g.seat[1]}, g.seed});
   }
   return games;
 }

@@ -100,7 +100,9 @@ void ExpectStandingsMatchStatsAndVerify(const std::filesystem::path& db,
   for (const v1::TournamentStanding& s : t.standings()) {
     auto it = by_bot.find(s.bot());
     if (s.games() == 0 && s.forfeits() == 0) {
-      if (it != by_bot.end()) EXPECT_EQ(it->second->games, 0) << s.bot();
+      if (it != by_bot.end()) {
+        EXPECT_EQ(it->second->games, 0) << s.bot();
+      }
       continue;
     }
     ASSERT_NE(it, by_bot.end()) << s.bot();
@@ -196,14 +198,16 @@ TEST(TournamentScheduleTest, DuplicateRoundsUpAndSharesSeedsWithSeatsSwapped) {
     EXPECT_EQ(games[i].seats[1], games[i + 1].seats[0]) << i;
     EXPECT_EQ(games[i].seed,
               ToHex(BatchGameSeed(seed, static_cast<uint32_t>(i))));
-    if (i + 2 < games.size()) EXPECT_NE(games[i].seed, games[i + 2].seed);
+    if (i + 2 < games.size()) {
+      EXPECT_NE(games[i].seed, games[i + 2].seed);
+    }
   }
 }
 
 // ---------------------------------------------------------------------------
 // The API.
 
-TEST(TournamentApiTest, ValidationErrorsAreInvalidArgumentWithTheField) {
+TEST(TournamentApiTest, ValidationErrorsNameTheField) {
   const auto dir = TempDir();
   TestReferee referee(dir / "t.db");
   Register(referee, "alpha");
@@ -221,6 +225,7 @@ TEST(TournamentApiTest, ValidationErrorsAreInvalidArgumentWithTheField) {
   struct Case {
     std::function<void(v1::TournamentSpec&)> change;
     std::string message;
+    StatusCode code = StatusCode::INVALID_ARGUMENT;
   };
   const std::vector<Case> cases = {
       {[](auto& s) { s.set_name(""); }, "spec.name must be 1 to 64"},
@@ -234,9 +239,10 @@ TEST(TournamentApiTest, ValidationErrorsAreInvalidArgumentWithTheField) {
       {[](auto& s) { s.add_participants("alpha"); },
        "spec.participants[2]: 'alpha' is already participants[0]"},
       {[](auto& s) { s.add_participants("nobody"); },
-       "spec.participants[2]: no bot account 'nobody'"},
+       "spec.participants[2]: no bot account 'nobody'", StatusCode::NOT_FOUND},
       {[](auto& s) { s.add_participants("gone"); },
-       "spec.participants[2]: bot account 'gone' is revoked"},
+       "spec.participants[2]: bot account 'gone' is revoked",
+       StatusCode::FAILED_PRECONDITION},
       {[](auto& s) { s.set_games_per_pairing(1001); },
        "spec.games_per_pairing must be 1 to 1000"},
       {[](auto& s) { s.set_games_per_pairing(-1); },
@@ -258,7 +264,7 @@ TEST(TournamentApiTest, ValidationErrorsAreInvalidArgumentWithTheField) {
     v1::TournamentSpec spec = Spec("valid-name", {"alpha", "beta"});
     c.change(spec);
     grpc::Status s = CreateTournament(referee, spec);
-    EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT) << c.message;
+    EXPECT_EQ(s.error_code(), c.code) << c.message;
     EXPECT_NE(s.error_message().find(c.message), std::string::npos)
         << "got: " << s.error_message() << "\nwanted: " << c.message;
   }
@@ -466,9 +472,18 @@ TEST(TournamentPlayTest, AnAbsentBotForfeitsAfterTheGrace) {
   spec.set_format(v1::TOURNAMENT_FORMAT_GAUNTLET);
   spec.set_games_per_pairing(1);
   spec.set_grace_ms(300);
-  ASSERT_TRUE(CreateTournament(referee, spec).ok());
+  // Connected first, so that only "away" is ever absent past the grace.
   LobbyBot a(referee.stub(), champ, 2);
   LobbyBot b(referee.stub(), here, 2);
+  for (const std::string name : {"champ", "here"}) {
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!GetBot(referee, name).connected() &&
+           std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  ASSERT_TRUE(CreateTournament(referee, spec).ok());
   const v1::TournamentInfo t = WaitOver(referee, "g");
   EXPECT_EQ(t.status(), v1::TOURNAMENT_STATUS_FINISHED);
   EXPECT_EQ(t.games_finished(), 2);
@@ -631,6 +646,79 @@ TEST(TournamentPlayTest, CancellingLetsTheRunningGamePlayOnAndCount) {
   // Both bots are free now, yet nothing more starts.
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   EXPECT_EQ(GetTournament(referee, "stop").games_pending(), 1);
+  ExpectStandingsMatchStatsAndVerify(dir / "t.db", t);
+}
+
+TEST(TournamentPlayTest, TheGraceCountsFromTheLastDisconnection) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "t.db");
+  const std::string kstay = Register(referee, "stay");
+  const std::string kflaky = Register(referee, "flaky");
+  // "stay" is busy with another game (its one slot taken), so the
+  // tournament's game waits although both bots are connected.
+  LobbyStream stay(referee.stub(), kstay, 1);
+  {
+    v1::CreateGameRequest req;
+    req.add_seats()->set_account("stay");
+    req.add_seats()->set_bot_name("somebody");
+    req.mutable_clock()->set_per_move_ms(60000);
+    v1::CreateGameResponse resp;
+    ASSERT_TRUE(
+        referee.stub()
+            .CreateGame(TestReferee::Context(kAdminToken).get(), req, &resp)
+            .ok());
+    EXPECT_EQ(stay.NextOffer().game().game_id(), resp.game_id());
+  }
+  auto flaky = std::make_unique<LobbyStream>(referee.stub(), kflaky, 1);
+  v1::LobbyResponse welcome;
+  ASSERT_TRUE(flaky->Read(&welcome));
+  v1::TournamentSpec spec = Spec("wait", {"stay", "flaky"});
+  spec.set_games_per_pairing(1);
+  spec.set_grace_ms(2000);
+  ASSERT_TRUE(CreateTournament(referee, spec).ok());
+  // Longer than the grace after the creation, while connected: no forfeit.
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  EXPECT_EQ(GetTournament(referee, "wait").games_pending(), 1);
+  const int64_t left_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(
+          std::chrono::system_clock::now().time_since_epoch())
+          .count();
+  flaky.reset();  // disconnects
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // The grace counts from the disconnection, not from the creation.
+  EXPECT_EQ(GetTournament(referee, "wait").games_pending(), 1);
+  const v1::TournamentInfo t = WaitOver(referee, "wait");
+  ASSERT_EQ(t.games_size(), 1);
+  EXPECT_EQ(t.games(0).status(), v1::GAME_STATUS_FINISHED);
+  EXPECT_EQ(t.games(0).result().winner(), 0);  // "stay", seat 0
+  auto record = referee.server().recorder().Load(t.games(0).game_id());
+  ASSERT_TRUE(record.ok());
+  for (const auto& e : record->events) {
+    if (e.kind != recorder::EventKind::kForfeit) continue;
+    EXPECT_NE(e.payload.find("\"reason\":\"absent\""), std::string::npos);
+    EXPECT_GE(e.at_us / 1000 - left_ms, 2000 - 50) << "forfeited too early";
+  }
+}
+
+TEST(TournamentPlayTest, TheGraceCountsAgainFromARestart) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "t.db");
+  Register(referee, "u");
+  Register(referee, "v");
+  v1::TournamentSpec spec = Spec("after", {"u", "v"});
+  spec.set_games_per_pairing(1);
+  spec.set_grace_ms(2000);
+  ASSERT_TRUE(CreateTournament(referee, spec).ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  referee.Restart();
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  // More than the grace since the creation, less since the restart.
+  v1::TournamentInfo t = GetTournament(referee, "after");
+  EXPECT_EQ(t.status(), v1::TOURNAMENT_STATUS_RUNNING);
+  EXPECT_EQ(t.games_pending(), 1);
+  t = WaitOver(referee, "after");
+  EXPECT_EQ(t.status(), v1::TOURNAMENT_STATUS_FINISHED);
+  EXPECT_EQ(t.games_aborted(), 1);
   ExpectStandingsMatchStatsAndVerify(dir / "t.db", t);
 }
 
