@@ -70,7 +70,7 @@ int64_t Generate(const std::string& path, int games) {
       std::snprintf(id, sizeof(id), "bench-%08d", i);
       h.game_id = id;
       h.rules = rules.ToString();
-      h.seats = {{"random-a", "t0"}, {"random-b", "t1"}};
+      h.seats = {{"random-a", "t0", ""}, {"random-b", "t1", ""}};
       h.seed = ToHex(seed);
       h.commitment = ToHex(SeedCommitment(seed));
       h.label = "bench";

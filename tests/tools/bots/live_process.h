@@ -214,48 +214,43 @@ inline std::vector<std::string> CppBotArgs(const std::string& address,
   return args;
 }
 
-// Lobby mode: plays `games` games (0: until stopped), `capacity` at once.
+// `program` followed by the lobby-mode flags every example bot takes: it
+// plays `games` games (0: until stopped), `capacity` at once.
+inline std::vector<std::string> LobbyArgs(std::vector<std::string> program,
+                                          const std::string& address,
+                                          const std::string& key, int capacity,
+                                          int games) {
+  for (std::string flag :
+       {std::string("--address"), address, std::string("--lobby"),
+        std::string("--key"), key, std::string("--capacity"),
+        absl::StrCat(capacity), std::string("--games"), absl::StrCat(games)}) {
+    program.push_back(std::move(flag));
+  }
+  return program;
+}
+
+// The C++ bot ends its arguments with "--strategy", "greedy".
 inline std::vector<std::string> CppLobbyBot(const std::string& address,
                                             const std::string& key,
                                             int capacity, int games) {
-  return {kBotBin,      "--address",
-          address,      "--lobby",
-          "--key",      key,
-          "--capacity", absl::StrCat(capacity),
-          "--games",    absl::StrCat(games),
-          "--strategy", "greedy"};
+  std::vector<std::string> args =
+      LobbyArgs({kBotBin}, address, key, capacity, games);
+  args.insert(args.end(), {"--strategy", "greedy"});
+  return args;
 }
 
 inline std::vector<std::string> PythonLobbyBot(const std::string& address,
                                                const std::string& key,
                                                int capacity, int games) {
-  return {"/usr/bin/python3",
-          kPythonBot,
-          "--address",
-          address,
-          "--lobby",
-          "--key",
-          key,
-          "--capacity",
-          absl::StrCat(capacity),
-          "--games",
-          absl::StrCat(games)};
+  return LobbyArgs({"/usr/bin/python3", kPythonBot}, address, key, capacity,
+                   games);
 }
 
 inline std::vector<std::string> NodeLobbyBot(const std::string& address,
                                              const std::string& key,
                                              int capacity, int games) {
-  return {"node",
-          kNodeDir + "/cassino_bot.js",
-          "--address",
-          address,
-          "--lobby",
-          "--key",
-          key,
-          "--capacity",
-          absl::StrCat(capacity),
-          "--games",
-          absl::StrCat(games)};
+  return LobbyArgs({"node", kNodeDir + "/cassino_bot.js"}, address, key,
+                   capacity, games);
 }
 
 #ifdef CASSINO_REFEREE_BIN

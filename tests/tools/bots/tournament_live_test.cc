@@ -22,6 +22,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -43,6 +44,8 @@ using BotArgs = std::function<std::vector<std::string>(
     int games)>;
 
 struct Participant {
+  Participant(std::string account, BotArgs args)
+      : account(std::move(account)), args(std::move(args)) {}
   std::string account;
   BotArgs args;
   std::string key;
@@ -101,8 +104,8 @@ BotArgs CppStrategy(const std::string& strategy) {
 
 TEST_F(TournamentLiveTest, FourBotsThreeLanguagesThroughARestart) {
   std::vector<Participant> bots;
-  bots.push_back({"cpp-greedy", CppStrategy("greedy")});
-  bots.push_back({"cpp-builder", CppStrategy("builder")});
+  bots.emplace_back("cpp-greedy", CppStrategy("greedy"));
+  bots.emplace_back("cpp-builder", CppStrategy("builder"));
   const std::string no_python = PythonUnavailable();
   const std::string no_node = NodeUnavailable();
   if (!no_python.empty())
