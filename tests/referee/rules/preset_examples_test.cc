@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "referee/rules/game.h"
 #include "referee/rules/scoring.h"
@@ -23,20 +22,10 @@
 namespace cassino {
 namespace {
 
+using testing::DeckStarting;
+using testing::Items;
 using testing::Sorted;
 using testing::SortedMoves;
-
-Deck DeckStarting(const std::string& top) {
-  Deck deck;
-  const CardSet used = *CardSet::Parse(top);
-  for (absl::string_view word : absl::StrSplit(top, ' ')) {
-    deck.push_back(*Card::Parse(word));
-  }
-  for (int i = 0; i < kDeckSize; ++i) {
-    if (!used.contains(Card::FromIndex(i))) deck.push_back(Card::FromIndex(i));
-  }
-  return deck;
-}
 
 Game NewGame(const std::string& rules, const Deck& deck) {
   absl::StatusOr<RuleSet> r = RuleSet::Parse(rules);
@@ -56,18 +45,6 @@ absl::Status Play(Game& g, const std::string& move) {
   absl::StatusOr<Move> m = Move::Parse(move);
   if (!m.ok()) return m.status();
   return g.Play(*m);
-}
-
-// The round's items as `kind side points [card]`, in count-out order.
-std::vector<std::string> Items(const RoundScore& score) {
-  std::vector<std::string> out;
-  for (const ScoreItem& it : score.items) {
-    std::string s =
-        absl::StrCat(ScoreItemName(it.kind), " ", it.side, " ", it.points);
-    if (it.card.valid()) absl::StrAppend(&s, " ", it.card.ToString());
-    out.push_back(s);
-  }
-  return out;
 }
 
 // --- michigan: defaults_cost=2 sweeps=2 sudden_death=on --------------------

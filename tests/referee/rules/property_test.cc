@@ -22,7 +22,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <random>
-#include <set>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -35,6 +34,7 @@ namespace cassino {
 namespace {
 
 using ::cassino::testing::ExpectAllCardsAccounted;
+using ::cassino::testing::ExpectMovesMatchValidation;
 using ::cassino::testing::GamesPerConfig;
 
 struct Config {
@@ -151,24 +151,10 @@ void CheckRandomGames(const RuleSet& rules_in, const std::string& tag,
       ++positions;
       // Every enumerated move validates (checked on a sample of positions
       // in full, on the others for the chosen move only, to keep it fast).
-      std::set<std::string> listed;
-      for (const Move& m : moves) listed.insert(m.ToString());
-      ASSERT_EQ(listed.size(), moves.size()) << "duplicate moves";
-      if (positions % 4 == 0) {
-        for (const Move& m : moves) {
-          ASSERT_TRUE(g.Validate(m).ok())
-              << m.ToString() << " in " << g.position().ToString() << ": "
-              << g.Validate(m);
-        }
-      }
-      // Random identities not enumerated are rejected; enumerated accepted.
-      for (int k = 0; k < 3; ++k) {
-        const Move m = RandomIdentity(g, rng);
-        const bool ok = g.Validate(m).ok();
-        ASSERT_EQ(ok, listed.count(m.ToString()) == 1)
-            << m.ToString() << " in " << g.position().ToString();
-        rejected += !ok;
-      }
+      ASSERT_NO_FATAL_FAILURE(ExpectMovesMatchValidation(
+          g, moves, positions % 4 == 0,
+          [&rng](const Game& game) { return RandomIdentity(game, rng); },
+          &rejected));
       const Move chosen = player.Choose(g);
       ASSERT_TRUE(g.Play(chosen).ok()) << chosen.ToString();
       ExpectAllCardsAccounted(g);
@@ -220,8 +206,7 @@ TEST_P(PropertyTest, RandomGamesKeepInvariants) {
 }
 
 // The move-level variant presets, 2,000 games each.
-class MovePresetPropertyTest : public ::testing::TestWithParam<const char*> {
-};
+class MovePresetPropertyTest : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(MovePresetPropertyTest, RandomGamesKeepInvariants) {
   absl::StatusOr<RuleSet> rules = RuleSet::Parse(GetParam());

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "referee/rules/game.h"
@@ -40,6 +43,36 @@ inline void ExpectAllCardsAccounted(const Game& g) {
   if (!g.over()) {
     EXPECT_EQ(count, g.rules().Pack().size());
     EXPECT_EQ(seen, g.rules().Pack());
+  }
+}
+
+// The enumerated `moves` of `g` against its validator: no move is listed
+// twice; with `validate_all`, every listed move validates (done on a sample
+// of positions, to keep the tests fast); and three identities drawn by
+// `random_identity(g)` validate exactly when they are listed. Adds the
+// rejected ones to `*rejected`. Call through ASSERT_NO_FATAL_FAILURE.
+template <typename RandomIdentity>
+void ExpectMovesMatchValidation(const Game& g, const std::vector<Move>& moves,
+                                bool validate_all,
+                                RandomIdentity&& random_identity,
+                                long* rejected) {
+  std::set<std::string> listed;
+  for (const Move& m : moves) listed.insert(m.ToString());
+  ASSERT_EQ(listed.size(), moves.size()) << "duplicate moves";
+  if (validate_all) {
+    for (const Move& m : moves) {
+      ASSERT_TRUE(g.Validate(m).ok())
+          << m.ToString() << " in " << g.position().ToString() << ": "
+          << g.Validate(m);
+    }
+  }
+  // Random identities not enumerated are rejected; enumerated accepted.
+  for (int k = 0; k < 3; ++k) {
+    const Move m = random_identity(g);
+    const bool ok = g.Validate(m).ok();
+    ASSERT_EQ(ok, listed.count(m.ToString()) == 1)
+        << m.ToString() << " in " << g.position().ToString();
+    *rejected += !ok;
   }
 }
 

@@ -13,7 +13,6 @@
 
 #include <cstdlib>
 #include <random>
-#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
@@ -26,6 +25,7 @@ namespace cassino {
 namespace {
 
 using ::cassino::testing::ExpectAllCardsAccounted;
+using ::cassino::testing::ExpectMovesMatchValidation;
 using ::cassino::testing::GamesPerConfig;
 
 // A random identity: one or two hand cards, a kind, a subset of the table.
@@ -77,22 +77,10 @@ TEST_P(RelatedGamePropertyTest, RandomGamesKeepInvariants) {
       ASSERT_FALSE(moves.empty()) << g.position().ToString();
       ASSERT_FALSE(g.position().hands[g.to_move()].empty());
       ++positions;
-      std::set<std::string> listed;
-      for (const Move& m : moves) listed.insert(m.ToString());
-      ASSERT_EQ(listed.size(), moves.size()) << "duplicate moves";
-      if (positions % 4 == 0) {
-        for (const Move& m : moves) {
-          ASSERT_TRUE(g.Validate(m).ok())
-              << m.ToString() << " in " << g.position().ToString();
-        }
-      }
-      for (int k = 0; k < 3; ++k) {
-        const Move m = RandomIdentity(g, rng);
-        const bool ok = g.Validate(m).ok();
-        ASSERT_EQ(ok, listed.count(m.ToString()) == 1)
-            << m.ToString() << " in " << g.position().ToString();
-        rejected += !ok;
-      }
+      ASSERT_NO_FATAL_FAILURE(ExpectMovesMatchValidation(
+          g, moves, positions % 4 == 0,
+          [&rng](const Game& game) { return RandomIdentity(game, rng); },
+          &rejected));
       const Move chosen = player.Choose(g);
       pair_captures += chosen.second.valid();
       ASSERT_TRUE(g.Play(chosen).ok()) << chosen.ToString();

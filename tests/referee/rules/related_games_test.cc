@@ -2,7 +2,6 @@
 // positions with their full legal-move lists, refusals with their reasons,
 // and Tablanette's round scoring.
 
-#include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "referee/rules/callabra.h"
@@ -165,20 +164,6 @@ TEST(CallabraTest, PairCaptureTakesBothHandCards) {
   EXPECT_EQ(pos.hands[0].ToString(), "2C");
   EXPECT_EQ(pos.table.loose.ToString(), "6D");
   EXPECT_EQ(pos.to_move, 1);
-}
-
-// A deck that starts with `top` (in order) and continues with the rest of
-// the pack in canonical order.
-Deck DeckStarting(const std::string& top) {
-  Deck deck;
-  const CardSet used = *CardSet::Parse(top);
-  for (absl::string_view word : absl::StrSplit(top, ' ')) {
-    deck.push_back(*Card::Parse(word));
-  }
-  for (int i = 0; i < kDeckSize; ++i) {
-    if (!used.contains(Card::FromIndex(i))) deck.push_back(Card::FromIndex(i));
-  }
-  return deck;
 }
 
 TEST(CallabraGameTest, DealsThreeEachOneAtATimeThenFiveToTheTable) {

@@ -7,10 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "referee/rules/adjudicator.h"
+#include "referee/rules/deal.h"
 #include "referee/rules/legal_moves.h"
 #include "referee/rules/position.h"
+#include "referee/rules/scoring.h"
 
 namespace cassino::testing {
 
@@ -37,6 +41,32 @@ inline std::vector<std::string> SortedMoves(const std::string& position) {
 inline std::vector<std::string> Sorted(std::vector<std::string> v) {
   std::sort(v.begin(), v.end());
   return v;
+}
+
+// A deck that starts with `top` (in order) and continues with the rest of
+// the 52 cards in canonical order: scripted games with explicit decks.
+inline Deck DeckStarting(const std::string& top) {
+  Deck deck;
+  const CardSet used = *CardSet::Parse(top);
+  for (absl::string_view word : absl::StrSplit(top, ' ')) {
+    deck.push_back(*Card::Parse(word));
+  }
+  for (int i = 0; i < kDeckSize; ++i) {
+    if (!used.contains(Card::FromIndex(i))) deck.push_back(Card::FromIndex(i));
+  }
+  return deck;
+}
+
+// A round's score items as `kind side points [card]`, in count-out order.
+inline std::vector<std::string> Items(const RoundScore& score) {
+  std::vector<std::string> out;
+  for (const ScoreItem& it : score.items) {
+    std::string s =
+        absl::StrCat(ScoreItemName(it.kind), " ", it.side, " ", it.points);
+    if (it.card.valid()) absl::StrAppend(&s, " ", it.card.ToString());
+    out.push_back(s);
+  }
+  return out;
 }
 
 inline Move M(const std::string& text) {

@@ -17,21 +17,10 @@ namespace {
 
 using ::testing::HasSubstr;
 
+using ::cassino::testing::Items;
 using ::cassino::testing::Rules;
 
 CardSet Cards(const char* text) { return *CardSet::Parse(text); }
-
-// The items as `kind side points [card]` strings, in count-out order.
-std::vector<std::string> Items(const RoundScore& score) {
-  std::vector<std::string> out;
-  for (const ScoreItem& it : score.items) {
-    std::string s =
-        absl::StrCat(ScoreItemName(it.kind), " ", it.side, " ", it.points);
-    if (it.card.valid()) absl::StrAppend(&s, " ", it.card.ToString());
-    out.push_back(s);
-  }
-  return out;
-}
 
 TEST(VariantScoringTest, ScoringText) {
   EXPECT_EQ(RuleSet::Standard().scoring.ToString(),
