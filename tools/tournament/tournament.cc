@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -122,40 +123,22 @@ std::vector<GameSpec> MakeSchedule(const TournamentOptions& o) {
 
 std::vector<Standing> ComputeStandings(const std::vector<BotSpec>& bots,
                                        const std::vector<GameOutcome>& games) {
-  std::vector<Standing> table(bots.size());
-  for (size_t i = 0; i < bots.size(); ++i) table[i].bot = bots[i].name;
+  std::vector<std::string> names;
+  for (const BotSpec& b : bots) names.push_back(b.name);
+  std::vector<recorder::StandingGame> played;
   for (const GameOutcome& g : games) {
     if (!g.error.empty()) continue;
-    for (int seat = 0; seat < 2; ++seat) {
-      Standing& s = table[g.spec.bot[seat]];
-      ++s.games;
-      s.points_for += g.totals[seat];
-      s.points_against += g.totals[1 - seat];
-      if (g.winner_seat < 0) {
-        ++s.draws;
-        s.score += 0.5;
-      } else if (g.winner_seat == seat) {
-        ++s.wins;
-        s.score += 1;
-      } else {
-        ++s.losses;
-        if (g.reason == "forfeit") ++s.forfeits;
-      }
+    recorder::StandingGame r;
+    r.bots = {names[g.spec.bot[0]], names[g.spec.bot[1]]};
+    r.forfeits = {0, 0};
+    if (g.reason == "forfeit" && g.winner_seat >= 0) {
+      r.forfeits[1 - g.winner_seat] = 1;
     }
+    r.winner = g.winner_seat;
+    r.totals = {g.totals[0], g.totals[1]};
+    played.push_back(std::move(r));
   }
-  std::stable_sort(table.begin(), table.end(),
-                   [](const Standing& a, const Standing& b) {
-                     if (a.score != b.score) return a.score > b.score;
-                     return a.points_for - a.points_against >
-                            b.points_for - b.points_against;
-                   });
-  for (size_t i = 0; i < table.size(); ++i) {
-    const bool tied = i > 0 && table[i].score == table[i - 1].score &&
-                      table[i].points_for - table[i].points_against ==
-                          table[i - 1].points_for - table[i - 1].points_against;
-    table[i].rank = tied ? table[i - 1].rank : static_cast<int>(i) + 1;
-  }
-  return table;
+  return recorder::ComputeStandings(names, played);
 }
 
 std::string FormatStandings(const std::vector<Standing>& standings) {

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "recorder/standings.h"
 #include "referee/rules/deal.h"
 
 namespace cassino::tournament {
@@ -78,20 +79,19 @@ struct GameOutcome {
   std::string error;  // non-empty if the game could not be run
 };
 
-struct Standing {
-  int rank = 0;  // 1 for the leader; equal score and difference share it
-  std::string bot;
-  int games = 0, wins = 0, losses = 0, draws = 0, forfeits = 0;
-  double score = 0;  // wins + draws / 2
-  int points_for = 0, points_against = 0;
-};
+// One row of the standings: the referee's own (recorder/standings.h), so
+// that both kinds of tournament count and rank alike.
+using Standing = recorder::Standing;
 
 struct TournamentResult {
   std::vector<GameOutcome> games;
   std::vector<Standing> standings;  // best first
 };
 
-// Standings from outcomes: by score, then points difference.
+// Standings from outcomes (games that could not be played do not count),
+// as recorder::ComputeStandings counts and orders them: by score, then
+// points difference, then name. A game lost with reason "forfeit" is a
+// forfeit of the loser.
 std::vector<Standing> ComputeStandings(const std::vector<BotSpec>& bots,
                                        const std::vector<GameOutcome>& games);
 
