@@ -60,6 +60,19 @@ class RecorderTest : public ::testing::Test {
     return r.ok() ? *std::move(r) : nullptr;
   }
 
+  // Runs `sql` on the database file directly, as another program (or an
+  // older referee) would. Call through ASSERT_NO_FATAL_FAILURE.
+  void ExecSql(const std::string& sql) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+    char* error = nullptr;
+    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
+    const std::string message = error != nullptr ? error : "";
+    sqlite3_free(error);
+    sqlite3_close(db);
+    ASSERT_EQ(rc, SQLITE_OK) << sql << ": " << message;
+  }
+
   // Writes a game as the referee would: create, then every event.
   static void WriteGame(Recorder& rec, const GameHeader& h,
                         const std::vector<PendingEvent>& events) {
@@ -415,12 +428,7 @@ TEST_F(RecorderTest, FullDurabilityWorks) {
 
 TEST_F(RecorderTest, NewerSchemaVersionRefused) {
   { auto rec = OpenOrDie(); }
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(
-      sqlite3_exec(db, "PRAGMA user_version=99", nullptr, nullptr, nullptr),
-      SQLITE_OK);
-  sqlite3_close(db);
+  ASSERT_NO_FATAL_FAILURE(ExecSql("PRAGMA user_version=99"));
   absl::StatusOr<std::unique_ptr<Recorder>> rec =
       Recorder::Open(path_, Durability::kNormal);
   ASSERT_FALSE(rec.ok());
@@ -628,40 +636,22 @@ TEST_F(RecorderTest, SchemaVersion1DatabaseIsBackfilledAtOpen) {
   // only 001_initial.sql applied, the rows copied over.
   const std::string v3 = path_ + ".v3";
   std::filesystem::rename(path_, v3);
-  {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(Migrations()[0].version, 1);
-    ASSERT_EQ(sqlite3_exec(db, Migrations()[0].sql, nullptr, nullptr, nullptr),
-              SQLITE_OK);
-    const std::string copy = absl::StrCat(
-        "PRAGMA user_version=1; ATTACH '", v3, "' AS old;",
-        "INSERT INTO games SELECT game_id, label, rules, commitment, seed, "
-        "explicit_decks, per_move_ms, bank_ms, max_illegal, created_us, "
-        "status, winner, end_reason, totals, finished_us FROM old.games;"
-        "INSERT INTO seats SELECT game_id, seat, bot_name, token_hash FROM "
-        "old.seats;"
-        "INSERT INTO events SELECT * FROM old.events; DETACH old;");
-    char* error = nullptr;
-    EXPECT_EQ(sqlite3_exec(db, copy.c_str(), nullptr, nullptr, &error),
-              SQLITE_OK)
-        << (error != nullptr ? error : "");
-    sqlite3_free(error);
-    sqlite3_close(db);
-  }
+  ASSERT_EQ(Migrations()[0].version, 1);
+  ASSERT_NO_FATAL_FAILURE(ExecSql(Migrations()[0].sql));
+  ASSERT_NO_FATAL_FAILURE(ExecSql(absl::StrCat(
+      "PRAGMA user_version=1; ATTACH '", v3, "' AS old;",
+      "INSERT INTO games SELECT game_id, label, rules, commitment, seed, "
+      "explicit_decks, per_move_ms, bank_ms, max_illegal, created_us, "
+      "status, winner, end_reason, totals, finished_us FROM old.games;"
+      "INSERT INTO seats SELECT game_id, seat, bot_name, token_hash FROM "
+      "old.seats;"
+      "INSERT INTO events SELECT * FROM old.events; DETACH old;")));
   auto rec = OpenOrDie();
   ExpectRowIs(ReadTally(path_, "b1"), TallyOf(finished));
   EXPECT_FALSE(ReadTally(path_, "b2").has_value());
   // A tally lost later (or never written) is filled in at the next open.
   rec.reset();
-  {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(
-        sqlite3_exec(db, "DELETE FROM game_tallies", nullptr, nullptr, nullptr),
-        SQLITE_OK);
-    sqlite3_close(db);
-  }
+  ASSERT_NO_FATAL_FAILURE(ExecSql("DELETE FROM game_tallies"));
   rec = OpenOrDie();
   ExpectRowIs(ReadTally(path_, "b1"), TallyOf(finished));
 }
@@ -715,14 +705,7 @@ TEST_F(RecorderTest, BotAccountsAndSeatAccounts) {
 // has no game_tallies: it still opens and records games, without tallies.
 TEST_F(RecorderTest, DatabaseWithoutTheTallyTableStillWorks) {
   OpenOrDie().reset();
-  {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(
-        sqlite3_exec(db, "DROP TABLE game_tallies", nullptr, nullptr, nullptr),
-        SQLITE_OK);
-    sqlite3_close(db);
-  }
+  ASSERT_NO_FATAL_FAILURE(ExecSql("DROP TABLE game_tallies"));
   auto rec = OpenOrDie();
   GameHeader h = MakeHeader("nt");
   ASSERT_TRUE(rec->Import(MakeRecord(h, PlayEvents(h))).ok());
