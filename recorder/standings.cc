@@ -65,18 +65,15 @@ std::vector<Standing> ComputeStandings(
 
 absl::StatusOr<std::vector<Standing>> TournamentStandings(
     const Recorder& recorder, const std::string& label,
-    const std::vector<std::string>& participants) {
-  ListFilter filter;
-  filter.label = label;
-  filter.status = GameStatus::kFinished;
-  absl::StatusOr<std::vector<GameSummary>> list = recorder.List(filter);
-  if (!list.ok()) return list.status();
+    const std::vector<std::string>& participants,
+    const std::vector<GameSummary>& summaries) {
   absl::StatusOr<std::map<std::string, std::vector<int>>> forfeits =
       recorder.ForfeitsByLabel(label);
   if (!forfeits.ok()) return forfeits.status();
   std::vector<StandingGame> games;
-  games.reserve(list->size());
-  for (const GameSummary& summary : *list) {
+  games.reserve(summaries.size());
+  for (const GameSummary& summary : summaries) {
+    if (summary.status != GameStatus::kFinished) continue;
     StandingGame g;
     g.bots = summary.bots;
     if (auto it = forfeits->find(summary.game_id); it != forfeits->end()) {

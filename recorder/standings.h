@@ -17,9 +17,8 @@
 // descending, then name; equal score and difference share a rank (1, 1, 3).
 // Every participant is listed, with zeros until it has played.
 //
-// Cost: TournamentStandings reads the games' summary rows and their
-// `forfeit` events (Recorder::List and ForfeitsByLabel), never whole
-// records.
+// Cost: TournamentStandings reads the games' `forfeit` events
+// (ForfeitsByLabel) besides the summaries it is given, never whole records.
 //
 // Lifetimes: values; TournamentStandings reads through the Recorder's read
 // connection and holds nothing afterwards.
@@ -63,10 +62,14 @@ std::vector<Standing> ComputeStandings(
     const std::vector<std::string>& participants,
     const std::vector<StandingGame>& games);
 
-// The standings of the tournament named `label`, from the database.
+// The standings of the tournament named `label`. `games` are the summaries
+// of its games (Recorder::List with that label, any status: those not
+// finished are skipped), which the caller has usually read already; the
+// forfeits are read from the database.
 absl::StatusOr<std::vector<Standing>> TournamentStandings(
     const Recorder& recorder, const std::string& label,
-    const std::vector<std::string>& participants);
+    const std::vector<std::string>& participants,
+    const std::vector<GameSummary>& games);
 
 }  // namespace cassino::recorder
 

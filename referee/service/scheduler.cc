@@ -452,7 +452,8 @@ grpc::Status Scheduler::Info(const Tournament& t, bool games,
   if (r.status != "running" && running == 0) spec->set_seed(r.seed);
 
   absl::StatusOr<std::vector<recorder::Standing>> standings =
-      recorder::TournamentStandings(*recorder_, r.name, r.participants);
+      recorder::TournamentStandings(*recorder_, r.name, r.participants,
+                                    *recorded);
   if (!standings.ok()) return FromAbsl(standings.status());
   for (const recorder::Standing& s : *standings) {
     v1::TournamentStanding* o = out->add_standings();
