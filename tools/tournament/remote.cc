@@ -43,26 +43,22 @@ RemoteTournament::RemoteTournament(const std::string& address,
 
 absl::StatusOr<v1::TournamentInfo> RemoteTournament::Create(
     const v1::TournamentSpec& spec) {
-  grpc::ClientContext ctx;
-  ctx.AddMetadata("authorization", "Bearer " + admin_token_);
-  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
   v1::CreateTournamentRequest req;
   *req.mutable_spec() = spec;
   v1::CreateTournamentResponse resp;
-  const grpc::Status s = stub_->CreateTournament(&ctx, req, &resp);
+  const grpc::Status s = stub_->CreateTournament(
+      AdminContext(admin_token_, 30000).get(), req, &resp);
   if (!s.ok()) return FromGrpc(s, "CreateTournament");
   return std::move(*resp.mutable_tournament());
 }
 
 absl::StatusOr<v1::TournamentInfo> RemoteTournament::Get(
     const std::string& name) {
-  grpc::ClientContext ctx;
-  ctx.AddMetadata("authorization", "Bearer " + admin_token_);
-  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
   v1::GetTournamentRequest req;
   req.set_name(name);
   v1::GetTournamentResponse resp;
-  const grpc::Status s = stub_->GetTournament(&ctx, req, &resp);
+  const grpc::Status s =
+      stub_->GetTournament(AdminContext(admin_token_, 10000).get(), req, &resp);
   if (!s.ok()) return FromGrpc(s, "GetTournament");
   return std::move(*resp.mutable_tournament());
 }

@@ -22,15 +22,6 @@ namespace {
 
 namespace v1 = ::cassino::v1;
 
-std::unique_ptr<grpc::ClientContext> AdminContext(const std::string& token,
-                                                  int64_t timeout_ms) {
-  auto ctx = std::make_unique<grpc::ClientContext>();
-  ctx->AddMetadata("authorization", "Bearer " + token);
-  ctx->set_deadline(std::chrono::system_clock::now() +
-                    std::chrono::milliseconds(timeout_ms));
-  return ctx;
-}
-
 // Runs one game: creates it, starts both bots, waits for the end.
 GameOutcome RunGame(const TournamentOptions& o, v1::RefereeService::Stub& stub,
                     const GameSpec& spec) {
@@ -110,6 +101,15 @@ GameOutcome RunGame(const TournamentOptions& o, v1::RefereeService::Stub& stub,
 }
 
 }  // namespace
+
+std::unique_ptr<grpc::ClientContext> AdminContext(const std::string& token,
+                                                  int64_t timeout_ms) {
+  auto ctx = std::make_unique<grpc::ClientContext>();
+  ctx->AddMetadata("authorization", "Bearer " + token);
+  ctx->set_deadline(std::chrono::system_clock::now() +
+                    std::chrono::milliseconds(timeout_ms));
+  return ctx;
+}
 
 std::vector<GameSpec> MakeSchedule(const TournamentOptions& o) {
   std::vector<GameSpec> games;

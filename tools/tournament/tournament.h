@@ -25,7 +25,9 @@
 #ifndef CASSINO_TOOLS_TOURNAMENT_TOURNAMENT_H_
 #define CASSINO_TOOLS_TOURNAMENT_TOURNAMENT_H_
 
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,7 +35,16 @@
 #include "recorder/standings.h"
 #include "referee/rules/deal.h"
 
+namespace grpc {
+class ClientContext;
+}  // namespace grpc
+
 namespace cassino::tournament {
+
+// The context of an organiser call: the admin token as bearer metadata and
+// a deadline `timeout_ms` from now.
+std::unique_ptr<grpc::ClientContext> AdminContext(const std::string& token,
+                                                  int64_t timeout_ms);
 
 struct BotSpec {
   std::string name;
