@@ -10,6 +10,7 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <span>
 #include <thread>
 #include <unordered_map>
 #include <utility>
@@ -21,6 +22,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "nlohmann/json.hpp"
+#include "recorder/event_pack.h"
 #include "recorder/migrations.h"
 #include "recorder/tally.h"
 
@@ -129,10 +131,72 @@ class Query {
     return std::string(reinterpret_cast<const char*>(text),
                        sqlite3_column_bytes(stmt_, col));
   }
+  // A BLOB column's bytes; valid until the next Step or the end of the
+  // Query.
+  absl::string_view Blob(int col) const {
+    const void* data = sqlite3_column_blob(stmt_, col);
+    if (data == nullptr) return {};
+    return absl::string_view(static_cast<const char*>(data),
+                             sqlite3_column_bytes(stmt_, col));
+  }
+  Query& BindBlob(int index, absl::string_view bytes) {
+    sqlite3_bind_blob64(stmt_, index, bytes.data() != nullptr ? bytes.data() : "",
+                        bytes.size(), SQLITE_TRANSIENT);
+    return *this;
+  }
 
  private:
   sqlite3_stmt* stmt_;
 };
+
+// A game's event rows, and its event pack, by game id (?1).
+constexpr char kGameRowsSql[] =
+    "SELECT seq, kind, at_us, payload, hash FROM events WHERE game_id = ?1 "
+    "ORDER BY seq";
+constexpr char kGamePackSql[] =
+    "SELECT pack FROM event_packs WHERE game_id = ?1";
+
+// Reads a game's events, from its `events` rows or from its event pack
+// (event_pack.h): `rows` selects seq, kind, at_us, payload, hash of the
+// game's rows in seq order and `pack` its pack, both with the game id as ?1.
+// DataLoss if the game has both, or a row's kind or the pack is unreadable.
+absl::Status ReadStoredEvents(sqlite3_stmt* rows, sqlite3_stmt* pack,
+                              const std::string& game_id,
+                              std::vector<Event>* events) {
+  events->clear();
+  Query r(rows);
+  r.Bind(1, game_id);
+  int rc;
+  while ((rc = r.Step()) == SQLITE_ROW) {
+    absl::StatusOr<EventKind> kind = ParseEventKind(r.View(1));
+    if (!kind.ok()) {
+      return absl::DataLossError(absl::StrCat(
+          "game ", game_id, " event ", r.Int(0), ": ", kind.status().message()));
+    }
+    events->push_back({r.Int(0), *kind, r.Int(2), r.Text(3), r.Text(4)});
+  }
+  if (rc != SQLITE_DONE) {
+    return SqlError(sqlite3_db_handle(rows), rc, "reading events");
+  }
+  Query p(pack);
+  p.Bind(1, game_id);
+  rc = p.Step();
+  if (rc == SQLITE_DONE) return absl::OkStatus();
+  if (rc != SQLITE_ROW) {
+    return SqlError(sqlite3_db_handle(pack), rc, "reading an event pack");
+  }
+  if (!events->empty()) {
+    return absl::DataLossError(absl::StrCat(
+        "game ", game_id, " has both event rows and an event pack"));
+  }
+  absl::StatusOr<std::vector<Event>> unpacked = UnpackEvents(p.Blob(0));
+  if (!unpacked.ok()) {
+    return absl::DataLossError(
+        absl::StrCat("game ", game_id, ": ", unpacked.status().message()));
+  }
+  *events = *std::move(unpacked);
+  return absl::OkStatus();
+}
 
 absl::StatusOr<GameStatus> ParseGameStatus(absl::string_view name) {
   for (GameStatus s :
@@ -320,18 +384,31 @@ class Recorder::Impl {
                            EventKind kind, int64_t at_us,
                            absl::string_view payload, absl::string_view hash);
   absl::Status SetSummary(const std::string& game_id, const Summary& summary);
-  // Computes the game's tally from its stored events (this transaction's
-  // included) and writes it, replacing any.
-  absl::Status WriteTally(const std::string& game_id);
+  // Computes the game's tally from its events (all of them, this
+  // transaction's included) and writes it, replacing any.
+  absl::Status WriteTally(const std::string& game_id,
+                          std::span<const Event> events);
+  // The game has just ended (its end or abort event is in this
+  // transaction): writes its tally and moves its event rows into an event
+  // pack (event_pack.h).
+  absl::Status CloseGame(const std::string& game_id);
+  // Writes the game's pack of `events` and deletes its event rows.
+  absl::Status PackRows(const std::string& game_id,
+                        std::span<const Event> events);
   absl::Status InsertTally(const std::string& game_id, const GameTally& tally);
   // Writes the missing tallies of ended games (databases from before
   // migration 002, or a crash between the migration and the backfill).
+  // Games that ended before migration 005 keep their event rows: a
+  // database's existing records are never rewritten.
   absl::Status Backfill();
 
   // Reader helpers; read_mu_ must be held.
   absl::StatusOr<sqlite3_stmt*> ReadStmt(const std::string& sql);
   // Fills in the game's bots and accounts.
   absl::Status SeatsOf(GameSummary& game);
+  // The game's events, from its rows or its pack (ReadStoredEvents).
+  absl::Status LoadEvents(const std::string& game_id,
+                          std::vector<Event>* events);
 
   const Durability durability_;
   bool has_tallies_ = false;  // the game_tallies table exists
@@ -353,7 +430,11 @@ class Recorder::Impl {
     sqlite3_stmt* insert_event = nullptr;
     sqlite3_stmt* set_summary = nullptr;
     sqlite3_stmt* game_shape = nullptr;
-    sqlite3_stmt* game_events = nullptr;
+    sqlite3_stmt* game_rows = nullptr;
+    sqlite3_stmt* game_pack = nullptr;
+    sqlite3_stmt* pack_exists = nullptr;
+    sqlite3_stmt* insert_pack = nullptr;
+    sqlite3_stmt* delete_rows = nullptr;
     sqlite3_stmt* insert_tally = nullptr;
     sqlite3_stmt* set_seat_account = nullptr;
     sqlite3_stmt* insert_account = nullptr;
@@ -562,8 +643,12 @@ absl::Status Recorder::Impl::PrepareWriter() {
       {&w_.game_shape,
        "SELECT rules, (SELECT count(*) FROM seats WHERE game_id = ?1) "
        "FROM games WHERE game_id = ?1"},
-      {&w_.game_events,
-       "SELECT kind, payload FROM events WHERE game_id = ?1 ORDER BY seq"},
+      {&w_.game_rows, kGameRowsSql},
+      {&w_.game_pack, kGamePackSql},
+      {&w_.pack_exists, "SELECT 1 FROM event_packs WHERE game_id = ?1"},
+      {&w_.insert_pack,
+       "INSERT INTO event_packs (game_id, events, pack) VALUES (?1, ?2, ?3)"},
+      {&w_.delete_rows, "DELETE FROM events WHERE game_id = ?1"},
       {&w_.insert_tally,
        "INSERT OR REPLACE INTO game_tallies (game_id, events, rounds, moves, "
        "bad_moves, bad_events, points, conduct, move_ms) "
@@ -638,7 +723,11 @@ Recorder::Impl::~Impl() {
                              w_.insert_event,
                              w_.set_summary,
                              w_.game_shape,
-                             w_.game_events,
+                             w_.game_rows,
+                             w_.game_pack,
+                             w_.pack_exists,
+                             w_.insert_pack,
+                             w_.delete_rows,
                              w_.insert_tally,
                              w_.set_seat_account,
                              w_.insert_account,
@@ -780,6 +869,17 @@ absl::StatusOr<Recorder::Impl::ChainState> Recorder::Impl::Chain(
   q.Bind(1, game_id);
   int rc = q.Step();
   if (rc == SQLITE_DONE) {
+    // No rows: an unknown game, or an ended one whose events are packed.
+    Query p(w_.pack_exists);
+    p.Bind(1, game_id);
+    rc = p.Step();
+    if (rc == SQLITE_ROW) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("game '", game_id, "' has ended"));
+    }
+    if (rc != SQLITE_DONE) {
+      return SqlError(writer_, rc, "looking for an event pack");
+    }
     return absl::NotFoundError(absl::StrCat("unknown game '", game_id, "'"));
   }
   if (rc != SQLITE_ROW) return SqlError(writer_, rc, "reading the last event");
@@ -883,7 +983,8 @@ absl::Status Recorder::Impl::InsertTally(const std::string& game_id,
   return q.Run("writing the game tally");
 }
 
-absl::Status Recorder::Impl::WriteTally(const std::string& game_id) {
+absl::Status Recorder::Impl::WriteTally(const std::string& game_id,
+                                        std::span<const Event> events) {
   if (!has_tallies_) return absl::OkStatus();
   std::string rules;
   int64_t players = 0;
@@ -898,13 +999,39 @@ absl::Status Recorder::Impl::WriteTally(const std::string& game_id) {
   }
   const int seats = static_cast<int>(std::clamp<int64_t>(players, 0, 64));
   TallyBuilder builder(seats, TallySides(rules, seats));
-  Query q(w_.game_events);
-  q.Bind(1, game_id);
-  int rc;
-  while ((rc = q.Step()) == SQLITE_ROW) builder.Add(q.View(0), q.View(1));
-  if (rc != SQLITE_DONE)
-    return SqlError(writer_, rc, "reading a game's events");
+  for (const Event& e : events) builder.Add(e.kind, e.payload);
   return InsertTally(game_id, builder.tally());
+}
+
+absl::Status Recorder::Impl::PackRows(const std::string& game_id,
+                                      std::span<const Event> events) {
+  absl::StatusOr<std::string> pack = PackEvents(events);
+  if (!pack.ok()) {
+    return absl::Status(pack.status().code(),
+                        absl::StrCat("game ", game_id, ": ",
+                                     pack.status().message()));
+  }
+  {
+    Query q(w_.insert_pack);
+    q.Bind(1, game_id)
+        .Bind(2, static_cast<int64_t>(events.size()))
+        .BindBlob(3, *pack);
+    if (absl::Status s = q.Run("writing an event pack"); !s.ok()) return s;
+  }
+  Query q(w_.delete_rows);
+  q.Bind(1, game_id);
+  return q.Run("deleting packed event rows");
+}
+
+absl::Status Recorder::Impl::CloseGame(const std::string& game_id) {
+  std::vector<Event> events;
+  if (absl::Status s =
+          ReadStoredEvents(w_.game_rows, w_.game_pack, game_id, &events);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = WriteTally(game_id, events); !s.ok()) return s;
+  return PackRows(game_id, events);
 }
 
 absl::Status Recorder::Impl::Backfill() {
@@ -929,12 +1056,18 @@ absl::Status Recorder::Impl::Backfill() {
   // A few hundred games per transaction: a crash keeps what was committed
   // and the next open goes on from there.
   constexpr size_t kPerTransaction = 500;
+  std::vector<Event> events;
   for (size_t first = 0; first < ids.size(); first += kPerTransaction) {
     if (absl::Status s = Query(w_.begin).Run("BEGIN"); !s.ok()) return s;
     absl::Status s;
     for (size_t i = first;
          i < std::min(ids.size(), first + kPerTransaction) && s.ok(); ++i) {
-      s = WriteTally(ids[i]);
+      // A game whose events cannot be read (both rows and a pack, a corrupt
+      // pack) gets no tally: readers use the events, and verify names the
+      // defect.
+      if (ReadStoredEvents(w_.game_rows, w_.game_pack, ids[i], &events).ok()) {
+        s = WriteTally(ids[i], events);
+      }
     }
     if (s.ok()) s = Query(w_.commit).Run("COMMIT");
     if (!s.ok()) {
@@ -1010,6 +1143,10 @@ absl::Status Recorder::Impl::AppendOne(const std::string& game_id,
   if (!summary.ok()) return summary.status();
   absl::StatusOr<ChainState> chain = Chain(game_id);
   if (!chain.ok()) return chain.status();
+  if (chain->closed) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("game '", game_id, "' has ended"));
+  }
   const Digest hash = ChainHash(chain->last_hash, e.kind, e.payload);
   if (absl::Status s = InsertEvent(game_id, chain->next_seq, e.kind, e.at_us,
                                    e.payload, ToHex(hash));
@@ -1018,7 +1155,7 @@ absl::Status Recorder::Impl::AppendOne(const std::string& game_id,
   }
   if (summary->has_value()) {
     if (absl::Status s = SetSummary(game_id, **summary); !s.ok()) return s;
-    if (absl::Status s = WriteTally(game_id); !s.ok()) return s;
+    if (absl::Status s = CloseGame(game_id); !s.ok()) return s;
   }
   overlay_[game_id] = ChainState{chain->next_seq + 1, hash,
                                  chain->closed || summary->has_value()};
@@ -1085,15 +1222,20 @@ absl::Status Recorder::Impl::DoWrite(const ImportWrite& w) {
     }
   }
   if (absl::Status s = InsertGame(h, r.status, summary); !s.ok()) return s;
-  for (const Event& e : r.events) {
-    if (absl::Status s = InsertEvent(h.game_id, e.seq, e.kind, e.at_us,
-                                     e.payload, absl::AsciiStrToLower(e.hash));
-        !s.ok()) {
-      return s;
+  if (r.status == GameStatus::kRunning) {
+    for (const Event& e : r.events) {
+      if (absl::Status s =
+              InsertEvent(h.game_id, e.seq, e.kind, e.at_us, e.payload,
+                          absl::AsciiStrToLower(e.hash));
+          !s.ok()) {
+        return s;
+      }
     }
-  }
-  if (r.status != GameStatus::kRunning) {
-    // Derived data is never imported: it is computed from the events.
+  } else {
+    // An ended game is stored as the referee leaves one: its events
+    // packed. Derived data is never imported: the tally is computed from
+    // the events.
+    if (absl::Status s = PackRows(h.game_id, r.events); !s.ok()) return s;
     if (absl::Status s = InsertTally(h.game_id, TallyOf(r)); !s.ok()) return s;
   }
   overlay_[h.game_id] = ChainState{static_cast<int64_t>(r.events.size()), last,
@@ -1270,6 +1412,15 @@ absl::Status Recorder::Impl::SeatsOf(GameSummary& game) {
   return absl::OkStatus();
 }
 
+absl::Status Recorder::Impl::LoadEvents(const std::string& game_id,
+                                        std::vector<Event>* events) {
+  absl::StatusOr<sqlite3_stmt*> rows = ReadStmt(kGameRowsSql);
+  if (!rows.ok()) return rows.status();
+  absl::StatusOr<sqlite3_stmt*> pack = ReadStmt(kGamePackSql);
+  if (!pack.ok()) return pack.status();
+  return ReadStoredEvents(*rows, *pack, game_id, events);
+}
+
 absl::StatusOr<GameRecord> Recorder::Impl::Load(const std::string& game_id) {
   std::lock_guard<std::mutex> lock(read_mu_);
   ReadTransaction txn(reader_);
@@ -1315,7 +1466,7 @@ absl::StatusOr<GameRecord> Recorder::Impl::Load(const std::string& game_id) {
     q.Bind(1, game_id);
     int rc;
     while ((rc = q.Step()) == SQLITE_ROW) {
-      h.seats.push_back({q.Text(0), q.Text(1)});
+      h.seats.push_back({q.Text(0), q.Text(1), ""});
     }
     if (rc != SQLITE_DONE) return SqlError(reader_, rc, "reading seats");
   }
@@ -1335,22 +1486,7 @@ absl::StatusOr<GameRecord> Recorder::Impl::Load(const std::string& game_id) {
     }
     if (rc != SQLITE_DONE) return SqlError(reader_, rc, "reading accounts");
   }
-  {
-    absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
-        "SELECT seq, kind, at_us, payload, hash FROM events "
-        "WHERE game_id = ?1 ORDER BY seq");
-    if (!stmt.ok()) return stmt.status();
-    Query q(*stmt);
-    q.Bind(1, game_id);
-    int rc;
-    while ((rc = q.Step()) == SQLITE_ROW) {
-      absl::StatusOr<EventKind> kind = ParseEventKind(q.Text(1));
-      if (!kind.ok()) return absl::DataLossError(kind.status().message());
-      record.events.push_back(
-          {q.Int(0), *kind, q.Int(2), q.Text(3), q.Text(4)});
-    }
-    if (rc != SQLITE_DONE) return SqlError(reader_, rc, "reading events");
-  }
+  if (absl::Status s = LoadEvents(game_id, &record.events); !s.ok()) return s;
   return record;
 }
 
@@ -1467,26 +1603,53 @@ Recorder::Impl::ForfeitsByLabel(const std::string& label) {
     }
     if (rc != SQLITE_DONE) return SqlError(reader_, rc, "reading seats");
   }
-  absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
-      "SELECT e.game_id, e.payload FROM games g JOIN events e "
-      "ON e.game_id = g.game_id WHERE g.label = ?1 AND "
-      "g.status = 'finished' AND e.kind = 'forfeit'");
-  if (!stmt.ok()) return stmt.status();
-  Query q(*stmt);
-  q.Bind(1, label);
-  int rc;
-  while ((rc = q.Step()) == SQLITE_ROW) {
-    std::vector<int>& seats = out[q.Text(0)];
-    const Json payload =
-        Json::parse(q.View(1), nullptr, /*allow_exceptions=*/false);
-    if (!payload.is_object() || !payload.contains("seat") ||
-        !payload["seat"].is_number_integer()) {
-      continue;
+  if (has_tallies_) {
+    // The forfeits column of each game's tally (tally.h: conduct is
+    // [[moves, rejects, forfeits, timeouts], ...] per seat), counted as
+    // `cassino stats` counts them. Every ended game has a tally once the
+    // recorder has opened the database, except one whose events cannot be
+    // read (verify names it), which counts no forfeits.
+    absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
+        "SELECT t.game_id, t.conduct FROM games g JOIN game_tallies t "
+        "ON t.game_id = g.game_id WHERE g.label = ?1 AND "
+        "g.status = 'finished'");
+    if (!stmt.ok()) return stmt.status();
+    Query q(*stmt);
+    q.Bind(1, label);
+    int rc;
+    while ((rc = q.Step()) == SQLITE_ROW) {
+      std::vector<int>& seats = out[q.Text(0)];
+      const Json conduct =
+          Json::parse(q.View(1), nullptr, /*allow_exceptions=*/false);
+      if (!conduct.is_array()) continue;
+      for (size_t seat = 0; seat < seats.size() && seat < conduct.size();
+           ++seat) {
+        const Json& c = conduct[seat];
+        if (c.is_array() && c.size() > 2 && c[2].is_number_integer()) {
+          seats[seat] = c[2].get<int>();
+        }
+      }
     }
-    const int64_t seat = payload["seat"].get<int64_t>();
-    if (seat >= 0 && seat < static_cast<int64_t>(seats.size())) ++seats[seat];
+    if (rc != SQLITE_DONE) return SqlError(reader_, rc, "reading forfeits");
+    return out;
   }
-  if (rc != SQLITE_DONE) return SqlError(reader_, rc, "reading forfeits");
+  // No tallies (a database whose migration 002 was a placeholder): the
+  // forfeit events themselves.
+  std::vector<Event> events;
+  for (auto& [game_id, seats] : out) {
+    if (!LoadEvents(game_id, &events).ok()) continue;
+    for (const Event& e : events) {
+      if (e.kind != EventKind::kForfeit) continue;
+      const Json payload =
+          Json::parse(e.payload, nullptr, /*allow_exceptions=*/false);
+      if (!payload.is_object() || !payload.contains("seat") ||
+          !payload["seat"].is_number_integer()) {
+        continue;
+      }
+      const int64_t seat = payload["seat"].get<int64_t>();
+      if (seat >= 0 && seat < static_cast<int64_t>(seats.size())) ++seats[seat];
+    }
+  }
   return out;
 }
 

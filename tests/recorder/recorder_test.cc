@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -73,6 +74,19 @@ class RecorderTest : public ::testing::Test {
     ASSERT_EQ(rc, SQLITE_OK) << sql << ": " << message;
   }
 
+  // The single integer the query `sql` gives (-1 if none).
+  int64_t CountOf(const std::string& sql) {
+    sqlite3* db = nullptr;
+    sqlite3_open(path_.c_str(), &db);
+    sqlite3_stmt* q = nullptr;
+    sqlite3_prepare_v2(db, sql.c_str(), -1, &q, nullptr);
+    const int64_t n =
+        sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    return n;
+  }
+
   // Writes a game as the referee would: create, then every event.
   static void WriteGame(Recorder& rec, const GameHeader& h,
                         const std::vector<PendingEvent>& events) {
@@ -126,6 +140,52 @@ TEST_F(RecorderTest, CreateAppendLoadRoundTripWithHashChain) {
   EXPECT_TRUE(replayed->game.over());
 
   EXPECT_EQ(rec->Load("nope").status().code(), absl::StatusCode::kNotFound);
+}
+
+// When a game ends its event rows become one event pack (schema 5), in the
+// same transaction: nothing changes for readers but the storage.
+TEST_F(RecorderTest, EndedGamesArePackedAndReadTheSame) {
+  auto rec = OpenOrDie();
+  GameHeader h = MakeHeader("g1");
+  std::vector<PendingEvent> events = PlayEvents(h);
+  ASSERT_TRUE(rec->CreateGameSync(h).ok());
+  for (size_t i = 0; i + 1 < events.size(); ++i) {
+    ASSERT_TRUE(
+        rec->AppendSync("g1", events[i].kind, events[i].at_us, events[i].payload)
+            .ok());
+  }
+  const int64_t count = static_cast<int64_t>(events.size()) + 1;
+  // Running: every acknowledged event is a row.
+  EXPECT_EQ(CountOf("SELECT count(*) FROM events"), count - 1);
+  EXPECT_EQ(CountOf("SELECT count(*) FROM event_packs"), 0);
+  const PendingEvent& last = events.back();
+  ASSERT_EQ(last.kind, EventKind::kEnd);
+  ASSERT_TRUE(rec->AppendSync("g1", last.kind, last.at_us, last.payload).ok());
+  EXPECT_EQ(CountOf("SELECT count(*) FROM events"), 0);
+  EXPECT_EQ(CountOf("SELECT events FROM event_packs WHERE game_id = 'g1'"),
+            count);
+  absl::StatusOr<GameRecord> loaded = rec->Load("g1");
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ(loaded->events, MakeRecord(h, events).events);
+
+  // An ended game takes no more events (rows would fork its record).
+  absl::Status more =
+      rec->AppendSync("g1", EventKind::kAbort, last.at_us + 1, AbortPayload("x"));
+  EXPECT_EQ(more.code(), absl::StatusCode::kFailedPrecondition) << more;
+  rec.reset();
+  rec = OpenOrDie();  // and none after a restart (the chain is in the pack)
+  more =
+      rec->AppendSync("g1", EventKind::kAbort, last.at_us + 1, AbortPayload("x"));
+  EXPECT_EQ(more.code(), absl::StatusCode::kFailedPrecondition) << more;
+  EXPECT_THAT(more.message(), HasSubstr("has ended"));
+  EXPECT_EQ(rec->Load("g1")->events, loaded->events);
+
+  // A pack beside rows is two versions of one record: refused, not merged.
+  rec.reset();
+  ASSERT_NO_FATAL_FAILURE(
+      ExecSql("INSERT INTO events VALUES ('g1', 0, 'create', 1, '{}', '')"));
+  rec = OpenOrDie();
+  EXPECT_EQ(rec->Load("g1").status().code(), absl::StatusCode::kDataLoss);
 }
 
 TEST_F(RecorderTest, ExplicitDecksChainStartsFromZeros) {
@@ -646,6 +706,14 @@ TEST_F(RecorderTest, SchemaVersion1DatabaseIsBackfilledAtOpen) {
       "INSERT INTO seats SELECT game_id, seat, bot_name, token_hash FROM "
       "old.seats;"
       "INSERT INTO events SELECT * FROM old.events; DETACH old;")));
+  // The finished game's events are packed in the new file; a version 1
+  // database holds them as rows.
+  for (const Event& e : finished.events) {
+    ASSERT_NO_FATAL_FAILURE(ExecSql(absl::StrCat(
+        "INSERT INTO events VALUES ('b1', ", e.seq, ", '",
+        EventKindName(e.kind), "', ", e.at_us, ", '",
+        absl::StrReplaceAll(e.payload, {{"'", "''"}}), "', '", e.hash, "')")));
+  }
   auto rec = OpenOrDie();
   ExpectRowIs(ReadTally(path_, "b1"), TallyOf(finished));
   EXPECT_FALSE(ReadTally(path_, "b2").has_value());
@@ -730,6 +798,10 @@ TEST_F(RecorderTest, ImportRoundTrip) {
     EXPECT_EQ(loaded->header, record.header);
     EXPECT_EQ(loaded->status, record.status);
     EXPECT_EQ(loaded->events, record.events);
+    // Stored as the referee leaves an ended game: packed.
+    EXPECT_EQ(CountOf("SELECT count(*) FROM events WHERE game_id = 'i1'"), 0);
+    EXPECT_EQ(CountOf("SELECT events FROM event_packs WHERE game_id = 'i1'"),
+              static_cast<int64_t>(record.events.size()));
     absl::StatusOr<std::vector<GameSummary>> list = rec->List({});
     ASSERT_TRUE(list.ok());
     ASSERT_EQ(list->size(), 1u);

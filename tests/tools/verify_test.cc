@@ -1,12 +1,14 @@
 // The record verifier: good records pass; every kind of tampering is found
 // and named; corrupt files never crash it.
 
+#include <sqlite3.h>
 #include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,7 @@ using ::cassino::tools_testing::ExecSql;
 using ::cassino::tools_testing::FixtureOptions;
 using ::cassino::tools_testing::PlayFixtureGame;
 using ::cassino::tools_testing::Rechain;
+using ::cassino::tools_testing::UnpackToRows;
 using ::cassino::tools_testing::WriteGame;
 using ::testing::HasSubstr;
 
@@ -49,11 +52,50 @@ class VerifyTest : public ::testing::Test {
       ASSERT_TRUE(WriteGame(**rec, PlayFixtureGame(id, opt)).ok());
     }
   }
-  // One two-player finished game "g" with rejects.
+  // One two-player finished game "g" with rejects, its events as `events`
+  // rows (the layout of a game that ended before schema version 5), which
+  // the tampering tests edit in SQL.
   void WriteOne() {
+    WritePacked();
+    ASSERT_EQ(UnpackToRows(path_, "g"), "");
+  }
+  // The same game as the referee leaves it: its events in one event pack.
+  void WritePacked() {
     FixtureOptions o;
     o.reject_every = 5;
     Write({{"g", o}});
+  }
+  // The single integer the query `sql` gives.
+  int64_t CountOf(const std::string& sql) {
+    sqlite3* db = nullptr;
+    sqlite3_open(path_.c_str(), &db);
+    sqlite3_stmt* q = nullptr;
+    sqlite3_prepare_v2(db, sql.c_str(), -1, &q, nullptr);
+    const int64_t n =
+        sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    return n;
+  }
+  // Applies `edit` to game g's event pack, as a forger with SQLite would.
+  void EditPack(const std::function<void(std::string&)>& edit) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+    sqlite3_stmt* q = nullptr;
+    sqlite3_prepare_v2(db, "SELECT pack FROM event_packs WHERE game_id = 'g'",
+                       -1, &q, nullptr);
+    ASSERT_EQ(sqlite3_step(q), SQLITE_ROW);
+    std::string pack(static_cast<const char*>(sqlite3_column_blob(q, 0)),
+                     sqlite3_column_bytes(q, 0));
+    sqlite3_finalize(q);
+    edit(pack);
+    sqlite3_prepare_v2(db, "UPDATE event_packs SET pack = ?1 WHERE game_id = 'g'",
+                       -1, &q, nullptr);
+    sqlite3_bind_blob(q, 1, pack.data(), static_cast<int>(pack.size()),
+                      SQLITE_TRANSIENT);
+    EXPECT_EQ(sqlite3_step(q), SQLITE_DONE);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
   }
   VerifyReport Verify() {
     absl::StatusOr<VerifyReport> r = VerifyDatabase(path_, {});
@@ -260,6 +302,55 @@ TEST_F(VerifyTest, MovePayloadSpellingDoesNotChangeTheVerdict) {
   SetPayload(seq, zero);
   Rechain(path_, "g");
   EXPECT_THAT(OnlyFailure().what, HasSubstr("not a JSON object"));
+}
+
+// The referee packs an ended game's events (schema 5): the pack verifies
+// exactly as the rows it came from, and tampering with it is named alike.
+TEST_F(VerifyTest, PackedGameVerifiesAndItsTamperingIsNamed) {
+  WritePacked();
+  EXPECT_EQ(CountOf("SELECT count(*) FROM events"), 0);
+  EXPECT_EQ(CountOf("SELECT count(*) FROM event_packs"), 1);
+  EXPECT_TRUE(Verify().failures.empty());
+
+  // One byte of a move's payload, changed inside the pack.
+  const int64_t seq = SeqOf("move", 5);
+  const std::string payload = Payload(seq);
+  EditPack([&](std::string& pack) {
+    const size_t at = pack.find(payload);
+    ASSERT_NE(at, std::string::npos);
+    const size_t digit = at + payload.find("\"elapsed_ms\":") + 13;
+    pack[digit] = pack[digit] == '9' ? '8' : '9';
+  });
+  Failure f = OnlyFailure();
+  EXPECT_EQ(f.seq, seq);
+  EXPECT_THAT(f.what, HasSubstr("hash chain broken at this move event"));
+}
+
+TEST_F(VerifyTest, CorruptPackIsNamed) {
+  WritePacked();
+  EditPack([](std::string& pack) { pack.resize(pack.size() - 40); });
+  Failure f = OnlyFailure();
+  EXPECT_EQ(f.game_id, "g");
+  EXPECT_GT(f.seq, 100);  // the last event, named by its seq
+  EXPECT_THAT(f.what, HasSubstr("the event pack is corrupt at event"));
+  EXPECT_THAT(f.what, HasSubstr("run past the end"));
+
+  EditPack([](std::string& pack) { pack[0] = '\x07'; });
+  EXPECT_THAT(OnlyFailure().what, HasSubstr("format version 7"));
+}
+
+TEST_F(VerifyTest, PackCountAndDoubleStorageAreCaught) {
+  WritePacked();
+  ExecSql(path_, "UPDATE event_packs SET events = events + 1");
+  EXPECT_THAT(OnlyFailure().what,
+              HasSubstr("the event pack's events column says"));
+  ExecSql(path_, "UPDATE event_packs SET events = events - 1");
+  EXPECT_TRUE(Verify().failures.empty());
+  // A row beside the pack: two versions of the record.
+  ExecSql(path_,
+          "INSERT INTO events VALUES ('g', 0, 'create', 1, '{}', '')");
+  EXPECT_THAT(OnlyFailure().what,
+              HasSubstr("both event rows and an event pack"));
 }
 
 TEST_F(VerifyTest, AlteredHashIsCaught) {

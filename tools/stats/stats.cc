@@ -26,6 +26,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "recorder/event_pack.h"
 #include "referee/rules/position.h"
 #include "referee/rules/rule_set.h"
 #include "referee/rules/scoring.h"
@@ -432,6 +433,29 @@ std::string_view Text(sqlite3_stmt* stmt, int col) {
                           sqlite3_column_bytes(stmt, col));
 }
 
+// Whether the database has the table `name` (false if it cannot tell).
+bool HasTable(sqlite3* db, const char* name) {
+  sqlite3_stmt* q = nullptr;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT count(*) FROM sqlite_master WHERE type = "
+                         "'table' AND name = ?1",
+                         -1, &q, nullptr) != SQLITE_OK) {
+    return false;
+  }
+  sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+  const bool found =
+      sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 1;
+  sqlite3_finalize(q);
+  return found;
+}
+
+std::string_view Blob(sqlite3_stmt* stmt, int col) {
+  const void* p = sqlite3_column_blob(stmt, col);
+  if (p == nullptr) return {};
+  return std::string_view(static_cast<const char*>(p),
+                          sqlite3_column_bytes(stmt, col));
+}
+
 absl::Status StepError(sqlite3* db) {
   return absl::UnavailableError(
       absl::StrCat("reading the database: ", sqlite3_errmsg(db)));
@@ -547,8 +571,10 @@ struct Partial {
 
 class EventReader {
  public:
-  EventReader(const std::vector<GameInfo>& games, bool with_moves, Partial* out)
-      : games_(games), with_moves_(with_moves), out_(*out) {}
+  // `packs`: the database has event_packs (schema version 5).
+  EventReader(const std::vector<GameInfo>& games, bool with_moves, bool packs,
+              Partial* out)
+      : games_(games), with_moves_(with_moves), packs_(packs), out_(*out) {}
 
   // One event of game `g`.
   void Add(const GameInfo& g, std::string_view kind, std::string_view payload) {
@@ -607,41 +633,67 @@ class EventReader {
     }
   }
 
+  // The events of an ended game's event pack (schema 5; event_pack.h). A
+  // pack that does not decode counts as one bad event (verify names it).
+  void AddPack(const GameInfo& g, std::string_view pack) {
+    recorder::EventPackReader reader(absl::string_view(pack.data(), pack.size()));
+    recorder::PackedEvent e;
+    while (reader.Next(&e)) {
+      const absl::string_view kind = recorder::EventKindName(e.kind);
+      Add(g, std::string_view(kind.data(), kind.size()),
+          std::string_view(e.payload.data(), e.payload.size()));
+    }
+    if (!reader.status().ok()) ++out_.bad_events;
+  }
+
   // Range scan over [first, last) of `games_` (sorted by id): the events
-  // of every game id in between, in primary-key order, merged with the
-  // game list (events of games not in the list are skipped).
+  // of every game id in between, in primary-key order, from the `events`
+  // rows and then from the event packs, merged with the game list (events
+  // of games not in the list are skipped). A game's events are either rows
+  // or one pack.
   void ScanRange(sqlite3* db, size_t first, size_t last, bool open_start) {
-    // With move events, no filter on kind: nearly every row is wanted and
-    // testing the kind in SQL costs more than skipping the few others
-    // here (measured). Without, the filter saves extracting the moves.
-    std::string sql =
-        absl::StrCat("SELECT game_id, kind, payload FROM events WHERE ",
-                     with_moves_ ? "1" : kNoMovesFilter);
-    if (!open_start) sql += " AND game_id >= ?1";
-    if (last < games_.size()) sql += " AND game_id < ?2";
-    sql += " ORDER BY game_id, seq";
-    absl::StatusOr<Stmt> stmt = Prepare(db, sql);
-    if (!stmt.ok()) {
-      out_.status = stmt.status();
-      return;
-    }
-    sqlite3_stmt* st = stmt->get();
-    BindIdRange(st, first, last, open_start);
-    size_t k = first;
-    std::string current;  // the game id of the previous row
-    const GameInfo* game = nullptr;
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-      std::string_view id = Text(st, 0);
-      if (id != current) {
-        current.assign(id);
-        while (k < last && std::string_view(games_[k].id) < id) ++k;
-        game = (k < last && games_[k].id == id) ? &games_[k] : nullptr;
+    for (const bool packs : {false, true}) {
+      if (packs && !packs_) break;
+      // With move events, no filter on kind: nearly every row is wanted and
+      // testing the kind in SQL costs more than skipping the few others
+      // here (measured). Without, the filter saves extracting the moves.
+      std::string sql =
+          packs ? "SELECT game_id, pack FROM event_packs WHERE 1"
+                : absl::StrCat("SELECT game_id, kind, payload FROM events WHERE ",
+                               with_moves_ ? "1" : kNoMovesFilter);
+      if (!open_start) sql += " AND game_id >= ?1";
+      if (last < games_.size()) sql += " AND game_id < ?2";
+      sql += packs ? " ORDER BY game_id" : " ORDER BY game_id, seq";
+      absl::StatusOr<Stmt> stmt = Prepare(db, sql);
+      if (!stmt.ok()) {
+        out_.status = stmt.status();
+        return;
       }
-      if (game == nullptr) continue;
-      Add(*game, Text(st, 1), Text(st, 2));
+      sqlite3_stmt* st = stmt->get();
+      BindIdRange(st, first, last, open_start);
+      size_t k = first;
+      std::string current;  // the game id of the previous row
+      const GameInfo* game = nullptr;
+      int rc;
+      while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        std::string_view id = Text(st, 0);
+        if (id != current) {
+          current.assign(id);
+          while (k < last && std::string_view(games_[k].id) < id) ++k;
+          game = (k < last && games_[k].id == id) ? &games_[k] : nullptr;
+        }
+        if (game == nullptr) continue;
+        if (packs) {
+          AddPack(*game, Blob(st, 1));
+        } else {
+          Add(*game, Text(st, 1), Text(st, 2));
+        }
+      }
+      if (rc != SQLITE_DONE) {
+        out_.status = StepError(db);
+        return;
+      }
     }
-    if (rc != SQLITE_DONE) out_.status = StepError(db);
   }
 
   // Binds ?1 and ?2 of a range query over game ids to the ids of games
@@ -738,19 +790,34 @@ class EventReader {
       return;
     }
     sqlite3_stmt* st = stmt->get();
+    absl::StatusOr<Stmt> pack_stmt =
+        packs_ ? Prepare(db, "SELECT pack FROM event_packs WHERE game_id = ?1")
+               : absl::StatusOr<Stmt>(Stmt(nullptr));
+    if (!pack_stmt.ok()) {
+      out_.status = pack_stmt.status();
+      return;
+    }
+    sqlite3_stmt* pk = pack_stmt->get();
     for (size_t k : indices) {
       const GameInfo& g = games_[k];
-      sqlite3_bind_text(st, 1, g.id.data(), static_cast<int>(g.id.size()),
-                        SQLITE_STATIC);
-      int rc;
-      while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        Add(g, Text(st, 0), Text(st, 1));
+      for (sqlite3_stmt* q : {st, pk}) {
+        if (q == nullptr) continue;
+        sqlite3_bind_text(q, 1, g.id.data(), static_cast<int>(g.id.size()),
+                          SQLITE_STATIC);
+        int rc;
+        while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+          if (q == pk) {
+            AddPack(g, Blob(q, 0));
+          } else {
+            Add(g, Text(q, 0), Text(q, 1));
+          }
+        }
+        if (rc != SQLITE_DONE) {
+          out_.status = StepError(db);
+          return;
+        }
+        sqlite3_reset(q);
       }
-      if (rc != SQLITE_DONE) {
-        out_.status = StepError(db);
-        return;
-      }
-      sqlite3_reset(st);
     }
   }
 
@@ -854,6 +921,7 @@ class EventReader {
       "(kind = 'round' OR kind = 'reject' OR kind = 'forfeit')";
   const std::vector<GameInfo>& games_;
   const bool with_moves_;
+  const bool packs_;
   Partial& out_;
   std::vector<ItemPoints> items_;
 };
@@ -1380,15 +1448,10 @@ absl::StatusOr<Stats> ReadStats(const std::string& path, const Filter& filter,
   // Databases of schema version 2 or later keep a tally per ended game
   // (schemas/002_game_tallies.sql): one row instead of its ~180 events.
   // Older ones, and games without a usable tally, are read from the events.
-  bool tallies = false;
-  if (options.use_tallies) {
-    absl::StatusOr<Stmt> check = Prepare(
-        db->get(),
-        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
-        "'game_tallies'");
-    tallies = check.ok() && sqlite3_step(check->get()) == SQLITE_ROW &&
-              sqlite3_column_int(check->get(), 0) == 1;
-  }
+  const bool tallies =
+      options.use_tallies && HasTable(db->get(), "game_tallies");
+  // Schema version 5 moves an ended game's events into one event pack.
+  const bool packs = HasTable(db->get(), "event_packs");
   const int threads = static_cast<int>(std::clamp<size_t>(
       std::min<size_t>(std::max(options.threads, 1), games.size() / 1000 + 1),
       1, 16));
@@ -1400,7 +1463,7 @@ absl::StatusOr<Stats> ReadStats(const std::string& path, const Filter& filter,
     const size_t first = games.size() * t / threads;
     const size_t last = games.size() * (t + 1) / threads;
     if (first >= last) return;
-    EventReader reader(games, options.move_times, partials[t].get());
+    EventReader reader(games, options.move_times, packs, partials[t].get());
     if (tallies) {
       reader.ScanTallies(conn, first, last, t == 0, dense);
     } else if (dense) {

@@ -19,6 +19,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "nlohmann/json.hpp"
+#include "recorder/event_pack.h"
 #include "recorder/tally.h"
 #include "referee/rules/deal.h"
 #include "referee/rules/game.h"
@@ -996,6 +997,7 @@ std::optional<Failure> GameVerifier::Impl::Verify(const StoredGame& g) {
                 "events, seats or a tally are stored for a game with no games "
                 "row");
   }
+  if (!g.storage_error.empty()) return Fail(g.storage_error_seq, g.storage_error);
   if (g.events.empty()) {
     return Fail(-1, "the game has no events (the create event is missing)");
   }
@@ -1053,6 +1055,18 @@ void Assign(std::string* out, absl::string_view text) {
   out->assign(text.data(), text.size());
 }
 
+// Lower-case hex of `bytes` into `out`, reusing its buffer.
+void AssignHex(absl::string_view bytes, std::string* out) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  out->resize(2 * bytes.size());
+  char* p = out->data();
+  for (const char c : bytes) {
+    const auto b = static_cast<uint8_t>(c);
+    *p++ = kDigits[b >> 4];
+    *p++ = kDigits[b & 15];
+  }
+}
+
 }  // namespace
 
 constexpr char kGamesCols[] =
@@ -1066,6 +1080,7 @@ constexpr char kSeatsColsBefore3[] =
     "SELECT game_id, seat, bot_name, NULL FROM seats ";
 constexpr char kEventsCols[] =
     "SELECT game_id, seq, kind, at_us, payload, hash FROM events ";
+constexpr char kPacksCols[] = "SELECT game_id, events, pack FROM event_packs ";
 constexpr char kTalliesCols[] =
     "SELECT game_id, events, rounds, moves, bad_moves, bad_events, points, "
     "conduct, move_ms FROM game_tallies ";
@@ -1074,8 +1089,9 @@ class DatabaseReader::Impl {
  public:
   ~Impl() {
     for (sqlite3_stmt* s :
-         {games_all_, seats_all_, events_all_, tallies_all_, games_one_,
-          seats_one_, events_one_, tallies_one_, count_}) {
+         {games_all_, seats_all_, events_all_, tallies_all_, packs_all_,
+          games_one_, seats_one_, events_one_, tallies_one_, packs_one_,
+          count_}) {
       sqlite3_finalize(s);
     }
     sqlite3_close_v2(db_);
@@ -1105,9 +1121,16 @@ class DatabaseReader::Impl {
         "'account'",
         path);
     if (!has_accounts.ok()) return has_accounts.status();
+    // Schema version 5 added event_packs.
+    absl::StatusOr<bool> packs = CountIsOne(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
+        "'event_packs'",
+        path);
+    if (!packs.ok()) return packs.status();
+    has_packs_ = *packs;
     const std::string games_cols = kGamesCols;
-    const std::string seats_cols =
-        *has_accounts ? kSeatsCols : kSeatsColsBefore3;
+    seats_cols_ = *has_accounts ? kSeatsCols : kSeatsColsBefore3;
+    const std::string& seats_cols = seats_cols_;
     const std::string events_cols = kEventsCols;
     const std::pair<sqlite3_stmt**, std::string> statements[] = {
         {&games_all_, games_cols + "ORDER BY game_id"},
@@ -1123,6 +1146,11 @@ class DatabaseReader::Impl {
         {&tallies_one_, has_tallies_
                             ? std::string(kTalliesCols) + "WHERE game_id = ?1"
                             : std::string()},
+        {&packs_all_, has_packs_ ? std::string(kPacksCols) + "ORDER BY game_id"
+                                 : std::string()},
+        {&packs_one_, has_packs_
+                          ? std::string(kPacksCols) + "WHERE game_id = ?1"
+                          : std::string()},
     };
     for (const auto& [slot, sql] : statements) {
       if (sql.empty()) continue;
@@ -1186,13 +1214,15 @@ class DatabaseReader::Impl {
     const std::string where = from.empty() ? "" : "WHERE game_id >= ?1 ";
     const std::string sql[] = {
         absl::StrCat(kGamesCols, where, "ORDER BY game_id"),
-        absl::StrCat(kSeatsCols, where, "ORDER BY game_id, seat"),
+        absl::StrCat(seats_cols_, where, "ORDER BY game_id, seat"),
         absl::StrCat(kEventsCols, where, "ORDER BY game_id, seq"),
-        absl::StrCat(kTalliesCols, where, "ORDER BY game_id")};
-    sqlite3_stmt* stmts[4] = {nullptr, nullptr, nullptr, nullptr};
+        has_tallies_ ? absl::StrCat(kTalliesCols, where, "ORDER BY game_id")
+                     : "",
+        has_packs_ ? absl::StrCat(kPacksCols, where, "ORDER BY game_id") : ""};
+    sqlite3_stmt* stmts[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
     absl::Status status;
-    const int count = has_tallies_ ? 4 : 3;
-    for (int i = 0; i < count && status.ok(); ++i) {
+    for (int i = 0; i < 5 && status.ok(); ++i) {
+      if (sql[i].empty()) continue;
       int rc = sqlite3_prepare_v2(db_, sql[i].c_str(), -1, &stmts[i], nullptr);
       if (rc != SQLITE_OK) {
         status = SqlError(db_, rc, "preparing");
@@ -1208,7 +1238,8 @@ class DatabaseReader::Impl {
       if (rc != SQLITE_OK) {
         status = SqlError(db_, rc, "beginning a read");
       } else {
-        status = Merge(stmts[0], stmts[1], stmts[2], stmts[3], to, fn);
+        status = Merge(stmts[0], stmts[1], stmts[2], stmts[3], stmts[4], to,
+                       fn);
         for (sqlite3_stmt* st : stmts) sqlite3_reset(st);
         sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
       }
@@ -1223,8 +1254,8 @@ class DatabaseReader::Impl {
     if (rc != SQLITE_OK) return SqlError(db_, rc, "beginning a read");
     absl::Status status = ids.empty() ? ForEachAll(fn) : ForEachNamed(ids, fn);
     for (sqlite3_stmt* s :
-         {games_all_, seats_all_, events_all_, tallies_all_, games_one_,
-          seats_one_, events_one_, tallies_one_}) {
+         {games_all_, seats_all_, events_all_, tallies_all_, packs_all_,
+          games_one_, seats_one_, events_one_, tallies_one_, packs_one_}) {
       sqlite3_reset(s);
     }
     sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
@@ -1268,6 +1299,9 @@ class DatabaseReader::Impl {
     g.finished_us.reset();
     g.tally.reset();
     g.missing_game_row = false;
+    g.packed = false;
+    g.storage_error.clear();
+    g.storage_error_seq = -1;
   }
 
   static void ReadTallyRow(sqlite3_stmt* s, StoredGame& g) {
@@ -1329,30 +1363,69 @@ class DatabaseReader::Impl {
     Assign(&e.hash, ColumnText(s, 5));
   }
 
+  // Decodes the game's event pack into events[*count ...], reusing their
+  // buffers; a defect, or a pack beside event rows, goes to storage_error.
+  static void ReadPackRow(sqlite3_stmt* s, StoredGame& g, size_t* count) {
+    if (*count > 0 || g.packed) {
+      g.storage_error = "the game has both event rows and an event pack";
+      return;
+    }
+    g.packed = true;
+    const int64_t declared = sqlite3_column_int64(s, 1);
+    const void* blob = sqlite3_column_blob(s, 2);
+    recorder::EventPackReader reader(
+        blob == nullptr ? absl::string_view()
+                        : absl::string_view(static_cast<const char*>(blob),
+                                            static_cast<size_t>(
+                                                sqlite3_column_bytes(s, 2))));
+    recorder::PackedEvent packed;
+    while (reader.Next(&packed)) {
+      if (*count == g.events.size()) g.events.emplace_back();
+      StoredEvent& e = g.events[(*count)++];
+      e.seq = packed.seq;
+      Assign(&e.kind, recorder::EventKindName(packed.kind));
+      e.at_us = packed.at_us;
+      Assign(&e.payload, packed.payload);
+      AssignHex(packed.hash, &e.hash);
+    }
+    if (!reader.status().ok()) {
+      g.storage_error = std::string(reader.status().message());
+      g.storage_error_seq = static_cast<int64_t>(*count);
+    } else if (declared != static_cast<int64_t>(*count)) {
+      g.storage_error =
+          absl::StrCat("the event pack's events column says ", declared,
+                       " events but the pack holds ", *count);
+    }
+  }
+
   absl::Status ForEachAll(const std::function<void(StoredGame&)>& fn) {
-    return Merge(games_all_, seats_all_, events_all_, tallies_all_, "", fn);
+    return Merge(games_all_, seats_all_, events_all_, tallies_all_,
+                 packs_all_, "", fn);
   }
 
   // Merges the id-ordered row streams into games, up to (not including)
   // the id `to` ("" for no bound; ids compare as SQLite's BINARY collation
-  // does). `tallies_stmt` may be null (a schema version 1 database).
+  // does). `tallies_stmt` and `packs_stmt` may be null (a database older
+  // than schema version 2 or 5).
   absl::Status Merge(sqlite3_stmt* games_stmt, sqlite3_stmt* seats_stmt,
                      sqlite3_stmt* events_stmt, sqlite3_stmt* tallies_stmt,
-                     absl::string_view to,
+                     sqlite3_stmt* packs_stmt, absl::string_view to,
                      const std::function<void(StoredGame&)>& fn) {
     Cursor games{games_stmt, false, {}}, seats{seats_stmt, false, {}},
         events{events_stmt, false, {}},
-        tallies{tallies_stmt, tallies_stmt == nullptr, {}};
-    for (Cursor* c : {&games, &seats, &events, &tallies}) {
+        tallies{tallies_stmt, tallies_stmt == nullptr, {}},
+        packs{packs_stmt, packs_stmt == nullptr, {}};
+    for (Cursor* c : {&games, &seats, &events, &tallies, &packs}) {
       if (c->done) continue;
       if (absl::Status s = c->Step(db_); !s.ok()) return s;
     }
     StoredGame g;
     std::string id;
-    while (!games.done || !seats.done || !events.done || !tallies.done) {
+    while (!games.done || !seats.done || !events.done || !tallies.done ||
+           !packs.done) {
       // The smallest id among the cursors.
       bool first = true;
-      for (Cursor* c : {&games, &seats, &events, &tallies}) {
+      for (Cursor* c : {&games, &seats, &events, &tallies, &packs}) {
         if (c->done) continue;
         if (first || c->id < id) Assign(&id, c->id);
         first = false;
@@ -1374,6 +1447,10 @@ class DatabaseReader::Impl {
       while (!events.done && events.id == id) {
         ReadEventRow(events.stmt, g, &count);
         if (absl::Status s = events.Step(db_); !s.ok()) return s;
+      }
+      while (!packs.done && packs.id == id) {
+        ReadPackRow(packs.stmt, g, &count);
+        if (absl::Status s = packs.Step(db_); !s.ok()) return s;
       }
       g.events.resize(count);
       while (!tallies.done && tallies.id == id) {
@@ -1413,6 +1490,17 @@ class DatabaseReader::Impl {
         ReadEventRow(events_one_, g, &count);
       }
       if (rc != SQLITE_DONE) return SqlError(db_, rc, "reading events");
+      if (packs_one_ != nullptr) {
+        sqlite3_reset(packs_one_);
+        sqlite3_bind_text(packs_one_, 1, id.data(),
+                          static_cast<int>(id.size()), SQLITE_TRANSIENT);
+        rc = sqlite3_step(packs_one_);
+        if (rc == SQLITE_ROW) {
+          ReadPackRow(packs_one_, g, &count);
+        } else if (rc != SQLITE_DONE) {
+          return SqlError(db_, rc, "reading an event pack");
+        }
+      }
       g.events.resize(count);
       if (tallies_one_ != nullptr) {
         sqlite3_reset(tallies_one_);
@@ -1439,8 +1527,12 @@ class DatabaseReader::Impl {
   sqlite3_stmt* events_one_ = nullptr;
   sqlite3_stmt* tallies_all_ = nullptr;  // null without game_tallies
   sqlite3_stmt* tallies_one_ = nullptr;
+  sqlite3_stmt* packs_all_ = nullptr;  // null without event_packs
+  sqlite3_stmt* packs_one_ = nullptr;
   sqlite3_stmt* count_ = nullptr;
   bool has_tallies_ = false;
+  bool has_packs_ = false;
+  std::string seats_cols_;  // the seats query for this schema
 };
 
 DatabaseReader::DatabaseReader(std::unique_ptr<Impl> impl)

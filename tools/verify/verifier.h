@@ -4,6 +4,9 @@
 // The verifier trusts nothing the referee stored. For each game it checks,
 // in this order, and reports the first discrepancy it meets:
 //
+//   0. storage: the events can be read (an ended game's event pack decodes
+//      and holds as many events as its row says; no game has both event
+//      rows and a pack);
 //   1. structure and hash chain: events numbered 0, 1, 2, ... with no gaps,
 //      known kinds, event 0 `create` and only event 0; every stored hash
 //      equals the chain hash recomputed from the stored payload bytes
@@ -107,6 +110,17 @@ struct StoredGame {
   };
   std::optional<Tally> tally;
   std::vector<StoredEvent> events;
+  // Where `events` came from: the game's `events` rows, or its one
+  // `event_packs` row (schema version 5; recorder/event_pack.h), decoded
+  // into the same fields (kind names, hex hashes).
+  bool packed = false;
+  // Set when the stored events cannot all be read as one chain: the pack is
+  // corrupt (the message names the event and byte; `events` holds those
+  // before the defect), its `events` column disagrees with its contents, or
+  // the game has both event rows and a pack. Reported as the game's
+  // failure, at event `storage_error_seq` (-1: the game as a whole).
+  std::string storage_error;
+  int64_t storage_error_seq = -1;
   // Set when the database has events or seats but no games row for this
   // id (then the header fields are empty).
   bool missing_game_row = false;
