@@ -21,6 +21,7 @@
 #include "nlohmann/json.hpp"
 #include "recorder/migrations.h"
 #include "recorder/tally.h"
+#include "tests/recorder/sql_util.h"
 #include "tests/recorder/test_game.h"
 
 namespace cassino::recorder {
@@ -74,17 +75,9 @@ class RecorderTest : public ::testing::Test {
     ASSERT_EQ(rc, SQLITE_OK) << sql << ": " << message;
   }
 
-  // The single integer the query `sql` gives (-1 if none).
+  // The integer the query `sql` gives on the test's database.
   int64_t CountOf(const std::string& sql) {
-    sqlite3* db = nullptr;
-    sqlite3_open(path_.c_str(), &db);
-    sqlite3_stmt* q = nullptr;
-    sqlite3_prepare_v2(db, sql.c_str(), -1, &q, nullptr);
-    const int64_t n =
-        sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
-    sqlite3_finalize(q);
-    sqlite3_close(db);
-    return n;
+    return recorder::testing::QueryInt(path_, sql);
   }
 
   // Writes a game as the referee would: create, then every event.

@@ -17,6 +17,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "recorder/recorder.h"
+#include "tests/recorder/sql_util.h"
 #include "tests/tools/record_fixture.h"
 #include "tools/verify/flat_json.h"
 #include "tools/verify/verifier.h"
@@ -65,17 +66,9 @@ class VerifyTest : public ::testing::Test {
     o.reject_every = 5;
     Write({{"g", o}});
   }
-  // The single integer the query `sql` gives.
+  // The integer the query `sql` gives on the test's database.
   int64_t CountOf(const std::string& sql) {
-    sqlite3* db = nullptr;
-    sqlite3_open(path_.c_str(), &db);
-    sqlite3_stmt* q = nullptr;
-    sqlite3_prepare_v2(db, sql.c_str(), -1, &q, nullptr);
-    const int64_t n =
-        sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
-    sqlite3_finalize(q);
-    sqlite3_close(db);
-    return n;
+    return recorder::testing::QueryInt(path_, sql);
   }
   // Applies `edit` to game g's event pack, as a forger with SQLite would.
   void EditPack(const std::function<void(std::string&)>& edit) {
