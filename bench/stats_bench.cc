@@ -51,10 +51,7 @@ namespace {
 
 using recorder::EventKind;
 
-struct Pending {
-  EventKind kind;
-  std::string payload;
-};
+using Pending = recorder::EventDraft;
 
 // CPU time of the whole process (every thread), seconds.
 double CpuNow() {
@@ -81,6 +78,7 @@ std::vector<Pending> PlayGame(const Seed& seed, Seed* used_seed,
   int k = 0;
   while (!game.over()) {
     const size_t rounds = game.rounds().size();
+    const int round = game.round();
     if (k % 40 == 0) {
       events.push_back({EventKind::kReject,
                         recorder::RejectPayload(game.turn(), game.to_move(),
@@ -91,17 +89,11 @@ std::vector<Pending> PlayGame(const Seed& seed, Seed* used_seed,
         {EventKind::kMove,
          recorder::MovePayload(game.history().back(), 50 + (k * 7919) % 1500)});
     ++k;
-    if (game.rounds().size() > rounds) {
-      events.push_back(
-          {EventKind::kRound, recorder::RoundPayload(game.rounds().back())});
-      if (!game.over()) {
-        events.push_back({EventKind::kDeal,
-                          recorder::DealPayload(game.round(), game.deck())});
-      }
+    for (Pending& e :
+         recorder::ConsequenceEvents(game, rounds, round, ToHex(seed))) {
+      events.push_back(std::move(e));
     }
   }
-  events.push_back(
-      {EventKind::kEnd, recorder::EndPayload(*game.result(), ToHex(seed))});
   if (result != nullptr) *result = *game.result();
   return events;
 }

@@ -91,14 +91,9 @@ int64_t Generate(const std::string& path, int games) {
         game.PlayUnchecked(player.Choose(game));
         add(EventKind::kMove, recorder::MovePayload(game.history().back(),
                                                     100 + game.turn() % 50));
-        if (game.rounds().size() > rounds) {
-          add(EventKind::kRound, recorder::RoundPayload(game.rounds().back()));
-        }
-        if (game.over()) {
-          add(EventKind::kEnd, recorder::EndPayload(*game.result(), h.seed));
-        } else if (game.round() != round) {
-          add(EventKind::kDeal,
-              recorder::DealPayload(game.round(), game.deck()));
+        for (recorder::EventDraft& e :
+             recorder::ConsequenceEvents(game, rounds, round, h.seed)) {
+          add(e.kind, std::move(e.payload));
         }
       }
     }

@@ -209,6 +209,23 @@ std::string AbortPayload(absl::string_view detail) {
   return Dump({{"detail", std::string(detail)}});
 }
 
+std::vector<EventDraft> ConsequenceEvents(const Game& game,
+                                          size_t rounds_before,
+                                          int round_before,
+                                          absl::string_view seed_hex) {
+  std::vector<EventDraft> events;
+  for (size_t r = rounds_before; r < game.rounds().size(); ++r) {
+    events.push_back({EventKind::kRound, RoundPayload(game.rounds()[r])});
+  }
+  if (game.over()) {
+    events.push_back({EventKind::kEnd, EndPayload(*game.result(), seed_hex)});
+  } else if (game.round() != round_before) {
+    events.push_back(
+        {EventKind::kDeal, DealPayload(game.round(), game.deck())});
+  }
+  return events;
+}
+
 absl::StatusOr<RuleSet> HeaderRules(const GameHeader& header) {
   absl::StatusOr<RuleSet> rules = RuleSet::Parse(header.rules);
   if (!rules.ok()) {

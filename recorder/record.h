@@ -71,12 +71,21 @@ struct GameHeader {
   std::string seed;        // hex; secret until the game ends
   std::vector<std::string> explicit_decks;  // DeckToString each; may be empty
   TimeControl clock;
-  std::string label;  // match or tournament label; may be empty
+  std::string label;       // match or tournament label; may be empty
   int64_t created_us = 0;  // Unix time, microseconds
   friend bool operator==(const GameHeader&, const GameHeader&) = default;
 };
 
-enum class EventKind { kCreate, kDeal, kMove, kReject, kRound, kForfeit, kEnd, kAbort };
+enum class EventKind {
+  kCreate,
+  kDeal,
+  kMove,
+  kReject,
+  kRound,
+  kForfeit,
+  kEnd,
+  kAbort
+};
 absl::string_view EventKindName(EventKind kind);
 absl::StatusOr<EventKind> ParseEventKind(absl::string_view name);
 
@@ -116,6 +125,25 @@ std::string ForfeitPayload(int seat, absl::string_view reason,
                            absl::string_view detail);
 std::string EndPayload(const GameResult& result, absl::string_view seed_hex);
 std::string AbortPayload(absl::string_view detail);
+
+// An event the referee is about to record: its kind and payload, before
+// the recorder gives it a seq, a time and a hash.
+struct EventDraft {
+  EventKind kind = EventKind::kCreate;
+  std::string payload;
+  friend bool operator==(const EventDraft&, const EventDraft&) = default;
+};
+
+// The events that follow a change of `game`'s state (a move, a forfeit), in
+// the order the referee records them: the `round` result of every round
+// completed since the game had `rounds_before` results, then `end` if the
+// game is over (revealing `seed_hex`), else the next round's `deal` if the
+// round is no longer `round_before`. The one statement of that order, for
+// the referee and for every tool and test that writes records as it does.
+std::vector<EventDraft> ConsequenceEvents(const Game& game,
+                                          size_t rounds_before,
+                                          int round_before,
+                                          absl::string_view seed_hex);
 
 // The header's rules and decks as the engine wants them.
 absl::StatusOr<RuleSet> HeaderRules(const GameHeader& header);

@@ -246,24 +246,21 @@ void GameSession::RecordThenPublish(
 void GameSession::AppendConsequences(
     size_t rounds_before, int round_before, std::vector<PendingEvent>* events,
     std::vector<v1::WatchGameResponse>* public_events) {
+  std::vector<PendingEvent> record = recorder::ConsequenceEvents(
+      game_, rounds_before, round_before, header_.seed);
+  events->insert(events->end(), std::make_move_iterator(record.begin()),
+                 std::make_move_iterator(record.end()));
+  // What the seats and spectators see of them: each round's result and the
+  // end (a deal reaches each seat as its own hand).
   for (size_t r = rounds_before; r < game_.rounds().size(); ++r) {
-    events->push_back(
-        {EventKind::kRound, recorder::RoundPayload(game_.rounds()[r])});
     v1::WatchGameResponse e;
     ToProto(game_.rounds()[r], e.mutable_round_ended());
     public_events->push_back(std::move(e));
   }
   if (game_.over()) {
-    events->push_back(
-        {EventKind::kEnd, recorder::EndPayload(*game_.result(), header_.seed)});
     v1::WatchGameResponse e;
     *e.mutable_game_ended() = GameEndedMessage();
     public_events->push_back(std::move(e));
-    return;
-  }
-  if (game_.round() != round_before) {
-    events->push_back(
-        {EventKind::kDeal, recorder::DealPayload(game_.round(), game_.deck())});
   }
 }
 

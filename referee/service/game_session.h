@@ -134,10 +134,7 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   GameSession(SessionDeps deps, recorder::GameHeader header, Game game);
 
   // A record write followed by what becomes visible once it commits.
-  struct PendingEvent {
-    recorder::EventKind kind;
-    std::string payload;
-  };
+  using PendingEvent = recorder::EventDraft;
   // Queues the events as one atomic write; `publish` runs under the lock
   // after it commits (or fails).
   void RecordThenPublish(std::vector<PendingEvent> events,

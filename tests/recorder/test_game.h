@@ -88,18 +88,15 @@ inline std::vector<PendingEvent> PlayEvents(const GameHeader& header,
       }
     }
     const size_t rounds_before = game.rounds().size();
+    const int round_before = game.round();
     EXPECT_TRUE(game.Play(*pick).ok());
     ++moves;
     add(EventKind::kMove, MovePayload(game.history().back(), elapsed));
-    if (game.rounds().size() > rounds_before) {
-      add(EventKind::kRound, RoundPayload(game.rounds().back()));
-      if (!game.over()) {
-        add(EventKind::kDeal, DealPayload(game.round(), game.deck()));
-      }
+    for (EventDraft& e :
+         ConsequenceEvents(game, rounds_before, round_before, header.seed)) {
+      add(e.kind, std::move(e.payload));
     }
   }
-  if (game.over())
-    add(EventKind::kEnd, EndPayload(*game.result(), header.seed));
   if (final_state != nullptr) *final_state = std::move(game);
   return events;
 }

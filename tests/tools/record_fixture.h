@@ -95,16 +95,11 @@ inline FixtureGame PlayFixtureGame(const std::string& game_id,
     now += 1000;
     out.events.push_back({kind, now, std::move(payload)});
   };
-  // What the referee writes after a change of state: round results, then
-  // the end or the next deal.
+  // What the referee writes after a change of state.
   auto consequences = [&](size_t rounds_before, int round_before) {
-    for (size_t r = rounds_before; r < game.rounds().size(); ++r) {
-      add(EventKind::kRound, recorder::RoundPayload(game.rounds()[r]));
-    }
-    if (game.over()) {
-      add(EventKind::kEnd, recorder::EndPayload(*game.result(), h.seed));
-    } else if (game.round() != round_before) {
-      add(EventKind::kDeal, recorder::DealPayload(game.round(), game.deck()));
+    for (recorder::EventDraft& e : recorder::ConsequenceEvents(
+             game, rounds_before, round_before, h.seed)) {
+      add(e.kind, std::move(e.payload));
     }
   };
   add(EventKind::kDeal, recorder::DealPayload(game.round(), game.deck()));
@@ -218,9 +213,9 @@ inline std::string UnpackToRows(const std::string& path,
   std::string error = "no event pack";
   absl::StatusOr<std::vector<recorder::Event>> events;
   if (sqlite3_step(q) == SQLITE_ROW) {
-    events = recorder::UnpackEvents(absl::string_view(
-        static_cast<const char*>(sqlite3_column_blob(q, 0)),
-        static_cast<size_t>(sqlite3_column_bytes(q, 0))));
+    events = recorder::UnpackEvents(
+        absl::string_view(static_cast<const char*>(sqlite3_column_blob(q, 0)),
+                          static_cast<size_t>(sqlite3_column_bytes(q, 0))));
     error = events.ok() ? "" : std::string(events.status().message());
   }
   sqlite3_finalize(q);
@@ -246,8 +241,8 @@ inline std::string UnpackToRows(const std::string& path,
       }
     }
     sqlite3_finalize(q);
-    const std::string del = absl::StrCat(
-        "DELETE FROM event_packs WHERE game_id = '", game_id, "'");
+    const std::string del =
+        absl::StrCat("DELETE FROM event_packs WHERE game_id = '", game_id, "'");
     sqlite3_exec(db, del.c_str(), nullptr, nullptr, nullptr);
     sqlite3_exec(db, error.empty() ? "COMMIT" : "ROLLBACK", nullptr, nullptr,
                  nullptr);

@@ -115,14 +115,12 @@ inline absl::StatusOr<PlayedGame> PlayAndRecord(recorder::Recorder& rec,
   Game game = *std::move(created);
   if (absl::Status s = rec.CreateGameSync(header); !s.ok()) return s;
 
-  int64_t now = plan.created_us;
-  absl::Status first_error;
+  // The events after `create`, written once the game has been played: all
+  // queued but the last, which is written synchronously so that all are
+  // committed when this returns.
+  std::vector<recorder::EventDraft> events;
   auto append = [&](EventKind kind, std::string payload) {
-    now += 1000;
-    rec.Append(plan.game_id, kind, now, std::move(payload),
-               [&first_error](absl::Status s) {
-                 if (!s.ok() && first_error.ok()) first_error = s;
-               });
+    events.push_back({kind, std::move(payload)});
   };
   std::mt19937_64 rng(plan.rng_seed);
   std::vector<int> seat_moves(plan.seats.size(), 0);
@@ -142,51 +140,61 @@ inline absl::StatusOr<PlayedGame> PlayAndRecord(recorder::Recorder& rec,
     const int64_t elapsed = sp.elapsed_base_ms + (k * 37) % 100;
     const Move move = sp.policy(game, rng);
     const size_t rounds_before = game.rounds().size();
+    const int round_before = game.round();
     if (absl::Status s = game.Play(move); !s.ok()) return s;
     ++moves;
     out.moves.push_back({seat, elapsed});
     append(EventKind::kMove,
            recorder::MovePayload(game.history().back(), elapsed));
-    if (game.rounds().size() > rounds_before) {
-      append(EventKind::kRound, recorder::RoundPayload(game.rounds().back()));
-      if (!game.over()) {
-        append(EventKind::kDeal,
-               recorder::DealPayload(game.round(), game.deck()));
-      }
+    for (recorder::EventDraft& e : recorder::ConsequenceEvents(
+             game, rounds_before, round_before, header.seed)) {
+      events.push_back(std::move(e));
     }
   }
   if (!game.over()) {
     switch (plan.stop) {
-      case GamePlan::Stop::kForfeit:
+      case GamePlan::Stop::kForfeit: {
+        const size_t rounds_before = game.rounds().size();
+        const int round_before = game.round();
         append(EventKind::kForfeit,
                recorder::ForfeitPayload(plan.forfeit_seat, plan.forfeit_reason,
                                         "test forfeit"));
         game.Forfeit(plan.forfeit_seat, "test forfeit");
+        for (recorder::EventDraft& e : recorder::ConsequenceEvents(
+                 game, rounds_before, round_before, header.seed)) {
+          events.push_back(std::move(e));
+        }
         break;
+      }
       case GamePlan::Stop::kAbort:
         game.Abort("test abort");
+        append(EventKind::kAbort, recorder::AbortPayload("test abort"));
         break;
       case GamePlan::Stop::kRunning:
+        // A last event to write synchronously.
+        append(EventKind::kReject,
+               recorder::RejectPayload(game.turn(), game.to_move(), "x", "bad",
+                                       1));
+        ++out.rejects[game.to_move()];
         break;
     }
   }
-  absl::Status last = absl::OkStatus();
   if (game.over() && game.result()->reason == GameEndReason::kAborted) {
-    last = rec.AppendSync(plan.game_id, EventKind::kAbort, now + 1000,
-                          recorder::AbortPayload("test abort"));
     out.status = recorder::GameStatus::kAborted;
   } else if (game.over()) {
-    last = rec.AppendSync(plan.game_id, EventKind::kEnd, now + 1000,
-                          recorder::EndPayload(*game.result(), header.seed));
     out.status = recorder::GameStatus::kFinished;
     out.result = game.result();
-  } else {
-    // Running: wait for the queued events all the same.
-    last = rec.AppendSync(
-        plan.game_id, EventKind::kReject, now + 1000,
-        recorder::RejectPayload(game.turn(), game.to_move(), "x", "bad", 1));
-    ++out.rejects[game.to_move()];
   }
+  int64_t now = plan.created_us;
+  absl::Status first_error;
+  for (size_t i = 0; i + 1 < events.size(); ++i) {
+    rec.Append(plan.game_id, events[i].kind, now += 1000,
+               std::move(events[i].payload), [&first_error](absl::Status s) {
+                 if (!s.ok() && first_error.ok()) first_error = s;
+               });
+  }
+  const absl::Status last = rec.AppendSync(plan.game_id, events.back().kind,
+                                           now + 1000, events.back().payload);
   if (!last.ok()) return last;
   if (!first_error.ok()) return first_error;
   out.rounds = game.rounds();
