@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -30,19 +31,35 @@ namespace {
 using Json = nlohmann::json;
 using recorder::EventKind;
 
-constexpr char kHexDigits[] = "0123456789abcdef";
+// Byte b as two lower-case hex digits at [2 * b], [2 * b + 1].
+constexpr std::array<char, 512> kHexPairs = [] {
+  constexpr char kDigits[] = "0123456789abcdef";
+  std::array<char, 512> pairs{};
+  for (int b = 0; b < 256; ++b) {
+    pairs[2 * b] = kDigits[b >> 4];
+    pairs[2 * b + 1] = kDigits[b & 15];
+  }
+  return pairs;
+}();
 
 // Case-insensitive comparison of a digest with its stored hex form.
 bool HexEquals(const Digest& digest, absl::string_view hex) {
   if (hex.size() != 64) return false;
-  // The recorder writes lower case: compare bytes, and only on a mismatch
-  // look again without regard to case.
+  // The recorder writes lower case: compare two digits at a time, and only
+  // on a mismatch look again without regard to case.
+  uint16_t diff = 0;
+#pragma GCC unroll 32
+  for (size_t i = 0; i < 32; ++i) {
+    uint16_t want, got;
+    std::memcpy(&want, &kHexPairs[2 * digest[i]], 2);
+    std::memcpy(&got, hex.data() + 2 * i, 2);
+    diff |= want ^ got;
+  }
+  if (diff == 0) return true;
   char lower[64];
   for (size_t i = 0; i < 32; ++i) {
-    lower[2 * i] = kHexDigits[digest[i] >> 4];
-    lower[2 * i + 1] = kHexDigits[digest[i] & 15];
+    std::memcpy(lower + 2 * i, &kHexPairs[2 * digest[i]], 2);
   }
-  if (std::memcmp(lower, hex.data(), 64) == 0) return true;
   return absl::EqualsIgnoreCase(absl::string_view(lower, 64), hex);
 }
 
