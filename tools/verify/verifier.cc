@@ -194,6 +194,50 @@ bool FastCreatePayload(const StoredGame& g, std::string* out) {
   return true;
 }
 
+// Reads a payload in a canonical layout left to right (inline: it runs for
+// every move).
+class CanonicalReader {
+ public:
+  explicit CanonicalReader(absl::string_view p)
+      : at_(p.data()), end_(p.data() + p.size()) {}
+  bool done() const { return at_ == end_; }
+  // Skips `literal` (a string constant, compared with a constant length).
+  template <size_t N>
+  bool Literal(const char (&literal)[N]) {
+    constexpr size_t n = N - 1;
+    if (static_cast<size_t>(end_ - at_) < n ||
+        std::memcmp(at_, literal, n) != 0) {
+      return false;
+    }
+    at_ += n;
+    return true;
+  }
+  // A non-negative integer without leading zeros, at most 15 digits.
+  bool Number(int64_t* v) {
+    const char* start = at_;
+    int64_t x = 0;
+    while (at_ < end_ && *at_ >= '0' && *at_ <= '9') {
+      if (at_ - start == 15) return false;
+      x = x * 10 + (*at_++ - '0');
+    }
+    *v = x;
+    return at_ > start && (*start != '0' || at_ - start == 1);
+  }
+  // Printable ASCII without quotes or backslashes.
+  absl::string_view PlainText() {
+    const char* start = at_;
+    while (at_ < end_ && *at_ >= 0x20 && *at_ < 0x7f && *at_ != '"' &&
+           *at_ != '\\') {
+      ++at_;
+    }
+    return absl::string_view(start, static_cast<size_t>(at_ - start));
+  }
+
+ private:
+  const char* at_;
+  const char* end_;
+};
+
 // A `move` payload in exactly the layout recorder::MovePayload writes:
 // {"elapsed_ms":N,"move":"TEXT","round":N,"seat":N,"turn":N} with plain
 // non-negative integers (no leading zeros, at most 15 digits) and printable
@@ -208,35 +252,16 @@ struct MoveFields {
   int64_t turn = 0;
 };
 bool CanonicalMove(absl::string_view p, MoveFields* out) {
-  size_t i = 0;
-  auto expect = [&](absl::string_view literal) {
-    if (p.substr(i, literal.size()) != literal) return false;
-    i += literal.size();
-    return true;
-  };
-  auto number = [&](int64_t* v) {
-    const size_t start = i;
-    int64_t x = 0;
-    while (i < p.size() && p[i] >= '0' && p[i] <= '9') {
-      if (i - start == 15) return false;
-      x = x * 10 + (p[i++] - '0');
-    }
-    *v = x;
-    return i > start && (p[start] != '0' || i - start == 1);
-  };
-  if (!expect("{\"elapsed_ms\":") || !number(&out->elapsed_ms) ||
-      !expect(",\"move\":\"")) {
+  CanonicalReader r(p);
+  if (!r.Literal("{\"elapsed_ms\":") || !r.Number(&out->elapsed_ms) ||
+      !r.Literal(",\"move\":\"")) {
     return false;
   }
-  const size_t start = i;
-  while (i < p.size() && p[i] >= 0x20 && p[i] < 0x7f && p[i] != '"' &&
-         p[i] != '\\') {
-    ++i;
-  }
-  out->move = p.substr(start, i - start);
-  return expect("\",\"round\":") && number(&out->round) &&
-         expect(",\"seat\":") && number(&out->seat) && expect(",\"turn\":") &&
-         number(&out->turn) && expect("}") && i == p.size();
+  out->move = r.PlainText();
+  return r.Literal("\",\"round\":") && r.Number(&out->round) &&
+         r.Literal(",\"seat\":") && r.Number(&out->seat) &&
+         r.Literal(",\"turn\":") && r.Number(&out->turn) && r.Literal("}") &&
+         r.done();
 }
 
 }  // namespace
