@@ -233,10 +233,13 @@ absl::StatusOr<Seed> ParseSeed(absl::string_view hex) {
 }
 
 std::string DeckToString(const Deck& deck) {
-  std::string out;
-  for (Card c : deck) {
-    if (!out.empty()) out.push_back(' ');
-    out += c.ToString();
+  // Written in place (`cassino verify` prints every deal's deck).
+  if (deck.empty()) return "";
+  std::string out(3 * deck.size() - 1, ' ');
+  for (size_t i = 0; i < deck.size(); ++i) {
+    const Card c = deck[i];
+    out[3 * i] = c.valid() ? RankChar(c.rank()) : '?';
+    out[3 * i + 1] = c.valid() ? SuitChar(c.suit()) : '?';
   }
   return out;
 }
