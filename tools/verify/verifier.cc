@@ -382,6 +382,9 @@ class GameVerifier::Impl {
   FlatObject obj_;
   std::string expected_;
   std::optional<RuleSet> rules_;
+  // The last rules text that parsed and validated, and its RuleSet.
+  std::string last_rules_text_;
+  std::optional<RuleSet> last_rules_;
   std::optional<DeckSource> decks_;
   std::string seed_hex_;  // the seed as EndPayload writes it ("" explicit)
   Game* engine_ = nullptr;
@@ -489,19 +492,27 @@ std::optional<Failure> GameVerifier::Impl::CheckHeader() {
                 absl::StrCat(g.events[0].at_us), absl::StrCat(g.created_us));
   }
 
-  absl::StatusOr<RuleSet> rules = RuleSet::Parse(g.rules);
-  if (!rules.ok()) {
-    return Fail(
-        0, absl::StrCat("the rules do not parse: ", rules.status().message()));
+  // Most games of a database share their rules: the last valid rules text
+  // and its RuleSet are kept.
+  if (!last_rules_.has_value() || g.rules != last_rules_text_) {
+    last_rules_.reset();
+    absl::StatusOr<RuleSet> rules = RuleSet::Parse(g.rules);
+    if (!rules.ok()) {
+      return Fail(0, absl::StrCat("the rules do not parse: ",
+                                  rules.status().message()));
+    }
+    if (absl::Status s = rules->Validate(); !s.ok()) {
+      return Fail(0, absl::StrCat("the rules are invalid: ", s.message()));
+    }
+    last_rules_ = *std::move(rules);
+    last_rules_text_ = g.rules;
   }
-  if (absl::Status s = rules->Validate(); !s.ok()) {
-    return Fail(0, absl::StrCat("the rules are invalid: ", s.message()));
-  }
-  if (static_cast<int>(g.bots.size()) != rules->players) {
+  if (static_cast<int>(g.bots.size()) != last_rules_->players) {
     return Fail(0, "the number of seats differs from the rules' players",
-                absl::StrCat(rules->players), absl::StrCat(g.bots.size()));
+                absl::StrCat(last_rules_->players),
+                absl::StrCat(g.bots.size()));
   }
-  rules_ = *rules;
+  rules_ = *last_rules_;
 
   // Where the decks come from, and check the seed against the commitment.
   seed_hex_.clear();
