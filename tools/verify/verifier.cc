@@ -251,11 +251,13 @@ class CanonicalReader {
   }
   // Printable ASCII without quotes or backslashes.
   absl::string_view PlainText() {
+    static constexpr std::array<bool, 256> kPlain = [] {
+      std::array<bool, 256> plain{};
+      for (int c = 0x20; c < 0x7f; ++c) plain[c] = c != '"' && c != '\\';
+      return plain;
+    }();
     const char* start = at_;
-    while (at_ < end_ && *at_ >= 0x20 && *at_ < 0x7f && *at_ != '"' &&
-           *at_ != '\\') {
-      ++at_;
-    }
+    while (at_ < end_ && kPlain[static_cast<unsigned char>(*at_)]) ++at_;
     return absl::string_view(start, static_cast<size_t>(at_ - start));
   }
 
