@@ -240,14 +240,17 @@ class CanonicalReader {
   }
   // A non-negative integer without leading zeros, at most 15 digits.
   bool Number(int64_t* v) {
-    const char* start = at_;
+    // (Locals: a char may alias at_, which would be stored at every step.)
+    const char* const start = at_;
+    const char* p = at_;
     int64_t x = 0;
-    while (at_ < end_ && *at_ >= '0' && *at_ <= '9') {
-      if (at_ - start == 15) return false;
-      x = x * 10 + (*at_++ - '0');
+    while (p < end_ && *p >= '0' && *p <= '9') {
+      if (p - start == 15) return false;
+      x = x * 10 + (*p++ - '0');
     }
+    at_ = p;
     *v = x;
-    return at_ > start && (*start != '0' || at_ - start == 1);
+    return p > start && (*start != '0' || p - start == 1);
   }
   // Printable ASCII without quotes or backslashes.
   absl::string_view PlainText() {
@@ -256,9 +259,11 @@ class CanonicalReader {
       for (int c = 0x20; c < 0x7f; ++c) plain[c] = c != '"' && c != '\\';
       return plain;
     }();
-    const char* start = at_;
-    while (at_ < end_ && kPlain[static_cast<unsigned char>(*at_)]) ++at_;
-    return absl::string_view(start, static_cast<size_t>(at_ - start));
+    const char* const start = at_;
+    const char* p = at_;
+    while (p < end_ && kPlain[static_cast<unsigned char>(*p)]) ++p;
+    at_ = p;
+    return absl::string_view(start, static_cast<size_t>(p - start));
   }
 
  private:
