@@ -478,7 +478,11 @@ std::optional<Failure> GameVerifier::Impl::CheckChain() {
                                 : "events are out of order or repeated",
                   absl::StrCat("seq ", index), absl::StrCat("seq ", e.seq));
     }
-    absl::StatusOr<EventKind> kind = recorder::ParseEventKind(e.kind);
+    // Runs of one kind (moves) are common: the previous event's kind first.
+    absl::StatusOr<EventKind> kind =
+        i > 0 && e.kind == kind_names_.back()
+            ? absl::StatusOr<EventKind>(kinds_.back())
+            : recorder::ParseEventKind(e.kind);
     if (!kind.ok()) {
       return Fail(index, "unknown event kind",
                   "create, deal, move, reject, round, forfeit, end or abort",
