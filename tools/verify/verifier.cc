@@ -153,6 +153,11 @@ requires(std::is_integral_v<Int> &&
   char digits[24];
   char* const end = digits + sizeof(digits);
   char* p = end;
+  if (v >= 0 && v < 100) {  // most numbers of a payload
+    if (v >= 10) out->push_back(static_cast<char>('0' + v / 10));
+    out->push_back(static_cast<char>('0' + v % 10));
+    return;
+  }
   const bool negative = v < 0;
   // In unsigned arithmetic, so that the most negative value has a magnitude.
   uint64_t u = static_cast<uint64_t>(v);
