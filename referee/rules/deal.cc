@@ -20,18 +20,24 @@ namespace {
 // Copies n <= 64 bytes in 8-byte words (a call to memcpy, or the byte loop
 // the compiler makes of a short memcpy, costs more than the hashing of a
 // short part saves).
-void CopyShort(uint8_t* to, const uint8_t* from, size_t n) {
-  if (n < 8) {
+inline void CopyShort(uint8_t* to, const uint8_t* from, size_t n) {
+  if (n >= 8) {
+    uint64_t w;
+    for (size_t i = 0; i + 8 < n; i += 8) {
+      std::memcpy(&w, from + i, 8);
+      std::memcpy(to + i, &w, 8);
+    }
+    std::memcpy(&w, from + n - 8, 8);  // the last 8, overlapping
+    std::memcpy(to + n - 8, &w, 8);
+  } else if (n >= 4) {  // the first and last 4, overlapping
+    uint32_t a, b;
+    std::memcpy(&a, from, 4);
+    std::memcpy(&b, from + n - 4, 4);
+    std::memcpy(to, &a, 4);
+    std::memcpy(to + n - 4, &b, 4);
+  } else {
     for (size_t i = 0; i < n; ++i) to[i] = from[i];
-    return;
   }
-  uint64_t w;
-  for (size_t i = 0; i + 8 < n; i += 8) {
-    std::memcpy(&w, from + i, 8);
-    std::memcpy(to + i, &w, 8);
-  }
-  std::memcpy(&w, from + n - 8, 8);  // the last 8, overlapping
-  std::memcpy(to + n - 8, &w, 8);
 }
 
 // `v` with its bytes in big-endian order (stored byte by byte, GCC 12 does
