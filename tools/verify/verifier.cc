@@ -826,28 +826,29 @@ std::optional<Failure> GameVerifier::Impl::Replay() {
       case EventKind::kMove: {
         if (auto f = check_in_play(i)) return f;
         // Each field as check_int checks it; from the canonical layout
-        // without a lookup.
-        auto check_field =
-            [&](const char* name, int64_t canonical, int64_t expected,
-                absl::string_view what) -> std::optional<Failure> {
-          if (!canonical_move) return check_int(i, name, expected, what);
-          if (canonical != expected) {
-            return Fail(seq, std::string(what), absl::StrCat(expected),
-                        absl::StrCat(canonical));
-          }
-          return std::nullopt;
+        // without a lookup (and without a call: this runs for every move).
+        const struct {
+          const char* name;
+          int64_t canonical;
+          int64_t expected;
+          const char* what;
+        } fields[] = {
+            {"turn", move_fields.turn, game.turn(),
+             "the move is numbered for another turn"},
+            {"round", move_fields.round, game.round(),
+             "the move names another round"},
+            {"seat", move_fields.seat, game.to_move(),
+             "a move by a seat not to move"},
         };
-        if (auto f = check_field("turn", move_fields.turn, game.turn(),
-                                 "the move is numbered for another turn")) {
-          return f;
-        }
-        if (auto f = check_field("round", move_fields.round, game.round(),
-                                 "the move names another round")) {
-          return f;
-        }
-        if (auto f = check_field("seat", move_fields.seat, game.to_move(),
-                                 "a move by a seat not to move")) {
-          return f;
+        for (const auto& field : fields) {
+          if (!canonical_move) {
+            if (auto f = check_int(i, field.name, field.expected, field.what)) {
+              return f;
+            }
+          } else if (field.canonical != field.expected) {
+            return Fail(seq, field.what, absl::StrCat(field.expected),
+                        absl::StrCat(field.canonical));
+          }
         }
         const int64_t* elapsed = &move_fields.elapsed_ms;
         absl::string_view text = move_fields.move;
