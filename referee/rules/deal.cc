@@ -102,6 +102,7 @@ void HashSha256(std::initializer_list<std::span<const uint8_t>> parts,
   const uint64_t bits = BigEndian(total * 8);
   std::memcpy(block + kBlock - 8, &bits, 8);
   SHA256_Transform(&ctx, block);
+#pragma GCC unroll 8
   for (int i = 0; i < 8; ++i) {
     const uint32_t h = BigEndian(uint32_t{ctx.h[i]});
     std::memcpy(out + 4 * i, &h, 4);
