@@ -291,14 +291,15 @@ class CanonicalReader {
     // (Locals: a char may alias at_, which would be stored at every step.)
     const char* const start = at_;
     const char* p = at_;
-    int64_t x = 0;
-    while (p < end_ && *p >= '0' && *p <= '9') {
-      if (p - start == 15) return false;
-      x = x * 10 + (*p++ - '0');
+    uint64_t x = 0;  // (wraps harmlessly past 15 digits, which fail)
+    for (unsigned digit; p < end_ && (digit = static_cast<unsigned char>(*p) -
+                                              unsigned{'0'}) <= 9;
+         ++p) {
+      x = x * 10 + digit;
     }
     at_ = p;
-    *v = x;
-    return p > start && (*start != '0' || p - start == 1);
+    *v = static_cast<int64_t>(x);
+    return p > start && p - start <= 15 && (*start != '0' || p - start == 1);
   }
   // Printable ASCII without quotes or backslashes.
   absl::string_view PlainText() {
