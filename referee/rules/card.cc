@@ -36,6 +36,11 @@ char RankChar(int rank) { return kRankChars[rank - 1]; }
 char SuitChar(Suit suit) { return kSuitChars[static_cast<int>(suit)]; }
 
 absl::StatusOr<Card> Card::Parse(absl::string_view text) {
+  if (text.size() == 2) {  // the usual card, e.g. 7H: two table look-ups
+    const int rank = kRankIndex[static_cast<unsigned char>(text[0])];
+    const int suit = kSuitIndex[static_cast<unsigned char>(text[1])] - 1;
+    if (rank != 0 && suit >= 0) return Card::Of(rank, static_cast<Suit>(suit));
+  }
   absl::string_view rank_text =
       text.substr(0, text.empty() ? 0 : text.size() - 1);
   if (text.size() < 2 || text.size() > 3) {

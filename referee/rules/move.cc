@@ -37,6 +37,28 @@ bool MoveLess(const Move& a, const Move& b) {
 
 namespace {
 
+// Whether `word` is `lower` (a lower-case literal) in any ASCII case, like
+// absl::EqualsIgnoreCase, inline and the length first: every word of every
+// recorded move is compared (`cassino verify`), most of them two-letter
+// cards.
+bool IsWord(absl::string_view word, absl::string_view lower) {
+  if (word.size() != lower.size()) return false;
+  for (size_t i = 0; i < word.size(); ++i) {
+    if (absl::ascii_tolower(static_cast<unsigned char>(word[i])) != lower[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Whether the (short) word holds `c`.
+bool Holds(absl::string_view word, char c) {
+  for (char x : word) {
+    if (x == c) return true;
+  }
+  return false;
+}
+
 // The played card with its declared value, e.g. "AC=14".
 std::string Played(const Move& m) {
   if (m.declared == 0) return m.card.ToString();
@@ -48,7 +70,8 @@ std::string Played(const Move& m) {
 absl::Status ParsePlayed(absl::string_view word, Card* card, int* declared) {
   *declared = 0;
   absl::string_view card_text = word;
-  if (auto eq = word.find('='); eq != absl::string_view::npos) {
+  if (Holds(word, '=')) {
+    const size_t eq = word.find('=');
     card_text = word.substr(0, eq);
     int v = 0;
     if (!absl::SimpleAtoi(word.substr(eq + 1), &v) || v < 1 || v > 99) {
@@ -107,7 +130,7 @@ absl::StatusOr<Move> Move::Parse(absl::string_view text) {
   // A pluck comes first ("pluck 7H, trail 3D") or last ("trail 3D, pluck
   // 7H"); the rest is the move.
   for (size_t i = 0; i < words.size(); ++i) {
-    if (!absl::EqualsIgnoreCase(words[i], "pluck")) continue;
+    if (!IsWord(words[i], "pluck")) continue;
     const bool after = i > 0;
     if (i + 1 >= words.size() || (after && i + 2 != words.size())) {
       return absl::InvalidArgumentError(
@@ -158,13 +181,13 @@ absl::StatusOr<Move> Move::Parse(absl::string_view text) {
     return set;
   };
 
-  if (absl::EqualsIgnoreCase(verb, "call")) {
+  if (IsWord(verb, "call")) {
     if (words.size() != 1) return syntax("'call' alone");
     return CallOut();
   }
-  if (absl::EqualsIgnoreCase(verb, "trail")) {
+  if (IsWord(verb, "trail")) {
     if (words.size() != 2) return syntax("'trail <card>', e.g. 'trail 7H'");
-    if (words[1].find('=') != absl::string_view::npos) {
+    if (Holds(words[1], '=')) {
       return absl::InvalidArgumentError(
           absl::StrCat("'", text, "': a trailed card declares no value"));
     }
@@ -172,14 +195,14 @@ absl::StatusOr<Move> Move::Parse(absl::string_view text) {
     if (!c.ok()) return c.status();
     return Trail(*c);
   }
-  if (absl::EqualsIgnoreCase(verb, "take") ||
-      absl::EqualsIgnoreCase(verb, "capture")) {
+  if (IsWord(verb, "take") || IsWord(verb, "capture")) {
     if (words.size() < 3) {
       return syntax("'take <card> <table cards...>', e.g. 'take 8C 8H'");
     }
     absl::StatusOr<CardSet> taken = table_cards(2);
     if (!taken.ok()) return taken.status();
-    if (const size_t plus = words[1].find('+'); plus != words[1].npos) {
+    if (Holds(words[1], '+')) {
+      const size_t plus = words[1].find('+');
       absl::StatusOr<Card> a = Card::Parse(words[1].substr(0, plus));
       if (!a.ok()) return a.status();
       absl::StatusOr<Card> b = Card::Parse(words[1].substr(plus + 1));
@@ -189,8 +212,9 @@ absl::StatusOr<Move> Move::Parse(absl::string_view text) {
             absl::StrCat("'", text, "': ", a->ToString(), " is named twice"));
       }
       if (taken->size() != 1 || taken->contains(*a) || taken->contains(*b)) {
-        return syntax("'take <card>+<card> <one table card>', e.g. "
-                      "'take 3C+5H 8D'");
+        return syntax(
+            "'take <card>+<card> <one table card>', e.g. "
+            "'take 3C+5H 8D'");
       }
       return PairCapture(*a, *b, taken->first());
     }
@@ -205,7 +229,7 @@ absl::StatusOr<Move> Move::Parse(absl::string_view text) {
     }
     return Capture(c, *taken, declared);
   }
-  if (absl::EqualsIgnoreCase(verb, "build")) {
+  if (IsWord(verb, "build")) {
     if (words.size() < 4) {
       return syntax(
           "'build <value> <card> <table cards...>', e.g. 'build 8 3D 5S'");

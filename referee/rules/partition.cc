@@ -78,6 +78,13 @@ bool TryFirstGroup(ValueCounts& c, int remaining, int from, bool taken_any,
   return false;
 }
 
+// The sum of the values 1..kMaxPartValue (the searches ignore counts[0]).
+int Total(const ValueCounts& counts) {
+  int total = 0;
+  for (int v = 1; v <= kMaxPartValue; ++v) total += v * counts[v];
+  return total;
+}
+
 }  // namespace
 
 ValueCounts CountValues(std::span<const int> values) {
@@ -88,6 +95,12 @@ ValueCounts CountValues(std::span<const int> values) {
 
 bool SplitsIntoGroups(const ValueCounts& counts, int target) {
   if (target <= 0) return false;
+  // The answers that need no search (most captures: one group, or cards of
+  // the target's value), before the memoised search and its allocation.
+  const int total = Total(counts);
+  if (total % target != 0) return false;  // the groups' sums make the total
+  if (total == 0 || total == target) return true;  // no group, or one
+  if (target <= kMaxPartValue && counts[target] * target == total) return true;
   ValueCounts c = counts;
   Splitter s(c, target);
   return s.Splits(c);
@@ -95,6 +108,13 @@ bool SplitsIntoGroups(const ValueCounts& counts, int target) {
 
 bool SplitsWithFirstGroup(const ValueCounts& counts, int first, int target) {
   if (first == 0) return SplitsIntoGroups(counts, target);
+  if (first > 0 && target > 0) {
+    // As in SplitsIntoGroups: the total is `first` plus the groups' sums,
+    // and all of it may be the first group.
+    const int total = Total(counts);
+    if (total < first || (total - first) % target != 0) return false;
+    if (total == first) return true;
+  }
   ValueCounts c = counts;
   return TryFirstGroup(c, first, 1, false, target);
 }

@@ -356,6 +356,22 @@ TEST_F(VerifyTest, AlteredHashIsCaught) {
   EXPECT_EQ(f.recorded, std::string(64, 'a'));
 }
 
+// Hashes are compared as hex without regard to case, every digit counts.
+TEST_F(VerifyTest, UpperCaseHashesVerifyAndEveryDigitCounts) {
+  WriteOne();
+  ExecSql(path_, "UPDATE events SET hash = upper(hash) WHERE game_id = 'g'");
+  VerifyReport r = Verify();
+  EXPECT_EQ(r.ok, 1) << (r.failures.empty() ? "" : r.failures[0].ToString());
+  // The last digit of event 3's hash, changed (upper case kept elsewhere).
+  ExecSql(path_,
+          "UPDATE events SET hash = substr(hash, 1, 63) || CASE "
+          "substr(hash, 64) WHEN '0' THEN '1' ELSE '0' END "
+          "WHERE game_id = 'g' AND seq = 3");
+  Failure f = OnlyFailure();
+  EXPECT_EQ(f.seq, 3);
+  EXPECT_THAT(f.what, HasSubstr("hash chain broken"));
+}
+
 TEST_F(VerifyTest, DeletedEventIsCaught) {
   WriteOne();
   ExecSql(path_, "DELETE FROM events WHERE game_id = 'g' AND seq = 7");

@@ -1,8 +1,12 @@
 #include "tools/verify/verifier.h"
 
 #include <sqlite3.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -11,8 +15,10 @@
 #include <mutex>
 #include <span>
 #include <thread>
+#include <type_traits>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -31,19 +37,68 @@ namespace {
 using Json = nlohmann::json;
 using recorder::EventKind;
 
-constexpr char kHexDigits[] = "0123456789abcdef";
+// Byte b as two lower-case hex digits at [2 * b], [2 * b + 1].
+constexpr std::array<char, 512> kHexPairs = [] {
+  constexpr char kDigits[] = "0123456789abcdef";
+  std::array<char, 512> pairs{};
+  for (int b = 0; b < 256; ++b) {
+    pairs[2 * b] = kDigits[b >> 4];
+    pairs[2 * b + 1] = kDigits[b & 15];
+  }
+  return pairs;
+}();
+
+// Whether `hex` is the lower-case hex form of `digest`.
+bool LowerHexEquals(const Digest& digest, const char* hex) {
+#if defined(__SSE2__)
+  // 16 bytes at a time: their nibbles as digits ('0' + n, plus 'a' - '9' - 1
+  // above 9), interleaved high nibble first, against 32 stored characters.
+  const __m128i low4 = _mm_set1_epi8(0x0f);
+  const __m128i nine = _mm_set1_epi8(9);
+  const __m128i zero = _mm_set1_epi8('0');
+  const __m128i letters = _mm_set1_epi8('a' - '9' - 1);
+  auto digits = [&](__m128i nibbles) {
+    const __m128i above9 = _mm_cmpgt_epi8(nibbles, nine);
+    return _mm_add_epi8(_mm_add_epi8(nibbles, zero),
+                        _mm_and_si128(above9, letters));
+  };
+  int equal = 0xffff;
+  for (int half = 0; half < 2; ++half) {
+    const __m128i bytes = _mm_loadu_si128(
+        reinterpret_cast<const __m128i*>(digest.data() + 16 * half));
+    const __m128i high = digits(_mm_and_si128(_mm_srli_epi16(bytes, 4), low4));
+    const __m128i low = digits(_mm_and_si128(bytes, low4));
+    const char* stored = hex + 32 * half;
+    equal &= _mm_movemask_epi8(_mm_cmpeq_epi8(
+        _mm_unpacklo_epi8(high, low),
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(stored))));
+    equal &= _mm_movemask_epi8(_mm_cmpeq_epi8(
+        _mm_unpackhi_epi8(high, low),
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(stored + 16))));
+  }
+  return equal == 0xffff;
+#else
+  uint16_t diff = 0;
+  for (size_t i = 0; i < 32; ++i) {
+    uint16_t want, got;
+    std::memcpy(&want, &kHexPairs[2 * digest[i]], 2);
+    std::memcpy(&got, hex + 2 * i, 2);
+    diff |= want ^ got;
+  }
+  return diff == 0;
+#endif
+}
 
 // Case-insensitive comparison of a digest with its stored hex form.
 bool HexEquals(const Digest& digest, absl::string_view hex) {
   if (hex.size() != 64) return false;
-  // The recorder writes lower case: compare bytes, and only on a mismatch
-  // look again without regard to case.
+  // The recorder writes lower case: compare with that, and only on a
+  // mismatch look again without regard to case.
+  if (LowerHexEquals(digest, hex.data())) return true;
   char lower[64];
   for (size_t i = 0; i < 32; ++i) {
-    lower[2 * i] = kHexDigits[digest[i] >> 4];
-    lower[2 * i + 1] = kHexDigits[digest[i] & 15];
+    std::memcpy(lower + 2 * i, &kHexPairs[2 * digest[i]], 2);
   }
-  if (std::memcmp(lower, hex.data(), 64) == 0) return true;
   return absl::EqualsIgnoreCase(absl::string_view(lower, 64), hex);
 }
 
@@ -80,50 +135,87 @@ std::optional<JsonDiff> FirstDifference(const Json& expected,
 // case of strings that need no escaping; they return false otherwise and the
 // caller uses the recorder's builder. The tests check the equality.
 bool PlainJsonString(absl::string_view s) {
+  // ASCII from the space on, without quotes or backslashes: one look-up
+  // per character (the create payload's strings are checked for every game).
+  static constexpr std::array<bool, 256> kPlainJson = [] {
+    std::array<bool, 256> plain{};
+    for (int c = 0x20; c < 0x80; ++c) plain[c] = c != '"' && c != '\\';
+    return plain;
+  }();
   for (char c : s) {
-    const unsigned char u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u >= 0x80 || c == '"' || c == '\\') return false;
+    if (!kPlainJson[static_cast<unsigned char>(c)]) return false;
   }
   return true;
+}
+
+// absl::StrAppend for the builders, which run for every round and game:
+// each piece appended as it comes (texts) or formatted in place (integers),
+// without StrAppend's set-up (a size pass, a resize, one copy per piece).
+void AppendPiece(std::string* out, absl::string_view text) {
+  out->append(text.data(), text.size());
+}
+template <typename Int>
+requires(std::is_integral_v<Int> &&
+         !std::is_same_v<Int, bool>) void AppendPiece(std::string* out, Int v) {
+  char digits[24];
+  char* const end = digits + sizeof(digits);
+  char* p = end;
+  if (v >= 0 && v < 100) {  // most numbers of a payload
+    if (v >= 10) out->push_back(static_cast<char>('0' + v / 10));
+    out->push_back(static_cast<char>('0' + v % 10));
+    return;
+  }
+  const bool negative = v < 0;
+  // In unsigned arithmetic, so that the most negative value has a magnitude.
+  uint64_t u = static_cast<uint64_t>(v);
+  if (negative) u = 0 - u;
+  do {
+    *--p = static_cast<char>('0' + u % 10);
+    u /= 10;
+  } while (u != 0);
+  if (negative) *--p = '-';
+  out->append(p, static_cast<size_t>(end - p));
+}
+template <typename... Pieces>
+void Append(std::string* out, const Pieces&... pieces) {
+  (AppendPiece(out, pieces), ...);
 }
 
 void AppendInts(const std::vector<int>& v, std::string* out) {
   out->push_back('[');
   for (size_t i = 0; i < v.size(); ++i) {
     if (i > 0) out->push_back(',');
-    absl::StrAppend(out, v[i]);
+    AppendPiece(out, v[i]);
   }
   out->push_back(']');
 }
 
 void FastRoundPayload(const RoundResult& r, std::string* out) {
   out->clear();
-  absl::StrAppend(out, "{\"all_eleven_side\":", r.score.all_eleven_side,
-                  ",\"builds_left\":", r.builds_left, ",\"dealer\":", r.dealer,
-                  ",\"items\":[");
+  Append(out, "{\"all_eleven_side\":", r.score.all_eleven_side,
+         ",\"builds_left\":", r.builds_left, ",\"dealer\":", r.dealer,
+         ",\"items\":[");
   for (size_t i = 0; i < r.score.items.size(); ++i) {
     const ScoreItem& item = r.score.items[i];
     if (i > 0) out->push_back(',');
     out->push_back('{');
     if (ScoreItemHasCard(item.kind)) {
-      absl::StrAppend(out, "\"card\":\"", item.card.ToString(), "\",");
+      Append(out, "\"card\":\"", item.card.ToString(), "\",");
     }
-    absl::StrAppend(out, "\"kind\":\"", ScoreItemName(item.kind),
-                    "\",\"points\":", item.points, ",\"side\":", item.side,
-                    "}");
+    Append(out, "\"kind\":\"", ScoreItemName(item.kind),
+           "\",\"points\":", item.points, ",\"side\":", item.side, "}");
   }
-  absl::StrAppend(out, "],\"leftover_side\":", r.leftover_side,
-                  ",\"leftovers\":\"", r.leftovers.ToString(),
-                  "\",\"round\":", r.round, ",\"sides\":[");
+  Append(out, "],\"leftover_side\":", r.leftover_side, ",\"leftovers\":\"",
+         r.leftovers.ToString(), "\",\"round\":", r.round, ",\"sides\":[");
   for (size_t i = 0; i < r.score.sides.size(); ++i) {
     const SideTally& t = r.score.sides[i];
     if (i > 0) out->push_back(',');
-    absl::StrAppend(out, "{\"aces\":", t.aces,
-                    ",\"big_cassino\":", t.big_cassino ? "true" : "false",
-                    ",\"cards\":", t.cards,
-                    ",\"little_cassino\":", t.little_cassino ? "true" : "false",
-                    ",\"points\":", t.points, ",\"spades\":", t.spades,
-                    ",\"sweeps\":", t.sweeps, "}");
+    Append(out, "{\"aces\":", t.aces,
+           ",\"big_cassino\":", t.big_cassino ? "true" : "false",
+           ",\"cards\":", t.cards,
+           ",\"little_cassino\":", t.little_cassino ? "true" : "false",
+           ",\"points\":", t.points, ",\"spades\":", t.spades,
+           ",\"sweeps\":", t.sweeps, "}");
   }
   out->append("],\"totals_after\":");
   AppendInts(r.totals_after, out);
@@ -136,12 +228,11 @@ bool FastEndPayload(const GameResult& r, absl::string_view seed,
                     std::string* out) {
   if (!PlainJsonString(r.detail) || !PlainJsonString(seed)) return false;
   out->clear();
-  absl::StrAppend(out, "{\"detail\":\"", r.detail,
-                  "\",\"forfeiting_seat\":", r.forfeiting_seat,
-                  ",\"reason\":\"", GameEndReasonName(r.reason),
-                  "\",\"seed\":\"", seed, "\",\"totals\":");
+  Append(out, "{\"detail\":\"", r.detail,
+         "\",\"forfeiting_seat\":", r.forfeiting_seat, ",\"reason\":\"",
+         GameEndReasonName(r.reason), "\",\"seed\":\"", seed, "\",\"totals\":");
   AppendInts(r.totals, out);
-  absl::StrAppend(out, ",\"winner\":", r.winner, "}");
+  Append(out, ",\"winner\":", r.winner, "}");
   return true;
 }
 
@@ -160,23 +251,75 @@ bool FastCreatePayload(const StoredGame& g, std::string* out) {
     if (!PlainJsonString(s)) return false;
   }
   out->clear();
-  absl::StrAppend(out, "{\"clock\":{\"bank_ms\":", g.bank_ms,
-                  ",\"max_illegal\":", static_cast<int>(g.max_illegal),
-                  ",\"per_move_ms\":", g.per_move_ms, "},\"commitment\":\"",
-                  g.commitment, "\",\"created_us\":", g.created_us,
-                  ",\"explicit_decks\":[");
+  Append(out, "{\"clock\":{\"bank_ms\":", g.bank_ms,
+         ",\"max_illegal\":", static_cast<int>(g.max_illegal),
+         ",\"per_move_ms\":", g.per_move_ms, "},\"commitment\":\"",
+         g.commitment, "\",\"created_us\":", g.created_us,
+         ",\"explicit_decks\":[");
   for (size_t i = 0; i < g.explicit_decks.size(); ++i) {
-    absl::StrAppend(out, i > 0 ? ",\"" : "\"", g.explicit_decks[i], "\"");
+    Append(out, i > 0 ? ",\"" : "\"", g.explicit_decks[i], "\"");
   }
-  absl::StrAppend(out, "],\"game_id\":\"", g.game_id, "\",\"label\":\"",
-                  g.label, "\",\"rules\":\"", g.rules, "\",\"seats\":[");
+  Append(out, "],\"game_id\":\"", g.game_id, "\",\"label\":\"", g.label,
+         "\",\"rules\":\"", g.rules, "\",\"seats\":[");
   for (size_t i = 0; i < g.bots.size(); ++i) {
-    absl::StrAppend(out, i > 0 ? ",{\"bot_name\":\"" : "{\"bot_name\":\"",
-                    g.bots[i], "\"}");
+    Append(out, i > 0 ? ",{\"bot_name\":\"" : "{\"bot_name\":\"", g.bots[i],
+           "\"}");
   }
   out->append("]}");
   return true;
 }
+
+// Reads a payload in a canonical layout left to right (inline: it runs for
+// every move).
+class CanonicalReader {
+ public:
+  explicit CanonicalReader(absl::string_view p)
+      : at_(p.data()), end_(p.data() + p.size()) {}
+  bool done() const { return at_ == end_; }
+  // Skips `literal` (a string constant, compared with a constant length).
+  template <size_t N>
+  bool Literal(const char (&literal)[N]) {
+    constexpr size_t n = N - 1;
+    if (static_cast<size_t>(end_ - at_) < n ||
+        std::memcmp(at_, literal, n) != 0) {
+      return false;
+    }
+    at_ += n;
+    return true;
+  }
+  // A non-negative integer without leading zeros, at most 15 digits.
+  bool Number(int64_t* v) {
+    // (Locals: a char may alias at_, which would be stored at every step.)
+    const char* const start = at_;
+    const char* p = at_;
+    uint64_t x = 0;  // (wraps harmlessly past 15 digits, which fail)
+    for (unsigned digit; p < end_ && (digit = static_cast<unsigned char>(*p) -
+                                              unsigned{'0'}) <= 9;
+         ++p) {
+      x = x * 10 + digit;
+    }
+    at_ = p;
+    *v = static_cast<int64_t>(x);
+    return p > start && p - start <= 15 && (*start != '0' || p - start == 1);
+  }
+  // Printable ASCII without quotes or backslashes.
+  absl::string_view PlainText() {
+    static constexpr std::array<bool, 256> kPlain = [] {
+      std::array<bool, 256> plain{};
+      for (int c = 0x20; c < 0x7f; ++c) plain[c] = c != '"' && c != '\\';
+      return plain;
+    }();
+    const char* const start = at_;
+    const char* p = at_;
+    while (p < end_ && kPlain[static_cast<unsigned char>(*p)]) ++p;
+    at_ = p;
+    return absl::string_view(start, static_cast<size_t>(p - start));
+  }
+
+ private:
+  const char* at_;
+  const char* end_;
+};
 
 // A `move` payload in exactly the layout recorder::MovePayload writes:
 // {"elapsed_ms":N,"move":"TEXT","round":N,"seat":N,"turn":N} with plain
@@ -192,35 +335,16 @@ struct MoveFields {
   int64_t turn = 0;
 };
 bool CanonicalMove(absl::string_view p, MoveFields* out) {
-  size_t i = 0;
-  auto expect = [&](absl::string_view literal) {
-    if (p.substr(i, literal.size()) != literal) return false;
-    i += literal.size();
-    return true;
-  };
-  auto number = [&](int64_t* v) {
-    const size_t start = i;
-    int64_t x = 0;
-    while (i < p.size() && p[i] >= '0' && p[i] <= '9') {
-      if (i - start == 15) return false;
-      x = x * 10 + (p[i++] - '0');
-    }
-    *v = x;
-    return i > start && (p[start] != '0' || i - start == 1);
-  };
-  if (!expect("{\"elapsed_ms\":") || !number(&out->elapsed_ms) ||
-      !expect(",\"move\":\"")) {
+  CanonicalReader r(p);
+  if (!r.Literal("{\"elapsed_ms\":") || !r.Number(&out->elapsed_ms) ||
+      !r.Literal(",\"move\":\"")) {
     return false;
   }
-  const size_t start = i;
-  while (i < p.size() && p[i] >= 0x20 && p[i] < 0x7f && p[i] != '"' &&
-         p[i] != '\\') {
-    ++i;
-  }
-  out->move = p.substr(start, i - start);
-  return expect("\",\"round\":") && number(&out->round) &&
-         expect(",\"seat\":") && number(&out->seat) && expect(",\"turn\":") &&
-         number(&out->turn) && expect("}") && i == p.size();
+  out->move = r.PlainText();
+  return r.Literal("\",\"round\":") && r.Number(&out->round) &&
+         r.Literal(",\"seat\":") && r.Number(&out->seat) &&
+         r.Literal(",\"turn\":") && r.Number(&out->turn) && r.Literal("}") &&
+         r.done();
 }
 
 }  // namespace
@@ -300,6 +424,21 @@ class GameVerifier::Impl {
   std::optional<Failure> ComparePayload(int64_t seq, absl::string_view what,
                                         const std::string& expected,
                                         const std::string& recorded);
+  // Move::Parse, remembering the texts that parse: games repeat the same
+  // few thousand move texts ("trail 7H", "take 8C 8H"), and a look-up costs
+  // a fraction of a parse.
+  absl::StatusOr<Move> ParseMove(absl::string_view text) {
+    if (auto it = parsed_moves_.find(text); it != parsed_moves_.end()) {
+      return it->second;
+    }
+    absl::StatusOr<Move> move = Move::Parse(text);
+    if (move.ok()) {
+      // Bounded (a pathological database could name ever new texts).
+      if (parsed_moves_.size() >= kMaxParsedMoves) parsed_moves_.clear();
+      parsed_moves_.emplace(text, *move);
+    }
+    return move;
+  }
   // Parses payload `i` into obj_, or fails.
   std::optional<Failure> ParseFlat(size_t i);
   std::optional<Failure> MissingField(size_t i, absl::string_view name,
@@ -314,7 +453,12 @@ class GameVerifier::Impl {
   std::vector<absl::string_view> kind_names_;
   FlatObject obj_;
   std::string expected_;
+  static constexpr size_t kMaxParsedMoves = 1 << 16;
+  absl::flat_hash_map<std::string, Move> parsed_moves_;  // see ParseMove
   std::optional<RuleSet> rules_;
+  // The last rules text that parsed and validated, and its RuleSet.
+  std::string last_rules_text_;
+  std::optional<RuleSet> last_rules_;
   std::optional<DeckSource> decks_;
   std::string seed_hex_;  // the seed as EndPayload writes it ("" explicit)
   Game* engine_ = nullptr;
@@ -347,7 +491,11 @@ std::optional<Failure> GameVerifier::Impl::CheckChain() {
                                 : "events are out of order or repeated",
                   absl::StrCat("seq ", index), absl::StrCat("seq ", e.seq));
     }
-    absl::StatusOr<EventKind> kind = recorder::ParseEventKind(e.kind);
+    // Runs of one kind (moves) are common: the previous event's kind first.
+    absl::StatusOr<EventKind> kind =
+        i > 0 && e.kind == kind_names_.back()
+            ? absl::StatusOr<EventKind>(kinds_.back())
+            : recorder::ParseEventKind(e.kind);
     if (!kind.ok()) {
       return Fail(index, "unknown event kind",
                   "create, deal, move, reject, round, forfeit, end or abort",
@@ -422,19 +570,27 @@ std::optional<Failure> GameVerifier::Impl::CheckHeader() {
                 absl::StrCat(g.events[0].at_us), absl::StrCat(g.created_us));
   }
 
-  absl::StatusOr<RuleSet> rules = RuleSet::Parse(g.rules);
-  if (!rules.ok()) {
-    return Fail(
-        0, absl::StrCat("the rules do not parse: ", rules.status().message()));
+  // Most games of a database share their rules: the last valid rules text
+  // and its RuleSet are kept.
+  if (!last_rules_.has_value() || g.rules != last_rules_text_) {
+    last_rules_.reset();
+    absl::StatusOr<RuleSet> rules = RuleSet::Parse(g.rules);
+    if (!rules.ok()) {
+      return Fail(0, absl::StrCat("the rules do not parse: ",
+                                  rules.status().message()));
+    }
+    if (absl::Status s = rules->Validate(); !s.ok()) {
+      return Fail(0, absl::StrCat("the rules are invalid: ", s.message()));
+    }
+    last_rules_ = *std::move(rules);
+    last_rules_text_ = g.rules;
   }
-  if (absl::Status s = rules->Validate(); !s.ok()) {
-    return Fail(0, absl::StrCat("the rules are invalid: ", s.message()));
-  }
-  if (static_cast<int>(g.bots.size()) != rules->players) {
+  if (static_cast<int>(g.bots.size()) != last_rules_->players) {
     return Fail(0, "the number of seats differs from the rules' players",
-                absl::StrCat(rules->players), absl::StrCat(g.bots.size()));
+                absl::StrCat(last_rules_->players),
+                absl::StrCat(g.bots.size()));
   }
-  rules_ = *rules;
+  rules_ = *last_rules_;
 
   // Where the decks come from, and check the seed against the commitment.
   seed_hex_.clear();
@@ -678,28 +834,29 @@ std::optional<Failure> GameVerifier::Impl::Replay() {
       case EventKind::kMove: {
         if (auto f = check_in_play(i)) return f;
         // Each field as check_int checks it; from the canonical layout
-        // without a lookup.
-        auto check_field =
-            [&](const char* name, int64_t canonical, int64_t expected,
-                absl::string_view what) -> std::optional<Failure> {
-          if (!canonical_move) return check_int(i, name, expected, what);
-          if (canonical != expected) {
-            return Fail(seq, std::string(what), absl::StrCat(expected),
-                        absl::StrCat(canonical));
-          }
-          return std::nullopt;
+        // without a lookup (and without a call: this runs for every move).
+        const struct {
+          const char* name;
+          int64_t canonical;
+          int64_t expected;
+          const char* what;
+        } fields[] = {
+            {"turn", move_fields.turn, game.turn(),
+             "the move is numbered for another turn"},
+            {"round", move_fields.round, game.round(),
+             "the move names another round"},
+            {"seat", move_fields.seat, game.to_move(),
+             "a move by a seat not to move"},
         };
-        if (auto f = check_field("turn", move_fields.turn, game.turn(),
-                                 "the move is numbered for another turn")) {
-          return f;
-        }
-        if (auto f = check_field("round", move_fields.round, game.round(),
-                                 "the move names another round")) {
-          return f;
-        }
-        if (auto f = check_field("seat", move_fields.seat, game.to_move(),
-                                 "a move by a seat not to move")) {
-          return f;
+        for (const auto& field : fields) {
+          if (!canonical_move) {
+            if (auto f = check_int(i, field.name, field.expected, field.what)) {
+              return f;
+            }
+          } else if (field.canonical != field.expected) {
+            return Fail(seq, field.what, absl::StrCat(field.expected),
+                        absl::StrCat(field.canonical));
+          }
         }
         const int64_t* elapsed = &move_fields.elapsed_ms;
         absl::string_view text = move_fields.move;
@@ -712,7 +869,7 @@ std::optional<Failure> GameVerifier::Impl::Replay() {
           if (stored == nullptr) return MissingField(i, "move", "a string");
           text = *stored;
         }
-        absl::StatusOr<Move> move = Move::Parse(text);
+        absl::StatusOr<Move> move = ParseMove(text);
         if (!move.ok()) {
           return Fail(seq,
                       absl::StrCat("the move does not parse: ",
@@ -765,10 +922,12 @@ std::optional<Failure> GameVerifier::Impl::Replay() {
                       "no round event", "round");
         }
         FastRoundPayload(game.rounds()[rounds], &expected_);
-        if (auto f = ComparePayload(
-                seq, absl::StrCat("the score of round ", rounds + 1), expected_,
-                e.payload)) {
-          return f;
+        if (expected_ != e.payload) {  // (the message only when needed)
+          if (auto f = ComparePayload(
+                  seq, absl::StrCat("the score of round ", rounds + 1),
+                  expected_, e.payload)) {
+            return f;
+          }
         }
         for (const ScoreItem& item : game.rounds()[rounds].score.items) {
           auto& side = tally_.sides[item.side];
@@ -966,7 +1125,8 @@ std::optional<Failure> GameVerifier::Impl::CheckTally() {
   }
   // move_ms as GameTally::MoveMsText writes it: per seat, [ms, count, ...]
   // in ascending ms.
-  std::string e = "[";
+  std::string& e = expected_;
+  e.assign("[");
   for (size_t seat = 0; seat < move_ms_.size(); ++seat) {
     std::vector<int64_t>& v = move_ms_[seat];
     std::sort(v.begin(), v.end());
@@ -974,7 +1134,7 @@ std::optional<Failure> GameVerifier::Impl::CheckTally() {
     for (size_t i = 0; i < v.size();) {
       size_t j = i;
       while (j < v.size() && v[j] == v[i]) ++j;
-      absl::StrAppend(&e, i > 0 ? "," : "", v[i], ",", j - i);
+      Append(&e, i > 0 ? "," : "", v[i], ",", j - i);
       i = j;
     }
     e += "]";
