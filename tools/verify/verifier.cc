@@ -18,7 +18,6 @@
 #include <type_traits>
 #include <utility>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -424,21 +423,6 @@ class GameVerifier::Impl {
   std::optional<Failure> ComparePayload(int64_t seq, absl::string_view what,
                                         const std::string& expected,
                                         const std::string& recorded);
-  // Move::Parse, remembering the texts that parse: games repeat the same
-  // few thousand move texts ("trail 7H", "take 8C 8H"), and a look-up costs
-  // a fraction of a parse.
-  absl::StatusOr<Move> ParseMove(absl::string_view text) {
-    if (auto it = parsed_moves_.find(text); it != parsed_moves_.end()) {
-      return it->second;
-    }
-    absl::StatusOr<Move> move = Move::Parse(text);
-    if (move.ok()) {
-      // Bounded (a pathological database could name ever new texts).
-      if (parsed_moves_.size() >= kMaxParsedMoves) parsed_moves_.clear();
-      parsed_moves_.emplace(text, *move);
-    }
-    return move;
-  }
   // Parses payload `i` into obj_, or fails.
   std::optional<Failure> ParseFlat(size_t i);
   std::optional<Failure> MissingField(size_t i, absl::string_view name,
@@ -453,8 +437,6 @@ class GameVerifier::Impl {
   std::vector<absl::string_view> kind_names_;
   FlatObject obj_;
   std::string expected_;
-  static constexpr size_t kMaxParsedMoves = 1 << 16;
-  absl::flat_hash_map<std::string, Move> parsed_moves_;  // see ParseMove
   std::optional<RuleSet> rules_;
   // The last rules text that parsed and validated, and its RuleSet.
   std::string last_rules_text_;
@@ -869,7 +851,7 @@ std::optional<Failure> GameVerifier::Impl::Replay() {
           if (stored == nullptr) return MissingField(i, "move", "a string");
           text = *stored;
         }
-        absl::StatusOr<Move> move = ParseMove(text);
+        absl::StatusOr<Move> move = Move::Parse(text);
         if (!move.ok()) {
           return Fail(seq,
                       absl::StrCat("the move does not parse: ",
