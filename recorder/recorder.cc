@@ -140,7 +140,8 @@ class Query {
                              sqlite3_column_bytes(stmt_, col));
   }
   Query& BindBlob(int index, absl::string_view bytes) {
-    sqlite3_bind_blob64(stmt_, index, bytes.data() != nullptr ? bytes.data() : "",
+    sqlite3_bind_blob64(stmt_, index,
+                        bytes.data() != nullptr ? bytes.data() : "",
                         bytes.size(), SQLITE_TRANSIENT);
     return *this;
   }
@@ -170,8 +171,9 @@ absl::Status ReadStoredEvents(sqlite3_stmt* rows, sqlite3_stmt* pack,
   while ((rc = r.Step()) == SQLITE_ROW) {
     absl::StatusOr<EventKind> kind = ParseEventKind(r.View(1));
     if (!kind.ok()) {
-      return absl::DataLossError(absl::StrCat(
-          "game ", game_id, " event ", r.Int(0), ": ", kind.status().message()));
+      return absl::DataLossError(absl::StrCat("game ", game_id, " event ",
+                                              r.Int(0), ": ",
+                                              kind.status().message()));
     }
     events->push_back({r.Int(0), *kind, r.Int(2), r.Text(3), r.Text(4)});
   }
@@ -1007,9 +1009,9 @@ absl::Status Recorder::Impl::PackRows(const std::string& game_id,
                                       std::span<const Event> events) {
   absl::StatusOr<std::string> pack = PackEvents(events);
   if (!pack.ok()) {
-    return absl::Status(pack.status().code(),
-                        absl::StrCat("game ", game_id, ": ",
-                                     pack.status().message()));
+    return absl::Status(
+        pack.status().code(),
+        absl::StrCat("game ", game_id, ": ", pack.status().message()));
   }
   {
     Query q(w_.insert_pack);

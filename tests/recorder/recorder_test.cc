@@ -143,9 +143,9 @@ TEST_F(RecorderTest, EndedGamesArePackedAndReadTheSame) {
   std::vector<PendingEvent> events = PlayEvents(h);
   ASSERT_TRUE(rec->CreateGameSync(h).ok());
   for (size_t i = 0; i + 1 < events.size(); ++i) {
-    ASSERT_TRUE(
-        rec->AppendSync("g1", events[i].kind, events[i].at_us, events[i].payload)
-            .ok());
+    ASSERT_TRUE(rec->AppendSync("g1", events[i].kind, events[i].at_us,
+                                events[i].payload)
+                    .ok());
   }
   const int64_t count = static_cast<int64_t>(events.size()) + 1;
   // Running: every acknowledged event is a row.
@@ -162,13 +162,13 @@ TEST_F(RecorderTest, EndedGamesArePackedAndReadTheSame) {
   EXPECT_EQ(loaded->events, MakeRecord(h, events).events);
 
   // An ended game takes no more events (rows would fork its record).
-  absl::Status more =
-      rec->AppendSync("g1", EventKind::kAbort, last.at_us + 1, AbortPayload("x"));
+  absl::Status more = rec->AppendSync("g1", EventKind::kAbort, last.at_us + 1,
+                                      AbortPayload("x"));
   EXPECT_EQ(more.code(), absl::StatusCode::kFailedPrecondition) << more;
   rec.reset();
   rec = OpenOrDie();  // and none after a restart (the chain is in the pack)
-  more =
-      rec->AppendSync("g1", EventKind::kAbort, last.at_us + 1, AbortPayload("x"));
+  more = rec->AppendSync("g1", EventKind::kAbort, last.at_us + 1,
+                         AbortPayload("x"));
   EXPECT_EQ(more.code(), absl::StatusCode::kFailedPrecondition) << more;
   EXPECT_THAT(more.message(), HasSubstr("has ended"));
   EXPECT_EQ(rec->Load("g1")->events, loaded->events);

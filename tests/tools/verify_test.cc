@@ -82,7 +82,8 @@ class VerifyTest : public ::testing::Test {
                      sqlite3_column_bytes(q, 0));
     sqlite3_finalize(q);
     edit(pack);
-    sqlite3_prepare_v2(db, "UPDATE event_packs SET pack = ?1 WHERE game_id = 'g'",
+    sqlite3_prepare_v2(db,
+                       "UPDATE event_packs SET pack = ?1 WHERE game_id = 'g'",
                        -1, &q, nullptr);
     sqlite3_bind_blob(q, 1, pack.data(), static_cast<int>(pack.size()),
                       SQLITE_TRANSIENT);
@@ -340,8 +341,7 @@ TEST_F(VerifyTest, PackCountAndDoubleStorageAreCaught) {
   ExecSql(path_, "UPDATE event_packs SET events = events - 1");
   EXPECT_TRUE(Verify().failures.empty());
   // A row beside the pack: two versions of the record.
-  ExecSql(path_,
-          "INSERT INTO events VALUES ('g', 0, 'create', 1, '{}', '')");
+  ExecSql(path_, "INSERT INTO events VALUES ('g', 0, 'create', 1, '{}', '')");
   EXPECT_THAT(OnlyFailure().what,
               HasSubstr("both event rows and an event pack"));
 }

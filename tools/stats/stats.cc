@@ -636,7 +636,8 @@ class EventReader {
   // The events of an ended game's event pack (schema 5; event_pack.h). A
   // pack that does not decode counts as one bad event (verify names it).
   void AddPack(const GameInfo& g, std::string_view pack) {
-    recorder::EventPackReader reader(absl::string_view(pack.data(), pack.size()));
+    recorder::EventPackReader reader(
+        absl::string_view(pack.data(), pack.size()));
     recorder::PackedEvent e;
     while (reader.Next(&e)) {
       const absl::string_view kind = recorder::EventKindName(e.kind);
@@ -658,9 +659,10 @@ class EventReader {
       // testing the kind in SQL costs more than skipping the few others
       // here (measured). Without, the filter saves extracting the moves.
       std::string sql =
-          packs ? "SELECT game_id, pack FROM event_packs WHERE 1"
-                : absl::StrCat("SELECT game_id, kind, payload FROM events WHERE ",
-                               with_moves_ ? "1" : kNoMovesFilter);
+          packs
+              ? "SELECT game_id, pack FROM event_packs WHERE 1"
+              : absl::StrCat("SELECT game_id, kind, payload FROM events WHERE ",
+                             with_moves_ ? "1" : kNoMovesFilter);
       if (!open_start) sql += " AND game_id >= ?1";
       if (last < games_.size()) sql += " AND game_id < ?2";
       sql += packs ? " ORDER BY game_id" : " ORDER BY game_id, seq";

@@ -1139,7 +1139,8 @@ std::optional<Failure> GameVerifier::Impl::Verify(const StoredGame& g) {
                 "events, seats or a tally are stored for a game with no games "
                 "row");
   }
-  if (!g.storage_error.empty()) return Fail(g.storage_error_seq, g.storage_error);
+  if (!g.storage_error.empty())
+    return Fail(g.storage_error_seq, g.storage_error);
   if (g.events.empty()) {
     return Fail(-1, "the game has no events (the create event is missing)");
   }
@@ -1230,10 +1231,9 @@ constexpr char kTalliesCols[] =
 class DatabaseReader::Impl {
  public:
   ~Impl() {
-    for (sqlite3_stmt* s :
-         {games_all_, seats_all_, events_all_, tallies_all_, packs_all_,
-          games_one_, seats_one_, events_one_, tallies_one_, packs_one_,
-          count_}) {
+    for (sqlite3_stmt* s : {games_all_, seats_all_, events_all_, tallies_all_,
+                            packs_all_, games_one_, seats_one_, events_one_,
+                            tallies_one_, packs_one_, count_}) {
       sqlite3_finalize(s);
     }
     sqlite3_close_v2(db_);
@@ -1380,8 +1380,8 @@ class DatabaseReader::Impl {
       if (rc != SQLITE_OK) {
         status = SqlError(db_, rc, "beginning a read");
       } else {
-        status = Merge(stmts[0], stmts[1], stmts[2], stmts[3], stmts[4], to,
-                       fn);
+        status =
+            Merge(stmts[0], stmts[1], stmts[2], stmts[3], stmts[4], to, fn);
         for (sqlite3_stmt* st : stmts) sqlite3_reset(st);
         sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
       }
@@ -1517,9 +1517,9 @@ class DatabaseReader::Impl {
     const void* blob = sqlite3_column_blob(s, 2);
     recorder::EventPackReader reader(
         blob == nullptr ? absl::string_view()
-                        : absl::string_view(static_cast<const char*>(blob),
-                                            static_cast<size_t>(
-                                                sqlite3_column_bytes(s, 2))));
+                        : absl::string_view(
+                              static_cast<const char*>(blob),
+                              static_cast<size_t>(sqlite3_column_bytes(s, 2))));
     recorder::PackedEvent packed;
     while (reader.Next(&packed)) {
       if (*count == g.events.size()) g.events.emplace_back();
@@ -1541,8 +1541,8 @@ class DatabaseReader::Impl {
   }
 
   absl::Status ForEachAll(const std::function<void(StoredGame&)>& fn) {
-    return Merge(games_all_, seats_all_, events_all_, tallies_all_,
-                 packs_all_, "", fn);
+    return Merge(games_all_, seats_all_, events_all_, tallies_all_, packs_all_,
+                 "", fn);
   }
 
   // Merges the id-ordered row streams into games, up to (not including)
@@ -1634,8 +1634,8 @@ class DatabaseReader::Impl {
       if (rc != SQLITE_DONE) return SqlError(db_, rc, "reading events");
       if (packs_one_ != nullptr) {
         sqlite3_reset(packs_one_);
-        sqlite3_bind_text(packs_one_, 1, id.data(),
-                          static_cast<int>(id.size()), SQLITE_TRANSIENT);
+        sqlite3_bind_text(packs_one_, 1, id.data(), static_cast<int>(id.size()),
+                          SQLITE_TRANSIENT);
         rc = sqlite3_step(packs_one_);
         if (rc == SQLITE_ROW) {
           ReadPackRow(packs_one_, g, &count);
