@@ -1,9 +1,6 @@
 #include "tools/verify/verifier.h"
 
 #include <sqlite3.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include <algorithm>
 #include <array>
@@ -49,34 +46,6 @@ constexpr std::array<char, 512> kHexPairs = [] {
 
 // Whether `hex` is the lower-case hex form of `digest`.
 bool LowerHexEquals(const Digest& digest, const char* hex) {
-#if defined(__SSE2__)
-  // 16 bytes at a time: their nibbles as digits ('0' + n, plus 'a' - '9' - 1
-  // above 9), interleaved high nibble first, against 32 stored characters.
-  const __m128i low4 = _mm_set1_epi8(0x0f);
-  const __m128i nine = _mm_set1_epi8(9);
-  const __m128i zero = _mm_set1_epi8('0');
-  const __m128i letters = _mm_set1_epi8('a' - '9' - 1);
-  auto digits = [&](__m128i nibbles) {
-    const __m128i above9 = _mm_cmpgt_epi8(nibbles, nine);
-    return _mm_add_epi8(_mm_add_epi8(nibbles, zero),
-                        _mm_and_si128(above9, letters));
-  };
-  int equal = 0xffff;
-  for (int half = 0; half < 2; ++half) {
-    const __m128i bytes = _mm_loadu_si128(
-        reinterpret_cast<const __m128i*>(digest.data() + 16 * half));
-    const __m128i high = digits(_mm_and_si128(_mm_srli_epi16(bytes, 4), low4));
-    const __m128i low = digits(_mm_and_si128(bytes, low4));
-    const char* stored = hex + 32 * half;
-    equal &= _mm_movemask_epi8(_mm_cmpeq_epi8(
-        _mm_unpacklo_epi8(high, low),
-        _mm_loadu_si128(reinterpret_cast<const __m128i*>(stored))));
-    equal &= _mm_movemask_epi8(_mm_cmpeq_epi8(
-        _mm_unpackhi_epi8(high, low),
-        _mm_loadu_si128(reinterpret_cast<const __m128i*>(stored + 16))));
-  }
-  return equal == 0xffff;
-#else
   uint16_t diff = 0;
   for (size_t i = 0; i < 32; ++i) {
     uint16_t want, got;
@@ -85,7 +54,6 @@ bool LowerHexEquals(const Digest& digest, const char* hex) {
     diff |= want ^ got;
   }
   return diff == 0;
-#endif
 }
 
 // Case-insensitive comparison of a digest with its stored hex form.
@@ -522,7 +490,7 @@ std::optional<Failure> GameVerifier::Impl::CheckHeader() {
     recorder::GameHeader h;
     h.game_id = g.game_id;
     h.rules = g.rules;
-    for (const std::string& bot : g.bots) h.seats.push_back({bot, ""});
+    for (const std::string& bot : g.bots) h.seats.push_back({bot, "", ""});
     h.commitment = g.commitment;
     h.explicit_decks = g.explicit_decks;
     h.clock.per_move_ms = g.per_move_ms;
