@@ -340,6 +340,11 @@ TEST_F(VerifyTest, PackCountAndDoubleStorageAreCaught) {
               HasSubstr("the event pack's events column says"));
   ExecSql(path_, "UPDATE event_packs SET events = events - 1");
   EXPECT_TRUE(Verify().failures.empty());
+  // Only an ended game's events are packed.
+  ExecSql(path_, "UPDATE games SET status = 'running'");
+  EXPECT_EQ(OnlyFailure().what, "the events of a running game are packed");
+  ExecSql(path_, "UPDATE games SET status = 'finished'");
+  EXPECT_TRUE(Verify().failures.empty());
   // A row beside the pack: two versions of the record.
   ExecSql(path_, "INSERT INTO events VALUES ('g', 0, 'create', 1, '{}', '')");
   EXPECT_THAT(OnlyFailure().what,

@@ -1107,8 +1107,15 @@ std::optional<Failure> GameVerifier::Impl::Verify(const StoredGame& g) {
                 "events, seats or a tally are stored for a game with no games "
                 "row");
   }
-  if (!g.storage_error.empty())
+  if (!g.storage_error.empty()) {
     return Fail(g.storage_error_seq, g.storage_error);
+  }
+  if (g.packed && g.status == "running") {
+    // The referee packs a game's events when it ends; a running game's
+    // next event would have nowhere to go.
+    return Fail(-1, "the events of a running game are packed", "event rows",
+                "an event pack");
+  }
   if (g.events.empty()) {
     return Fail(-1, "the game has no events (the create event is missing)");
   }

@@ -6,7 +6,7 @@
 //
 //   0. storage: the events can be read (an ended game's event pack decodes
 //      and holds as many events as its row says; no game has both event
-//      rows and a pack);
+//      rows and a pack; a running game's events are rows);
 //   1. structure and hash chain: events numbered 0, 1, 2, ... with no gaps,
 //      known kinds, event 0 `create` and only event 0; every stored hash
 //      equals the chain hash recomputed from the stored payload bytes
