@@ -378,6 +378,12 @@ class Recorder::Impl {
   absl::Status DoWrite(const TournamentWrite& w);
   absl::Status DoWrite(const TournamentGameWrite& w);
   absl::Status DoWrite(const TournamentEndWrite& w);
+  // A tournament's name labels only the games of its schedule
+  // (docs/tournaments.md). Checked here, in the writer's transaction, where
+  // a CreateGame and a CreateTournament of the same name are ordered:
+  // FailedPrecondition for a game labelled with a tournament's name that is
+  // not in its schedule (the schedule names the game before it is created).
+  absl::Status CheckTournamentLabel(const GameHeader& header);
   absl::StatusOr<ChainState> Chain(const std::string& game_id);
   absl::Status GameExists(const std::string& game_id, bool* exists);
   absl::Status InsertGame(const GameHeader& header, GameStatus status,
@@ -447,6 +453,9 @@ class Recorder::Impl {
     sqlite3_stmt* set_tournament_game = nullptr;
     sqlite3_stmt* end_tournament = nullptr;
     sqlite3_stmt* import_account = nullptr;
+    sqlite3_stmt* tournament_exists = nullptr;
+    sqlite3_stmt* scheduled_game = nullptr;
+    sqlite3_stmt* label_used = nullptr;
   } w_;
   // Committed chain states of games written to or read by this writer.
   std::unordered_map<std::string, ChainState> cache_;
@@ -684,6 +693,10 @@ absl::Status Recorder::Impl::PrepareWriter() {
       {&w_.import_account,
        "INSERT OR IGNORE INTO bot_accounts (name, created_us, key_us, "
        "revoked_us) VALUES (?1, ?2, ?2, ?2)"},
+      {&w_.tournament_exists, "SELECT 1 FROM tournaments WHERE name = ?1"},
+      {&w_.scheduled_game,
+       "SELECT 1 FROM tournament_games WHERE tournament = ?1 AND game_id = ?2"},
+      {&w_.label_used, "SELECT 1 FROM games WHERE label = ?1 LIMIT 1"},
   };
   for (const auto& [slot, sql] : statements) {
     if (slot == &w_.insert_tally && !has_tallies_) continue;
@@ -739,7 +752,10 @@ Recorder::Impl::~Impl() {
                              w_.insert_tournament_game,
                              w_.set_tournament_game,
                              w_.end_tournament,
-                             w_.import_account}) {
+                             w_.import_account,
+                             w_.tournament_exists,
+                             w_.scheduled_game,
+                             w_.label_used}) {
     sqlite3_finalize(stmt);  // a no-op on nullptr
   }
   for (auto& [sql, stmt] : read_stmts_) sqlite3_finalize(stmt);
@@ -1081,6 +1097,24 @@ absl::Status Recorder::Impl::Backfill() {
   return absl::OkStatus();
 }
 
+absl::Status Recorder::Impl::CheckTournamentLabel(const GameHeader& h) {
+  if (h.label.empty()) return absl::OkStatus();
+  Query t(w_.tournament_exists);
+  t.Bind(1, h.label);
+  int rc = t.Step();
+  if (rc == SQLITE_DONE) return absl::OkStatus();
+  if (rc != SQLITE_ROW) return SqlError(writer_, rc, "reading tournaments");
+  Query g(w_.scheduled_game);
+  g.Bind(1, h.label).Bind(2, h.game_id);
+  rc = g.Step();
+  if (rc == SQLITE_ROW) return absl::OkStatus();
+  if (rc != SQLITE_DONE) return SqlError(writer_, rc, "reading a schedule");
+  return absl::FailedPreconditionError(absl::StrCat(
+      "label '", h.label,
+      "' is the name of a tournament: only the referee's scheduler creates "
+      "games with it"));
+}
+
 absl::Status Recorder::Impl::DoWrite(const CreateWrite& w) {
   const GameHeader& h = w.header;
   if (h.game_id.empty()) return absl::InvalidArgumentError("empty game id");
@@ -1098,6 +1132,7 @@ absl::Status Recorder::Impl::DoWrite(const CreateWrite& w) {
     return absl::AlreadyExistsError(
         absl::StrCat("game '", h.game_id, "' already exists"));
   }
+  if (absl::Status s = CheckTournamentLabel(h); !s.ok()) return s;
   if (absl::Status s = InsertGame(h, GameStatus::kRunning, std::nullopt);
       !s.ok()) {
     return s;
@@ -1291,6 +1326,18 @@ absl::Status Recorder::Impl::DoWrite(const TournamentWrite& w) {
   const TournamentRow& t = w.tournament;
   if (t.name.empty())
     return absl::InvalidArgumentError("empty tournament name");
+  {
+    Query q(w_.label_used);
+    q.Bind(1, t.name);
+    const int rc = q.Step();
+    if (rc == SQLITE_ROW) {
+      return absl::AlreadyExistsError(
+          absl::StrCat("games labelled '", t.name,
+                       "' already exist; a tournament's name must be a new "
+                       "label"));
+    }
+    if (rc != SQLITE_DONE) return SqlError(writer_, rc, "reading labels");
+  }
   {
     Query q(w_.insert_tournament);
     q.Bind(1, t.name)

@@ -121,13 +121,19 @@ std::shared_ptr<GameSession> GameSession::Create(SessionDeps deps,
   *started.mutable_game_started() = s->GameStartedMessage(-1);
   s->LogPublic(std::move(started));
   s->LogPublic(DealInfoEvent(s->game_));
-  deps.recorder->CreateGame(s->header_, [](absl::Status) {});
+  // The recorder runs callbacks in order: the header's before the deal's.
+  // A header it refuses (e.g. a tournament's label) fails the deal too, with
+  // a vaguer reason; `done` gets the header's.
+  auto created = std::make_shared<absl::Status>();
+  deps.recorder->CreateGame(s->header_,
+                            [created](absl::Status st) { *created = st; });
   s->RecordThenPublish(
       {{EventKind::kDeal,
         recorder::DealPayload(s->game_.round(), s->game_.deck())}},
-      [session = s.get(), done = std::move(done)](const absl::Status& status) {
+      [session = s.get(), created,
+       done = std::move(done)](const absl::Status& status) {
         // RecordThenPublish keeps the session alive until this has run.
-        done(status, session->shared_from_this());
+        done(created->ok() ? status : *created, session->shared_from_this());
       });
   return s;
 }

@@ -451,6 +451,12 @@ void Registry::CreateGame(
       deps_, std::move(header), std::move(*game),
       [this, response, has_accounts, done = std::move(done)](
           absl::Status status, std::shared_ptr<GameSession> session) {
+        if (absl::IsFailedPrecondition(status)) {
+          // The recorder's own check of the request (a tournament's label),
+          // made where concurrent calls are ordered.
+          done(FromAbsl(status), v1::CreateGameResponse());
+          return;
+        }
         if (!status.ok()) {
           done(grpc::Status(grpc::StatusCode::UNAVAILABLE,
                             absl::StrCat("the game could not be recorded: ",

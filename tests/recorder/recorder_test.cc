@@ -931,5 +931,51 @@ TEST_F(RecorderTest, TournamentsAndTheirSchedules) {
                }).ok());
 }
 
+// A tournament's name labels exactly its scheduled games. The writer checks
+// it in its transaction, where a CreateGame and a CreateTournament of the
+// same name are ordered, so neither can slip past the other.
+TEST_F(RecorderTest, ATournamentsNameLabelsOnlyItsScheduledGames) {
+  auto rec = OpenOrDie();
+  auto write = [](auto&& enqueue) {
+    std::promise<absl::Status> done;
+    enqueue([&](absl::Status s) { done.set_value(s); });
+    return done.get_future().get();
+  };
+  TournamentRow t;
+  t.name = "cup";
+  t.participants = {"a", "b"};
+  t.format = "round_robin";
+  t.games_per_pairing = 1;
+  t.rules = "players=2";
+  t.seed = std::string(64, 'a');
+  t.commitment = std::string(64, 'c');
+  ASSERT_TRUE(write([&](auto cb) {
+                rec->InsertTournament(
+                    t, {{0, {"a", "b"}, std::string(64, '1'), ""}}, cb);
+              }).ok());
+  GameHeader stray = MakeHeader("stray");
+  stray.label = "cup";
+  absl::Status s = rec->CreateGameSync(stray);
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
+  EXPECT_THAT(s.message(), HasSubstr("is the name of a tournament"));
+  // Once the schedule names the game (the scheduler writes the id first),
+  // it may be created with the label.
+  GameHeader scheduled = MakeHeader("cup-0");
+  scheduled.label = "cup";
+  EXPECT_EQ(rec->CreateGameSync(scheduled).code(),
+            absl::StatusCode::kFailedPrecondition);
+  ASSERT_TRUE(write([&](auto cb) {
+                rec->SetTournamentGame("cup", 0, "cup-0", cb);
+              }).ok());
+  EXPECT_TRUE(rec->CreateGameSync(scheduled).ok());
+  // And a label already on games is no new tournament's name.
+  ASSERT_TRUE(rec->CreateGameSync(MakeHeader("plain")).ok());  // test-match
+  t.name = "test-match";
+  absl::Status taken =
+      write([&](auto cb) { rec->InsertTournament(t, {}, cb); });
+  EXPECT_EQ(taken.code(), absl::StatusCode::kAlreadyExists) << taken;
+  EXPECT_THAT(taken.message(), HasSubstr("must be a new label"));
+}
+
 }  // namespace
 }  // namespace cassino::recorder

@@ -330,6 +330,23 @@ TEST(TournamentApiTest, ValidationErrorsNameTheField) {
     EXPECT_NE(s.error_message().find("tournament"), std::string::npos);
   }
   {
+    // A CreateGame that passed the scheduler's check just before the
+    // tournament was written (the race): the recorder refuses it in its
+    // transaction, and the caller gets the same answer.
+    referee.server().registry().SetLabelGuard(nullptr);
+    v1::CreateGameRequest req;
+    req.add_seats()->set_bot_name("p");
+    req.add_seats()->set_bot_name("q");
+    req.set_label("cup");
+    v1::CreateGameResponse resp;
+    s = referee.stub().CreateGame(TestReferee::Context(kAdminToken).get(), req,
+                                  &resp);
+    EXPECT_EQ(s.error_code(), StatusCode::FAILED_PRECONDITION);
+    EXPECT_NE(s.error_message().find("is the name of a tournament"),
+              std::string::npos)
+        << s.error_message();
+  }
+  {
     v1::GetTournamentRequest req;
     req.set_name("nope");
     v1::GetTournamentResponse resp;
