@@ -378,12 +378,14 @@ class Recorder::Impl {
   absl::Status DoWrite(const TournamentWrite& w);
   absl::Status DoWrite(const TournamentGameWrite& w);
   absl::Status DoWrite(const TournamentEndWrite& w);
-  // A tournament's name labels only the games of its schedule
-  // (docs/tournaments.md). Checked here, in the writer's transaction, where
-  // a CreateGame and a CreateTournament of the same name are ordered:
+  // The rules a new game must meet against what is already written, checked
+  // here, in the writer's transaction, where concurrent calls are ordered
+  // (the service checks them earlier too, for a quick answer):
   // FailedPrecondition for a game labelled with a tournament's name that is
-  // not in its schedule (the schedule names the game before it is created).
-  absl::Status CheckTournamentLabel(const GameHeader& header);
+  // not in its schedule (the scheduler writes a game's id into the schedule
+  // before creating it; docs/tournaments.md), or, unless scheduled, for a
+  // seat whose bot account is revoked (docs/lobby.md).
+  absl::Status CheckNewGame(const GameHeader& header);
   absl::StatusOr<ChainState> Chain(const std::string& game_id);
   absl::Status GameExists(const std::string& game_id, bool* exists);
   absl::Status InsertGame(const GameHeader& header, GameStatus status,
@@ -456,6 +458,7 @@ class Recorder::Impl {
     sqlite3_stmt* tournament_exists = nullptr;
     sqlite3_stmt* scheduled_game = nullptr;
     sqlite3_stmt* label_used = nullptr;
+    sqlite3_stmt* account_revoked = nullptr;
   } w_;
   // Committed chain states of games written to or read by this writer.
   std::unordered_map<std::string, ChainState> cache_;
@@ -697,6 +700,8 @@ absl::Status Recorder::Impl::PrepareWriter() {
       {&w_.scheduled_game,
        "SELECT 1 FROM tournament_games WHERE tournament = ?1 AND game_id = ?2"},
       {&w_.label_used, "SELECT 1 FROM games WHERE label = ?1 LIMIT 1"},
+      {&w_.account_revoked,
+       "SELECT revoked_us FROM bot_accounts WHERE name = ?1"},
   };
   for (const auto& [slot, sql] : statements) {
     if (slot == &w_.insert_tally && !has_tallies_) continue;
@@ -755,7 +760,8 @@ Recorder::Impl::~Impl() {
                              w_.import_account,
                              w_.tournament_exists,
                              w_.scheduled_game,
-                             w_.label_used}) {
+                             w_.label_used,
+                             w_.account_revoked}) {
     sqlite3_finalize(stmt);  // a no-op on nullptr
   }
   for (auto& [sql, stmt] : read_stmts_) sqlite3_finalize(stmt);
@@ -1097,22 +1103,49 @@ absl::Status Recorder::Impl::Backfill() {
   return absl::OkStatus();
 }
 
-absl::Status Recorder::Impl::CheckTournamentLabel(const GameHeader& h) {
-  if (h.label.empty()) return absl::OkStatus();
-  Query t(w_.tournament_exists);
-  t.Bind(1, h.label);
-  int rc = t.Step();
-  if (rc == SQLITE_DONE) return absl::OkStatus();
-  if (rc != SQLITE_ROW) return SqlError(writer_, rc, "reading tournaments");
-  Query g(w_.scheduled_game);
-  g.Bind(1, h.label).Bind(2, h.game_id);
-  rc = g.Step();
-  if (rc == SQLITE_ROW) return absl::OkStatus();
-  if (rc != SQLITE_DONE) return SqlError(writer_, rc, "reading a schedule");
-  return absl::FailedPreconditionError(absl::StrCat(
-      "label '", h.label,
-      "' is the name of a tournament: only the referee's scheduler creates "
-      "games with it"));
+absl::Status Recorder::Impl::CheckNewGame(const GameHeader& h) {
+  bool scheduled = false;
+  if (!h.label.empty()) {
+    Query t(w_.tournament_exists);
+    t.Bind(1, h.label);
+    int rc = t.Step();
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+      return SqlError(writer_, rc, "reading tournaments");
+    }
+    if (rc == SQLITE_ROW) {
+      Query g(w_.scheduled_game);
+      g.Bind(1, h.label).Bind(2, h.game_id);
+      rc = g.Step();
+      if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+        return SqlError(writer_, rc, "reading a schedule");
+      }
+      if (rc == SQLITE_DONE) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "label '", h.label,
+            "' is the name of a tournament: only the referee's scheduler "
+            "creates games with it"));
+      }
+      scheduled = true;
+    }
+  }
+  // (A scheduled game may seat a revoked account: its seat forfeits at
+  // once, docs/tournaments.md.)
+  if (scheduled) return absl::OkStatus();
+  for (size_t seat = 0; seat < h.seats.size(); ++seat) {
+    const std::string& account = h.seats[seat].account;
+    if (account.empty()) continue;
+    Query q(w_.account_revoked);
+    q.Bind(1, account);
+    const int rc = q.Step();
+    if (rc == SQLITE_ROW && !q.IsNull(0)) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "seats[", seat, "].account: bot account '", account, "' is revoked"));
+    }
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+      return SqlError(writer_, rc, "reading a bot account");
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::Status Recorder::Impl::DoWrite(const CreateWrite& w) {
@@ -1132,7 +1165,7 @@ absl::Status Recorder::Impl::DoWrite(const CreateWrite& w) {
     return absl::AlreadyExistsError(
         absl::StrCat("game '", h.game_id, "' already exists"));
   }
-  if (absl::Status s = CheckTournamentLabel(h); !s.ok()) return s;
+  if (absl::Status s = CheckNewGame(h); !s.ok()) return s;
   if (absl::Status s = InsertGame(h, GameStatus::kRunning, std::nullopt);
       !s.ok()) {
     return s;

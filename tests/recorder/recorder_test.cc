@@ -728,6 +728,13 @@ TEST_F(RecorderTest, BotAccountsAndSeatAccounts) {
   EXPECT_TRUE(write([&](auto cb) { rec->InsertAccount(alice, cb); }).ok());
   EXPECT_TRUE(absl::IsAlreadyExists(
       write([&](auto cb) { rec->InsertAccount(alice, cb); })));
+
+  // A seat names its account; the other seat names none.
+  GameHeader h = MakeHeader("acc1");
+  h.seats[0].account = "alice";
+  h.seats[0].token_hash = "";
+  ASSERT_TRUE(rec->CreateGameSync(h).ok());
+
   alice.key_hash = "";
   alice.revoked_us = 20;
   EXPECT_TRUE(write([&](auto cb) { rec->UpdateAccount(alice, cb); }).ok());
@@ -738,12 +745,14 @@ TEST_F(RecorderTest, BotAccountsAndSeatAccounts) {
   ASSERT_TRUE(accounts.ok()) << accounts.status();
   ASSERT_EQ(accounts->size(), 1u);
   EXPECT_EQ((*accounts)[0], alice);
-
-  // A seat names its account; the other seat names none.
-  GameHeader h = MakeHeader("acc1");
-  h.seats[0].account = "alice";
-  h.seats[0].token_hash = "";
-  ASSERT_TRUE(rec->CreateGameSync(h).ok());
+  // A revoked account is seated in no new game: checked by the writer, so
+  // a revocation committed just before the game's write still counts.
+  GameHeader late = MakeHeader("acc3");
+  late.seats[1].account = "alice";
+  absl::Status refused = rec->CreateGameSync(late);
+  EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition) << refused;
+  EXPECT_EQ(refused.message(),
+            "seats[1].account: bot account 'alice' is revoked");
   // An unknown account is refused (foreign key).
   GameHeader bad = MakeHeader("acc2");
   bad.seats[1].account = "nobody";
@@ -968,6 +977,25 @@ TEST_F(RecorderTest, ATournamentsNameLabelsOnlyItsScheduledGames) {
                 rec->SetTournamentGame("cup", 0, "cup-0", cb);
               }).ok());
   EXPECT_TRUE(rec->CreateGameSync(scheduled).ok());
+  // A scheduled game may seat a revoked account (it forfeits at once).
+  ASSERT_TRUE(write([&](auto cb) {
+                rec->InsertAccount({"gone", "", "", "", 1, 1, 2}, cb);
+              }).ok());
+  TournamentRow t2 = t;
+  t2.name = "cup2";
+  t2.participants = {"gone", "b"};
+  ASSERT_TRUE(write([&](auto cb) {
+                rec->InsertTournament(
+                    t2, {{0, {"gone", "b"}, std::string(64, '1'), "cup2-0"}},
+                    cb);
+              }).ok());
+  GameHeader forfeited = MakeHeader("cup2-0");
+  forfeited.label = "cup2";
+  forfeited.seats[0].account = "gone";
+  EXPECT_TRUE(rec->CreateGameSync(forfeited).ok());
+  forfeited.game_id = "cup2-x";  // not in the schedule
+  EXPECT_EQ(rec->CreateGameSync(forfeited).code(),
+            absl::StatusCode::kFailedPrecondition);
   // And a label already on games is no new tournament's name.
   ASSERT_TRUE(rec->CreateGameSync(MakeHeader("plain")).ok());  // test-match
   t.name = "test-match";
