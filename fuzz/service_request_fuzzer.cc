@@ -12,7 +12,7 @@
 //   1 SubmitMoveRequest  GameSession::Submit (the game's seat)
 //   2 PlayRequest        GameSession::Submit (a move) or GetTurn (none)
 //   3 GetTurnRequest     GameSession::GetTurn(wait = false)
-//   4 Move               service::FromProto, and ToProto of the result
+//   4 Move               convert::FromProto, and ToProto of the result
 //   5 GetGameRequest     Registry::GetGame (empty id: the fuzzed game)
 //   6 ListGamesRequest   Registry::ListGames
 //   7 AbortGameRequest   GameSession::Abort (empty id: the fuzzed game)
@@ -45,8 +45,8 @@
 #include "cassino/v1/referee_service.pb.h"
 #include "fuzz/fuzz_util.h"
 #include "google/protobuf/stubs/logging.h"
+#include "proto/convert.h"
 #include "recorder/recorder.h"
-#include "referee/service/convert.h"
 #include "referee/service/deadline_timer.h"
 #include "referee/service/game_session.h"
 #include "referee/service/registry.h"
@@ -117,7 +117,8 @@ void NewGame() {
   Reply<v1::CreateGameResponse> reply;
   referee->registry->CreateGame(FuzzedGameRequest(), reply.Callback());
   auto [status, response] = reply.Wait("creating the fuzzed game", "");
-  if (!status.ok()) Fail("cannot create the game: " + status.error_message(), "");
+  if (!status.ok())
+    Fail("cannot create the game: " + status.error_message(), "");
   referee->game = referee->registry->Find(response.game_id());
   if (!referee->game) Fail("the created game is not registered", "");
 }
@@ -169,7 +170,7 @@ void Submit(int seat, int turn, const v1::Move& move,
       Fail("an OK submission is not accepted", input);
     }
     absl::StatusOr<cassino::Move> accepted =
-        cassino::service::FromProto(response.verdict().move());
+        cassino::convert::FromProto(response.verdict().move());
     if (!accepted.ok()) {
       Fail("the accepted move does not convert back: " +
                accepted.status().ToString(),
@@ -194,10 +195,11 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   char tmpl[] = "/tmp/cassino_service_fuzz_XXXXXX";
   if (mkdtemp(tmpl) == nullptr) Fail("mkdtemp failed", "");
   referee->dir = tmpl;
-  auto recorder = cassino::recorder::Recorder::Open(
-      (referee->dir / "fuzz.db").string(),
-      cassino::recorder::Durability::kNormal);
-  if (!recorder.ok()) Fail("cannot open the database: " + recorder.status().ToString(), "");
+  auto recorder =
+      cassino::recorder::Recorder::Open((referee->dir / "fuzz.db").string(),
+                                        cassino::recorder::Durability::kNormal);
+  if (!recorder.ok())
+    Fail("cannot open the database: " + recorder.status().ToString(), "");
   referee->recorder = std::move(*recorder);
   referee->timer = std::make_unique<cassino::service::DeadlineTimer>();
   referee->registry = std::make_unique<cassino::service::Registry>(
@@ -267,12 +269,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     case 4: {
       v1::Move request;
       if (!request.ParseFromArray(body, body_size)) return 0;
-      absl::StatusOr<cassino::Move> move = cassino::service::FromProto(request);
+      absl::StatusOr<cassino::Move> move = cassino::convert::FromProto(request);
       if (move.ok()) {
         v1::Move printed;
-        cassino::service::ToProto(*move, &printed);
+        cassino::convert::ToProto(*move, &printed);
         absl::StatusOr<cassino::Move> again =
-            cassino::service::FromProto(printed);
+            cassino::convert::FromProto(printed);
         if (!again.ok() || !(*again == *move)) {
           Fail("a move does not round-trip through ToProto: " +
                    printed.ShortDebugString(),

@@ -4,12 +4,18 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "proto/convert.h"
 #include "referee/rules/observation.h"
-#include "referee/service/convert.h"
 
 namespace cassino::service {
 namespace {
 
+using convert::CardsFromProto;
+using convert::CardsToProto;
+using convert::FromProto;
+using convert::kSpectator;
+using convert::StatusCodeName;
+using convert::ToProto;
 using recorder::EventKind;
 
 int64_t UnixMicros() {

@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "referee/rules/deal.h"
 #include "referee/service/auth.h"
-#include "referee/service/convert.h"
+#include "proto/convert.h"
 
 namespace cassino::service {
 namespace {

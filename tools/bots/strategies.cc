@@ -99,7 +99,7 @@ bool CallOutWins(const TurnView& view) {
         pm.move().kind() != v1::MOVE_KIND_CAPTURE) {
       continue;
     }
-    absl::StatusOr<CardSet> captured = service::CardsFromProto(pm.captured());
+    absl::StatusOr<CardSet> captured = convert::CardsFromProto(pm.captured());
     if (captured.ok()) pile |= *captured;
   }
   int earned = (pile & CardSet::OfRank(kAce)).size();

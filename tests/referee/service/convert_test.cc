@@ -1,8 +1,8 @@
-#include "referee/service/convert.h"
+#include "proto/convert.h"
 
 #include "gtest/gtest.h"
 
-namespace cassino::service {
+namespace cassino::convert {
 namespace {
 
 TEST(ConvertTest, MoveRoundTripsBothForms) {
@@ -163,4 +163,4 @@ TEST(ConvertTest, PluckedIsPerSeatAndOnlyUnderPluck) {
 }
 
 }  // namespace
-}  // namespace cassino::service
+}  // namespace cassino::convert

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "proto/convert.h"
 #include "recorder/record.h"
 #include "referee/rules/game.h"
-#include "referee/service/convert.h"
 #include "tests/referee/service/test_referee.h"
 
 namespace cassino::testing {
@@ -154,7 +154,7 @@ TEST(DrawApiTest, OnlyTheMoverIsToldTheCardItDrew) {
   for (const v1::WatchGameResponse& e : watched) {
     ended |= e.has_game_ended() || e.has_record();
     if (!ended && e.has_move_played()) {
-      check(e.move_played(), service::kSpectator, "spectator move_played");
+      check(e.move_played(), convert::kSpectator, "spectator move_played");
       ++spectator_moves;
     }
   }

@@ -66,9 +66,9 @@ v1::GameStarted FakeReferee::Started(int seat) const {
 v1::YourTurn FakeReferee::TurnFor(int seat) const {
   v1::YourTurn t;
   t.set_turn(game_.turn());
-  service::ToProto(Observe(game_, seat), t.mutable_observation());
+  convert::ToProto(Observe(game_, seat), t.mutable_observation());
   for (const Move& m : game_.LegalMoves()) {
-    service::ToProto(m, t.add_legal_moves());
+    convert::ToProto(m, t.add_legal_moves());
   }
   t.set_time_left_ms(5000);
   t.set_illegal_left(3);
@@ -77,7 +77,7 @@ v1::YourTurn FakeReferee::TurnFor(int seat) const {
 
 v1::GameEnded FakeReferee::Ended() const {
   v1::GameEnded e;
-  service::ToProto(*game_.result(), e.mutable_result());
+  convert::ToProto(*game_.result(), e.mutable_result());
   return e;
 }
 
@@ -89,7 +89,7 @@ grpc::StatusCode FakeReferee::Submit(int seat, int turn, const v1::Move& move,
   verdict->set_illegal_left(3);
   grpc::StatusCode code = grpc::StatusCode::OK;
   std::string reason;
-  absl::StatusOr<Move> parsed = service::FromProto(move);
+  absl::StatusOr<Move> parsed = convert::FromProto(move);
   if (game_.over() || game_.to_move() != seat) {
     code = grpc::StatusCode::FAILED_PRECONDITION;
     reason = "not your turn";
@@ -107,14 +107,14 @@ grpc::StatusCode FakeReferee::Submit(int seat, int turn, const v1::Move& move,
     code = grpc::StatusCode::INVALID_ARGUMENT;
     reason = std::string(s.message());
   }
-  verdict->set_code(std::string(service::StatusCodeName(code)));
+  verdict->set_code(std::string(convert::StatusCodeName(code)));
   if (code != grpc::StatusCode::OK) {
     verdict->set_reason(reason);
     return code;
   }
   game_.PlayUnchecked(*parsed);
   verdict->set_accepted(true);
-  service::ToProto(*parsed, verdict->mutable_move());
+  convert::ToProto(*parsed, verdict->mutable_move());
   cv_.notify_all();
   return code;
 }
@@ -182,7 +182,7 @@ grpc::Status FakeReferee::GetTurn(grpc::ServerContext* ctx,
     }
   }
   *resp->mutable_game() = Started(seat);
-  service::ToProto(Observe(game_, seat), resp->mutable_observation());
+  convert::ToProto(Observe(game_, seat), resp->mutable_observation());
   if (game_.over()) {
     resp->set_status(v1::GAME_STATUS_FINISHED);
     *resp->mutable_ended() = Ended();

@@ -216,11 +216,11 @@ TEST(TurnViewTest, MoveProtoRoundTrip) {
        {"trail 7H", "take 8C 8H 6D 2C", "build 8 3D 5S 8H 6D 2C", "call"}) {
     const Move m = *Move::Parse(text);
     v1::Move proto;
-    service::ToProto(m, &proto);
+    convert::ToProto(m, &proto);
     EXPECT_EQ(proto.notation(), m.ToString());
-    EXPECT_EQ(*service::FromProto(proto), m);
+    EXPECT_EQ(*convert::FromProto(proto), m);
     proto.clear_notation();  // the structured fields alone
-    EXPECT_EQ(*service::FromProto(proto), m) << text;
+    EXPECT_EQ(*convert::FromProto(proto), m) << text;
   }
 }
 

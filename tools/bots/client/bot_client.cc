@@ -156,7 +156,7 @@ v1::Move BotClient::ChooseMove(const v1::YourTurn& your_turn) {
     chosen = allowed.front();
   }
   v1::Move out;
-  service::ToProto(chosen, &out);
+  convert::ToProto(chosen, &out);
   return out;
 }
 

@@ -27,14 +27,14 @@ absl::StatusOr<TurnView> MakeTurnView(const v1::YourTurn& your_turn) {
   pos.rules = *rules;
   pos.hands.assign(rules->players, CardSet());
   pos.to_move = view.seat;
-  absl::StatusOr<CardSet> hand = service::CardsFromProto(obs.hand());
+  absl::StatusOr<CardSet> hand = convert::CardsFromProto(obs.hand());
   if (!hand.ok()) return hand.status();
   pos.hands[view.seat] = *hand;
-  absl::StatusOr<CardSet> loose = service::CardsFromProto(obs.table().loose());
+  absl::StatusOr<CardSet> loose = convert::CardsFromProto(obs.table().loose());
   if (!loose.ok()) return loose.status();
   pos.table.loose = *loose;
   for (const v1::Build& pb : obs.table().builds()) {
-    absl::StatusOr<CardSet> cards = service::CardsFromProto(pb.cards());
+    absl::StatusOr<CardSet> cards = convert::CardsFromProto(pb.cards());
     if (!cards.ok()) return cards.status();
     pos.table.AddBuild(
         Build{*cards, pb.value(), pb.controller(), pb.multiple()});
@@ -42,11 +42,11 @@ absl::StatusOr<TurnView> MakeTurnView(const v1::YourTurn& your_turn) {
 
   CardSet seen = *hand | pos.table.AllCards();
   for (const v1::PlayedMove& pm : obs.round_history()) {
-    absl::StatusOr<Move> m = service::FromProto(pm.move());
+    absl::StatusOr<Move> m = convert::FromProto(pm.move());
     if (!m.ok()) return m.status();
     if (m->kind != MoveKind::kCallOut) seen.insert(m->card);
     seen |= m->table;
-    absl::StatusOr<CardSet> captured = service::CardsFromProto(pm.captured());
+    absl::StatusOr<CardSet> captured = convert::CardsFromProto(pm.captured());
     if (!captured.ok()) return captured.status();
     seen |= *captured;
   }
@@ -54,7 +54,7 @@ absl::StatusOr<TurnView> MakeTurnView(const v1::YourTurn& your_turn) {
 
   view.legal_moves.reserve(your_turn.legal_moves_size());
   for (const v1::Move& pm : your_turn.legal_moves()) {
-    absl::StatusOr<Move> m = service::FromProto(pm);
+    absl::StatusOr<Move> m = convert::FromProto(pm);
     if (!m.ok()) return m.status();
     view.legal_moves.push_back(*m);
   }
@@ -64,9 +64,9 @@ absl::StatusOr<TurnView> MakeTurnView(const v1::YourTurn& your_turn) {
 absl::StatusOr<TurnView> MakeLocalTurnView(const Game& game, int seat) {
   v1::YourTurn your_turn;
   your_turn.set_turn(game.turn());
-  service::ToProto(Observe(game, seat), your_turn.mutable_observation());
+  convert::ToProto(Observe(game, seat), your_turn.mutable_observation());
   for (const Move& m : game.LegalMoves()) {
-    service::ToProto(m, your_turn.add_legal_moves());
+    convert::ToProto(m, your_turn.add_legal_moves());
   }
   return MakeTurnView(your_turn);
 }

@@ -21,7 +21,7 @@
 
 #include "absl/status/statusor.h"
 #include "cassino/v1/referee_service.pb.h"
-#include "referee/service/convert.h"
+#include "proto/convert.h"
 #include "referee/rules/card.h"
 #include "referee/rules/game.h"
 #include "referee/rules/move.h"
@@ -77,7 +77,7 @@ absl::StatusOr<TurnView> MakeTurnView(const v1::YourTurn& your_turn);
 absl::StatusOr<TurnView> MakeLocalTurnView(const Game& game, int seat);
 
 // Conversions to and from the API messages are referee/service/convert.h
-// (service::ToProto, service::FromProto, service::CardsFromProto).
+// (convert::ToProto, convert::FromProto, convert::CardsFromProto).
 
 // A one-line description of a result from the point of view of `seat`
 // (playing for `side`), e.g.

@@ -1,8 +1,8 @@
-#include "referee/service/convert.h"
+#include "proto/convert.h"
 
 #include "absl/strings/str_cat.h"
 
-namespace cassino::service {
+namespace cassino::convert {
 namespace {
 
 v1::MoveKind KindToProto(MoveKind kind) {
@@ -327,4 +327,4 @@ absl::StatusOr<Move> FromProto(const v1::Move& move) {
   return parsed;
 }
 
-}  // namespace cassino::service
+}  // namespace cassino::convert

@@ -3,12 +3,13 @@
 // engine Observation, so what leaves the referee is exactly what the engine
 // says the seat may see.
 //
-// This is its own library (cassino_convert: rules + generated messages, no
-// gRPC server), shared by the referee and the bot client, so both sides of
-// the API read and write the messages the same way.
+// This is its own library beside the messages (cassino_convert: rules +
+// generated messages, no gRPC server, no recorder), shared by the referee
+// and the bot client, so both sides of the API read and write the messages
+// the same way, and the bot client needs nothing of the service.
 
-#ifndef CASSINO_REFEREE_SERVICE_CONVERT_H_
-#define CASSINO_REFEREE_SERVICE_CONVERT_H_
+#ifndef CASSINO_PROTO_CONVERT_H_
+#define CASSINO_PROTO_CONVERT_H_
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -17,7 +18,7 @@
 #include "referee/rules/game.h"
 #include "referee/rules/observation.h"
 
-namespace cassino::service {
+namespace cassino::convert {
 
 namespace v1 = ::cassino::v1;
 
@@ -54,6 +55,6 @@ absl::string_view StatusCodeName(grpc::StatusCode code);
 void CardsToProto(CardSet cards,
                   google::protobuf::RepeatedPtrField<std::string>* out);
 
-}  // namespace cassino::service
+}  // namespace cassino::convert
 
-#endif  // CASSINO_REFEREE_SERVICE_CONVERT_H_
+#endif  // CASSINO_PROTO_CONVERT_H_
