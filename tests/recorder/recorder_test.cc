@@ -75,6 +75,15 @@ class RecorderTest : public ::testing::Test {
     ASSERT_EQ(rc, SQLITE_OK) << sql << ": " << message;
   }
 
+  // Runs a queued write to its end: `enqueue` queues it with the callback
+  // it is given.
+  template <typename Enqueue>
+  static absl::Status write(Enqueue&& enqueue) {
+    std::promise<absl::Status> done;
+    enqueue([&](absl::Status s) { done.set_value(s); });
+    return done.get_future().get();
+  }
+
   // The integer the query `sql` gives on the test's database.
   int64_t CountOf(const std::string& sql) {
     return recorder::testing::QueryInt(path_, sql);
@@ -720,11 +729,6 @@ TEST_F(RecorderTest, SchemaVersion1DatabaseIsBackfilledAtOpen) {
 TEST_F(RecorderTest, BotAccountsAndSeatAccounts) {
   auto rec = OpenOrDie();
   BotAccountRow alice{"alice", "Ann", "ann@example.org", "k1", 10, 10, 0};
-  auto write = [](auto&& enqueue) {
-    std::promise<absl::Status> done;
-    enqueue([&](absl::Status s) { done.set_value(s); });
-    return done.get_future().get();
-  };
   EXPECT_TRUE(write([&](auto cb) { rec->InsertAccount(alice, cb); }).ok());
   EXPECT_TRUE(absl::IsAlreadyExists(
       write([&](auto cb) { rec->InsertAccount(alice, cb); })));
@@ -882,11 +886,6 @@ TEST_F(RecorderTest, SeveralEventsCommitTogetherOrNotAtAll) {
 
 TEST_F(RecorderTest, TournamentsAndTheirSchedules) {
   auto rec = OpenOrDie();
-  auto write = [](auto&& enqueue) {
-    std::promise<absl::Status> done;
-    enqueue([&](absl::Status s) { done.set_value(s); });
-    return done.get_future().get();
-  };
   TournamentRow t;
   t.name = "cup";
   t.participants = {"a", "b \"quoted\""};
@@ -945,11 +944,6 @@ TEST_F(RecorderTest, TournamentsAndTheirSchedules) {
 // same name are ordered, so neither can slip past the other.
 TEST_F(RecorderTest, ATournamentsNameLabelsOnlyItsScheduledGames) {
   auto rec = OpenOrDie();
-  auto write = [](auto&& enqueue) {
-    std::promise<absl::Status> done;
-    enqueue([&](absl::Status s) { done.set_value(s); });
-    return done.get_future().get();
-  };
   TournamentRow t;
   t.name = "cup";
   t.participants = {"a", "b"};

@@ -318,30 +318,22 @@ TEST(TournamentApiTest, ValidationErrorsNameTheField) {
   // The name is taken, as a tournament and as a label.
   s = CreateTournament(referee, spec);
   EXPECT_EQ(s.error_code(), StatusCode::ALREADY_EXISTS);
-  {
+  // An organiser's game labelled "cup": refused by the scheduler's check,
+  // and, were that check passed (a CreateGame racing the tournament's
+  // creation), by the recorder in its transaction, with the same answer.
+  auto create_labelled = [&] {
     v1::CreateGameRequest req;
     req.add_seats()->set_bot_name("p");
     req.add_seats()->set_bot_name("q");
     req.set_label("cup");
     v1::CreateGameResponse resp;
-    s = referee.stub().CreateGame(TestReferee::Context(kAdminToken).get(), req,
-                                  &resp);
-    EXPECT_EQ(s.error_code(), StatusCode::FAILED_PRECONDITION);
-    EXPECT_NE(s.error_message().find("tournament"), std::string::npos);
-  }
-  {
-    // A CreateGame that passed the scheduler's check just before the
-    // tournament was written (the race): the recorder refuses it in its
-    // transaction, and the caller gets the same answer.
-    referee.server().registry().SetLabelGuard(nullptr);
-    v1::CreateGameRequest req;
-    req.add_seats()->set_bot_name("p");
-    req.add_seats()->set_bot_name("q");
-    req.set_label("cup");
-    v1::CreateGameResponse resp;
-    s = referee.stub().CreateGame(TestReferee::Context(kAdminToken).get(), req,
-                                  &resp);
-    EXPECT_EQ(s.error_code(), StatusCode::FAILED_PRECONDITION);
+    return referee.stub().CreateGame(TestReferee::Context(kAdminToken).get(),
+                                     req, &resp);
+  };
+  for (const bool guard : {true, false}) {
+    if (!guard) referee.server().registry().SetLabelGuard(nullptr);
+    s = create_labelled();
+    EXPECT_EQ(s.error_code(), StatusCode::FAILED_PRECONDITION) << guard;
     EXPECT_NE(s.error_message().find("is the name of a tournament"),
               std::string::npos)
         << s.error_message();
