@@ -71,6 +71,20 @@ struct StoredEvent {
   std::string hash;
 };
 
+// A `game_tallies` row exactly as stored. (Declared outside StoredGame: a
+// nested struct with member initializers is not yet default-constructible
+// inside its enclosing class, which clang holds against std::optional.)
+struct StoredTally {
+  int64_t events = 0;
+  int64_t rounds = 0;
+  int64_t moves = 0;
+  int64_t bad_moves = 0;
+  int64_t bad_events = 0;
+  std::string points;
+  std::string conduct;
+  std::string move_ms;
+};
+
 // A game exactly as stored: the `games` row, its seats and its events.
 struct StoredGame {
   std::string game_id;
@@ -98,16 +112,7 @@ struct StoredGame {
   std::optional<std::string> totals;
   std::optional<int64_t> finished_us;
   // The game_tallies row, if the database has one for this game.
-  struct Tally {
-    int64_t events = 0;
-    int64_t rounds = 0;
-    int64_t moves = 0;
-    int64_t bad_moves = 0;
-    int64_t bad_events = 0;
-    std::string points;
-    std::string conduct;
-    std::string move_ms;
-  };
+  using Tally = StoredTally;
   std::optional<Tally> tally;
   std::vector<StoredEvent> events;
   // Where `events` came from: the game's `events` rows, or its one
