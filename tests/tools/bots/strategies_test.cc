@@ -173,12 +173,17 @@ TEST(StrategiesTest, MakeStrategyKnowsEveryName) {
   EXPECT_EQ(MakeStrategy("nonsense", 1), nullptr);
 }
 
-// The view reconstructs what the seat may see and nothing else.
-TEST(TurnViewTest, LocalViewMatchesObservation) {
-  Game game =
-      *Game::Create(RuleSet::Standard(), DeckSource::FromSeed(BatchSeed(4)));
+// The view reconstructs what the seat may see and nothing else, also with
+// the options that move cards out of sight otherwise (plucks, draws, the
+// initial pairs).
+class TurnViewTest : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(TurnViewTest, LocalViewMatchesObservation) {
+  absl::StatusOr<RuleSet> rules = RuleSet::Parse(GetParam());
+  ASSERT_TRUE(rules.ok()) << rules.status();
+  Game game = *Game::Create(*rules, DeckSource::FromSeed(BatchSeed(4)));
   RandomStrategy random(3);
-  for (int step = 0; step < 30 && !game.over(); ++step) {
+  for (int step = 0; step < 60 && !game.over(); ++step) {
     const int seat = game.to_move();
     absl::StatusOr<TurnView> view = MakeLocalTurnView(game, seat);
     ASSERT_TRUE(view.ok()) << view.status();
@@ -211,7 +216,12 @@ TEST(TurnViewTest, LocalViewMatchesObservation) {
   }
 }
 
-TEST(TurnViewTest, MoveProtoRoundTrip) {
+INSTANTIATE_TEST_SUITE_P(Options, TurnViewTest,
+                         ::testing::Values("players=2", "players=2 pluck=on",
+                                           "players=2 draw=on",
+                                           "players=2 initial_pairs=on"));
+
+TEST(TurnViewProtoTest, MoveProtoRoundTrip) {
   for (const char* text :
        {"trail 7H", "take 8C 8H 6D 2C", "build 8 3D 5S 8H 6D 2C", "call"}) {
     const Move m = *Move::Parse(text);

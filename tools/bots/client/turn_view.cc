@@ -41,6 +41,11 @@ absl::StatusOr<TurnView> MakeTurnView(const v1::YourTurn& your_turn) {
   }
 
   CardSet seen = *hand | pos.table.AllCards();
+  // Option initial_pairs: the pairs taken from the round's first table.
+  absl::StatusOr<CardSet> initial =
+      convert::CardsFromProto(obs.initial_capture().cards());
+  if (!initial.ok()) return initial.status();
+  seen |= *initial;
   for (const v1::PlayedMove& pm : obs.round_history()) {
     absl::StatusOr<Move> m = convert::FromProto(pm.move());
     if (!m.ok()) return m.status();
@@ -49,6 +54,13 @@ absl::StatusOr<TurnView> MakeTurnView(const v1::YourTurn& your_turn) {
     absl::StatusOr<CardSet> captured = convert::CardsFromProto(pm.captured());
     if (!captured.ok()) return captured.status();
     seen |= *captured;
+    // Option pluck: the card plucked into the mover's pile (public). (A
+    // card the seat drew is in its hand, or was played since.)
+    if (!pm.plucked().empty()) {
+      absl::StatusOr<Card> c = Card::Parse(pm.plucked());
+      if (!c.ok()) return c.status();
+      seen.insert(*c);
+    }
   }
   view.unseen = CardSet::FullDeck() - seen;
 

@@ -44,8 +44,8 @@ struct TurnView {
   // Table, own hand, rules, to_move = seat; other seats' hands are empty.
   Position position;
   // Cards the seat has not seen this round: not in its hand, not on the
-  // table, not played or captured in this round's history. Other hands and
-  // the stock are drawn from these.
+  // table, not played, captured or plucked in this round's history, not
+  // taken as initial pairs. Exactly the other hands and the stock.
   CardSet unseen;
   // Milliseconds left for this move (0 for local games: no clock).
   int64_t time_left_ms = 0;
