@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "proto/convert.h"
 #include "referee/rules/observation.h"
+#include "referee/service/status_util.h"
 
 namespace cassino::service {
 namespace {
@@ -17,12 +18,6 @@ using convert::kSpectator;
 using convert::StatusCodeName;
 using convert::ToProto;
 using recorder::EventKind;
-
-int64_t UnixMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 int64_t MillisBetween(GameSession::SteadyClock::time_point from,
                       GameSession::SteadyClock::time_point to) {

@@ -6,6 +6,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "referee/service/auth.h"
+#include "referee/service/status_util.h"
 
 namespace cassino::service {
 namespace {
@@ -13,12 +14,6 @@ namespace {
 constexpr size_t kMaxOwner = 128;
 constexpr size_t kMaxContact = 256;
 constexpr int kMaxCapacity = 64;
-
-int64_t UnixMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 grpc::Status NoAccount(const std::string& name) {
   return grpc::Status(grpc::StatusCode::NOT_FOUND,

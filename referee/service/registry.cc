@@ -5,9 +5,10 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "proto/convert.h"
 #include "referee/rules/deal.h"
 #include "referee/service/auth.h"
-#include "proto/convert.h"
+#include "referee/service/status_util.h"
 
 namespace cassino::service {
 namespace {
@@ -17,21 +18,6 @@ constexpr size_t kMaxNameLength = 64;
 constexpr size_t kMaxLabelLength = 128;
 constexpr int kMaxDecks = 64;
 constexpr int64_t kMaxMillis = 3600 * 1000;
-
-grpc::Status Invalid(const std::string& message) {
-  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message);
-}
-
-grpc::Status FromAbsl(const absl::Status& s) {
-  return grpc::Status(static_cast<grpc::StatusCode>(s.code()),
-                      std::string(s.message()));
-}
-
-int64_t UnixMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 void SummaryToInfo(const recorder::GameSummary& s, v1::GameInfo* info) {
   info->set_game_id(s.game_id);

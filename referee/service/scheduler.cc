@@ -11,6 +11,7 @@
 #include "referee/rules/deal.h"
 #include "referee/rules/schedule.h"
 #include "referee/service/auth.h"
+#include "referee/service/status_util.h"
 
 namespace cassino::service {
 namespace {
@@ -22,21 +23,6 @@ constexpr int64_t kMaxGraceMs = 24 * 3600 * 1000;
 constexpr int64_t kMaxGames = 100000;
 constexpr char kRoundRobin[] = "round_robin";
 constexpr char kGauntlet[] = "gauntlet";
-
-int64_t UnixMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-grpc::Status Invalid(const std::string& message) {
-  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message);
-}
-
-grpc::Status FromAbsl(const absl::Status& s) {
-  return grpc::Status(static_cast<grpc::StatusCode>(s.code()),
-                      std::string(s.message()));
-}
 
 // A spec field where 0 means `fallback`: else it must be 1 to `max`.
 template <typename T>
@@ -280,7 +266,6 @@ void Scheduler::Cancel(const std::string& name, const std::string& reason,
                        Reply reply) {
   const std::string why =
       reason.empty() ? "cancelled by the organiser" : reason.substr(0, 256);
-  const int64_t now = UnixMicros();
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = tournaments_.find(name);
@@ -299,25 +284,12 @@ void Scheduler::Cancel(const std::string& name, const std::string& reason,
             v1::TournamentInfo());
       return;
     }
-    t.ending = true;
+    RecordEnd(t, "cancelled", why,
+              [this, reply = std::move(reply)](const Tournament& ended,
+                                               const absl::Status& s) {
+                Answer(ended, s, "cancellation", reply);
+              });
   }
-  recorder_->EndTournament(
-      name, "cancelled", why, now,
-      [this, name, why, now, reply = std::move(reply)](absl::Status s) {
-        Tournament copy;
-        {
-          std::lock_guard<std::mutex> lock(mu_);
-          Tournament& t = tournaments_[name];
-          t.ending = false;
-          if (s.ok()) {
-            t.row.status = "cancelled";
-            t.row.reason = why;
-            t.row.ended_us = now;
-          }
-          copy = t;
-        }
-        Answer(copy, s, "cancellation", reply);
-      });
 }
 
 void Scheduler::Answer(const Tournament& t, const absl::Status& recorded,
@@ -495,20 +467,28 @@ bool Scheduler::Refresh(Tournament& t) {
   return busy;
 }
 
-void Scheduler::Finish(Tournament& t) {
+void Scheduler::RecordEnd(
+    Tournament& t, const std::string& status, const std::string& reason,
+    std::function<void(const Tournament&, const absl::Status&)> then) {
   t.ending = true;
   const std::string name = t.row.name;
   const int64_t now = UnixMicros();
-  recorder_->EndTournament(name, "finished", "", now,
-                           [this, name, now](absl::Status s) {
-                             std::lock_guard<std::mutex> lock(mu_);
-                             Tournament& t = tournaments_[name];
-                             t.ending = false;
-                             if (s.ok()) {
-                               t.row.status = "finished";
-                               t.row.ended_us = now;
+  recorder_->EndTournament(name, status, reason, now,
+                           [this, name, status, reason, now,
+                            then = std::move(then)](absl::Status s) {
+                             Tournament copy;
+                             {
+                               std::lock_guard<std::mutex> lock(mu_);
+                               Tournament& t = tournaments_[name];
+                               t.ending = false;
+                               if (s.ok()) {
+                                 t.row.status = status;
+                                 t.row.reason = reason;
+                                 t.row.ended_us = now;
+                               }
+                               if (then) copy = t;
                              }
-                             // (On failure the next Run tries again.)
+                             if (then) then(copy, s);
                            });
 }
 
@@ -545,7 +525,7 @@ void Scheduler::Run() {
         if (g.state != State::kEnded) all_ended = false;
       }
       if (all_ended && !busy) {
-        Finish(t);
+        RecordEnd(t, "finished", "", nullptr);  // (on failure: again next Run)
         continue;
       }
       const int64_t grace_us = t.row.grace_ms * 1000;

@@ -133,7 +133,14 @@ class Scheduler {
   void Created(const Start& start, const grpc::Status& status);
   // Marks ended games; true if a game of `t` is still running or starting.
   bool Refresh(Tournament& t) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  void Finish(Tournament& t) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Records that `t` ended ("finished" or "cancelled", with `reason`): marks
+  // it ending now, and once the write is done applies it to `t` (if it
+  // succeeded) and calls `then` (if any) with a copy and the write's status,
+  // outside the lock.
+  void RecordEnd(
+      Tournament& t, const std::string& status, const std::string& reason,
+      std::function<void(const Tournament&, const absl::Status&)> then)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Replies to an organiser's change: the tournament once `recorded`, or
   // why the change (`what`) could not be recorded.
   void Answer(const Tournament& t, const absl::Status& recorded,
