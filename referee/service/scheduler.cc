@@ -451,20 +451,13 @@ void Scheduler::Kick() {
   registry_->timer()->Schedule(DeadlineTimer::Clock::now(), [this] { Run(); });
 }
 
-bool Scheduler::Refresh(Tournament& t) {
-  bool busy = false;
+void Scheduler::Refresh(Tournament& t) {
   for (Scheduled& g : t.games) {
-    if (g.state == State::kStarting) busy = true;
     if (g.state != State::kCreated) continue;
     // A running game is never evicted, so a game not in memory has ended.
     std::shared_ptr<GameSession> game = registry_->Find(g.row.game_id);
-    if (game == nullptr || game->over()) {
-      g.state = State::kEnded;
-    } else {
-      busy = true;
-    }
+    if (game == nullptr || game->over()) g.state = State::kEnded;
   }
-  return busy;
 }
 
 void Scheduler::RecordEnd(
@@ -515,7 +508,7 @@ void Scheduler::Run() {
     };
     for (auto& [name, t] : tournaments_) {
       if (t.row.status != "running" || t.ending) continue;
-      const bool busy = Refresh(t);
+      Refresh(t);
       int running = 0;
       bool all_ended = true;
       for (const Scheduled& g : t.games) {
@@ -524,7 +517,7 @@ void Scheduler::Run() {
         }
         if (g.state != State::kEnded) all_ended = false;
       }
-      if (all_ended && !busy) {
+      if (all_ended) {
         RecordEnd(t, "finished", "", nullptr);  // (on failure: again next Run)
         continue;
       }

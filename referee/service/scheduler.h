@@ -131,8 +131,8 @@ class Scheduler {
   // The game of `start` was created (or failed): it now runs, or is pending
   // again; the absent seat forfeits.
   void Created(const Start& start, const grpc::Status& status);
-  // Marks ended games; true if a game of `t` is still running or starting.
-  bool Refresh(Tournament& t) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Marks the games of `t` that have ended since.
+  void Refresh(Tournament& t) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Records that `t` ended ("finished" or "cancelled", with `reason`): marks
   // it ending now, and once the write is done applies it to `t` (if it
   // succeeded) and calls `then` (if any) with a copy and the write's status,
