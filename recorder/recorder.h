@@ -190,9 +190,10 @@ class Recorder {
   // Reads. NotFound for an unknown game.
   absl::StatusOr<GameRecord> Load(const std::string& game_id) const;
   absl::StatusOr<std::vector<GameSummary>> List(const ListFilter& filter) const;
-  // The `forfeit` events of the finished games labelled `label`: game id ->
-  // forfeits per seat (a forfeit whose seat is not an integer of the game
-  // is not counted, as in recorder/tally.h).
+  // The forfeits of the finished games labelled `label`: game id ->
+  // forfeits per seat, as the games' tallies count them (recorder/tally.h:
+  // a forfeit event with a seat of the game and a reason); read from the
+  // tallies, or from the events in a database without them.
   absl::StatusOr<std::map<std::string, std::vector<int>>> ForfeitsByLabel(
       const std::string& label) const;
   // Ids of games whose status is running, oldest first.

@@ -9,16 +9,16 @@
 //    nobody (stats' self-play).
 //  * Win / loss / draw: the bot's side won / the other side won / the game
 //    finished without a winner (winner -1).
-//  * forfeits: the game's `forfeit` events of the bot's seat, every reason
-//    (time, illegal, absent).
+//  * forfeits: the game's forfeits of the bot's seat, every reason (time,
+//    illegal, absent), as its tally counts them.
 //  * points_for / points_against: the game's final totals of the bot's
 //    side / of the other sides.
 // score = wins + draws / 2. Order: score, then points difference, both
 // descending, then name; equal score and difference share a rank (1, 1, 3).
 // Every participant is listed, with zeros until it has played.
 //
-// Cost: TournamentStandings reads the games' `forfeit` events
-// (ForfeitsByLabel) besides the summaries it is given, never whole records.
+// Cost: TournamentStandings reads the games' tallies (ForfeitsByLabel)
+// besides the summaries it is given, never whole records.
 //
 // Lifetimes: values; TournamentStandings reads through the Recorder's read
 // connection and holds nothing afterwards.
