@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -97,18 +98,23 @@ std::optional<JsonDiff> FirstDifference(const Json& expected,
   return std::nullopt;
 }
 
+// ASCII from the space up to (not including) `end`, without quotes or
+// backslashes, as a table: one look-up per character (the create payload's
+// strings are checked for every game, the move text for every move).
+constexpr std::array<bool, 256> PlainChars(int end) {
+  std::array<bool, 256> plain{};
+  for (int c = 0x20; c < end; ++c) plain[c] = c != '"' && c != '\\';
+  return plain;
+}
+// Strings nlohmann writes without escapes; and printable ones.
+constexpr std::array<bool, 256> kPlainJson = PlainChars(0x80);
+constexpr std::array<bool, 256> kPrintable = PlainChars(0x7f);
+
 // Byte-identical fast versions of recorder::RoundPayload and EndPayload
 // (compact JSON, keys in byte order, as nlohmann writes them) for the usual
 // case of strings that need no escaping; they return false otherwise and the
 // caller uses the recorder's builder. The tests check the equality.
 bool PlainJsonString(absl::string_view s) {
-  // ASCII from the space on, without quotes or backslashes: one look-up
-  // per character (the create payload's strings are checked for every game).
-  static constexpr std::array<bool, 256> kPlainJson = [] {
-    std::array<bool, 256> plain{};
-    for (int c = 0x20; c < 0x80; ++c) plain[c] = c != '"' && c != '\\';
-    return plain;
-  }();
   for (char c : s) {
     if (!kPlainJson[static_cast<unsigned char>(c)]) return false;
   }
@@ -125,23 +131,9 @@ template <typename Int>
 requires(std::is_integral_v<Int> &&
          !std::is_same_v<Int, bool>) void AppendPiece(std::string* out, Int v) {
   char digits[24];
-  char* const end = digits + sizeof(digits);
-  char* p = end;
-  if (v >= 0 && v < 100) {  // most numbers of a payload
-    if (v >= 10) out->push_back(static_cast<char>('0' + v / 10));
-    out->push_back(static_cast<char>('0' + v % 10));
-    return;
-  }
-  const bool negative = v < 0;
-  // In unsigned arithmetic, so that the most negative value has a magnitude.
-  uint64_t u = static_cast<uint64_t>(v);
-  if (negative) u = 0 - u;
-  do {
-    *--p = static_cast<char>('0' + u % 10);
-    u /= 10;
-  } while (u != 0);
-  if (negative) *--p = '-';
-  out->append(p, static_cast<size_t>(end - p));
+  const std::to_chars_result r =
+      std::to_chars(digits, digits + sizeof(digits), v);
+  out->append(digits, r.ptr);
 }
 template <typename... Pieces>
 void Append(std::string* out, const Pieces&... pieces) {
@@ -271,14 +263,9 @@ class CanonicalReader {
   }
   // Printable ASCII without quotes or backslashes.
   absl::string_view PlainText() {
-    static constexpr std::array<bool, 256> kPlain = [] {
-      std::array<bool, 256> plain{};
-      for (int c = 0x20; c < 0x7f; ++c) plain[c] = c != '"' && c != '\\';
-      return plain;
-    }();
     const char* const start = at_;
     const char* p = at_;
-    while (p < end_ && kPlain[static_cast<unsigned char>(*p)]) ++p;
+    while (p < end_ && kPrintable[static_cast<unsigned char>(*p)]) ++p;
     at_ = p;
     return absl::string_view(start, static_cast<size_t>(p - start));
   }
@@ -405,7 +392,7 @@ class GameVerifier::Impl {
   std::vector<absl::string_view> kind_names_;
   FlatObject obj_;
   std::string expected_;
-  std::optional<RuleSet> rules_;
+  const RuleSet* rules_ = nullptr;  // *last_rules_ once the header checks
   // The last rules text that parsed and validated, and its RuleSet.
   std::string last_rules_text_;
   std::optional<RuleSet> last_rules_;
@@ -540,7 +527,7 @@ std::optional<Failure> GameVerifier::Impl::CheckHeader() {
                 absl::StrCat(last_rules_->players),
                 absl::StrCat(g.bots.size()));
   }
-  rules_ = *last_rules_;
+  rules_ = &*last_rules_;
 
   // Where the decks come from, and check the seed against the commitment.
   seed_hex_.clear();
@@ -1097,7 +1084,7 @@ std::optional<Failure> GameVerifier::Impl::CheckTally() {
 std::optional<Failure> GameVerifier::Impl::Verify(const StoredGame& g) {
   game_ = &g;
   engine_ = nullptr;
-  rules_.reset();
+  rules_ = nullptr;
   decks_.reset();
   if (g.missing_game_row) {
     if (g.events.empty() && g.bots.empty() && !g.tally.has_value()) {
@@ -1175,13 +1162,10 @@ void Assign(std::string* out, absl::string_view text) {
 
 // Lower-case hex of `bytes` into `out`, reusing its buffer.
 void AssignHex(absl::string_view bytes, std::string* out) {
-  static constexpr char kDigits[] = "0123456789abcdef";
   out->resize(2 * bytes.size());
-  char* p = out->data();
-  for (const char c : bytes) {
-    const auto b = static_cast<uint8_t>(c);
-    *p++ = kDigits[b >> 4];
-    *p++ = kDigits[b & 15];
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    std::memcpy(out->data() + 2 * i,
+                &kHexPairs[2 * static_cast<uint8_t>(bytes[i])], 2);
   }
 }
 
