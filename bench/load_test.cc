@@ -750,8 +750,7 @@ int main(int argc, char** argv) {
       std::error_code ec;
       const std::filesystem::path self =
           std::filesystem::read_symlink("/proc/self/exe", ec);
-      referee = (self.parent_path() / ".." / "referee" / "service" /
-                 "cassino-referee")
+      referee = (self.parent_path() / ".." / "referee" / "cassino-referee")
                     .lexically_normal()
                     .string();
     }

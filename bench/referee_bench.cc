@@ -37,7 +37,7 @@
 #include "bench/echo.grpc.pb.h"
 #include "cassino/v1/referee_service.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
-#include "referee/service/server.h"
+#include "referee/server.h"
 
 namespace {
 

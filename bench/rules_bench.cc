@@ -35,10 +35,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "benchmark/benchmark.h"
-#include "referee/rules/adjudicator.h"
-#include "referee/rules/game.h"
-#include "referee/rules/legal_moves.h"
-#include "referee/rules/position.h"
+#include "rules/adjudicator.h"
+#include "rules/game.h"
+#include "rules/legal_moves.h"
+#include "rules/position.h"
 #include "tools/playout/random_playout.h"
 
 namespace cassino {

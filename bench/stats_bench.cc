@@ -42,7 +42,7 @@
 #include "nlohmann/json.hpp"
 #include "recorder/record.h"
 #include "recorder/recorder.h"
-#include "referee/rules/game.h"
+#include "rules/game.h"
 #include "tools/playout/random_playout.h"
 #include "tools/stats/stats.h"
 

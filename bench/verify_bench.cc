@@ -25,7 +25,7 @@
 #include "absl/strings/str_cat.h"
 #include "recorder/record.h"
 #include "recorder/recorder.h"
-#include "referee/rules/game.h"
+#include "rules/game.h"
 #include "tools/playout/random_playout.h"
 #include "tools/verify/verifier.h"
 

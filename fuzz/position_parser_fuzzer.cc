@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "fuzz/fuzz_util.h"
-#include "referee/rules/adjudicator.h"
-#include "referee/rules/legal_moves.h"
-#include "referee/rules/position.h"
+#include "rules/adjudicator.h"
+#include "rules/legal_moves.h"
+#include "rules/position.h"
 
 namespace {
 constexpr int kMaxLoose = 14;

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "fuzz/fuzz_util.h"
-#include "referee/rules/position.h"
-#include "referee/rules/rule_set.h"
+#include "rules/position.h"
+#include "rules/rule_set.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string input(reinterpret_cast<const char*>(data), size);

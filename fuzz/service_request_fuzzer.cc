@@ -47,9 +47,9 @@
 #include "google/protobuf/stubs/logging.h"
 #include "proto/convert.h"
 #include "recorder/recorder.h"
-#include "referee/service/deadline_timer.h"
-#include "referee/service/game_session.h"
-#include "referee/service/registry.h"
+#include "referee/deadline_timer.h"
+#include "referee/game_session.h"
+#include "referee/registry.h"
 
 namespace {
 

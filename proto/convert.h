@@ -15,8 +15,8 @@
 #include "absl/strings/string_view.h"
 #include "cassino/v1/game.pb.h"
 #include "grpcpp/support/status.h"
-#include "referee/rules/game.h"
-#include "referee/rules/observation.h"
+#include "rules/game.h"
+#include "rules/observation.h"
 
 namespace cassino::convert {
 

@@ -39,7 +39,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "recorder/record.h"
-#include "referee/rules/deal.h"
+#include "rules/deal.h"
 
 namespace cassino::recorder {
 

@@ -40,8 +40,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "referee/rules/deal.h"
-#include "referee/rules/game.h"
+#include "rules/deal.h"
+#include "rules/game.h"
 
 namespace cassino::recorder {
 
@@ -58,7 +58,7 @@ struct SeatInfo {
   std::string token_hash;  // hex SHA-256 of the seat's token; never exported
   // The bot account playing the seat (seats.account); empty for a seat
   // played by a plain seat token. Not part of the hashed create payload.
-  std::string account;
+  std::string account{};
   friend bool operator==(const SeatInfo&, const SeatInfo&) = default;
 };
 

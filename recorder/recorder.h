@@ -63,7 +63,7 @@ struct GameSummary {
 struct BotAccountRow {
   std::string name;
   std::string owner;
-  std::string contact;
+  std::string contact{};
   std::string key_hash;    // hex SHA-256 of the bot key; empty when revoked
   int64_t created_us = 0;  // Unix microseconds
   int64_t key_us = 0;      // when the current key was issued

@@ -5,8 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
-#include "referee/rules/rule_set.h"
-#include "referee/rules/scoring.h"
+#include "rules/rule_set.h"
+#include "rules/scoring.h"
 
 namespace cassino::recorder {
 namespace {

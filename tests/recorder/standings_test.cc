@@ -1,6 +1,6 @@
 // ComputeStandings: what counts, the order and shared ranks
 // (recorder/standings.h). The comparison with `cassino stats` over a real
-// tournament is in tests/referee/service/tournament_test.cc.
+// tournament is in tests/referee/tournament_test.cc.
 
 #include "recorder/standings.h"
 

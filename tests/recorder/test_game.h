@@ -11,8 +11,8 @@
 
 #include "gtest/gtest.h"
 #include "recorder/record.h"
-#include "referee/rules/deal.h"
-#include "referee/rules/game.h"
+#include "rules/deal.h"
+#include "rules/game.h"
 
 namespace cassino::recorder::testing {
 

@@ -161,7 +161,9 @@ TEST_F(ExportTest, JsonShape) {
       const bool has = g["game_id"] == "h-account" && seat == 0;
       EXPECT_EQ(g["seats"][seat].contains("account"), has)
           << g["game_id"] << " seat " << seat;
-      if (has) EXPECT_EQ(g["seats"][seat]["account"], "alpha");
+      if (has) {
+        EXPECT_EQ(g["seats"][seat]["account"], "alpha");
+      }
     }
   }
   EXPECT_THAT(text, ::testing::Not(HasSubstr("token")));

@@ -19,8 +19,8 @@
 #include "recorder/event_pack.h"
 #include "recorder/record.h"
 #include "recorder/recorder.h"
-#include "referee/rules/deal.h"
-#include "referee/rules/game.h"
+#include "rules/deal.h"
+#include "rules/game.h"
 #include "tools/playout/random_playout.h"
 
 namespace cassino::tools_testing {
@@ -46,7 +46,7 @@ struct FixtureOptions {
   int abort_after = -1;          // after this many moves the game is aborted
   // Per seat, the bot account playing it ("" or missing: none). The
   // accounts must exist in the database the game is written to.
-  std::vector<std::string> accounts;
+  std::vector<std::string> accounts{};
 };
 
 struct FixtureGame {

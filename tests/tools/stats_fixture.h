@@ -19,8 +19,8 @@
 #include "absl/strings/str_cat.h"
 #include "recorder/record.h"
 #include "recorder/recorder.h"
-#include "referee/rules/deal.h"
-#include "referee/rules/game.h"
+#include "rules/deal.h"
+#include "rules/game.h"
 
 namespace cassino::stats::testing {
 

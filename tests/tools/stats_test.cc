@@ -29,7 +29,7 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "referee/rules/position.h"
+#include "rules/position.h"
 #include "nlohmann/json.hpp"
 #include "recorder/recorder.h"
 #include "tests/tools/stats_fixture.h"

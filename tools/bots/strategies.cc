@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 
-#include "referee/rules/adjudicator.h"
+#include "rules/adjudicator.h"
 
 namespace cassino::bots {
 namespace {

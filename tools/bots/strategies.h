@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
-#include "referee/rules/legal_moves.h"
+#include "rules/legal_moves.h"
 #include "tools/bots/client/turn_view.h"
 
 namespace cassino::bots {

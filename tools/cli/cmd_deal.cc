@@ -3,7 +3,7 @@
 #include <iostream>
 #include <string>
 
-#include "referee/rules/deal.h"
+#include "rules/deal.h"
 #include "tools/cli/commands.h"
 
 namespace cassino::cli {

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "referee/rules/legal_moves.h"
-#include "referee/rules/position.h"
+#include "rules/legal_moves.h"
+#include "rules/position.h"
 #include "tools/cli/commands.h"
 
 namespace cassino::cli {

@@ -11,8 +11,8 @@
 #include "absl/strings/str_join.h"
 #include "recorder/record.h"
 #include "recorder/recorder.h"
-#include "referee/rules/game.h"
-#include "referee/rules/observation.h"
+#include "rules/game.h"
+#include "rules/observation.h"
 #include "tools/cli/commands.h"
 #include "tools/verify/flat_json.h"
 

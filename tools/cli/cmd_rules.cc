@@ -5,7 +5,7 @@
 #include <string>
 
 #include "absl/strings/str_join.h"
-#include "referee/rules/rule_set.h"
+#include "rules/rule_set.h"
 #include "tools/cli/commands.h"
 
 namespace cassino::cli {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "referee/rules/game.h"
+#include "rules/game.h"
 #include "tools/cli/commands.h"
 #include "tools/playout/random_playout.h"
 

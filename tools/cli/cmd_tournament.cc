@@ -57,7 +57,7 @@ std::string FindReferee(const std::string& flag) {
   if (!ec) {
     for (const fs::path& candidate : {self.parent_path() / "cassino-referee",
                                       self.parent_path().parent_path() /
-                                          "referee/service/cassino-referee"}) {
+                                          "referee/cassino-referee"}) {
       if (fs::exists(candidate)) return candidate.string();
     }
   }

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <random>
 
-#include "referee/rules/game.h"
+#include "rules/game.h"
 
 namespace cassino {
 

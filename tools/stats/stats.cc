@@ -27,9 +27,9 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "recorder/event_pack.h"
-#include "referee/rules/position.h"
-#include "referee/rules/rule_set.h"
-#include "referee/rules/scoring.h"
+#include "rules/position.h"
+#include "rules/rule_set.h"
+#include "rules/scoring.h"
 
 namespace cassino::stats {
 namespace {
@@ -491,7 +491,7 @@ struct RulesInfo {
   bool partnerships = false;
   bool parsed = false;
   bool selected = true;   // matches Filter::rules
-  std::string canonical;  // RulesDiff, "standard" when empty
+  std::string canonical{};// RulesDiff, "standard" when empty
   int64_t games = 0;      // finished games analysed
 };
 

@@ -83,7 +83,7 @@ struct Filter {
   int64_t to_us = 0;       // created before
   // A rule set (`royal`, `standard target=11`): only games whose rules are
   // equal to it, option by option. Empty: every rule set.
-  std::string rules;
+  std::string rules{};
 };
 
 // "YYYY-MM-DD" as the Unix time in microseconds of 00:00 UTC that day.

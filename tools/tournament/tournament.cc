@@ -13,7 +13,7 @@
 #include "absl/strings/str_replace.h"
 #include "cassino/v1/referee_service.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
-#include "referee/rules/schedule.h"
+#include "rules/schedule.h"
 #include "tools/playout/random_playout.h"
 #include "tools/tournament/process.h"
 

@@ -33,7 +33,7 @@
 
 #include "absl/status/statusor.h"
 #include "recorder/standings.h"
-#include "referee/rules/deal.h"
+#include "rules/deal.h"
 
 namespace grpc {
 class ClientContext;

@@ -24,8 +24,8 @@
 #include "nlohmann/json.hpp"
 #include "recorder/event_pack.h"
 #include "recorder/tally.h"
-#include "referee/rules/deal.h"
-#include "referee/rules/game.h"
+#include "rules/deal.h"
+#include "rules/game.h"
 #include "tools/verify/flat_json.h"
 
 namespace cassino::verify {

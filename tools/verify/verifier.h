@@ -208,7 +208,7 @@ struct VerifyOptions {
   // named games one reader feeds the threads.
   int threads = 2;
   // Called from the reading thread every few hundred games, and at the end.
-  std::function<void(int64_t done, int64_t total)> progress;
+  std::function<void(int64_t done, int64_t total)> progress{};
 };
 
 struct VerifyReport {

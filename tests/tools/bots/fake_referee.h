@@ -21,7 +21,7 @@
 
 #include "cassino/v1/referee_service.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
-#include "referee/rules/game.h"
+#include "rules/game.h"
 
 namespace cassino::bots::testing {
 

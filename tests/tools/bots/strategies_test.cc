@@ -12,7 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "gtest/gtest.h"
-#include "referee/rules/game.h"
+#include "rules/game.h"
 #include "tools/bots/client/turn_view.h"
 #include "tools/playout/random_playout.h"
 

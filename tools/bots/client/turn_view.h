@@ -22,11 +22,11 @@
 #include "absl/status/statusor.h"
 #include "cassino/v1/referee_service.pb.h"
 #include "proto/convert.h"
-#include "referee/rules/card.h"
-#include "referee/rules/game.h"
-#include "referee/rules/move.h"
-#include "referee/rules/observation.h"
-#include "referee/rules/position.h"
+#include "rules/card.h"
+#include "rules/game.h"
+#include "rules/move.h"
+#include "rules/observation.h"
+#include "rules/position.h"
 
 namespace cassino::bots {
 
@@ -76,7 +76,7 @@ absl::StatusOr<TurnView> MakeTurnView(const v1::YourTurn& your_turn);
 // MakeTurnView), so local tests exercise the real conversion path.
 absl::StatusOr<TurnView> MakeLocalTurnView(const Game& game, int seat);
 
-// Conversions to and from the API messages are referee/service/convert.h
+// Conversions to and from the API messages are referee/convert.h
 // (convert::ToProto, convert::FromProto, convert::CardsFromProto).
 
 // A one-line description of a result from the point of view of `seat`

@@ -1,0 +1,59 @@
+// One thread that runs callbacks at deadlines (move clocks).
+//
+// Schedule() returns at once; the callback runs on the timer thread at or
+// shortly after `when`, unless the timer is destroyed first. Callbacks must
+// not block; they typically hand the work to the game they belong to, which
+// checks that the deadline is still the one in force (a stale deadline is
+// simply ignored there, so nothing is ever cancelled here).
+
+#ifndef CASSINO_REFEREE_DEADLINE_TIMER_H_
+#define CASSINO_REFEREE_DEADLINE_TIMER_H_
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <queue>
+#include <thread>
+#include <vector>
+
+namespace cassino::service {
+
+class DeadlineTimer {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  DeadlineTimer();
+  // Stop()s.
+  ~DeadlineTimer();
+  DeadlineTimer(const DeadlineTimer&) = delete;
+  DeadlineTimer& operator=(const DeadlineTimer&) = delete;
+
+  // Does nothing once Stop() was called.
+  void Schedule(Clock::time_point when, std::function<void()> callback);
+  // Stops the thread and drops every pending callback; no callback runs
+  // after Stop() returns (except one already running, which it waits for).
+  void Stop();
+
+ private:
+  struct Entry {
+    Clock::time_point when;
+    uint64_t order;
+    mutable std::function<void()> callback;  // moved out when run
+    bool operator>(const Entry& o) const {
+      return when != o.when ? when > o.when : order > o.order;
+    }
+  };
+  void Run();
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue_;
+  uint64_t next_order_ = 0;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+}  // namespace cassino::service
+
+#endif  // CASSINO_REFEREE_DEADLINE_TIMER_H_

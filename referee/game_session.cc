@@ -1,0 +1,808 @@
+#include "referee/game_session.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "proto/convert.h"
+#include "rules/observation.h"
+#include "referee/status_util.h"
+
+namespace cassino::service {
+namespace {
+
+using convert::CardsFromProto;
+using convert::CardsToProto;
+using convert::FromProto;
+using convert::kSpectator;
+using convert::StatusCodeName;
+using convert::ToProto;
+using recorder::EventKind;
+
+int64_t MillisBetween(GameSession::SteadyClock::time_point from,
+                      GameSession::SteadyClock::time_point to) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(to - from)
+      .count();
+}
+
+v1::GameStatus StatusOf(const Game& game) {
+  if (!game.over()) return v1::GAME_STATUS_RUNNING;
+  return game.result()->reason == GameEndReason::kAborted
+             ? v1::GAME_STATUS_ABORTED
+             : v1::GAME_STATUS_FINISHED;
+}
+
+// How a move was submitted, for the record of a rejection.
+std::string SubmittedText(const v1::Move& move) {
+  if (!move.notation().empty()) return move.notation().substr(0, 256);
+  std::string text = absl::StrCat("kind=", v1::MoveKind_Name(move.kind()),
+                                  " card=", move.card().substr(0, 8),
+                                  " value=", move.value(), " table=");
+  for (int i = 0; i < move.table_cards_size() && i < 52; ++i) {
+    absl::StrAppend(&text, i ? "," : "", move.table_cards(i).substr(0, 8));
+  }
+  return text;
+}
+
+v1::WatchGameResponse DealInfoEvent(const Game& game) {
+  v1::WatchGameResponse e;
+  v1::DealInfo* d = e.mutable_deal();
+  d->set_round(game.round());
+  d->set_deal(game.deal());
+  ToProto(game.position().table, d->mutable_table());
+  d->set_stock_size(game.stock_size());
+  if (game.deal() == 1 && !game.initial_capture().cards.empty()) {
+    ToProto(game.initial_capture(), d->mutable_initial_capture());
+  }
+  return e;
+}
+
+int NextToMove(const Game& game) { return game.over() ? -1 : game.to_move(); }
+
+// The answer to a submission: accepted (code OK, `move` as played) or
+// refused (`move` as submitted, with the reason).
+v1::SubmitMoveResponse Answer(const Game& game, int turn, v1::Move move,
+                              grpc::StatusCode code, std::string reason,
+                              int illegal_left, int next_to_move) {
+  v1::SubmitMoveResponse r;
+  v1::MoveVerdict* v = r.mutable_verdict();
+  v->set_turn(turn);
+  v->set_accepted(code == grpc::StatusCode::OK);
+  *v->mutable_move() = std::move(move);
+  v->set_reason(std::move(reason));
+  v->set_code(std::string(StatusCodeName(code)));
+  v->set_illegal_left(illegal_left);
+  r.set_next_to_move(next_to_move);
+  r.set_status(StatusOf(game));
+  return r;
+}
+
+// draw=on: the card drawn after an accepted move, in the verdict for
+// `seat` (the submitter) if it may see it.
+void SetDrawn(const PlayedMove& played, int seat, v1::MoveVerdict* verdict) {
+  if (played.drawn.valid() && SeesDrawnCard(played, seat)) {
+    verdict->set_drawn(played.drawn.ToString());
+  }
+}
+
+v1::Move MoveProto(const Move& move) {
+  v1::Move out;
+  ToProto(move, &out);
+  return out;
+}
+
+void ClockToProto(const recorder::TimeControl& clock, v1::Clock* out) {
+  out->set_per_move_ms(clock.per_move_ms);
+  out->set_bank_ms(clock.bank_ms);
+  out->set_max_illegal(clock.max_illegal);
+}
+
+}  // namespace
+
+GameSession::GameSession(SessionDeps deps, recorder::GameHeader header,
+                         Game game)
+    : deps_(deps), header_(std::move(header)), game_(std::move(game)) {
+  const int n = players();
+  bank_left_ms_.assign(n, header_.clock.bank_ms);
+  illegal_.assign(n, 0);
+  seat_channels_.resize(n);
+  seat_limits_.assign(n, TokenBucket(deps_.seat_rate));
+  turn_waiters_.resize(n);
+  turn_started_ = SteadyClock::now();
+}
+
+std::shared_ptr<GameSession> GameSession::Create(SessionDeps deps,
+                                                 recorder::GameHeader header,
+                                                 Game game,
+                                                 CreatedCallback done) {
+  std::shared_ptr<GameSession> s(
+      new GameSession(deps, std::move(header), std::move(game)));
+  std::lock_guard<std::mutex> lock(s->mu_);
+  v1::WatchGameResponse started;
+  *started.mutable_game_started() = s->GameStartedMessage(-1);
+  s->LogPublic(std::move(started));
+  s->LogPublic(DealInfoEvent(s->game_));
+  // The recorder runs callbacks in order: the header's before the deal's.
+  // A header it refuses (e.g. a tournament's label) fails the deal too, with
+  // a vaguer reason; `done` gets the header's.
+  auto created = std::make_shared<absl::Status>();
+  deps.recorder->CreateGame(s->header_,
+                            [created](absl::Status st) { *created = st; });
+  s->RecordThenPublish(
+      {{EventKind::kDeal,
+        recorder::DealPayload(s->game_.round(), s->game_.deck())}},
+      [session = s.get(), created,
+       done = std::move(done)](const absl::Status& status) {
+        // RecordThenPublish keeps the session alive until this has run.
+        done(created->ok() ? status : *created, session->shared_from_this());
+      });
+  return s;
+}
+
+absl::StatusOr<std::shared_ptr<GameSession>> GameSession::Resume(
+    SessionDeps deps, const recorder::GameRecord& record) {
+  absl::StatusOr<recorder::ReplayedGame> replayed = recorder::Replay(record);
+  if (!replayed.ok()) return replayed.status();
+  std::shared_ptr<GameSession> s(
+      new GameSession(deps, record.header, std::move(replayed->game)));
+  std::lock_guard<std::mutex> lock(s->mu_);
+  s->bank_left_ms_ = replayed->bank_left_ms;
+  s->illegal_ = replayed->illegal_count;
+  const Game& g = s->game_;
+  s->durable_turns_ = g.turn();
+
+  // The public log as it was, so that spectators see the whole game.
+  v1::WatchGameResponse started;
+  *started.mutable_game_started() = s->GameStartedMessage(-1);
+  s->LogPublic(std::move(started));
+  size_t next_round = 0;
+  for (const PlayedMove& m : g.history()) {
+    while (next_round < g.rounds().size() &&
+           g.rounds()[next_round].round < m.round) {
+      v1::WatchGameResponse e;
+      ToProto(g.rounds()[next_round++], e.mutable_round_ended());
+      s->LogPublic(std::move(e));
+    }
+    v1::WatchGameResponse e;
+    ToProto(m, kSpectator, e.mutable_move_played());
+    s->LogPublic(std::move(e));
+  }
+  for (; next_round < g.rounds().size(); ++next_round) {
+    v1::WatchGameResponse e;
+    ToProto(g.rounds()[next_round], e.mutable_round_ended());
+    s->LogPublic(std::move(e));
+  }
+
+  // A move and what it caused (a round's result, the next deal, the end)
+  // commit together, but a game's creation and its first deal are two
+  // writes, so a crash between them leaves the deal out: write whatever the
+  // engine says is missing.
+  int deals = 0, rounds = 0;
+  bool ended = false;
+  for (const recorder::Event& e : record.events) {
+    deals += e.kind == EventKind::kDeal;
+    rounds += e.kind == EventKind::kRound;
+    ended |= e.kind == EventKind::kEnd || e.kind == EventKind::kAbort;
+  }
+  std::vector<PendingEvent> missing;
+  for (size_t r = rounds; r < g.rounds().size(); ++r) {
+    missing.push_back(
+        {EventKind::kRound, recorder::RoundPayload(g.rounds()[r])});
+  }
+  if (!g.over() && deals < g.round()) {
+    missing.push_back(
+        {EventKind::kDeal, recorder::DealPayload(g.round(), g.deck())});
+  }
+  if (g.over() && !ended) {
+    missing.push_back({EventKind::kEnd,
+                       recorder::EndPayload(*g.result(), record.header.seed)});
+  }
+  if (!g.over()) s->LogPublic(DealInfoEvent(g));
+  if (g.over()) {
+    v1::WatchGameResponse e;
+    *e.mutable_game_ended() = s->GameEndedMessage();
+    s->LogPublic(std::move(e));
+  }
+  if (!missing.empty()) {
+    s->RecordThenPublish(std::move(missing), [](const absl::Status&) {});
+  } else {
+    s->StartTurnOrFinish();
+  }
+  return s;
+}
+
+void GameSession::RecordThenPublish(
+    std::vector<PendingEvent> events,
+    std::function<void(const absl::Status&)> publish) {
+  ++pending_;
+  const int turns_after = game_.turn();
+  const int64_t now_us = UnixMicros();
+  std::vector<recorder::Recorder::NewEvent> batch;
+  batch.reserve(events.size());
+  for (PendingEvent& e : events) {
+    batch.push_back({e.kind, now_us, std::move(e.payload)});
+  }
+  // One write: the events commit together or not at all.
+  deps_.recorder->Append(
+      header_.game_id, std::move(batch),
+      [self = shared_from_this(), turns_after,
+       publish = std::move(publish)](absl::Status status) {
+        std::lock_guard<std::mutex> lock(self->mu_);
+        --self->pending_;
+        if (!status.ok() && !self->broken_) {
+          self->broken_ = std::string(status.message());
+        }
+        if (status.ok()) {
+          self->durable_turns_ = std::max(self->durable_turns_, turns_after);
+        }
+        publish(status);
+        auto& waiters = self->durable_waiters_;
+        for (auto it = waiters.begin(); it != waiters.end();) {
+          if (it->first < self->durable_turns_) {
+            it->second();
+            it = waiters.erase(it);
+          } else {
+            ++it;
+          }
+        }
+        if (status.ok()) self->StartTurnOrFinish();
+        self->FlushAll();
+      });
+}
+
+void GameSession::AppendConsequences(
+    size_t rounds_before, int round_before, std::vector<PendingEvent>* events,
+    std::vector<v1::WatchGameResponse>* public_events) {
+  std::vector<PendingEvent> record = recorder::ConsequenceEvents(
+      game_, rounds_before, round_before, header_.seed);
+  events->insert(events->end(), std::make_move_iterator(record.begin()),
+                 std::make_move_iterator(record.end()));
+  // What the seats and spectators see of them: each round's result and the
+  // end (a deal reaches each seat as its own hand).
+  for (size_t r = rounds_before; r < game_.rounds().size(); ++r) {
+    v1::WatchGameResponse e;
+    ToProto(game_.rounds()[r], e.mutable_round_ended());
+    public_events->push_back(std::move(e));
+  }
+  if (game_.over()) {
+    v1::WatchGameResponse e;
+    *e.mutable_game_ended() = GameEndedMessage();
+    public_events->push_back(std::move(e));
+  }
+}
+
+void GameSession::Broadcast(std::vector<v1::WatchGameResponse> events,
+                            const v1::PlayedMove* mover_view) {
+  for (v1::WatchGameResponse& e : events) {
+    auto p = std::make_shared<v1::PlayResponse>();
+    std::shared_ptr<const v1::PlayResponse> mover_copy;
+    switch (e.event_case()) {
+      case v1::WatchGameResponse::kMovePlayed:
+        *p->mutable_move_played() = e.move_played();
+        if (mover_view != nullptr &&
+            mover_view->turn() == e.move_played().turn()) {
+          auto copy = std::make_shared<v1::PlayResponse>();
+          *copy->mutable_move_played() = *mover_view;
+          mover_copy = std::move(copy);
+        }
+        break;
+      case v1::WatchGameResponse::kRoundEnded:
+        *p->mutable_round_ended() = e.round_ended();
+        break;
+      case v1::WatchGameResponse::kGameEnded:
+        *p->mutable_game_ended() = e.game_ended();
+        break;
+      default:
+        break;
+    }
+    if (p->event_case() != v1::PlayResponse::EVENT_NOT_SET) {
+      const std::shared_ptr<const v1::PlayResponse> shared = std::move(p);
+      for (size_t seat = 0; seat < seat_channels_.size(); ++seat) {
+        const auto& ch = seat_channels_[seat];
+        if (!ch) continue;
+        ch->Send(mover_copy && static_cast<int>(seat) == mover_view->seat()
+                     ? mover_copy
+                     : shared);
+      }
+    }
+    auto shared = std::make_shared<const v1::WatchGameResponse>(std::move(e));
+    for (const auto& w : watchers_) w->Send(shared);
+    public_log_.push_back(std::move(shared));
+  }
+}
+
+void GameSession::LogPublic(v1::WatchGameResponse event) {
+  public_log_.push_back(
+      std::make_shared<const v1::WatchGameResponse>(std::move(event)));
+}
+
+void GameSession::StartTurnOrFinish() {
+  if (pending_ > 0) return;
+  if (game_.over()) {
+    if (end_published_) return;
+    end_published_ = true;
+    if (deps_.on_finished) deps_.on_finished(header_.game_id);
+    for (auto& ch : seat_channels_) {
+      if (ch) ch->Close(grpc::Status::OK);
+      ch.reset();
+    }
+    for (int seat = 0; seat < players(); ++seat) {
+      for (TurnReply& reply : turn_waiters_[seat]) {
+        reply(grpc::Status::OK, TurnResponse(seat));
+      }
+      turn_waiters_[seat].clear();
+    }
+    for (const auto& w : watchers_) SendRecordAndClose(*w);
+    watchers_.clear();
+    return;
+  }
+  if (deadline_.has_value()) return;  // this turn's clock already runs
+  const SteadyClock::time_point now = SteadyClock::now();
+  turn_started_ = now;
+  const int seat = game_.to_move();
+  const SteadyClock::time_point deadline =
+      now +
+      std::chrono::milliseconds(header_.clock.per_move_ms +
+                                std::max<int64_t>(0, bank_left_ms_[seat]));
+  deadline_ = deadline;
+  deadline_unix_ms_ = UnixMicros() / 1000 + MillisBetween(now, deadline);
+  std::weak_ptr<GameSession> weak = weak_from_this();
+  const int turn = game_.turn();
+  deps_.timer->Schedule(deadline, [weak, turn, deadline] {
+    if (std::shared_ptr<GameSession> s = weak.lock()) {
+      s->OnDeadline(turn, deadline);
+    }
+  });
+  if (seat_channels_[seat]) {
+    v1::PlayResponse p;
+    *p.mutable_your_turn() = YourTurnMessage();
+    seat_channels_[seat]->Send(p);
+  }
+  for (TurnReply& reply : turn_waiters_[seat]) {
+    reply(grpc::Status::OK, TurnResponse(seat));
+  }
+  turn_waiters_[seat].clear();
+}
+
+void SendRecord(const recorder::GameRecord& record,
+                Channel<v1::WatchGameResponse>& channel) {
+  for (const recorder::Event& ev : record.events) {
+    v1::WatchGameResponse e;
+    v1::RecordEvent* re = e.mutable_record();
+    re->set_seq(ev.seq);
+    re->set_kind(std::string(recorder::EventKindName(ev.kind)));
+    re->set_at_unix_us(ev.at_us);
+    re->set_payload(ev.payload);
+    re->set_hash(ev.hash);
+    channel.Send(e);
+  }
+}
+
+void GameSession::SendRecordAndClose(WatchChannel& channel) const {
+  absl::StatusOr<recorder::GameRecord> record =
+      deps_.recorder->Load(header_.game_id);
+  if (!record.ok()) {
+    channel.Close(grpc::Status(grpc::StatusCode::INTERNAL,
+                               std::string(record.status().message())));
+    return;
+  }
+  SendRecord(*record, channel);
+  channel.Close(grpc::Status::OK);
+}
+
+void GameSession::FlushAll(PlayChannel* extra) {
+  for (const auto& ch : seat_channels_) {
+    if (ch) ch->Flush();
+  }
+  for (const auto& w : watchers_) w->Flush();
+  if (extra != nullptr) extra->Flush();
+}
+
+void GameSession::OnDeadline(int turn, SteadyClock::time_point deadline) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (game_.over() || game_.turn() != turn || deadline_ != deadline) return;
+  const int seat = game_.to_move();
+  ForfeitLocked(
+      seat, "time",
+      absl::StrCat("seat ", seat, " ran out of time on turn ", turn, " (",
+                   header_.clock.per_move_ms, " ms per move, bank ",
+                   std::max<int64_t>(0, bank_left_ms_[seat]), " ms left)"),
+      [](const absl::Status&) {});
+}
+
+void GameSession::ForfeitLocked(int seat, const std::string& reason,
+                                const std::string& detail,
+                                std::function<void(const absl::Status&)> then) {
+  game_.Forfeit(seat, detail);
+  deadline_.reset();
+  std::vector<PendingEvent> events;
+  events.push_back(
+      {EventKind::kForfeit, recorder::ForfeitPayload(seat, reason, detail)});
+  std::vector<v1::WatchGameResponse> public_events;
+  AppendConsequences(game_.rounds().size(), game_.round(), &events,
+                     &public_events);
+  RecordThenPublish(
+      std::move(events),
+      [this, then = std::move(then),
+       public_events = std::move(public_events)](const absl::Status& status) {
+        then(status);
+        if (status.ok()) Broadcast(public_events);
+      });
+}
+
+void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
+                         SubmitReply reply,
+                         std::shared_ptr<PlayChannel> origin) {
+  std::lock_guard<std::mutex> lock(mu_);
+  // What the reply queues on the submitting stream goes out at the end of
+  // this call for answers given at once; answers given after a commit are
+  // flushed there with everything else the move caused (FlushAll), which
+  // reaches the origin as long as it is the seat's current stream.
+  struct FlushOrigin {
+    PlayChannel* channel;
+    ~FlushOrigin() {
+      if (channel) channel->Flush();
+    }
+  } flush_now{origin.get()};
+  const int max_illegal = header_.clock.max_illegal;
+  auto illegal_left = [&] { return std::max(0, max_illegal - illegal_[seat]); };
+  auto respond = [&](grpc::StatusCode code, const std::string& reason) {
+    reply(grpc::Status(code, reason),
+          Answer(game_, turn, submitted, code, reason, illegal_left(),
+                 NextToMove(game_)));
+  };
+  if (broken_) {
+    return respond(grpc::StatusCode::UNAVAILABLE,
+                   "the game's record could not be written: " + *broken_);
+  }
+  if (turn < 0) {
+    return respond(grpc::StatusCode::FAILED_PRECONDITION,
+                   absl::StrCat("turn ", turn, " is not a turn"));
+  }
+  if (turn < game_.turn()) {
+    // A resubmission: the same move again gets the same verdict.
+    const PlayedMove& played = game_.history()[turn];
+    absl::StatusOr<Move> move = FromProto(submitted);
+    if (move.ok() && played.seat == seat && played.move == *move) {
+      v1::SubmitMoveResponse r =
+          Answer(game_, turn, MoveProto(played.move), grpc::StatusCode::OK, "",
+                 illegal_left(),
+                 turn + 1 < game_.turn() ? game_.history()[turn + 1].seat
+                                         : NextToMove(game_));
+      SetDrawn(played, seat, r.mutable_verdict());
+      auto ack = [reply = std::move(reply), r]() {
+        reply(grpc::Status::OK, r);
+      };
+      if (turn < durable_turns_) {
+        ack();
+      } else {
+        durable_waiters_.emplace_back(turn, std::move(ack));
+      }
+      return;
+    }
+    return respond(
+        grpc::StatusCode::ABORTED,
+        absl::StrCat("turn ", turn, " was already played: seat ", played.seat,
+                     " played ", played.move.ToString()));
+  }
+  if (game_.over()) {
+    return respond(grpc::StatusCode::FAILED_PRECONDITION, "the game is over");
+  }
+  if (turn > game_.turn()) {
+    return respond(
+        grpc::StatusCode::FAILED_PRECONDITION,
+        absl::StrCat("turn ", turn, " has not begun; the current turn is ",
+                     game_.turn()));
+  }
+  if (game_.to_move() != seat) {
+    return respond(grpc::StatusCode::FAILED_PRECONDITION,
+                   absl::StrCat("it is not your turn: seat ", game_.to_move(),
+                                " is to move"));
+  }
+
+  const SteadyClock::time_point now = SteadyClock::now();
+  const int64_t elapsed_ms = MillisBetween(turn_started_, now);
+  if (deadline_.has_value() && now >= *deadline_) {
+    // The timer has not fired yet, but the time is up all the same.
+    ForfeitLocked(seat, "time",
+                  absl::StrCat("seat ", seat, " ran out of time on turn ", turn,
+                               " (the move came after ", elapsed_ms, " ms)"),
+                  [](const absl::Status&) {});
+    return respond(grpc::StatusCode::FAILED_PRECONDITION,
+                   "your time ran out; you forfeit the game");
+  }
+
+  absl::StatusOr<Move> move = FromProto(submitted);
+  absl::Status legal = move.ok() ? game_.Validate(*move) : move.status();
+  if (!legal.ok()) {
+    ++illegal_[seat];
+    const int left = std::max(0, max_illegal - illegal_[seat]);
+    std::string reason(legal.message());
+    std::vector<PendingEvent> events;
+    events.push_back(
+        {EventKind::kReject,
+         recorder::RejectPayload(turn, seat, SubmittedText(submitted), reason,
+                                 elapsed_ms)});
+    std::vector<v1::WatchGameResponse> public_events;
+    if (left == 0) {
+      const std::string detail = absl::StrCat(
+          "seat ", seat, " made ", illegal_[seat], " illegal submissions");
+      game_.Forfeit(seat, detail);
+      deadline_.reset();
+      events.push_back({EventKind::kForfeit,
+                        recorder::ForfeitPayload(seat, "illegal", detail)});
+      AppendConsequences(game_.rounds().size(), game_.round(), &events,
+                         &public_events);
+      absl::StrAppend(&reason,
+                      "; that was your last allowed illegal "
+                      "submission: you forfeit the game");
+    } else {
+      absl::StrAppend(&reason, " (", left, " illegal submission",
+                      left == 1 ? "" : "s", " left before forfeit)");
+    }
+    const v1::SubmitMoveResponse r =
+        Answer(game_, turn, submitted, grpc::StatusCode::INVALID_ARGUMENT,
+               reason, left, NextToMove(game_));
+    RecordThenPublish(
+        std::move(events),
+        [this, reply = std::move(reply), r, reason,
+         public_events = std::move(public_events)](const absl::Status& st) {
+          if (!st.ok()) {
+            reply(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                               std::string(st.message())),
+                  r);
+            return;
+          }
+          reply(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, reason), r);
+          Broadcast(public_events);
+        });
+    return;
+  }
+
+  // A legal move: charge the time beyond the free allowance to the bank.
+  const int64_t over = elapsed_ms - header_.clock.per_move_ms;
+  if (over > 0) bank_left_ms_[seat] -= over;
+  const size_t rounds_before = game_.rounds().size();
+  const int round_before = game_.round();
+  game_.PlayUnchecked(*move);
+  deadline_.reset();
+  turn_started_ = now;
+  const PlayedMove& played = game_.history().back();
+
+  std::vector<PendingEvent> events;
+  events.push_back(
+      {EventKind::kMove, recorder::MovePayload(played, elapsed_ms)});
+  std::vector<v1::WatchGameResponse> public_events(1);
+  ToProto(played, kSpectator, public_events[0].mutable_move_played());
+  // draw=on: the mover's own copy names the card it drew.
+  std::optional<v1::PlayedMove> mover_view;
+  if (played.drawn.valid()) {
+    mover_view.emplace();
+    ToProto(played, played.seat, &*mover_view);
+  }
+  AppendConsequences(rounds_before, round_before, &events, &public_events);
+  if (!game_.over() && game_.round() == round_before &&
+      game_.history().size() >= 1 && game_.deal() != played.deal) {
+    public_events.push_back(DealInfoEvent(game_));
+  } else if (!game_.over() && game_.round() != round_before) {
+    public_events.push_back(DealInfoEvent(game_));
+  }
+
+  v1::SubmitMoveResponse r =
+      Answer(game_, turn, MoveProto(played.move), grpc::StatusCode::OK, "",
+             illegal_left(), NextToMove(game_));
+  SetDrawn(played, seat, r.mutable_verdict());
+  RecordThenPublish(
+      std::move(events),
+      [this, reply = std::move(reply), r,
+       public_events = std::move(public_events),
+       mover_view = std::move(mover_view)](const absl::Status& st) {
+        if (!st.ok()) {
+          reply(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                             absl::StrCat("the move could not be recorded: ",
+                                          st.message())),
+                r);
+          return;
+        }
+        reply(grpc::Status::OK, r);
+        Broadcast(public_events, mover_view ? &*mover_view : nullptr);
+      });
+}
+
+void GameSession::Connect(int seat, std::shared_ptr<PlayChannel> channel) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (seat_channels_[seat] && seat_channels_[seat] != channel) {
+    seat_channels_[seat]->Close(grpc::Status(grpc::StatusCode::ABORTED,
+                                             "replaced by a newer connection"));
+  }
+  v1::PlayResponse started;
+  *started.mutable_game_started() = GameStartedMessage(seat);
+  channel->Send(started);
+  if (game_.over() && end_published_) {
+    v1::PlayResponse ended;
+    *ended.mutable_game_ended() = GameEndedMessage();
+    channel->Send(ended);
+    channel->Close(grpc::Status::OK);
+    seat_channels_[seat].reset();
+    return;
+  }
+  if (MyTurnIsLive(seat)) {
+    v1::PlayResponse turn;
+    *turn.mutable_your_turn() = YourTurnMessage();
+    channel->Send(turn);
+  }
+  channel->Flush();
+  seat_channels_[seat] = std::move(channel);
+}
+
+void GameSession::Disconnect(int seat, const PlayChannel* channel) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (seat_channels_[seat].get() == channel) seat_channels_[seat].reset();
+}
+
+void GameSession::CloseSeat(int seat, const grpc::Status& status) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (seat < 0 || seat >= players() || !seat_channels_[seat]) return;
+  seat_channels_[seat]->Close(status);
+  seat_channels_[seat].reset();
+}
+
+void GameSession::GetTurn(int seat, bool wait, TurnReply reply) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (broken_) {
+    reply(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                       "the game's record could not be written: " + *broken_),
+          v1::GetTurnResponse());
+    return;
+  }
+  const bool settled = (game_.over() && end_published_) || MyTurnIsLive(seat);
+  if (!wait || settled) {
+    reply(grpc::Status::OK, TurnResponse(seat));
+    return;
+  }
+  turn_waiters_[seat].push_back(std::move(reply));
+}
+
+void GameSession::Watch(std::shared_ptr<WatchChannel> channel) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& e : public_log_) channel->Send(e);
+  if (end_published_) {
+    SendRecordAndClose(*channel);
+    return;
+  }
+  channel->Flush();
+  watchers_.push_back(std::move(channel));
+}
+
+void GameSession::Unwatch(const WatchChannel* channel) {
+  std::lock_guard<std::mutex> lock(mu_);
+  watchers_.erase(
+      std::remove_if(watchers_.begin(), watchers_.end(),
+                     [channel](const auto& w) { return w.get() == channel; }),
+      watchers_.end());
+}
+
+absl::Status GameSession::Abort(const std::string& reason) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (game_.over()) {
+    return absl::FailedPreconditionError("the game is already over");
+  }
+  game_.Abort(reason);
+  deadline_.reset();
+  std::vector<v1::WatchGameResponse> public_events(1);
+  *public_events[0].mutable_game_ended() = GameEndedMessage();
+  RecordThenPublish(
+      {{EventKind::kAbort, recorder::AbortPayload(reason)}},
+      [this, public_events = std::move(public_events)](const absl::Status& st) {
+        if (st.ok()) Broadcast(public_events);
+      });
+  return absl::OkStatus();
+}
+
+absl::Status GameSession::Forfeit(int seat, const std::string& reason,
+                                  const std::string& detail) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (game_.over()) {
+    return absl::FailedPreconditionError("the game is already over");
+  }
+  if (seat < 0 || seat >= players()) {
+    return absl::InvalidArgumentError("no such seat");
+  }
+  ForfeitLocked(seat, reason, detail, [](const absl::Status&) {});
+  return absl::OkStatus();
+}
+
+bool GameSession::Admit(int seat) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return seat_limits_[seat].Admit();
+}
+
+bool GameSession::over() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return game_.over();
+}
+
+v1::GameInfo GameSession::Info() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  v1::GameInfo info;
+  info.set_game_id(header_.game_id);
+  info.set_label(header_.label);
+  info.set_rules(header_.rules);
+  for (const recorder::SeatInfo& s : header_.seats) {
+    info.add_bots(s.bot_name);
+    info.add_accounts(s.account);
+  }
+  info.set_status(StatusOf(game_));
+  info.set_turn(game_.turn());
+  info.set_round(game_.round());
+  info.set_to_move(game_.over() ? -1 : game_.to_move());
+  for (int t : game_.totals()) info.add_totals(t);
+  if (game_.over()) {
+    ToProto(*game_.result(), info.mutable_result());
+    info.set_seed(header_.seed);
+  }
+  info.set_seed_commitment(header_.commitment);
+  info.set_created_unix_ms(header_.created_us / 1000);
+  ClockToProto(header_.clock, info.mutable_clock());
+  return info;
+}
+
+v1::GameStarted GameSession::GameStartedMessage(int seat) const {
+  v1::GameStarted m;
+  m.set_game_id(header_.game_id);
+  m.set_seat(seat);
+  m.set_rules(header_.rules);
+  for (const recorder::SeatInfo& s : header_.seats) m.add_bots(s.bot_name);
+  m.set_seed_commitment(header_.commitment);
+  ClockToProto(header_.clock, m.mutable_clock());
+  m.set_label(header_.label);
+  return m;
+}
+
+bool GameSession::MyTurnIsLive(int seat) const {
+  return !game_.over() && game_.to_move() == seat && deadline_.has_value() &&
+         pending_ == 0;
+}
+
+int64_t GameSession::TimeLeftMs(SteadyClock::time_point now) const {
+  if (!deadline_) return 0;
+  return std::max<int64_t>(0, MillisBetween(now, *deadline_));
+}
+
+v1::YourTurn GameSession::YourTurnMessage() const {
+  const int seat = game_.to_move();
+  v1::YourTurn t;
+  t.set_turn(game_.turn());
+  ToProto(Observe(game_, seat), t.mutable_observation());
+  std::vector<Move> moves = game_.LegalMoves();
+  std::vector<std::pair<std::string, const Move*>> sorted;
+  sorted.reserve(moves.size());
+  for (const Move& m : moves) sorted.emplace_back(m.ToString(), &m);
+  std::sort(sorted.begin(), sorted.end());
+  for (const auto& [text, m] : sorted) ToProto(*m, t.add_legal_moves());
+  t.set_time_left_ms(TimeLeftMs(SteadyClock::now()));
+  t.set_bank_left_ms(std::max<int64_t>(0, bank_left_ms_[seat]));
+  t.set_deadline_unix_ms(deadline_unix_ms_);
+  t.set_illegal_left(std::max(0, header_.clock.max_illegal - illegal_[seat]));
+  return t;
+}
+
+v1::GameEnded GameSession::GameEndedMessage() const {
+  v1::GameEnded e;
+  if (game_.result()) ToProto(*game_.result(), e.mutable_result());
+  e.set_seed(header_.seed);
+  return e;
+}
+
+v1::GetTurnResponse GameSession::TurnResponse(int seat) const {
+  v1::GetTurnResponse r;
+  r.set_status(StatusOf(game_));
+  r.set_your_turn(MyTurnIsLive(seat));
+  if (r.your_turn()) *r.mutable_turn() = YourTurnMessage();
+  ToProto(Observe(game_, seat), r.mutable_observation());
+  if (game_.over()) *r.mutable_ended() = GameEndedMessage();
+  *r.mutable_game() = GameStartedMessage(seat);
+  return r;
+}
+
+}  // namespace cassino::service

@@ -1,0 +1,216 @@
+// One game in the referee: the engine state, the seats' clocks, the open
+// streams, and the order in which things reach the record and the bots.
+//
+// Ownership and threads: a GameSession is shared (shared_ptr) by the
+// registry, the streams playing it and pending record callbacks. All its
+// state is guarded by one mutex, held only for in-memory work: it never
+// waits for I/O while holding it. Record writes are queued to the Recorder;
+// everything a write makes visible (the verdict, the move to the other
+// seats, the next YourTurn) is sent from the write's commit callback, so a
+// bot is never told of anything that is not on disk.
+//
+// Turn life cycle: a turn starts when the previous move is committed (or the
+// game is created or resumed); the seat to move then has per_move_ms plus
+// its bank. A submission is validated by the engine: an illegal one is
+// recorded as a rejection (the seat forfeits on its max_illegal-th); a
+// legal one is played, recorded with the time it took, and published. When
+// the deadline passes first, the seat forfeits on time.
+//
+// Clocks use the steady clock; a referee restart gives the seat to move a
+// fresh per-move allowance (its bank is kept): time while the referee was
+// down is not charged to anyone.
+
+#ifndef CASSINO_REFEREE_GAME_SESSION_H_
+#define CASSINO_REFEREE_GAME_SESSION_H_
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "cassino/v1/referee_service.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "recorder/record.h"
+#include "recorder/recorder.h"
+#include "rules/game.h"
+#include "referee/channel.h"
+#include "referee/deadline_timer.h"
+#include "referee/rate_limiter.h"
+
+namespace cassino::service {
+
+namespace v1 = ::cassino::v1;
+
+// What every session of one referee shares. Both outlive every session.
+struct SessionDeps {
+  recorder::Recorder* recorder = nullptr;
+  DeadlineTimer* timer = nullptr;
+  // Requests each seat may make (calls and Play-stream messages).
+  RateLimit seat_rate;
+  // Called (under the session's lock) once a game's end is on disk and
+  // published; it must not call back into the session.
+  std::function<void(const std::string& game_id)> on_finished;
+};
+
+// Queues every event of a record on a spectator's stream.
+void SendRecord(const recorder::GameRecord& record,
+                Channel<v1::WatchGameResponse>& channel);
+
+class GameSession : public std::enable_shared_from_this<GameSession> {
+ public:
+  using PlayChannel = Channel<v1::PlayResponse>;
+  using WatchChannel = Channel<v1::WatchGameResponse>;
+  // The answer to a submission: OK with an accepted verdict, or an error
+  // status whose verdict (in the response) says why.
+  using SubmitReply =
+      std::function<void(const grpc::Status&, const v1::SubmitMoveResponse&)>;
+  using TurnReply =
+      std::function<void(const grpc::Status&, const v1::GetTurnResponse&)>;
+  using SteadyClock = std::chrono::steady_clock;
+
+  // A new game. The header and the first deal are queued to the recorder;
+  // `done` runs with the session once they are committed (or failed), under
+  // the session's lock, possibly before Create returns; the first turn's
+  // clock starts right after it.
+  using CreatedCallback =
+      std::function<void(absl::Status, std::shared_ptr<GameSession>)>;
+  static std::shared_ptr<GameSession> Create(SessionDeps deps,
+                                             recorder::GameHeader header,
+                                             Game game, CreatedCallback done);
+  // An unfinished game read back from the database; its clock starts now.
+  static absl::StatusOr<std::shared_ptr<GameSession>> Resume(
+      SessionDeps deps, const recorder::GameRecord& record);
+
+  // Fixed at creation; safe to read without the lock.
+  const recorder::GameHeader& header() const { return header_; }
+  int players() const { return static_cast<int>(header_.seats.size()); }
+
+  // A seat's Play stream connects (replacing an earlier one, which is
+  // closed): it is sent GameStarted, then YourTurn if the seat is to move,
+  // or GameEnded if the game is over.
+  void Connect(int seat, std::shared_ptr<PlayChannel> channel);
+  // The stream is gone; ignored if another stream replaced it.
+  void Disconnect(int seat, const PlayChannel* channel);
+  // Ends the seat's Play stream, if one is open, with `status` (its
+  // credential was revoked). The seat itself and its clock go on.
+  void CloseSeat(int seat, const grpc::Status& status);
+  // A move from `seat` for `turn`. `reply` is called exactly once. When the
+  // move came over a Play stream, `origin` is that stream: what `reply`
+  // queues on it is flushed with the other messages the move causes.
+  void Submit(int seat, int turn, const v1::Move& move, SubmitReply reply,
+              std::shared_ptr<PlayChannel> origin = nullptr);
+  // The seat's situation; with `wait`, only once it is the seat's turn or
+  // the game is over. `reply` is called at most once (never if the session
+  // is destroyed first).
+  void GetTurn(int seat, bool wait, TurnReply reply);
+  // A spectator: sent every public event so far, then each as it happens.
+  void Watch(std::shared_ptr<WatchChannel> channel);
+  void Unwatch(const WatchChannel* channel);
+  // Ends a running game with no winner. FailedPrecondition if it is over.
+  absl::Status Abort(const std::string& reason);
+  // Ends a running game: `seat` forfeits for `reason` (e.g. "absent", a
+  // tournament's absent bot), recorded as a `forfeit` event with `detail`.
+  // FailedPrecondition if it is over.
+  absl::Status Forfeit(int seat, const std::string& reason,
+                       const std::string& detail);
+
+  // Counts one request of `seat` against its rate limit; false when the
+  // seat is over it (the caller answers RESOURCE_EXHAUSTED).
+  bool Admit(int seat);
+
+  v1::GameInfo Info() const;
+  bool over() const;
+  // The game's static facts as `seat` is told them (from the header only;
+  // takes no lock).
+  v1::GameStarted GameStartedMessage(int seat) const;
+
+ private:
+  GameSession(SessionDeps deps, recorder::GameHeader header, Game game);
+
+  // A record write followed by what becomes visible once it commits.
+  using PendingEvent = recorder::EventDraft;
+  // Queues the events as one atomic write; `publish` runs under the lock
+  // after it commits (or fails).
+  void RecordThenPublish(std::vector<PendingEvent> events,
+                         std::function<void(const absl::Status&)> publish)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The events a played move (or forfeit, abort) caused in the engine since
+  // `rounds_before` / `deal_before`: deals, round results, the end.
+  void AppendConsequences(size_t rounds_before, int round_before,
+                          std::vector<PendingEvent>* events,
+                          std::vector<v1::WatchGameResponse>* public_events)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Adds an event to the spectators' log without sending it.
+  void LogPublic(v1::WatchGameResponse event)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Sends public events to every seat and spectator and logs them. With
+  // `mover_view` (draw=on: the move as its mover may see it, with the card
+  // it drew), the mover's seat is sent that instead of the public
+  // move_played of the same turn; nobody else ever is.
+  void Broadcast(std::vector<v1::WatchGameResponse> events,
+                 const v1::PlayedMove* mover_view = nullptr)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // After a commit, if nothing else is pending: starts the turn's clock and
+  // tells the seat to move, or closes every stream when the game is over.
+  void StartTurnOrFinish() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void OnDeadline(int turn, SteadyClock::time_point deadline);
+  // Flushes every open stream of the game, and `extra` if given.
+  void FlushAll(PlayChannel* extra = nullptr)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Sends a spectator the complete record of the ended game and closes it.
+  void SendRecordAndClose(WatchChannel& channel) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Ends the game: `seat` forfeits for `reason` ("time", "illegal").
+  void ForfeitLocked(int seat, const std::string& reason,
+                     const std::string& detail,
+                     std::function<void(const absl::Status&)> then)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  v1::YourTurn YourTurnMessage() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  v1::GameEnded GameEndedMessage() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  v1::GetTurnResponse TurnResponse(int seat) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  int64_t TimeLeftMs(SteadyClock::time_point now) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  bool MyTurnIsLive(int seat) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  const SessionDeps deps_;
+  const recorder::GameHeader header_;
+
+  mutable std::mutex mu_;
+  Game game_ ABSL_GUARDED_BY(mu_);
+  std::vector<int64_t> bank_left_ms_ ABSL_GUARDED_BY(mu_);
+  std::vector<int> illegal_ ABSL_GUARDED_BY(mu_);
+  SteadyClock::time_point turn_started_ ABSL_GUARDED_BY(mu_);
+  // The deadline in force for the current turn, if its clock has started.
+  std::optional<SteadyClock::time_point> deadline_ ABSL_GUARDED_BY(mu_);
+  int64_t deadline_unix_ms_ ABSL_GUARDED_BY(mu_) = 0;
+  // Record writes queued whose publication has not run yet.
+  int pending_ ABSL_GUARDED_BY(mu_) = 0;
+  // Moves whose record has committed (turns below it are acknowledged).
+  int durable_turns_ ABSL_GUARDED_BY(mu_) = 0;
+  // Acknowledgements of resubmitted moves waiting for their commit.
+  std::vector<std::pair<int, std::function<void()>>> durable_waiters_
+      ABSL_GUARDED_BY(mu_);
+  // Set when a record write failed: the game can no longer go on.
+  std::optional<std::string> broken_ ABSL_GUARDED_BY(mu_);
+  bool end_published_ ABSL_GUARDED_BY(mu_) = false;
+
+  std::vector<TokenBucket> seat_limits_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::shared_ptr<PlayChannel>> seat_channels_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::vector<TurnReply>> turn_waiters_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::shared_ptr<WatchChannel>> watchers_ ABSL_GUARDED_BY(mu_);
+  // Every public event published so far, for late spectators.
+  std::vector<std::shared_ptr<const v1::WatchGameResponse>> public_log_
+      ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace cassino::service
+
+#endif  // CASSINO_REFEREE_GAME_SESSION_H_

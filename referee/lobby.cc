@@ -1,0 +1,465 @@
+#include "referee/lobby.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "referee/auth.h"
+#include "referee/status_util.h"
+
+namespace cassino::service {
+namespace {
+
+constexpr size_t kMaxOwner = 128;
+constexpr size_t kMaxContact = 256;
+constexpr int kMaxCapacity = 64;
+
+grpc::Status NoAccount(const std::string& name) {
+  return grpc::Status(grpc::StatusCode::NOT_FOUND,
+                      absl::StrCat("no bot account '", name, "'"));
+}
+
+grpc::Status Unrecorded(const absl::Status& s) {
+  return grpc::Status(
+      grpc::StatusCode::UNAVAILABLE,
+      absl::StrCat("the bot account could not be recorded: ", s.message()));
+}
+
+}  // namespace
+
+bool ValidAccountName(const std::string& name) {
+  if (name.empty() || name.size() > kMaxAccountName) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' ||
+           c == '_' || c == '.';
+  });
+}
+
+Lobby::Lobby(recorder::Recorder* recorder, Hooks hooks)
+    : recorder_(recorder),
+      hooks_(std::move(hooks)),
+      started_us_(UnixMicros()) {}
+
+void Lobby::Changed() const {
+  if (listener_) listener_();
+}
+
+Lobby::Presence Lobby::PresenceOf(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  Presence p;
+  p.absent_since_us = started_us_;
+  auto it = accounts_.find(name);
+  if (it == accounts_.end() || it->second.row.key_us == 0) return p;
+  const Account& a = it->second;
+  p.seatable = a.row.revoked_us == 0;
+  p.connected = a.channel != nullptr;
+  if (p.connected) {
+    p.free_slots = a.capacity - static_cast<int>(a.queue.size());
+  }
+  p.absent_since_us = std::max(started_us_, a.absent_since_us);
+  return p;
+}
+
+absl::Status Lobby::Load() {
+  absl::StatusOr<std::vector<recorder::BotAccountRow>> rows =
+      recorder_->Accounts();
+  if (!rows.ok()) return rows.status();
+  std::lock_guard<std::mutex> lock(mu_);
+  for (recorder::BotAccountRow& row : *rows) {
+    if (!row.key_hash.empty()) by_key_[row.key_hash] = row.name;
+    const std::string name = row.name;
+    accounts_[name].row = std::move(row);
+  }
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------
+// Organiser calls.
+
+void Lobby::Register(const v1::RegisterBotRequest& request,
+                     AccountReply reply) {
+  auto invalid = [&](const std::string& message) {
+    reply(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message),
+          v1::BotAccount(), "");
+  };
+  if (!ValidAccountName(request.name())) {
+    return invalid(
+        absl::StrCat("name must be 1 to ", kMaxAccountName,
+                     " characters, each a letter, a digit, '-', '_' or '.'"));
+  }
+  if (request.owner().size() > kMaxOwner) return invalid("owner is too long");
+  if (request.contact().size() > kMaxContact) {
+    return invalid("contact is too long");
+  }
+  const std::string key = NewToken();
+  recorder::BotAccountRow row;
+  row.name = request.name();
+  row.owner = request.owner();
+  row.contact = request.contact();
+  row.key_hash = HashToken(key);
+  row.created_us = UnixMicros();
+  row.key_us = row.created_us;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto [it, inserted] = accounts_.try_emplace(row.name);
+    if (!inserted) {
+      reply(grpc::Status(
+                grpc::StatusCode::ALREADY_EXISTS,
+                absl::StrCat("bot account '", row.name, "' already exists")),
+            v1::BotAccount(), "");
+      return;
+    }
+    // A placeholder until the insert commits: not seatable, no key.
+    it->second.row.name = row.name;
+    it->second.row.revoked_us = row.created_us;
+    it->second.changing = true;
+  }
+  recorder_->InsertAccount(
+      row, [this, row, key, reply = std::move(reply)](absl::Status s) {
+        v1::BotAccount out;
+        {
+          std::lock_guard<std::mutex> lock(mu_);
+          if (!s.ok()) {
+            accounts_.erase(row.name);
+          } else {
+            Account& a = accounts_[row.name];
+            a.row = row;
+            a.changing = false;
+            by_key_[row.key_hash] = row.name;
+            ToProto(a, &out);
+          }
+        }
+        if (!s.ok()) {
+          reply(absl::IsAlreadyExists(s)
+                    ? grpc::Status(grpc::StatusCode::ALREADY_EXISTS,
+                                   std::string(s.message()))
+                    : Unrecorded(s),
+                v1::BotAccount(), "");
+          return;
+        }
+        reply(grpc::Status::OK, out, key);
+      });
+}
+
+grpc::Status Lobby::BeginChange(const std::string& name,
+                                recorder::BotAccountRow* row) {
+  auto it = accounts_.find(name);
+  if (it == accounts_.end() || it->second.row.key_us == 0) {
+    return NoAccount(name);
+  }
+  if (it->second.changing) {
+    return grpc::Status(grpc::StatusCode::ABORTED,
+                        absl::StrCat("another change to bot account '", name,
+                                     "' is being recorded; try again"));
+  }
+  it->second.changing = true;
+  *row = it->second.row;
+  return grpc::Status::OK;
+}
+
+void Lobby::Rotate(const std::string& name, AccountReply reply) {
+  const std::string key = NewToken();
+  recorder::BotAccountRow row;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (grpc::Status s = BeginChange(name, &row); !s.ok()) {
+      reply(s, v1::BotAccount(), "");
+      return;
+    }
+  }
+  row.key_hash = HashToken(key);
+  row.key_us = UnixMicros();
+  row.revoked_us = 0;
+  Commit(std::move(row), /*revoke=*/false, key, std::move(reply));
+}
+
+void Lobby::Revoke(const std::string& name, AccountReply reply) {
+  recorder::BotAccountRow row;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (grpc::Status s = BeginChange(name, &row); !s.ok()) {
+      reply(s, v1::BotAccount(), "");
+      return;
+    }
+  }
+  row.key_hash.clear();
+  if (row.revoked_us == 0) row.revoked_us = UnixMicros();
+  Commit(std::move(row), /*revoke=*/true, "", std::move(reply));
+}
+
+void Lobby::Commit(recorder::BotAccountRow row, bool revoke, std::string key,
+                   AccountReply reply) {
+  recorder_->UpdateAccount(
+      row, [this, row, revoke, key, reply = std::move(reply)](absl::Status s) {
+        v1::BotAccount out;
+        std::shared_ptr<LobbyChannel> closed;
+        std::vector<QueuedSeat> revoked;
+        {
+          std::lock_guard<std::mutex> lock(mu_);
+          Account& a = accounts_[row.name];
+          a.changing = false;
+          if (s.ok()) {
+            // The old key stops working now, and so does its stream.
+            if (!a.row.key_hash.empty()) by_key_.erase(a.row.key_hash);
+            a.row = row;
+            if (!row.key_hash.empty()) by_key_[row.key_hash] = row.name;
+            closed = std::move(a.channel);
+            a.channel = nullptr;
+            a.capacity = 0;
+            a.offered.clear();
+            if (closed) a.absent_since_us = UnixMicros();
+            if (revoke) revoked = a.queue;
+            ToProto(a, &out);
+            Changed();
+          }
+        }
+        // (Outside the lobby's lock: this takes the games' locks.)
+        for (const QueuedSeat& q : revoked) hooks_.revoke_seat(q.game, q.seat);
+        if (closed) {
+          closed->Close(grpc::Status(
+              grpc::StatusCode::UNAUTHENTICATED,
+              revoke ? "this bot's key was revoked"
+                     : "this bot's key was rotated; connect with the new key"));
+        }
+        if (!s.ok()) {
+          reply(Unrecorded(s), v1::BotAccount(), "");
+          return;
+        }
+        reply(grpc::Status::OK, out, key);
+      });
+}
+
+grpc::Status Lobby::Get(const std::string& name, v1::BotAccount* out) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = accounts_.find(name);
+  // (key_us is 0 only while the account is being registered.)
+  if (it == accounts_.end() || it->second.row.key_us == 0) {
+    return NoAccount(name);
+  }
+  ToProto(it->second, out);
+  return grpc::Status::OK;
+}
+
+void Lobby::List(v1::ListBotsResponse* out) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& [name, account] : accounts_) {
+    if (account.row.key_us == 0) continue;  // being registered
+    ToProto(account, out->add_bots());
+  }
+}
+
+void Lobby::ToProto(const Account& a, v1::BotAccount* out) const {
+  out->set_name(a.row.name);
+  out->set_owner(a.row.owner);
+  out->set_contact(a.row.contact);
+  out->set_created_unix_ms(a.row.created_us / 1000);
+  out->set_key_issued_unix_ms(a.row.key_us / 1000);
+  out->set_revoked(a.row.revoked_us != 0);
+  out->set_revoked_unix_ms(a.row.revoked_us / 1000);
+  out->set_connected(a.channel != nullptr);
+  out->set_capacity(a.channel != nullptr ? a.capacity : 0);
+  out->set_unfinished_seats(static_cast<int>(a.queue.size()));
+}
+
+// ---------------------------------------------------------------------------
+// Seating.
+
+grpc::Status Lobby::CheckSeatable(const std::string& account) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = accounts_.find(account);
+  if (it == accounts_.end() || it->second.row.key_us == 0) {
+    return NoAccount(account);
+  }
+  if (it->second.row.revoked_us != 0) {
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                        absl::StrCat("bot account '", account, "' is revoked"));
+  }
+  return grpc::Status::OK;
+}
+
+void Lobby::AddSeat(const std::shared_ptr<GameSession>& game, int seat) {
+  const recorder::SeatInfo& info = game->header().seats[seat];
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = accounts_.find(info.account);
+  // (An account is never deleted, and a seat names only a recorded one.)
+  if (it == accounts_.end()) return;
+  Account& a = it->second;
+  const std::string& id = game->header().game_id;
+  for (const QueuedSeat& q : a.queue) {
+    if (q.game->header().game_id == id && q.seat == seat) return;
+  }
+  // A seat whose token was offered before a restart is a re-offer.
+  a.queue.push_back({game, seat, !info.token_hash.empty()});
+  // Creation order, so that older games are offered first.
+  std::stable_sort(a.queue.begin(), a.queue.end(),
+                   [](const QueuedSeat& x, const QueuedSeat& y) {
+                     return x.game->header().created_us <
+                            y.game->header().created_us;
+                   });
+  OfferMore(a);
+}
+
+void Lobby::GameEnded(const std::string& game_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& [name, a] : accounts_) {
+    auto gone = [&](const auto& id) { return id == game_id; };
+    const size_t before = a.queue.size();
+    std::erase_if(a.queue, [&](const QueuedSeat& q) {
+      return gone(q.game->header().game_id);
+    });
+    if (a.queue.size() == before) continue;
+    std::erase_if(a.offered, [&](const auto& o) { return gone(o.first); });
+    OfferMore(a);
+  }
+  Changed();
+}
+
+// ---------------------------------------------------------------------------
+// Streams.
+
+bool Lobby::IsKey(const std::string& key_hash) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return by_key_.contains(key_hash);
+}
+
+grpc::Status Lobby::Connect(const std::string& key_hash, int capacity,
+                            std::shared_ptr<LobbyChannel> channel,
+                            std::string* account) {
+  if (capacity < 0 || capacity > kMaxCapacity) {
+    return grpc::Status(
+        grpc::StatusCode::INVALID_ARGUMENT,
+        absl::StrCat("capacity must be 1 to ", kMaxCapacity, " (0 means 1)"));
+  }
+  if (capacity == 0) capacity = 1;
+  std::shared_ptr<LobbyChannel> replaced;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto key = by_key_.find(key_hash);
+    if (key == by_key_.end()) {
+      return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                          "unknown, rotated or revoked bot key");
+    }
+    Account& a = accounts_[key->second];
+    *account = a.row.name;
+    replaced = std::move(a.channel);
+    a.channel = channel;
+    ++a.connection;
+    a.capacity = capacity;
+    // Everything is offered afresh on a new connection.
+    for (const auto& [id, seat] : a.offered) {
+      for (QueuedSeat& q : a.queue) {
+        if (q.game->header().game_id == id && q.seat == seat) {
+          q.offered_before = true;
+        }
+      }
+    }
+    a.offered.clear();
+    v1::LobbyResponse welcome;
+    welcome.mutable_welcome()->set_account(a.row.name);
+    welcome.mutable_welcome()->set_capacity(capacity);
+    welcome.mutable_welcome()->set_unfinished_seats(
+        static_cast<int>(a.queue.size()));
+    channel->Send(std::move(welcome));
+    channel->Flush();
+    OfferMore(a);
+    Changed();
+  }
+  if (replaced) {
+    replaced->Close(grpc::Status(grpc::StatusCode::ABORTED,
+                                 "replaced by a newer lobby connection"));
+  }
+  return grpc::Status::OK;
+}
+
+void Lobby::Disconnect(const std::string& account,
+                       const LobbyChannel* channel) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = accounts_.find(account);
+  if (it == accounts_.end() || it->second.channel.get() != channel) return;
+  DropConnection(it->second);
+}
+
+void Lobby::DropConnection(Account& a) {
+  for (const auto& [id, seat] : a.offered) {
+    for (QueuedSeat& q : a.queue) {
+      if (q.game->header().game_id == id && q.seat == seat) {
+        q.offered_before = true;
+      }
+    }
+  }
+  a.channel = nullptr;
+  a.capacity = 0;
+  a.offered.clear();
+  a.absent_since_us = UnixMicros();
+  Changed();
+}
+
+void Lobby::CloseAll(const grpc::Status& status) {
+  std::vector<std::shared_ptr<LobbyChannel>> open;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [name, a] : accounts_) {
+      if (!a.channel) continue;
+      open.push_back(a.channel);
+      DropConnection(a);
+    }
+  }
+  for (const auto& channel : open) channel->Close(status);
+}
+
+void Lobby::OfferMore(Account& a) {
+  if (!a.channel) return;
+  for (QueuedSeat& q : a.queue) {
+    if (static_cast<int>(a.offered.size()) >= a.capacity) return;
+    const std::pair<std::string, int> key{q.game->header().game_id, q.seat};
+    if (std::find(a.offered.begin(), a.offered.end(), key) != a.offered.end()) {
+      continue;
+    }
+    a.offered.push_back(key);
+    const bool reoffer = q.offered_before;
+    q.offered_before = true;
+    hooks_.mint(
+        q.game, q.seat,
+        [this, name = a.row.name, connection = a.connection, game = q.game,
+         seat = q.seat, reoffer](absl::StatusOr<std::string> token) {
+          Deliver(name, connection, game, seat, reoffer, std::move(token));
+        });
+  }
+}
+
+void Lobby::Deliver(const std::string& name, uint64_t connection,
+                    const std::shared_ptr<GameSession>& game, int seat,
+                    bool reoffer, absl::StatusOr<std::string> token) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = accounts_.find(name);
+  if (it == accounts_.end()) return;
+  Account& a = it->second;
+  if (!a.channel || a.connection != connection) return;  // offered afresh
+  const std::pair<std::string, int> key{game->header().game_id, seat};
+  if (std::find(a.offered.begin(), a.offered.end(), key) == a.offered.end()) {
+    return;  // the game ended meanwhile
+  }
+  if (!token.ok()) {
+    // The seat cannot be offered (the record is failing): end the stream so
+    // that the bot reconnects and is offered it again.
+    a.channel->Close(
+        grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                     absl::StrCat("a seat token could not be recorded: ",
+                                  token.status().message())));
+    a.channel = nullptr;
+    a.offered.clear();
+    a.absent_since_us = UnixMicros();
+    Changed();
+    return;
+  }
+  v1::LobbyResponse offer;
+  v1::GameOffer* o = offer.mutable_offer();
+  *o->mutable_game() = game->GameStartedMessage(seat);
+  o->set_token(*token);
+  o->set_reoffer(reoffer);
+  a.channel->Send(std::move(offer));
+  a.channel->Flush();
+}
+
+}  // namespace cassino::service

@@ -1,0 +1,135 @@
+// cassino-referee: the Cassino referee gRPC server.
+//
+// See README.md ("The referee service") for flags and behaviour.
+
+#include <pthread.h>
+#include <signal.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "CLI/CLI.hpp"
+#include "referee/auth.h"
+#include "referee/server.h"
+
+namespace {
+
+bool ReadFile(const std::string& path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  *out = buffer.str();
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Block the shutdown signals before gRPC starts threads, so that only the
+  // sigwait below receives them.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  CLI::App app{
+      "cassino-referee: the Cassino referee. Bots play over gRPC "
+      "(proto/cassino/v1); every game is recorded in SQLite."};
+  cassino::service::ServerOptions options;
+  std::string durability = "normal";
+  std::string admin_token_file, tls_cert, tls_key, tls_client_ca, port_file;
+  app.add_option("--listen", options.listen,
+                 "address to listen on, host:port (port 0: any free port)")
+      ->capture_default_str();
+  app.add_option("--db", options.db_path,
+                 "SQLite database file (created if missing)")
+      ->capture_default_str();
+  app.add_option("--durability", durability,
+                 "normal: a recorded move survives a crash of the referee; "
+                 "full: it survives power loss too")
+      ->check(CLI::IsMember({"normal", "full"}))
+      ->capture_default_str();
+  app.add_option("--admin-token-file", admin_token_file,
+                 "file holding the admin token (else $CASSINO_ADMIN_TOKEN; "
+                 "else a fresh token is printed on stderr)");
+  app.add_option("--tls-cert", tls_cert,
+                 "server certificate (PEM); enables TLS");
+  app.add_option("--tls-key", tls_key, "server private key (PEM)");
+  app.add_option("--tls-client-ca", tls_client_ca,
+                 "CA (PEM) that client certificates must be signed by; "
+                 "makes client certificates mandatory");
+  app.add_option("--seat-rate", options.seat_rate.per_second,
+                 "requests per second each seat may make on average (bursts "
+                 "of twice that); more get RESOURCE_EXHAUSTED; 0: no limit")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--port-file", port_file,
+                 "write the port actually listened on to this file");
+  CLI11_PARSE(app, argc, argv);
+
+  absl::StatusOr<cassino::recorder::Durability> d =
+      cassino::recorder::ParseDurability(durability);
+  if (!d.ok()) {
+    std::cerr << "cassino-referee: " << d.status().message() << "\n";
+    return 2;
+  }
+  options.durability = *d;
+  options.seat_rate.burst = 2 * options.seat_rate.per_second;
+  if (!admin_token_file.empty()) {
+    if (!ReadFile(admin_token_file, &options.admin_token)) {
+      std::cerr << "cassino-referee: cannot read " << admin_token_file << "\n";
+      return 2;
+    }
+    while (!options.admin_token.empty() &&
+           isspace(static_cast<unsigned char>(options.admin_token.back()))) {
+      options.admin_token.pop_back();
+    }
+  } else if (const char* env = std::getenv("CASSINO_ADMIN_TOKEN")) {
+    options.admin_token = env;
+  }
+  if (options.admin_token.empty()) {
+    options.admin_token = cassino::service::NewToken();
+    std::cerr << "cassino-referee: admin token " << options.admin_token << "\n";
+  }
+  if (tls_cert.empty() != tls_key.empty()) {
+    std::cerr << "cassino-referee: --tls-cert and --tls-key go together\n";
+    return 2;
+  }
+  if ((!tls_cert.empty() && (!ReadFile(tls_cert, &options.tls_cert_pem) ||
+                             !ReadFile(tls_key, &options.tls_key_pem))) ||
+      (!tls_client_ca.empty() &&
+       !ReadFile(tls_client_ca, &options.tls_client_ca_pem))) {
+    std::cerr << "cassino-referee: cannot read a TLS file\n";
+    return 2;
+  }
+  if (!tls_client_ca.empty() && tls_cert.empty()) {
+    std::cerr << "cassino-referee: --tls-client-ca needs --tls-cert\n";
+    return 2;
+  }
+
+  absl::StatusOr<std::unique_ptr<cassino::service::RefereeServer>> server =
+      cassino::service::RefereeServer::Start(options);
+  if (!server.ok()) {
+    std::cerr << "cassino-referee: " << server.status().message() << "\n";
+    return 1;
+  }
+  std::cerr << "cassino-referee: listening on port " << (*server)->port()
+            << " (" << (options.tls_cert_pem.empty() ? "plaintext" : "TLS")
+            << "), database " << options.db_path << ", "
+            << (*server)->resumed_games() << " unfinished game(s) resumed, "
+            << (*server)->scheduler().Running() << " tournament(s) running\n";
+  if (!port_file.empty()) {
+    std::ofstream(port_file) << (*server)->port() << "\n";
+  }
+
+  int signal_number = 0;
+  sigwait(&signals, &signal_number);
+  std::cerr << "cassino-referee: signal " << signal_number
+            << ", shutting down\n";
+  (*server)->Shutdown();
+  return 0;
+}

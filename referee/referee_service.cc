@@ -1,0 +1,530 @@
+#include "referee/referee_service.h"
+
+#include <deque>
+#include <memory>
+#include <mutex>
+
+#include "absl/strings/str_cat.h"
+#include "referee/channel.h"
+
+namespace cassino::service {
+namespace {
+
+grpc::Status TooManyRequests() {
+  return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                      "too many requests from this seat; slow down");
+}
+
+// A reply callback that fills a unary call's response and finishes it.
+template <typename Response>
+auto FinishWith(grpc::ServerUnaryReactor* reactor, Response* response) {
+  return
+      [reactor, response](const grpc::Status& status, const Response& value) {
+        if (status.ok()) *response = value;
+        reactor->Finish(status);
+      };
+}
+
+// A bot's unary call: the token's seat, counted against its rate limit.
+grpc::Status AdmitBot(Registry& registry,
+                      const grpc::CallbackServerContext& context,
+                      const std::string& game_id, SeatAccess* access) {
+  grpc::Status status =
+      registry.AuthorizeSeat(context.client_metadata(), game_id, access);
+  if (status.ok() && !access->game->Admit(access->seat)) {
+    status = TooManyRequests();
+  }
+  return status;
+}
+
+// A Channel writing to one server stream (bidi or server-streaming). The
+// reactor forwards OnWriteDone here and calls Detach() from OnDone; after
+// that the channel drops everything.
+template <typename Reactor, typename Message>
+class StreamChannel final : public Channel<Message> {
+ public:
+  explicit StreamChannel(Reactor* reactor) : reactor_(reactor) {}
+
+  using Channel<Message>::Send;
+  void Send(std::shared_ptr<const Message> message) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (reactor_ == nullptr || closing_) return;
+    queue_.push_back(std::move(message));
+  }
+
+  void Flush() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (reactor_ == nullptr || writing_ || queue_.empty()) return;
+    WriteFront();
+  }
+
+  void Close(const grpc::Status& status) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (reactor_ == nullptr || closing_) return;
+    closing_ = true;
+    status_ = status;
+    if (writing_) return;  // finishes once the queue is written
+    if (queue_.empty()) {
+      FinishLocked();
+    } else {
+      WriteFront();
+    }
+  }
+
+  bool open() const override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return reactor_ != nullptr && !closing_;
+  }
+
+  void OnWriteDone(bool ok) {
+    std::lock_guard<std::mutex> lock(mu_);
+    writing_ = false;
+    if (reactor_ == nullptr) return;
+    queue_.pop_front();
+    if (!ok) {
+      // The stream is broken (the client went away): stop writing.
+      queue_.clear();
+      if (!closing_) {
+        closing_ = true;
+        status_ = grpc::Status(grpc::StatusCode::CANCELLED, "stream broken");
+      }
+    }
+    if (!queue_.empty()) {
+      WriteFront();
+    } else if (closing_) {
+      FinishLocked();
+    }
+  }
+
+  void Detach() {
+    std::lock_guard<std::mutex> lock(mu_);
+    reactor_ = nullptr;
+    queue_.clear();
+  }
+
+ private:
+  // (No write carries the buffer hint: with gRPC 1.51 a hinted write on a
+  // server stream occasionally ended the stream under load.)
+  void WriteFront() {
+    writing_ = true;
+    reactor_->StartWrite(queue_.front().get());
+  }
+  void FinishLocked() {
+    if (finished_) return;
+    finished_ = true;
+    reactor_->Finish(status_);
+  }
+
+  mutable std::mutex mu_;
+  Reactor* reactor_;
+  // front() is being written while writing_.
+  std::deque<std::shared_ptr<const Message>> queue_;
+  bool writing_ = false;
+  bool closing_ = false;
+  bool finished_ = false;
+  grpc::Status status_;
+};
+
+class PlayReactor final
+    : public grpc::ServerBidiReactor<v1::PlayRequest, v1::PlayResponse> {
+ public:
+  PlayReactor(Registry* registry, grpc::CallbackServerContext* context)
+      : channel_(std::make_shared<Channel>(this)) {
+    grpc::Status auth =
+        registry->AuthorizeSeat(context->client_metadata(), "", &access_);
+    if (!auth.ok()) {
+      channel_->Close(auth);
+      return;
+    }
+    access_.game->Connect(access_.seat, channel_);
+    StartRead(&request_);
+  }
+  // (Connect flushes what it sends.)
+
+  void OnReadDone(bool ok) override {
+    if (!ok) {
+      // The bot closed its side (or left): end the call.
+      channel_->Close(grpc::Status::OK);
+      return;
+    }
+    // A stream the referee ended (replaced, or its credential revoked)
+    // takes no more moves.
+    if (!channel_->open()) return;
+    if (!access_.game->Admit(access_.seat)) {
+      // Flooding: answered, not processed.
+      v1::PlayResponse refused;
+      v1::MoveVerdict* v = refused.mutable_verdict();
+      v->set_turn(request_.turn());
+      v->set_accepted(false);
+      v->set_reason(TooManyRequests().error_message());
+      v->set_code("RESOURCE_EXHAUSTED");
+      channel_->Send(refused);
+      channel_->Flush();
+    } else if (!request_.has_move()) {
+      access_.game->Connect(access_.seat, channel_);
+    } else {
+      // The verdict is queued here and flushed by the game together with
+      // what the move caused (GameSession::Submit's `origin`).
+      access_.game->Submit(
+          access_.seat, request_.turn(), request_.move(),
+          [channel = channel_](const grpc::Status&,
+                               const v1::SubmitMoveResponse& response) {
+            v1::PlayResponse verdict;
+            *verdict.mutable_verdict() = response.verdict();
+            channel->Send(verdict);
+          },
+          channel_);
+    }
+    StartRead(&request_);
+  }
+
+  void OnWriteDone(bool ok) override { channel_->OnWriteDone(ok); }
+  void OnCancel() override {
+    channel_->Close(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+  }
+  void OnDone() override {
+    channel_->Detach();
+    if (access_.game) access_.game->Disconnect(access_.seat, channel_.get());
+    delete this;
+  }
+
+ private:
+  using Channel = StreamChannel<PlayReactor, v1::PlayResponse>;
+  std::shared_ptr<Channel> channel_;
+  SeatAccess access_;
+  v1::PlayRequest request_;
+};
+
+class WatchReactor final
+    : public grpc::ServerWriteReactor<v1::WatchGameResponse> {
+ public:
+  WatchReactor(Registry* registry, const v1::WatchGameRequest& request)
+      : channel_(std::make_shared<Channel>(this)) {
+    game_ = registry->Find(request.game_id());
+    if (game_) {
+      game_->Watch(channel_);
+      return;
+    }
+    // Not in memory: an older game, straight from the record.
+    absl::StatusOr<recorder::GameRecord> record =
+        registry->recorder()->Load(request.game_id());
+    if (!record.ok()) {
+      channel_->Close(
+          absl::IsNotFound(record.status())
+              ? grpc::Status(grpc::StatusCode::NOT_FOUND,
+                             absl::StrCat("no game ", request.game_id()))
+              : grpc::Status(grpc::StatusCode::INTERNAL,
+                             std::string(record.status().message())));
+      return;
+    }
+    if (record->status == recorder::GameStatus::kRunning) {
+      channel_->Close(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                                   "the game is not loaded; try again"));
+      return;
+    }
+    SendRecord(*record, *channel_);
+    channel_->Close(grpc::Status::OK);
+  }
+
+  void OnWriteDone(bool ok) override { channel_->OnWriteDone(ok); }
+  void OnCancel() override {
+    channel_->Close(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+  }
+  void OnDone() override {
+    channel_->Detach();
+    if (game_) game_->Unwatch(channel_.get());
+    delete this;
+  }
+
+ private:
+  using Channel = StreamChannel<WatchReactor, v1::WatchGameResponse>;
+  std::shared_ptr<Channel> channel_;
+  std::shared_ptr<GameSession> game_;
+};
+
+// A bot's Lobby stream: offers are sent by the Lobby through the channel.
+class LobbyReactor final : public grpc::ServerWriteReactor<v1::LobbyResponse> {
+ public:
+  LobbyReactor(Registry* registry, grpc::CallbackServerContext* context,
+               const v1::LobbyRequest& request)
+      : registry_(registry), channel_(std::make_shared<Channel>(this)) {
+    grpc::Status status = registry->ConnectLobby(
+        context->client_metadata(), request.capacity(), channel_, &account_);
+    if (!status.ok()) channel_->Close(status);
+  }
+
+  void OnWriteDone(bool ok) override { channel_->OnWriteDone(ok); }
+  void OnCancel() override {
+    channel_->Close(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+  }
+  void OnDone() override {
+    channel_->Detach();
+    if (!account_.empty()) {
+      registry_->lobby().Disconnect(account_, channel_.get());
+    }
+    delete this;
+  }
+
+ private:
+  using Channel = StreamChannel<LobbyReactor, v1::LobbyResponse>;
+  Registry* const registry_;
+  std::shared_ptr<Channel> channel_;
+  std::string account_;  // set once connected
+};
+
+// A reply of Lobby's account calls that fills a response with the account
+// (and the key, for the responses that have one) and finishes the call.
+template <typename Response>
+Lobby::AccountReply AccountReplyTo(grpc::ServerUnaryReactor* reactor,
+                                   Response* response) {
+  return
+      [reactor, response](const grpc::Status& status, const v1::BotAccount& bot,
+                          const std::string& key) {
+        if (status.ok()) {
+          *response->mutable_bot() = bot;
+          if constexpr (requires { response->set_key(key); }) {
+            response->set_key(key);
+          }
+        }
+        reactor->Finish(status);
+      };
+}
+
+}  // namespace
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::RegisterBot(
+    grpc::CallbackServerContext* context, const v1::RegisterBotRequest* request,
+    v1::RegisterBotResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (grpc::Status auth = registry_->AuthorizeAdmin(context->client_metadata());
+      !auth.ok()) {
+    reactor->Finish(auth);
+    return reactor;
+  }
+  registry_->lobby().Register(*request, AccountReplyTo(reactor, response));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::RotateBotKey(
+    grpc::CallbackServerContext* context,
+    const v1::RotateBotKeyRequest* request,
+    v1::RotateBotKeyResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (grpc::Status auth = registry_->AuthorizeAdmin(context->client_metadata());
+      !auth.ok()) {
+    reactor->Finish(auth);
+    return reactor;
+  }
+  registry_->lobby().Rotate(request->name(), AccountReplyTo(reactor, response));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::RevokeBot(
+    grpc::CallbackServerContext* context, const v1::RevokeBotRequest* request,
+    v1::RevokeBotResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (grpc::Status auth = registry_->AuthorizeAdmin(context->client_metadata());
+      !auth.ok()) {
+    reactor->Finish(auth);
+    return reactor;
+  }
+  registry_->lobby().Revoke(request->name(), AccountReplyTo(reactor, response));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::GetBot(
+    grpc::CallbackServerContext* context, const v1::GetBotRequest* request,
+    v1::GetBotResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  grpc::Status status = registry_->AuthorizeAdmin(context->client_metadata());
+  if (status.ok()) {
+    status = registry_->lobby().Get(request->name(), response->mutable_bot());
+  }
+  reactor->Finish(status);
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::ListBots(
+    grpc::CallbackServerContext* context, const v1::ListBotsRequest* request,
+    v1::ListBotsResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  grpc::Status status = registry_->AuthorizeAdmin(context->client_metadata());
+  if (status.ok()) registry_->lobby().List(response);
+  reactor->Finish(status);
+  return reactor;
+}
+
+grpc::ServerWriteReactor<v1::LobbyResponse>* RefereeServiceImpl::Lobby(
+    grpc::CallbackServerContext* context, const v1::LobbyRequest* request) {
+  return new LobbyReactor(registry_, context, *request);
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::CreateGame(
+    grpc::CallbackServerContext* context, const v1::CreateGameRequest* request,
+    v1::CreateGameResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (grpc::Status auth = registry_->AuthorizeAdmin(context->client_metadata());
+      !auth.ok()) {
+    reactor->Finish(auth);
+    return reactor;
+  }
+  registry_->CreateGame(*request, FinishWith(reactor, response));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::GetGame(
+    grpc::CallbackServerContext* context, const v1::GetGameRequest* request,
+    v1::GetGameResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  grpc::Status status = registry_->AuthorizeAdmin(context->client_metadata());
+  if (status.ok()) {
+    status = registry_->GetGame(request->game_id(), response->mutable_game());
+  }
+  reactor->Finish(status);
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::ListGames(
+    grpc::CallbackServerContext* context, const v1::ListGamesRequest* request,
+    v1::ListGamesResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  grpc::Status status = registry_->AuthorizeAdmin(context->client_metadata());
+  if (status.ok()) status = registry_->ListGames(*request, response);
+  reactor->Finish(status);
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::AbortGame(
+    grpc::CallbackServerContext* context, const v1::AbortGameRequest* request,
+    v1::AbortGameResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  grpc::Status status = registry_->AuthorizeAdmin(context->client_metadata());
+  if (status.ok()) {
+    std::shared_ptr<GameSession> game = registry_->Find(request->game_id());
+    if (!game) {
+      status =
+          grpc::Status(grpc::StatusCode::NOT_FOUND,
+                       absl::StrCat("no running game ", request->game_id()));
+    } else if (absl::Status s =
+                   game->Abort(request->reason().empty()
+                                   ? "aborted by the organiser"
+                                   : request->reason().substr(0, 256));
+               !s.ok()) {
+      status = grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                            std::string(s.message()));
+    } else {
+      *response->mutable_game() = game->Info();
+    }
+  }
+  reactor->Finish(status);
+  return reactor;
+}
+
+grpc::ServerBidiReactor<v1::PlayRequest, v1::PlayResponse>*
+RefereeServiceImpl::Play(grpc::CallbackServerContext* context) {
+  return new PlayReactor(registry_, context);
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::GetTurn(
+    grpc::CallbackServerContext* context, const v1::GetTurnRequest* request,
+    v1::GetTurnResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  SeatAccess access;
+  if (grpc::Status s =
+          AdmitBot(*registry_, *context, request->game_id(), &access);
+      !s.ok()) {
+    reactor->Finish(s);
+    return reactor;
+  }
+  access.game->GetTurn(access.seat, request->wait(),
+                       FinishWith(reactor, response));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::SubmitMove(
+    grpc::CallbackServerContext* context, const v1::SubmitMoveRequest* request,
+    v1::SubmitMoveResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  SeatAccess access;
+  if (grpc::Status s =
+          AdmitBot(*registry_, *context, request->game_id(), &access);
+      !s.ok()) {
+    reactor->Finish(s);
+    return reactor;
+  }
+  access.game->Submit(access.seat, request->turn(), request->move(),
+                      FinishWith(reactor, response));
+  return reactor;
+}
+
+// A reply of the scheduler's calls that fills a response's tournament and
+// finishes the call.
+template <typename Response>
+Scheduler::Reply TournamentReplyTo(grpc::ServerUnaryReactor* reactor,
+                                   Response* response) {
+  return [reactor, response](const grpc::Status& status,
+                             const v1::TournamentInfo& info) {
+    if (status.ok()) *response->mutable_tournament() = info;
+    reactor->Finish(status);
+  };
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::CreateTournament(
+    grpc::CallbackServerContext* context,
+    const v1::CreateTournamentRequest* request,
+    v1::CreateTournamentResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (grpc::Status auth = registry_->AuthorizeAdmin(context->client_metadata());
+      !auth.ok()) {
+    reactor->Finish(auth);
+    return reactor;
+  }
+  scheduler_->Create(request->spec(), TournamentReplyTo(reactor, response));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::GetTournament(
+    grpc::CallbackServerContext* context,
+    const v1::GetTournamentRequest* request,
+    v1::GetTournamentResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  grpc::Status status = registry_->AuthorizeAdmin(context->client_metadata());
+  if (status.ok()) {
+    status = scheduler_->Get(request->name(), response->mutable_tournament());
+  }
+  reactor->Finish(status);
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::ListTournaments(
+    grpc::CallbackServerContext* context,
+    const v1::ListTournamentsRequest* request,
+    v1::ListTournamentsResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  grpc::Status status = registry_->AuthorizeAdmin(context->client_metadata());
+  if (status.ok()) status = scheduler_->List(response);
+  reactor->Finish(status);
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::CancelTournament(
+    grpc::CallbackServerContext* context,
+    const v1::CancelTournamentRequest* request,
+    v1::CancelTournamentResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (grpc::Status auth = registry_->AuthorizeAdmin(context->client_metadata());
+      !auth.ok()) {
+    reactor->Finish(auth);
+    return reactor;
+  }
+  scheduler_->Cancel(request->name(), request->reason(),
+                     TournamentReplyTo(reactor, response));
+  return reactor;
+}
+
+grpc::ServerWriteReactor<v1::WatchGameResponse>* RefereeServiceImpl::WatchGame(
+    grpc::CallbackServerContext* context, const v1::WatchGameRequest* request) {
+  return new WatchReactor(registry_, *request);
+}
+
+}  // namespace cassino::service

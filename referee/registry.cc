@@ -1,0 +1,533 @@
+#include "referee/registry.h"
+
+#include <chrono>
+#include <cstdio>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "proto/convert.h"
+#include "rules/deal.h"
+#include "referee/auth.h"
+#include "referee/status_util.h"
+
+namespace cassino::service {
+namespace {
+
+constexpr int kMaxSeats = 6;  // California with 6 players
+constexpr size_t kMaxNameLength = 64;
+constexpr size_t kMaxLabelLength = 128;
+constexpr int kMaxDecks = 64;
+constexpr int64_t kMaxMillis = 3600 * 1000;
+
+void SummaryToInfo(const recorder::GameSummary& s, v1::GameInfo* info) {
+  info->set_game_id(s.game_id);
+  info->set_label(s.label);
+  info->set_rules(s.rules);
+  for (const std::string& b : s.bots) info->add_bots(b);
+  for (const std::string& a : s.accounts) info->add_accounts(a);
+  info->set_status(ProtoStatus(s.status));
+  info->set_to_move(-1);
+  for (int t : s.totals) info->add_totals(t);
+  if (s.status != recorder::GameStatus::kRunning) {
+    info->mutable_result()->set_winner(s.winner);
+    info->mutable_result()->set_reason(s.end_reason);
+    for (int t : s.totals) info->mutable_result()->add_totals(t);
+  }
+  info->set_created_unix_ms(s.created_us / 1000);
+}
+
+}  // namespace
+
+v1::GameStatus ProtoStatus(recorder::GameStatus s) {
+  switch (s) {
+    case recorder::GameStatus::kRunning:
+      return v1::GAME_STATUS_RUNNING;
+    case recorder::GameStatus::kFinished:
+      return v1::GAME_STATUS_FINISHED;
+    case recorder::GameStatus::kAborted:
+      return v1::GAME_STATUS_ABORTED;
+  }
+  return v1::GAME_STATUS_UNSPECIFIED;
+}
+
+absl::StatusOr<recorder::TimeControl> ClockOf(const v1::Clock& c) {
+  recorder::TimeControl clock;
+  if (c.per_move_ms() < 0 || c.per_move_ms() > kMaxMillis) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("clock.per_move_ms must be from 1 to ", kMaxMillis));
+  }
+  if (c.per_move_ms() > 0) clock.per_move_ms = c.per_move_ms();
+  if (c.bank_ms() > kMaxMillis * 24) {
+    return absl::InvalidArgumentError("clock.bank_ms is too large");
+  }
+  if (c.bank_ms() != 0) clock.bank_ms = std::max<int64_t>(0, c.bank_ms());
+  if (c.max_illegal() < 0 || c.max_illegal() > 1000) {
+    return absl::InvalidArgumentError("clock.max_illegal must be 1 to 1000");
+  }
+  if (c.max_illegal() > 0) clock.max_illegal = c.max_illegal();
+  return clock;
+}
+
+absl::StatusOr<RuleSet> GameRules(const std::string& text, int seats) {
+  std::string rules_text = text.empty() ? "standard" : text;
+  if (rules_text.size() > 1024) {
+    return absl::InvalidArgumentError("rules text is too long");
+  }
+  if (!absl::StrContains(rules_text, "players=")) {
+    absl::StrAppend(&rules_text, " players=", seats);
+  }
+  absl::StatusOr<RuleSet> rules = RuleSet::Parse(rules_text);
+  if (!rules.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("rules: ", rules.status().message()));
+  }
+  if (absl::Status s = rules->Validate(); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("rules: ", s.message()));
+  }
+  if (rules->players != seats) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the rules have ", rules->players, " players but ", seats,
+                     " seats were given"));
+  }
+  return rules;
+}
+
+Registry::Registry(recorder::Recorder* recorder, DeadlineTimer* timer,
+                   const std::string& admin_token, RateLimit seat_rate,
+                   std::chrono::milliseconds keep_ended)
+    : deps_{recorder, timer, seat_rate, nullptr},
+      admin_token_hash_(HashToken(admin_token)) {
+  // Ended games leave memory a while after their end; the timer thread does
+  // the eviction, which takes only the registry's lock.
+  // An ended game also frees its bots' lobby capacity.
+  deps_.on_finished = [this, keep_ended](const std::string& game_id) {
+    lobby_->GameEnded(game_id);
+    deps_.timer->Schedule(DeadlineTimer::Clock::now() + keep_ended,
+                          [this, game_id] { Evict(game_id); });
+  };
+  lobby_ = std::make_unique<Lobby>(
+      recorder,
+      Lobby::Hooks{[this](const std::shared_ptr<GameSession>& game, int seat,
+                          Lobby::TokenCallback done) {
+                     MintSeatToken(game, seat, std::move(done));
+                   },
+                   [this](const std::shared_ptr<GameSession>& game, int seat) {
+                     RevokeSeatToken(game, seat);
+                   }});
+}
+
+void Registry::Evict(const std::string& game_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  games_.erase(game_id);
+  // Its lobby tokens stay in tokens_ (like seat tokens), so that they are
+  // told the game is over.
+  for (auto it = lobby_tokens_.lower_bound({game_id, 0});
+       it != lobby_tokens_.end() && it->first.first == game_id;) {
+    it = lobby_tokens_.erase(it);
+  }
+}
+
+void Registry::MintSeatToken(const std::shared_ptr<GameSession>& game, int seat,
+                             Lobby::TokenCallback done) {
+  const std::string& game_id = game->header().game_id;
+  std::string token = NewToken();
+  const std::string hash = HashToken(token);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::string& current = lobby_tokens_[{game_id, seat}];
+    if (!current.empty()) tokens_.erase(current);
+    current = hash;
+    tokens_[hash] = {game_id, seat};
+  }
+  // Offered only once on disk, so that it survives a restart.
+  deps_.recorder->SetSeatToken(
+      game_id, seat, hash,
+      [token = std::move(token), done = std::move(done)](absl::Status s) {
+        if (s.ok()) {
+          done(token);
+        } else {
+          done(s);
+        }
+      });
+}
+
+void Registry::RevokeSeatToken(const std::shared_ptr<GameSession>& game,
+                               int seat) {
+  const std::string& game_id = game->header().game_id;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = lobby_tokens_.find({game_id, seat});
+    if (it == lobby_tokens_.end() || it->second.empty()) return;
+    tokens_.erase(it->second);
+    it->second.clear();
+  }
+  deps_.recorder->SetSeatToken(game_id, seat, "", nullptr);
+  game->CloseSeat(seat, grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                                     "this bot's key was revoked"));
+}
+
+void Registry::AddToLobby(const std::shared_ptr<GameSession>& game) {
+  const recorder::GameHeader& h = game->header();
+  for (size_t seat = 0; seat < h.seats.size(); ++seat) {
+    if (!h.seats[seat].account.empty()) {
+      lobby_->AddSeat(game, static_cast<int>(seat));
+    }
+  }
+}
+
+grpc::Status Registry::ConnectLobby(
+    const Metadata& metadata, int capacity,
+    std::shared_ptr<Lobby::LobbyChannel> channel, std::string* account) {
+  std::optional<std::string> key = BearerToken(metadata);
+  if (!key) {
+    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                        "the lobby needs your bot key as "
+                        "'authorization: Bearer <key>' metadata");
+  }
+  const std::string hash = HashToken(*key);
+  grpc::Status status =
+      lobby_->Connect(hash, capacity, std::move(channel), account);
+  if (status.error_code() != grpc::StatusCode::UNAUTHENTICATED) return status;
+  if (ConstantTimeEquals(hash, admin_token_hash_)) {
+    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                        "the admin token is not a bot key");
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (tokens_.contains(hash)) {
+    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                        "a seat token is not a bot key");
+  }
+  return status;
+}
+
+absl::StatusOr<int> Registry::ResumeAll() {
+  if (absl::Status s = lobby_->Load(); !s.ok()) return s;
+  absl::StatusOr<std::vector<std::string>> ids = deps_.recorder->Unfinished();
+  if (!ids.ok()) return ids.status();
+  int resumed = 0;
+  absl::Status first_error;
+  for (const std::string& id : *ids) {
+    absl::StatusOr<recorder::GameRecord> record = deps_.recorder->Load(id);
+    absl::StatusOr<std::shared_ptr<GameSession>> game =
+        record.ok()
+            ? GameSession::Resume(deps_, *record)
+            : absl::StatusOr<std::shared_ptr<GameSession>>(record.status());
+    if (!game.ok()) {
+      if (first_error.ok()) {
+        first_error = absl::DataLossError(absl::StrCat(
+            "game ", id, " cannot be resumed: ", game.status().message()));
+      }
+      continue;
+    }
+    Register(*game);
+    AddToLobby(*game);
+    // A game that ended (on time) before it joined the queues leaves them.
+    if ((*game)->over()) lobby_->GameEnded(id);
+    ++resumed;
+  }
+  if (!first_error.ok()) return first_error;
+  return resumed;
+}
+
+void Registry::Register(const std::shared_ptr<GameSession>& game) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const recorder::GameHeader& h = game->header();
+  games_[h.game_id] = game;
+  for (size_t seat = 0; seat < h.seats.size(); ++seat) {
+    const recorder::SeatInfo& s = h.seats[seat];
+    if (!s.account.empty())
+      lobby_tokens_[{h.game_id, static_cast<int>(seat)}] = s.token_hash;
+    // (An account seat not yet offered has no token.)
+    if (s.token_hash.empty()) continue;
+    tokens_[s.token_hash] = {h.game_id, static_cast<int>(seat)};
+  }
+}
+
+grpc::Status Registry::AuthorizeAdmin(const Metadata& metadata) const {
+  std::optional<std::string> token = BearerToken(metadata);
+  if (!token) {
+    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                        "this call needs the admin token as "
+                        "'authorization: Bearer <token>' metadata");
+  }
+  const std::string hash = HashToken(*token);
+  if (ConstantTimeEquals(hash, admin_token_hash_)) return grpc::Status::OK;
+  // (The lobby first: its lock is never taken under the registry's.)
+  if (lobby_->IsKey(hash)) {
+    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                        "a bot key may not make organiser calls");
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (tokens_.contains(hash)) {
+    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                        "a seat token may not make organiser calls");
+  }
+  return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, "unknown token");
+}
+
+grpc::Status Registry::AuthorizeSeat(const Metadata& metadata,
+                                     const std::string& game_id,
+                                     SeatAccess* access) const {
+  std::optional<std::string> token = BearerToken(metadata);
+  if (!token) {
+    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                        "this call needs your seat token as "
+                        "'authorization: Bearer <token>' metadata");
+  }
+  // Looking the token up by its hash takes the same time whatever the token
+  // shares with a real one.
+  const std::string hash = HashToken(*token);
+  std::unique_lock<std::mutex> lock(mu_);
+  auto it = tokens_.find(hash);
+  if (it == tokens_.end()) {
+    // (The lobby's lock is never taken under the registry's.)
+    lock.unlock();
+    if (ConstantTimeEquals(hash, admin_token_hash_)) {
+      return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                          "the admin token plays no seat");
+    }
+    if (lobby_->IsKey(hash)) {
+      return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                          "a bot key plays no seat directly: open the Lobby "
+                          "and use the seat token it offers");
+    }
+    return grpc::Status(
+        grpc::StatusCode::UNAUTHENTICATED,
+        "unknown token (a lobby seat token stops working when the lobby "
+        "offers the seat again)");
+  }
+  const auto& [token_game, seat] = it->second;
+  if (!game_id.empty() && game_id != token_game) {
+    if (!games_.contains(game_id)) {
+      return grpc::Status(grpc::StatusCode::NOT_FOUND,
+                          absl::StrCat("no game ", game_id));
+    }
+    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                        "your token is for another game");
+  }
+  auto game = games_.find(token_game);
+  if (game == games_.end()) {
+    // Evicted after its end (the only way a known token loses its game).
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                        absl::StrCat("game ", token_game, " is over"));
+  }
+  access->game = game->second;
+  access->seat = seat;
+  return grpc::Status::OK;
+}
+
+std::string NewGameId() { return ToHex(RandomBytes32()).substr(0, 20); }
+
+void Registry::CreateGame(
+    const v1::CreateGameRequest& request,
+    std::function<void(const grpc::Status&, const v1::CreateGameResponse&)>
+        done,
+    const CreateOptions& options) {
+  const v1::CreateGameResponse empty;
+  auto fail = [&](const grpc::Status& s) { done(s, empty); };
+
+  const int seats = request.seats_size();
+  if (seats < 2 || seats > kMaxSeats) {
+    return fail(Invalid(absl::StrCat("a game has 2 to ", kMaxSeats,
+                                     " seats; the request has ", seats)));
+  }
+  absl::StatusOr<RuleSet> rules = GameRules(request.rules(), seats);
+  if (!rules.ok()) return fail(FromAbsl(rules.status()));
+  absl::StatusOr<recorder::TimeControl> clock = ClockOf(request.clock());
+  if (!clock.ok()) return fail(FromAbsl(clock.status()));
+  if (request.label().size() > kMaxLabelLength) {
+    return fail(Invalid("label is too long"));
+  }
+  if (!options.scheduled && label_guard_) {
+    if (grpc::Status s = label_guard_(request.label()); !s.ok()) return fail(s);
+  }
+
+  recorder::GameHeader header;
+  header.rules = rules->ToString();
+  header.clock = *clock;
+  header.label = request.label();
+  header.created_us = UnixMicros();
+  header.game_id = options.game_id.empty() ? NewGameId() : options.game_id;
+
+  DeckSource decks;
+  if (request.decks_size() > 0) {
+    if (!request.seed().empty()) {
+      return fail(Invalid("give a seed or explicit decks, not both"));
+    }
+    if (request.decks_size() > kMaxDecks)
+      return fail(Invalid("too many decks"));
+    std::vector<Deck> parsed;
+    for (int i = 0; i < request.decks_size(); ++i) {
+      absl::StatusOr<Deck> deck = ParseDeck(request.decks(i));
+      if (!deck.ok()) {
+        return fail(
+            Invalid(absl::StrCat("decks[", i, "]: ", deck.status().message())));
+      }
+      parsed.push_back(*deck);
+      header.explicit_decks.push_back(DeckToString(*deck));
+    }
+    decks = DeckSource::Explicit(std::move(parsed));
+  } else {
+    Seed seed;
+    if (request.seed().empty()) {
+      seed = RandomBytes32();
+    } else {
+      absl::StatusOr<Seed> parsed = ParseSeed(request.seed());
+      if (!parsed.ok()) {
+        return fail(Invalid(absl::StrCat("seed: ", parsed.status().message())));
+      }
+      seed = *parsed;
+    }
+    header.seed = ToHex(seed);
+    header.commitment = ToHex(SeedCommitment(seed));
+    decks = DeckSource::FromSeed(seed);
+  }
+
+  v1::CreateGameResponse response;
+  response.set_game_id(header.game_id);
+  response.set_seed_commitment(header.commitment);
+  response.set_rules(header.rules);
+  response.mutable_clock()->set_per_move_ms(header.clock.per_move_ms);
+  response.mutable_clock()->set_bank_ms(header.clock.bank_ms);
+  response.mutable_clock()->set_max_illegal(header.clock.max_illegal);
+  bool has_accounts = false;
+  for (int seat = 0; seat < seats; ++seat) {
+    const std::string& account = request.seats(seat).account();
+    if (!account.empty()) {
+      grpc::Status s = lobby_->CheckSeatable(account);
+      // (A scheduled game may seat a revoked account: it forfeits at once.)
+      if (options.scheduled &&
+          s.error_code() == grpc::StatusCode::FAILED_PRECONDITION) {
+        s = grpc::Status::OK;
+      }
+      if (!s.ok()) {
+        return fail(grpc::Status(
+            s.error_code(),
+            absl::StrCat("seats[", seat, "].account: ", s.error_message())));
+      }
+      has_accounts = true;
+    }
+    const std::string& name = request.seats(seat).bot_name().empty()
+                                  ? account
+                                  : request.seats(seat).bot_name();
+    if (name.empty() || name.size() > kMaxNameLength) {
+      return fail(
+          Invalid(absl::StrCat("seats[", seat, "].bot_name must be 1 to ",
+                               kMaxNameLength, " characters")));
+    }
+    v1::SeatToken* t = response.add_tokens();
+    t->set_seat(seat);
+    t->set_bot_name(name);
+    t->set_account(account);
+    if (account.empty()) {
+      const std::string token = NewToken();
+      header.seats.push_back({name, HashToken(token), ""});
+      t->set_token(token);
+    } else {
+      // No token: the lobby mints one when it offers the seat.
+      header.seats.push_back({name, "", account});
+    }
+  }
+
+  absl::StatusOr<Game> game = Game::Create(*rules, std::move(decks));
+  if (!game.ok()) return fail(Invalid(std::string(game.status().message())));
+
+  // Registered only once on disk, so no token works before the game exists.
+  GameSession::Create(
+      deps_, std::move(header), std::move(*game),
+      [this, response, has_accounts, done = std::move(done)](
+          absl::Status status, std::shared_ptr<GameSession> session) {
+        if (absl::IsFailedPrecondition(status)) {
+          // The recorder's own check of the request (a tournament's label),
+          // made where concurrent calls are ordered.
+          done(FromAbsl(status), v1::CreateGameResponse());
+          return;
+        }
+        if (!status.ok()) {
+          done(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                            absl::StrCat("the game could not be recorded: ",
+                                         status.message())),
+               v1::CreateGameResponse());
+          return;
+        }
+        Register(session);
+        // Under the session's lock, so before the game can end.
+        if (has_accounts) AddToLobby(session);
+        done(grpc::Status::OK, response);
+      });
+}
+
+std::shared_ptr<GameSession> Registry::Find(const std::string& game_id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = games_.find(game_id);
+  return it == games_.end() ? nullptr : it->second;
+}
+
+grpc::Status Registry::GetGame(const std::string& game_id,
+                               v1::GameInfo* info) const {
+  if (std::shared_ptr<GameSession> game = Find(game_id)) {
+    *info = game->Info();
+    return grpc::Status::OK;
+  }
+  absl::StatusOr<recorder::GameRecord> record = deps_.recorder->Load(game_id);
+  if (!record.ok()) {
+    if (absl::IsNotFound(record.status())) {
+      return grpc::Status(grpc::StatusCode::NOT_FOUND,
+                          absl::StrCat("no game ", game_id));
+    }
+    return FromAbsl(record.status());
+  }
+  recorder::ListFilter filter;
+  filter.game_id = game_id;
+  absl::StatusOr<std::vector<recorder::GameSummary>> list =
+      deps_.recorder->List(filter);
+  if (!list.ok()) return FromAbsl(list.status());
+  for (const recorder::GameSummary& s : *list) {
+    if (s.game_id == game_id) {
+      SummaryToInfo(s, info);
+      info->set_seed_commitment(record->header.commitment);
+      if (s.status != recorder::GameStatus::kRunning) {
+        info->set_seed(record->header.seed);
+      }
+      return grpc::Status::OK;
+    }
+  }
+  return grpc::Status(grpc::StatusCode::NOT_FOUND,
+                      absl::StrCat("no game ", game_id));
+}
+
+grpc::Status Registry::ListGames(const v1::ListGamesRequest& request,
+                                 v1::ListGamesResponse* response) const {
+  recorder::ListFilter filter;
+  switch (request.status()) {
+    case v1::GAME_STATUS_RUNNING:
+      filter.status = recorder::GameStatus::kRunning;
+      break;
+    case v1::GAME_STATUS_FINISHED:
+      filter.status = recorder::GameStatus::kFinished;
+      break;
+    case v1::GAME_STATUS_ABORTED:
+      filter.status = recorder::GameStatus::kAborted;
+      break;
+    default:
+      break;
+  }
+  filter.label = request.label();
+  filter.newest_first = true;
+  filter.limit =
+      request.page_size() > 0 ? std::min(request.page_size(), 1000) : 100;
+  absl::StatusOr<std::vector<recorder::GameSummary>> list =
+      deps_.recorder->List(filter);
+  if (!list.ok()) return FromAbsl(list.status());
+  for (const recorder::GameSummary& s : *list) {
+    v1::GameInfo* info = response->add_games();
+    if (std::shared_ptr<GameSession> game = Find(s.game_id)) {
+      *info = game->Info();
+    } else {
+      SummaryToInfo(s, info);
+    }
+  }
+  return grpc::Status::OK;
+}
+
+}  // namespace cassino::service

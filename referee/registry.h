@@ -1,0 +1,151 @@
+// The referee's games: creating them, finding them by id or by seat token,
+// resuming them after a restart, and deciding who may call what.
+//
+// The registry's own lock guards only its maps and is never held while a
+// game does anything, so games run independently of each other; the lock
+// order is always game, then lobby, then registry (a game's commit callback
+// may register it; the lobby mints seat tokens), never the reverse: the
+// registry calls neither a game nor the lobby while holding its lock.
+
+#ifndef CASSINO_REFEREE_REGISTRY_H_
+#define CASSINO_REFEREE_REGISTRY_H_
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "cassino/v1/referee_service.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "recorder/recorder.h"
+#include "rules/rule_set.h"
+#include "referee/deadline_timer.h"
+#include "referee/game_session.h"
+#include "referee/lobby.h"
+
+namespace cassino::service {
+
+// A seat a token gives access to.
+struct SeatAccess {
+  std::shared_ptr<GameSession> game;
+  int seat = 0;
+};
+
+using Metadata = std::multimap<grpc::string_ref, grpc::string_ref>;
+
+// The time control of a request with defaults filled in; InvalidArgument
+// (naming the field) for a value out of range.
+absl::StatusOr<recorder::TimeControl> ClockOf(const v1::Clock& clock);
+// The rule set of a game with `seats` seats from a CreateGameRequest-style
+// text (empty: "standard"; `players` taken from `seats` when not given);
+// InvalidArgument ("rules: ...") when it does not parse or does not fit.
+absl::StatusOr<RuleSet> GameRules(const std::string& text, int seats);
+// A game status as the API names it.
+v1::GameStatus ProtoStatus(recorder::GameStatus status);
+// A fresh random game id (20 hex digits).
+std::string NewGameId();
+
+// How the referee itself creates a game (the tournament scheduler).
+struct CreateOptions {
+  // The game's id; empty: a fresh one.
+  std::string game_id;
+  // Created by the scheduler: the label guard is skipped, and a revoked
+  // account may be seated (its seat is forfeited at once).
+  bool scheduled = false;
+};
+
+class Registry {
+ public:
+  // `admin_token` may not be empty. Both pointers must outlive the registry,
+  // and the timer must be stopped (DeadlineTimer::Stop) before the registry
+  // is destroyed: it runs the registry's evictions.
+  // `seat_rate` limits each seat's requests.
+  // Ended games stay in memory for `keep_ended` (late reconnects, GetTurn,
+  // spectators) before only the database serves them.
+  Registry(recorder::Recorder* recorder, DeadlineTimer* timer,
+           const std::string& admin_token, RateLimit seat_rate = RateLimit(),
+           std::chrono::milliseconds keep_ended = std::chrono::seconds(60));
+
+  // Loads the bot accounts, then every unfinished game of the database, and
+  // starts its clock; seats played by accounts join their lobby queues.
+  // Returns how many were resumed; a game that cannot be replayed is
+  // reported in the status and the others are still resumed.
+  absl::StatusOr<int> ResumeAll();
+
+  // OK if the metadata carries the admin token; UNAUTHENTICATED for a
+  // missing or unknown token, PERMISSION_DENIED for a seat token.
+  grpc::Status AuthorizeAdmin(const Metadata& metadata) const;
+  // The seat of a token. `game_id`, when not empty, must be the token's game
+  // (NOT_FOUND if no such game, PERMISSION_DENIED if another game).
+  grpc::Status AuthorizeSeat(const Metadata& metadata,
+                             const std::string& game_id,
+                             SeatAccess* access) const;
+  // Opens a Lobby stream for the bot key in the metadata (see
+  // Lobby::Connect); PERMISSION_DENIED for the admin or a seat token.
+  grpc::Status ConnectLobby(const Metadata& metadata, int capacity,
+                            std::shared_ptr<Lobby::LobbyChannel> channel,
+                            std::string* account);
+
+  // The bot accounts and their lobbies.
+  Lobby& lobby() { return *lobby_; }
+
+  // Creates a game; `done` runs once it is on disk (or failed), possibly
+  // under the new game's lock: it must not call the game.
+  void CreateGame(
+      const v1::CreateGameRequest& request,
+      std::function<void(const grpc::Status&, const v1::CreateGameResponse&)>
+          done,
+      const CreateOptions& options = CreateOptions());
+  // Checks an organiser's CreateGame label (a tournament's name is
+  // reserved for its games). Set once, before serving; called with no lock
+  // held.
+  void SetLabelGuard(std::function<grpc::Status(const std::string&)> guard) {
+    label_guard_ = std::move(guard);
+  }
+  DeadlineTimer* timer() const { return deps_.timer; }
+  // A game in memory (running, or ended since the referee started).
+  std::shared_ptr<GameSession> Find(const std::string& game_id) const;
+  // A game's info from memory, or from the database for older games.
+  grpc::Status GetGame(const std::string& game_id, v1::GameInfo* info) const;
+  grpc::Status ListGames(const v1::ListGamesRequest& request,
+                         v1::ListGamesResponse* response) const;
+
+  recorder::Recorder* recorder() const { return deps_.recorder; }
+
+ private:
+  void Register(const std::shared_ptr<GameSession>& game);
+  // Drops an ended game from memory; its seat tokens stay known, so its bots
+  // are told the game is over rather than that their token is unknown.
+  void Evict(const std::string& game_id);
+  // Lobby hooks: a new lobby seat token replacing the seat's previous one;
+  // and invalidating it.
+  void MintSeatToken(const std::shared_ptr<GameSession>& game, int seat,
+                     Lobby::TokenCallback done);
+  void RevokeSeatToken(const std::shared_ptr<GameSession>& game, int seat);
+  // Queues the game's account seats in the lobby.
+  void AddToLobby(const std::shared_ptr<GameSession>& game);
+
+  SessionDeps deps_;  // fixed after construction
+  std::function<grpc::Status(const std::string&)> label_guard_;
+  const std::string admin_token_hash_;
+
+  mutable std::mutex mu_;
+  absl::flat_hash_map<std::string, std::shared_ptr<GameSession>> games_;
+  // Token hash -> (game id, seat).
+  absl::flat_hash_map<std::string, std::pair<std::string, int>> tokens_;
+  // (game id, seat) -> hash of the valid lobby token, for account seats of
+  // games in memory.
+  std::map<std::pair<std::string, int>, std::string> lobby_tokens_;
+
+  // Declared last: destroyed first, while the maps above still exist.
+  std::unique_ptr<Lobby> lobby_;
+};
+
+}  // namespace cassino::service
+
+#endif  // CASSINO_REFEREE_REGISTRY_H_

@@ -1,0 +1,167 @@
+// Tournaments the referee schedules itself (docs/tournaments.md).
+//
+// Contract:
+//  * CreateTournament checks the spec, makes the whole schedule (round robin
+//    or gauntlet, games_per_pairing per pairing, seats alternating within a
+//    pairing; with duplicate, games 2k and 2k+1 of a pairing share the seed
+//    of game 2k with the seats swapped) and records the tournament and its
+//    schedule in one transaction before it answers. Game i's seed is
+//    BatchGameSeed(tournament seed, i), or that of game i-1 for the second
+//    game of a duplicate pair. The tournament seed stays secret (only its
+//    SHA-256 is shown) until the tournament is over and none of its games
+//    is running.
+//  * A pending game is started, in schedule order but skipping games that
+//    cannot start yet, when both of its bots are connected to the Lobby with
+//    a free slot (capacity minus seats in unfinished games) and fewer than
+//    max_concurrent_games of the tournament are running. It is created
+//    through Registry::CreateGame with seats naming the accounts and the
+//    tournament's name as label, so the lobby's offer queue delivers it.
+//  * Grace: a bot that has not been connected for grace_ms (counted from the
+//    latest of the tournament's creation, the referee's start and the bot's
+//    last disconnection) forfeits its pending games: each is created and the
+//    absent seat forfeits at once (reason "absent"); when both bots are
+//    absent past the grace, the game is created and aborted ("both bots
+//    absent"). These games occupy no bot and ignore the concurrency limit.
+//  * A game's id is recorded in the schedule before the game is created, so
+//    a restart never creates a game twice: a schedule row whose game does
+//    not exist is pending again. Load() (after Registry::ResumeAll) picks up
+//    every unfinished tournament.
+//  * The tournament is FINISHED (recorded) once every game has ended;
+//    CancelTournament records CANCELLED and starts no further game.
+//  * Standings are read from the record (recorder/standings.h) and count as
+//    `cassino stats` does.
+//
+// Threads and locks: the scheduler's mutex guards its maps. It is taken
+// before a game's and the lobby's (Run asks the lobby for presence and the
+// games whether they are over), never under them: the lobby's listener and
+// game-creation callbacks only schedule work on the DeadlineTimer thread,
+// where the decisions run. Games are created, forfeited and aborted with
+// the mutex released. The registry (and its timer and recorder) must
+// outlive the scheduler, and the timer must be stopped before it is
+// destroyed.
+
+#ifndef CASSINO_REFEREE_SCHEDULER_H_
+#define CASSINO_REFEREE_SCHEDULER_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "cassino/v1/referee_service.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "recorder/recorder.h"
+#include "rules/deal.h"
+#include "referee/registry.h"
+
+namespace cassino::service {
+
+// The schedule of a tournament (TournamentSchedule, rules/
+// schedule.h) as schedule rows: accounts and seed (hex) per game, game_id
+// empty. `seed` is the tournament's.
+std::vector<recorder::TournamentGameRow> MakeTournamentSchedule(
+    const std::vector<std::string>& participants, bool gauntlet,
+    int games_per_pairing, bool duplicate, const Seed& seed);
+
+class Scheduler {
+ public:
+  using Reply =
+      std::function<void(const grpc::Status&, const v1::TournamentInfo&)>;
+
+  explicit Scheduler(Registry* registry);
+
+  // Loads the tournaments from the database, hooks into the lobby and the
+  // registry, and starts what can start. Call once, after
+  // Registry::ResumeAll and before serving.
+  absl::Status Load();
+
+  // Organiser calls. `reply` runs once the change is on disk (or failed).
+  void Create(const v1::TournamentSpec& spec, Reply reply);
+  void Cancel(const std::string& name, const std::string& reason, Reply reply);
+  grpc::Status Get(const std::string& name, v1::TournamentInfo* out) const;
+  grpc::Status List(v1::ListTournamentsResponse* out) const;
+
+  // How many tournaments are running (for the start-up message).
+  int Running() const;
+
+  // OK unless `label` is a tournament's name (FAILED_PRECONDITION): only
+  // the scheduler creates games with it.
+  grpc::Status CheckLabel(const std::string& label) const;
+
+ private:
+  enum class State {
+    kPending,   // not created
+    kStarting,  // being created
+    kCreated,   // created, not known to have ended
+    kEnded,     // finished or aborted
+  };
+  struct Scheduled {
+    recorder::TournamentGameRow row;
+    State state = State::kPending;
+  };
+  struct Tournament {
+    recorder::TournamentRow row;
+    std::vector<Scheduled> games;
+    bool ending = false;  // a finish or cancel is being recorded
+  };
+  // A game to create: seat `absent` forfeits at once (kBothAbsent: abort).
+  struct Start {
+    std::string tournament;
+    int index = 0;
+    recorder::TournamentGameRow row;
+    std::string rules;
+    recorder::TimeControl clock;
+    int absent = kNoneAbsent;
+  };
+  static constexpr int kNoneAbsent = -1;
+  static constexpr int kBothAbsent = 2;
+
+  // Runs Run() soon on the timer thread (once for any number of calls
+  // before it runs). Takes no lock but the timer's.
+  void Kick();
+  // Decides what to start, records what ended, and starts it.
+  void Run();
+  void Launch(Start start);
+  // The game of `start` was created (or failed): it now runs, or is pending
+  // again; the absent seat forfeits.
+  void Created(const Start& start, const grpc::Status& status);
+  // Marks the games of `t` that have ended since.
+  void Refresh(Tournament& t) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Records that `t` ended ("finished" or "cancelled", with `reason`): marks
+  // it ending now, and once the write is done applies it to `t` (if it
+  // succeeded) and calls `then` (if any) with a copy and the write's status,
+  // outside the lock.
+  void RecordEnd(
+      Tournament& t, const std::string& status, const std::string& reason,
+      std::function<void(const Tournament&, const absl::Status&)> then)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Replies to an organiser's change: the tournament once `recorded`, or
+  // why the change (`what`) could not be recorded.
+  void Answer(const Tournament& t, const absl::Status& recorded,
+              const std::string& what, const Reply& reply) const;
+  // The organiser's view; `games` adds the schedule. Reads the record.
+  grpc::Status Info(const Tournament& t, bool games,
+                    v1::TournamentInfo* out) const;
+
+  Registry* const registry_;
+  recorder::Recorder* const recorder_;
+  std::atomic<bool> kick_pending_{false};
+
+  mutable std::mutex mu_;
+  std::map<std::string, Tournament> tournaments_ ABSL_GUARDED_BY(mu_);
+  std::set<std::string> reserved_ ABSL_GUARDED_BY(mu_);  // being created
+  // Games being created, per account (not yet in the lobby's queue).
+  std::map<std::string, int> inflight_ ABSL_GUARDED_BY(mu_);
+  // The earliest grace expiry a Run is already scheduled for (Unix us).
+  int64_t wake_us_ ABSL_GUARDED_BY(mu_) = 0;
+};
+
+}  // namespace cassino::service
+
+#endif  // CASSINO_REFEREE_SCHEDULER_H_

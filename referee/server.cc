@@ -1,0 +1,87 @@
+#include "referee/server.h"
+
+#include <chrono>
+
+#include "absl/strings/str_cat.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
+#include "grpcpp/health_check_service_interface.h"
+
+namespace cassino::service {
+
+absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
+    const ServerOptions& options) {
+  if (options.admin_token.empty()) {
+    return absl::InvalidArgumentError("an admin token is required");
+  }
+  std::unique_ptr<RefereeServer> s(new RefereeServer());
+  absl::StatusOr<std::unique_ptr<recorder::Recorder>> recorder =
+      recorder::Recorder::Open(options.db_path, options.durability);
+  if (!recorder.ok()) return recorder.status();
+  s->recorder_ = std::move(*recorder);
+  s->timer_ = std::make_unique<DeadlineTimer>();
+  s->registry_ = std::make_unique<Registry>(
+      s->recorder_.get(), s->timer_.get(), options.admin_token,
+      options.seat_rate, options.keep_ended);
+  absl::StatusOr<int> resumed = s->registry_->ResumeAll();
+  if (!resumed.ok()) return resumed.status();
+  s->resumed_ = *resumed;
+  s->scheduler_ = std::make_unique<Scheduler>(s->registry_.get());
+  if (absl::Status st = s->scheduler_->Load(); !st.ok()) return st;
+  s->service_ = std::make_unique<RefereeServiceImpl>(s->registry_.get(),
+                                                     s->scheduler_.get());
+
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  std::shared_ptr<grpc::ServerCredentials> credentials;
+  if (!options.tls_cert_pem.empty()) {
+    grpc::SslServerCredentialsOptions ssl(
+        options.tls_client_ca_pem.empty()
+            ? GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE
+            : GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
+    ssl.pem_root_certs = options.tls_client_ca_pem;
+    ssl.pem_key_cert_pairs.push_back(
+        {options.tls_key_pem, options.tls_cert_pem});
+    credentials = grpc::SslServerCredentials(ssl);
+  } else {
+    credentials = grpc::InsecureServerCredentials();
+  }
+  builder.AddListeningPort(options.listen, credentials, &s->port_);
+  builder.RegisterService(s->service_.get());
+  // Requests are small; a bound keeps a hostile client from sending huge ones.
+  builder.SetMaxReceiveMessageSize(64 * 1024);
+  s->server_ = builder.BuildAndStart();
+  if (!s->server_ || s->port_ == 0) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot listen on ", options.listen));
+  }
+  return s;
+}
+
+RefereeServer::~RefereeServer() { Shutdown(); }
+
+void RefereeServer::Shutdown(int grace_ms) {
+  if (shut_down_) return;
+  shut_down_ = true;
+  // Lobby streams never end by themselves: end them first, so that they do
+  // not hold up the grace period.
+  if (registry_) {
+    registry_->lobby().CloseAll(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                                             "the referee is shutting down"));
+  }
+  if (server_) {
+    server_->Shutdown(std::chrono::system_clock::now() +
+                      std::chrono::milliseconds(grace_ms));
+  }
+  // No clock may fire while the record drains; commit callbacks that start
+  // a clock now find it stopped.
+  if (timer_) timer_->Stop();
+  recorder_.reset();
+  server_.reset();
+  service_.reset();
+  registry_.reset();
+  scheduler_.reset();
+  timer_.reset();
+}
+
+}  // namespace cassino::service

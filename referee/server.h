@@ -1,0 +1,77 @@
+// A running referee: database, clocks, games and the gRPC server, assembled
+// in the right order and torn down in the reverse one. Used by the
+// `cassino-referee` binary and, in-process, by the tests and benchmarks.
+
+#ifndef CASSINO_REFEREE_SERVER_H_
+#define CASSINO_REFEREE_SERVER_H_
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "grpcpp/grpcpp.h"
+#include "recorder/recorder.h"
+#include "referee/deadline_timer.h"
+#include "referee/referee_service.h"
+#include "referee/registry.h"
+#include "referee/scheduler.h"
+
+namespace cassino::service {
+
+struct ServerOptions {
+  // host:port; port 0 picks a free one (see RefereeServer::port()).
+  std::string listen = "127.0.0.1:50051";
+  std::string db_path = "cassino.db";
+  recorder::Durability durability = recorder::Durability::kNormal;
+  // Required.
+  std::string admin_token;
+  // TLS: PEM file contents. Without a certificate the server is plaintext.
+  std::string tls_cert_pem;
+  std::string tls_key_pem;
+  // When set, clients must present a certificate signed by this CA.
+  std::string tls_client_ca_pem;
+  // Requests each seat may make: calls and Play-stream messages.
+  RateLimit seat_rate;
+  // How long an ended game stays in memory before only the database serves
+  // it (GetGame, WatchGame); its bots are then told the game is over.
+  std::chrono::milliseconds keep_ended = std::chrono::seconds(60);
+};
+
+class RefereeServer {
+ public:
+  // Opens the database, resumes unfinished games and starts serving.
+  static absl::StatusOr<std::unique_ptr<RefereeServer>> Start(
+      const ServerOptions& options);
+  // Shutdown()s.
+  ~RefereeServer();
+
+  int port() const { return port_; }
+  int resumed_games() const { return resumed_; }
+  Registry& registry() { return *registry_; }
+  Scheduler& scheduler() { return *scheduler_; }
+  recorder::Recorder& recorder() { return *recorder_; }
+
+  // Stops accepting calls, ends open streams (waiting up to `grace_ms` for
+  // calls to finish), stops the clocks and flushes the record. Idempotent.
+  void Shutdown(int grace_ms = 2000);
+
+ private:
+  RefereeServer() = default;
+
+  std::unique_ptr<recorder::Recorder> recorder_;
+  std::unique_ptr<DeadlineTimer> timer_;
+  // Destroyed after the registry, whose lobby calls it (Shutdown resets
+  // them in that order too).
+  std::unique_ptr<Scheduler> scheduler_;
+  std::unique_ptr<Registry> registry_;
+  std::unique_ptr<RefereeServiceImpl> service_;
+  std::unique_ptr<grpc::Server> server_;
+  int port_ = 0;
+  int resumed_ = 0;
+  bool shut_down_ = false;
+};
+
+}  // namespace cassino::service
+
+#endif  // CASSINO_REFEREE_SERVER_H_

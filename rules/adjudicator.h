@@ -1,0 +1,69 @@
+// Validating and applying one move in a position.
+//
+// ValidateMove decides legality directly from the move's identity, without
+// enumerating the legal moves, and explains a refusal in words a bot author
+// can act on ("you control a build of 8 and may not trail", "building 9
+// requires a 9 left in hand"). It agrees exactly with MoveGenerator: the
+// property tests check both directions.
+//
+// Variants (VARIANTS.md) judged here: a declared value for the played card
+// (ace_high, dual_ten); natural face builds (face_capture=four/any); a trail
+// of 5S that takes the table (five_spades_sweep: a capture and a sweep);
+// builder-rule breaks that are legal at a cost (defaults_cost: the effect
+// names the broken rule, Game charges the points); and a pluck before or
+// after the play (pluck: a play after a pluck is judged on the table
+// without the plucked card; the plucked card goes to the mover's pile).
+
+#ifndef CASSINO_RULES_ADJUDICATOR_H_
+#define CASSINO_RULES_ADJUDICATOR_H_
+
+#include "absl/strings/string_view.h"
+#include "absl/status/status.h"
+#include "rules/builder_rules.h"
+#include "rules/move.h"
+#include "rules/position.h"
+
+namespace cassino {
+
+// OK if `move` is legal for pos.to_move; otherwise InvalidArgument with the
+// reason. Call-outs are legal whenever the rules allow them (judging the
+// claim is the game's business).
+absl::Status ValidateMove(const Position& pos, const Move& move);
+
+// Like ValidateMove, and on success also describes the move's effect on the
+// builds (which are captured, which is raised or added to). Under
+// defaults_cost a move that breaks the builder rules is legal and
+// effect->broken names the rule it breaks.
+absl::Status AnalyseMove(const Position& pos, const Move& move,
+                         MoveEffect* effect);
+
+// What applying a move did.
+struct MoveOutcome {
+  CardSet captured;  // the played card and every table card taken (captures)
+  bool sweep = false;  // a capture that left the table empty
+  // defaults_cost: the points the mover lost for breaking the builder rules
+  // (set by Game, which judges the move before applying it).
+  int penalty = 0;
+  // pluck: the card plucked this turn (into the mover's pile; not a
+  // capture), or invalid.
+  Card plucked;
+};
+
+// pluck: whether `card` may ever be plucked (never an ace, TD or 2S), and
+// whether the seat to move may still pluck (pluck on, stock not empty, not
+// yet plucked in this deal).
+inline bool Pluckable(Card card) {
+  return card.rank() != kAce && card != kBigCassino && card != kLittleCassino;
+}
+inline bool MayPluck(const Position& pos) {
+  return pos.rules.pluck && !pos.stock_empty &&
+         (pos.plucked >> pos.to_move & 1) == 0;
+}
+
+// Applies a legal move (ValidateMove must have accepted it) for pos.to_move
+// and passes the turn to the next seat. Call-outs change nothing here.
+MoveOutcome ApplyMove(Position& pos, const Move& move);
+
+}  // namespace cassino
+
+#endif  // CASSINO_RULES_ADJUDICATOR_H_

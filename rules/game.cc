@@ -1,0 +1,484 @@
+#include "rules/game.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "rules/callabra.h"
+#include "rules/tablanette.h"
+
+namespace cassino {
+
+absl::string_view GameEndReasonName(GameEndReason reason) {
+  switch (reason) {
+    case GameEndReason::kTarget:
+      return "target";
+    case GameEndReason::kHighestTotal:
+      return "highest_total";
+    case GameEndReason::kCallOut:
+      return "call_out";
+    case GameEndReason::kAllEleven:
+      return "all_eleven";
+    case GameEndReason::kForfeit:
+      return "forfeit";
+    case GameEndReason::kAborted:
+      return "aborted";
+    case GameEndReason::kClearedTable:
+      return "cleared_table";
+    case GameEndReason::kMostCards:
+      return "most_cards";
+    case GameEndReason::kDraw:
+      return "draw";
+    case GameEndReason::kDealRounds:
+      return "deal_rounds";
+  }
+  return "?";
+}
+
+Deck DeckSource::DeckFor(int round) const {
+  return DeckFor(round, CardSet::FullDeck());
+}
+
+Deck DeckSource::DeckFor(int round, CardSet pack) const {
+  if (is_explicit()) return decks[(round - 1) % decks.size()];
+  return ShuffledDeck(*seed, static_cast<uint32_t>(round), pack);
+}
+
+absl::StatusOr<Game> Game::Create(const RuleSet& rules, DeckSource decks) {
+  if (absl::Status s = rules.Validate(); !s.ok()) return s;
+  if (!decks.is_explicit() && !decks.seed.has_value()) {
+    return absl::InvalidArgumentError("a game needs a seed or explicit decks");
+  }
+  const CardSet pack = rules.Pack();
+  for (size_t i = 0; i < decks.decks.size(); ++i) {
+    CardSet seen;
+    for (Card c : decks.decks[i]) {
+      if (!c.valid() || seen.contains(c)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("explicit deck ", i + 1, " repeats or lacks a card"));
+      }
+      seen.insert(c);
+    }
+    if (seen != pack) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("explicit deck ", i + 1, " does not hold exactly the ",
+                       pack.size(), " cards of the pack"));
+    }
+  }
+  Game game;
+  game.decks_ = std::move(decks);
+  game.position_.rules = rules;
+  game.position_.hands.assign(rules.players, CardSet());
+  game.totals_.assign(rules.Sides(), 0);
+  game.StartRound();
+  return game;
+}
+
+void Game::StartRound() {
+  const int n = rules().players;
+  ++round_;
+  deal_ = 0;
+  dealer_ = (n - 1 + (round_ - 1)) % n;
+  deck_ = decks_.DeckFor(round_, rules().Pack());
+  deck_pos_ = 0;
+  piles_.assign(rules().Sides(), CardSet());
+  sweeps_.clear();
+  last_capturer_ = -1;
+  initial_capture_ = InitialCapture();
+  round_start_totals_ = totals_;
+  in_play_.assign(rules().Sides(), 0);
+  position_.table = Table();
+  DealCards();
+  if (rules().initial_pairs) TakeInitialPairs();
+}
+
+void Game::DealRelatedGame() {
+  const int n = rules().players;
+  const bool tablanette = rules().game == GameKind::kTablanette;
+  const bool first = deal_ == 0;
+  ++deal_;
+  const int packet = tablanette ? 3 : 1;
+  const int passes = tablanette ? 2 : callabra::kHandSize;
+  const int end = static_cast<int>(deck_.size());
+  for (int pass = 0; pass < passes; ++pass) {
+    for (int k = 1; k <= n; ++k) {
+      const int seat = (dealer_ + k) % n;
+      for (int i = 0; i < packet && deck_pos_ < end; ++i) {
+        position_.hands[seat].insert(deck_[deck_pos_++]);
+      }
+    }
+  }
+  if (first) {
+    const int table = tablanette ? 4 : callabra::kTableDeal;
+    for (int i = 0; i < table; ++i) {
+      position_.table.loose.insert(deck_[deck_pos_++]);
+    }
+  }
+  position_.to_move = (dealer_ + 1) % n;
+}
+
+void Game::DealCards() {
+  if (rules().game != GameKind::kCassino) {
+    DealRelatedGame();
+    return;
+  }
+  const RuleSet& r = rules();
+  const int n = r.players;
+  const bool first = deal_ == 0;
+  ++deal_;
+  const int size =
+      r.hand_size + (deal_ == r.DealsPerRound() ? r.last_deal_extra : 0);
+  const int packet = r.deal == DealStyle::kTwos ? 2 : 1;
+  int table_owed = first ? RuleSet::kTableDeal : 0;
+  auto take = [&](int count) {
+    CardSet cards;
+    for (int i = 0; i < count; ++i) cards.insert(deck_[deck_pos_++]);
+    return cards;
+  };
+  for (int dealt = 0; dealt < size; dealt += packet) {
+    const int k = std::min(packet, size - dealt);
+    for (int i = 1; i <= n; ++i) {
+      const int seat = (dealer_ + i) % n;
+      if (seat == dealer_ && table_owed > 0) {
+        const int t = std::min(k, table_owed);
+        position_.table.loose |= take(t);
+        table_owed -= t;
+      }
+      position_.hands[seat] |= take(k);
+    }
+  }
+  if (table_owed > 0) position_.table.loose |= take(table_owed);
+  position_.to_move = (dealer_ + 1) % n;
+  // pluck: once per deal, never once the stock is empty.
+  position_.plucked = 0;
+  position_.stock_empty = stock_size() == 0;
+}
+
+void Game::TakeInitialPairs() {
+  const CardSet table = position_.table.loose;
+  CardSet taken;
+  for (int rank = kAce; rank <= kKing; ++rank) {
+    CardSet same = table & CardSet::OfRank(rank);
+    if (same.size() < 2) continue;
+    if (same.size() == 3) {
+      // The pair with the lowest deck indices.
+      const Card low = same.first();
+      same.erase(low);
+      same = CardSet::Of(low) | CardSet::Of(same.first());
+    }
+    taken |= same;
+  }
+  if (taken.empty()) return;
+  const int side = rules().SideOf(position_.to_move);
+  position_.table.loose -= taken;
+  piles_[side] |= taken;
+  last_capturer_ = side;
+  initial_capture_.cards = taken;
+  initial_capture_.side = side;
+  if (position_.table.empty() && rules().sweep_points > 0) {
+    initial_capture_.sweep = true;
+    int immediate = 0;
+    if (AddSweep(side, &immediate)) {
+      Finish(side, GameEndReason::kTarget,
+             absl::StrCat("side ", side, " reached ", totals_[side],
+                          " with a sweep of initial pairs (sudden death)"));
+    }
+  }
+}
+
+bool Game::AddSweep(int side, int* immediate_points) {
+  const int points = rules().sweep_points;
+  sweeps_.push_back({side, points});
+  if (!rules().sudden_death) return false;
+  totals_[side] += points;
+  in_play_[side] += points;
+  *immediate_points = points;
+  return totals_[side] >= rules().target;
+}
+
+std::vector<Move> Game::LegalMoves() const {
+  if (over()) return {};
+  switch (rules().game) {
+    case GameKind::kCallabra:
+      return callabra::LegalMoves(position_);
+    case GameKind::kTablanette:
+      return tablanette::LegalMoves(position_);
+    case GameKind::kCassino:
+      break;
+  }
+  return cassino::LegalMoves(position_);
+}
+
+absl::Status Game::Validate(const Move& move) const {
+  if (over()) return absl::FailedPreconditionError("the game is over");
+  switch (rules().game) {
+    case GameKind::kCallabra:
+      return callabra::ValidateMove(position_, move);
+    case GameKind::kTablanette:
+      return tablanette::ValidateMove(position_, move);
+    case GameKind::kCassino:
+      break;
+  }
+  return ValidateMove(position_, move);
+}
+
+absl::Status Game::Play(const Move& move) {
+  if (absl::Status s = Validate(move); !s.ok()) return s;
+  PlayUnchecked(move);
+  return absl::OkStatus();
+}
+
+int Game::EarnedThisRound(int side) const {
+  const RuleSet& r = rules();
+  const Scoring& sc = r.scoring;
+  const CardSet pile = piles_[side];
+  const CardSet pack = r.Pack();
+  int points = 0;
+  for (Card c : pile) points += sc.card[c.index()];
+  const CardSet aces = pack & CardSet::OfRank(kAce);
+  points += sc.each_ace * (pile & aces).size();
+  if (!aces.empty() && pile.contains(aces)) points += sc.all_aces;
+  const CardSet spades = pack & CardSet::OfSuit(Suit::kSpades);
+  const CardSet diamonds = pack & CardSet::OfSuit(Suit::kDiamonds);
+  points += sc.each_spade * (pile & spades).size();
+  for (const Sweep& sw : sweeps_) {
+    if (sw.side == side && !r.sudden_death) points += sw.points;
+  }
+  // More than half of the cards, spades or diamonds can no longer be beaten
+  // (call_out is for 2 players); with tie_cards=spades, half the cards and
+  // more than half the spades neither.
+  const int my_spades = (pile & spades).size();
+  const bool spades_won = 2 * my_spades > spades.size();
+  if (2 * pile.size() > pack.size() ||
+      (r.tie_cards == TieCards::kSpades && 2 * pile.size() == pack.size() &&
+       spades_won)) {
+    points += sc.most_cards;
+  }
+  if (spades_won) points += sc.most_spades;
+  if (2 * (pile & diamonds).size() > diamonds.size()) {
+    points += sc.most_diamonds;
+  }
+  return points;
+}
+
+void Game::PlayUnchecked(const Move& move) {
+  const int seat = position_.to_move;
+  const int side = rules().SideOf(seat);
+  PlayedMove played{turn(), round_, deal_, seat, move, {}, Card(), false, 0};
+  if (move.kind == MoveKind::kCallOut) {
+    history_.push_back(played);
+    const int earned = EarnedThisRound(side);
+    const int claimed = totals_[side] + earned;
+    if (claimed >= rules().target) {
+      Finish(
+          side, GameEndReason::kCallOut,
+          absl::StrCat("seat ", seat, " called out correctly with ", claimed));
+    } else {
+      Finish(1 - side, GameEndReason::kCallOut,
+             absl::StrCat("seat ", seat, " called out with only ", claimed,
+                          " of ", rules().target));
+    }
+    return;
+  }
+  const GameKind kind = rules().game;
+  // defaults_cost: a move that breaks the builder rules costs its points.
+  int penalty = 0;
+  if (kind == GameKind::kCassino && rules().defaults_cost > 0) {
+    MoveEffect effect;
+    if (AnalyseMove(position_, move, &effect).ok() &&
+        effect.broken != BuilderViolation::kNone) {
+      penalty = rules().defaults_cost;
+    }
+  }
+  switch (kind) {
+    case GameKind::kCallabra:
+      played.outcome = callabra::ApplyMove(position_, move);
+      break;
+    case GameKind::kTablanette:
+      played.outcome = tablanette::ApplyMove(position_, move);
+      break;
+    case GameKind::kCassino:
+      played.outcome = ApplyMove(position_, move);
+      break;
+  }
+  played.outcome.penalty = penalty;
+  totals_[side] -= penalty;
+  in_play_[side] -= penalty;
+  // pluck: the plucked card goes to the mover's pile (not a capture).
+  if (played.outcome.plucked.valid()) {
+    piles_[side].insert(played.outcome.plucked);
+  }
+  auto hands_empty = [&] {
+    for (CardSet hand : position_.hands) {
+      if (!hand.empty()) return false;
+    }
+    return true;
+  };
+  bool won = false;
+  // A capture, or a trail that took the table (five_spades_sweep).
+  if (!played.outcome.captured.empty()) {
+    piles_[side] |= played.outcome.captured;
+    last_capturer_ = side;
+    // With sweeps off an emptied table is no sweep at all; in Tablanette
+    // the round's very last card sweeps nothing.
+    played.outcome.sweep = played.outcome.sweep && rules().sweep_points > 0 &&
+                           !(kind == GameKind::kTablanette && hands_empty() &&
+                             deal_ == rules().DealsPerRound());
+    if (played.outcome.sweep && kind == GameKind::kCallabra) {
+      history_.push_back(played);
+      for (int s = 0; s < rules().Sides(); ++s) totals_[s] = piles_[s].size();
+      Finish(side, GameEndReason::kClearedTable,
+             absl::StrCat("seat ", seat, " cleared the table"));
+      return;
+    }
+    if (played.outcome.sweep) won = AddSweep(side, &played.immediate_points);
+  }
+  if (rules().draw && deck_pos_ < static_cast<int>(deck_.size())) {
+    played.drawn = deck_[deck_pos_++];
+    played.drew = true;
+    position_.hands[seat].insert(played.drawn);
+    position_.stock_empty = stock_size() == 0;  // pluck's "last deal"
+  }
+  history_.push_back(played);
+  if (won) {
+    Finish(side, GameEndReason::kTarget,
+           absl::StrCat("side ", side, " reached ", totals_[side],
+                        " with a sweep (sudden death)"));
+    return;
+  }
+  if (!hands_empty()) {
+    // Callabra passes over a player whose hand is empty.
+    while (position_.hands[position_.to_move].empty()) {
+      position_.to_move = (position_.to_move + 1) % rules().players;
+    }
+    return;
+  }
+  AfterHandsEmpty();
+}
+
+void Game::AfterHandsEmpty() {
+  if (rules().game == GameKind::kCallabra) {
+    if (stock_size() > 0) {
+      DealCards();
+    } else {
+      FinishCallabra();
+    }
+    return;
+  }
+  if (deal_ < rules().DealsPerRound()) {
+    DealCards();
+  } else {
+    EndRound();
+  }
+}
+
+void Game::FinishCallabra() {
+  std::vector<int> cards(rules().Sides());
+  for (int s = 0; s < rules().Sides(); ++s) {
+    cards[s] = piles_[s].size();
+    totals_[s] = cards[s];
+  }
+  const int winner = UniqueMost(cards);
+  if (winner < 0) {
+    Finish(-1, GameEndReason::kDraw, "the stock ran out; most cards is a tie");
+    result_->draw = true;
+    return;
+  }
+  Finish(winner, GameEndReason::kMostCards,
+         absl::StrCat("the stock ran out; side ", winner, " captured ",
+                      cards[winner], " cards"));
+}
+
+void Game::EndRound() {
+  const RuleSet& r = rules();
+  RoundResult result;
+  result.round = round_;
+  result.dealer = dealer_;
+  result.leftovers = position_.table.AllCards();
+  result.leftover_side = last_capturer_;
+  result.builds_left = static_cast<int>(position_.table.builds.size());
+  if (last_capturer_ >= 0) piles_[last_capturer_] |= result.leftovers;
+  position_.table = Table();
+  result.score = r.game == GameKind::kTablanette
+                     ? tablanette::ScoreRound(piles_, sweeps_)
+                     : ScoreRound(r, piles_, sweeps_);
+  result.totals_before = round_start_totals_;
+  result.initial_capture = initial_capture_;
+  result.in_play = in_play_;
+
+  const int eleven = result.score.all_eleven_side;
+  if (eleven >= 0 && (r.all_eleven == AllEleven::kWin ||
+                      (r.all_eleven == AllEleven::kSkunk && round_ == 1))) {
+    for (const ScoreItem& item : result.score.items)
+      totals_[item.side] += item.points;
+    result.totals_after = totals_;
+    rounds_.push_back(std::move(result));
+    Finish(eleven, GameEndReason::kAllEleven,
+           absl::StrCat("side ", eleven, " took all 11 base points"));
+    return;
+  }
+  TotalsUpdate update = AddRoundScore(r, totals_, result.score);
+  totals_ = update.totals;
+  result.totals_after = totals_;
+  if (r.match == Match::kDealRounds && round_ >= r.MatchRounds()) {
+    rounds_.push_back(std::move(result));
+    const int best = *std::max_element(totals_.begin(), totals_.end());
+    if (std::count(totals_.begin(), totals_.end(), best) > 1) {
+      Finish(-1, GameEndReason::kDealRounds,
+             absl::StrCat("a draw after ", round_, " rounds: highest total ",
+                          best, " shared"));
+      result_->draw = true;
+      return;
+    }
+    const int winner = static_cast<int>(
+        std::find(totals_.begin(), totals_.end(), best) - totals_.begin());
+    Finish(winner, GameEndReason::kDealRounds,
+           absl::StrCat("side ", winner, " has the highest total after ",
+                        round_, " rounds, ", best));
+    return;
+  }
+  if (update.winner < 0) {
+    rounds_.push_back(std::move(result));
+    StartRound();
+    return;
+  }
+  std::string detail;
+  if (update.winning_item >= 0) {
+    const ScoreItem& item = result.score.items[update.winning_item];
+    detail = absl::StrCat("side ", item.side, " reached ", totals_[item.side],
+                          " at ", ScoreItemName(item.kind),
+                          item.kind == ScoreItemKind::kAce
+                              ? absl::StrCat(" ", item.card.ToString())
+                              : "");
+  } else {
+    detail = absl::StrCat("side ", update.winner, " has the highest total, ",
+                          totals_[update.winner]);
+  }
+  rounds_.push_back(std::move(result));
+  Finish(update.winner,
+         r.game_end == GameEnd::kCountOut ? GameEndReason::kTarget
+                                          : GameEndReason::kHighestTotal,
+         std::move(detail));
+}
+
+void Game::Finish(int winner, GameEndReason reason, std::string detail) {
+  result_ = GameResult{winner, reason, totals_, -1, std::move(detail), false};
+}
+
+void Game::Forfeit(int seat, std::string detail) {
+  if (over()) return;
+  const int loser = rules().SideOf(seat);
+  int winner = -1;
+  for (int s = 0; s < rules().Sides(); ++s) {
+    if (s == loser) continue;
+    if (winner < 0 || totals_[s] > totals_[winner]) winner = s;
+  }
+  Finish(winner, GameEndReason::kForfeit, std::move(detail));
+  result_->forfeiting_seat = seat;
+}
+
+void Game::Abort(std::string detail) {
+  if (over()) return;
+  Finish(-1, GameEndReason::kAborted, std::move(detail));
+}
+
+}  // namespace cassino

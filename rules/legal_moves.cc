@@ -1,0 +1,452 @@
+#include "rules/legal_moves.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "rules/adjudicator.h"
+#include "rules/builder_rules.h"
+
+namespace cassino {
+
+void MoveGenerator::Prepare(const Position& pos, CardSet flex,
+                            uint32_t choice) {
+  const RuleSet& rules = pos.rules;
+  const int seat = pos.to_move;
+  items_.clear();
+  int flex_bit = 0;
+  for (Card c : pos.table.loose) {
+    int v = rules.CardValue(c);
+    if (flex.contains(c)) {
+      if (choice >> flex_bit & 1) v = rules.AltValue(c);
+      ++flex_bit;
+    }
+    if (v > 0 && static_cast<int>(items_.size()) < kMaxItems) {
+      items_.push_back({CardSet::Of(c), v, -1});
+    }
+  }
+  face_builds_ = 0;
+  // Natural face builds exist only under face_capture=four or any.
+  const bool face_builds_possible = rules.face_capture == FaceCapture::kFour ||
+                                    rules.face_capture == FaceCapture::kAny;
+  for (size_t i = 0; face_builds_possible && i < pos.table.builds.size(); ++i) {
+    if (IsFaceBuild(rules, pos.table.builds[i]))
+      face_builds_ |= uint32_t{1} << i;
+  }
+  loose_mask_ = (uint32_t{1} << items_.size()) - 1;
+  if (rules.builds_in_sums == BuildsInSums::kOpponentsSingle) {
+    for (size_t i = 0; i < pos.table.builds.size(); ++i) {
+      const Build& b = pos.table.builds[i];
+      if (!b.multiple && rules.SideOf(b.controller) != rules.SideOf(seat) &&
+          static_cast<int>(items_.size()) < kMaxItems) {
+        items_.push_back({b.cards, b.value, static_cast<int>(i)});
+      }
+    }
+  }
+  n_ = static_cast<int>(items_.size());
+
+  for (auto& g : groups_) g.clear();
+  good_ready_.fill(false);
+  // Only sums up to the largest value ever asked for are kept: a capture
+  // asks for groups of the played card's value, a build for groups of at
+  // most MaxBuild().
+  int limit = rules.MaxBuild();
+  for (Card c : pos.hands[seat]) {
+    const uint32_t values = rules.ValueMask(c);
+    if (values) limit = std::max(limit, 31 - std::countl_zero(values));
+  }
+  group_limit_ = std::min(limit, kMaxSum);
+  EnumerateGroups(n_, 0, 0);
+  // Good() leaves visited_ all zero; it only needs to cover 2^n_ bits.
+  const size_t words = ((size_t{1} << n_) + 63) / 64;
+  if (visited_.size() < words) visited_.resize(words, 0);
+
+  // Under defaults_cost breaking the builder rules is legal (it costs
+  // points instead), so nothing is filtered.
+  check_rules_ = rules.defaults_cost == 0 &&
+                 (ControlledBuilds(pos, seat) != 0 ||
+                  rules.builder_obligation == BuilderObligation::kV3);
+}
+
+// Appends to groups_ every mask m | sub, sub a non-empty subset of the items
+// below `below`, whose sum (s plus the values of sub) is at most
+// group_limit_. Masks come in increasing numeric order, as a plain loop over
+// all 2^n masks would give them, but subsets over the limit are pruned
+// instead of visited (item values are at least 1, so supersets of a subset
+// over the limit are over it too).
+void MoveGenerator::EnumerateGroups(int below, uint32_t m, int s) {
+  for (int j = 0; j < below; ++j) {
+    const int s2 = s + items_[j].value;
+    if (s2 > group_limit_) continue;
+    const uint32_t m2 = m | uint32_t{1} << j;
+    groups_[s2].push_back(m2);
+    EnumerateGroups(j, m2, s2);
+  }
+}
+
+// Every union of disjoint groups of `value`, the empty set first.
+const std::vector<uint32_t>& MoveGenerator::Good(int value) {
+  std::vector<uint32_t>& good = good_[value];
+  if (good_ready_[value]) return good;
+  good_ready_[value] = true;
+  good.clear();
+  good.push_back(0);
+  for (size_t i = 0; i < good.size(); ++i) {
+    const uint32_t m = good[i];
+    for (uint32_t g : groups_[value]) {
+      if (g & m) continue;
+      const uint32_t u = m | g;
+      uint64_t& word = visited_[u >> 6];
+      const uint64_t bit = uint64_t{1} << (u & 63);
+      if (word & bit) continue;
+      word |= bit;
+      good.push_back(u);
+    }
+  }
+  for (uint32_t m : good) visited_[m >> 6] = 0;
+  return good;
+}
+
+CardSet MoveGenerator::CardsOf(uint32_t mask) const {
+  CardSet cards;
+  for (; mask; mask &= mask - 1) cards |= items_[std::countr_zero(mask)].cards;
+  return cards;
+}
+
+uint32_t MoveGenerator::BuildsOf(uint32_t mask) const {
+  uint32_t builds = 0;
+  for (mask &= ~loose_mask_; mask; mask &= mask - 1) {
+    builds |= uint32_t{1} << items_[std::countr_zero(mask)].build;
+  }
+  return builds;
+}
+
+// Inline: called once per candidate move, and usually with nothing to check.
+inline void MoveGenerator::Emit(const Position& pos, const Move& move,
+                                uint32_t builds_taken, int changed_build,
+                                std::vector<Move>* out, MoveKind effect_kind) {
+  if (check_rules_) {
+    MoveEffect e{effect_kind, move.card, move.value, builds_taken,
+                 changed_build};
+    if (CheckBuilderRules(pos, e) != BuilderViolation::kNone) return;
+  }
+  out->push_back(move);
+}
+
+inline void MoveGenerator::Emit(const Position& pos, const Move& move,
+                                uint32_t builds_taken, int changed_build,
+                                std::vector<Move>* out) {
+  Emit(pos, move, builds_taken, changed_build, out, move.kind);
+}
+
+void MoveGenerator::Captures(const Position& pos, Card c, int x, int declared,
+                             std::vector<Move>* out) {
+  const auto& builds = pos.table.builds;
+  // Builds of value x are taken whole, in any combination.
+  // At most kMaxWholeBuilds of them (2^k combinations); beyond that the
+  // list is reported incomplete.
+  uint32_t whole[kMaxWholeBuilds];
+  int k = 0;
+  for (size_t i = 0; i < builds.size(); ++i) {
+    if (builds[i].value != x || (face_builds_ >> i & 1)) continue;
+    if (k == kMaxWholeBuilds) {
+      capped_ = true;
+      break;
+    }
+    whole[k++] = static_cast<uint32_t>(i);
+  }
+  const size_t first = out->size();
+  const std::vector<uint32_t>& good = Good(x);
+  for (uint32_t s = 0; s < (uint32_t{1} << k); ++s) {
+    CardSet build_cards;
+    uint32_t taken = 0;
+    for (int j = 0; j < k; ++j) {
+      if (s >> j & 1) {
+        build_cards |= builds[whole[j]].cards;
+        taken |= uint32_t{1} << whole[j];
+      }
+    }
+    for (uint32_t g : good) {
+      if (s == 0 && g == 0) continue;
+      const uint32_t g_builds = BuildsOf(g);
+      if (g_builds & taken) continue;
+      Emit(pos, Move::Capture(c, build_cards | CardsOf(g), declared),
+           taken | g_builds, -1, out);
+    }
+  }
+  if (pos.rules.builds_in_sums == BuildsInSums::kOpponentsSingle) {
+    // A build of value x is reachable both whole and as a one-item group.
+    auto by_table = [](const Move& a, const Move& b) {
+      return a.table.bits() < b.table.bits();
+    };
+    std::sort(out->begin() + first, out->end(), by_table);
+    out->erase(std::unique(out->begin() + first, out->end()), out->end());
+  }
+}
+
+void MoveGenerator::Builds(const Position& pos, Card c, int x, int declared,
+                           std::vector<Move>* out) {
+  const RuleSet& rules = pos.rules;
+  const int seat = pos.to_move;
+  const CardSet rest = pos.hands[seat] - CardSet::Of(c);
+  const auto& builds = pos.table.builds;
+  const bool absorb = rules.multi_build_absorb && rules.multiple_builds;
+  auto loose_only = [&](uint32_t m) { return (m & ~loose_mask_) == 0; };
+  // Bit v: the rest of the hand holds a card of value v (as HoldsValue).
+  uint32_t held = 0;
+  for (Card r : rest) held |= rules.ValueMask(r);
+  auto holds = [held](int v) {
+    return v >= 1 && v < 32 && (held >> v & 1) != 0;
+  };
+
+  // Collects A | B for A in groups of `first` (or A empty when first == 0)
+  // and B in Good(value) disjoint from A, deduplicated.
+  auto unions = [&](int first, int value) -> const std::vector<uint32_t>& {
+    scratch_.clear();
+    static const std::vector<uint32_t> kEmpty = {0};
+    const std::vector<uint32_t>& firsts = first == 0 ? kEmpty : groups_[first];
+    if (firsts.empty()) return scratch_;
+    // Without absorbing only the empty set of further groups is used.
+    const std::vector<uint32_t>& good = absorb ? Good(value) : kEmpty;
+    for (uint32_t a : firsts) {
+      if (!loose_only(a)) continue;
+      for (uint32_t b : good) {
+        if (b != 0 && !absorb) break;  // good[0] is the empty set
+        if ((a & b) || !loose_only(b)) continue;
+        scratch_.push_back(a | b);
+      }
+    }
+    // With no further groups the firsts came in increasing order, distinct.
+    if (good.size() > 1) {
+      std::sort(scratch_.begin(), scratch_.end());
+      scratch_.erase(std::unique(scratch_.begin(), scratch_.end()),
+                     scratch_.end());
+    }
+    return scratch_;
+  };
+
+  for (int v = x + 1; v <= rules.MaxBuild(); ++v) {
+    if (!holds(v)) continue;
+    // A new build: c with loose cards summing to v - x, plus groups of v.
+    for (uint32_t m : unions(v - x, v)) {
+      Emit(pos, Move::Build(c, v, CardsOf(m), declared), 0, -1, out);
+    }
+    // Raising a single build of value v - x.
+    for (size_t i = 0; i < builds.size(); ++i) {
+      const Build& b = builds[i];
+      if (b.multiple || b.value != v - x || (face_builds_ >> i & 1)) continue;
+      if (b.controller == seat) {
+        if (rules.own_raise == OwnRaise::kForbidden) continue;
+        if (rules.own_raise == OwnRaise::kNeedsOldValue && !holds(b.value)) {
+          continue;
+        }
+      }
+      for (uint32_t m : unions(0, v)) {
+        Emit(pos, Move::Build(c, v, b.cards | CardsOf(m), declared), 0,
+             static_cast<int>(i), out);
+      }
+    }
+  }
+  // Adding to a build of value V >= x: c with loose cards summing to V
+  // (always a multiple build: none under multiple_builds=off).
+  if (!rules.multiple_builds) return;
+  for (size_t i = 0; i < builds.size(); ++i) {
+    const Build& b = builds[i];
+    if (b.value < x || !holds(b.value) || (face_builds_ >> i & 1)) continue;
+    for (uint32_t m : unions(b.value - x, b.value)) {
+      Emit(pos, Move::Build(c, b.value, b.cards | CardsOf(m), declared), 0,
+           static_cast<int>(i), out);
+    }
+  }
+}
+
+void MoveGenerator::FaceMoves(const Position& pos, Card c,
+                              std::vector<Move>* out) {
+  const RuleSet& rules = pos.rules;
+  const CardSet rank = CardSet::OfRank(c.rank());
+  const CardSet same = pos.table.loose & rank;
+  // one, all: one loose card of the rank, or (all) every loose one.
+  if (rules.face_capture == FaceCapture::kOne ||
+      rules.face_capture == FaceCapture::kAll) {
+    for (Card f : same) Emit(pos, Move::Capture(c, CardSet::Of(f)), 0, -1, out);
+    if (rules.face_capture == FaceCapture::kAll && same.size() >= 2) {
+      Emit(pos, Move::Capture(c, same), 0, -1, out);
+    }
+    return;
+  }
+  // four, any: the units of the rank on the table are its loose cards and
+  // its natural face builds (each taken whole).
+  CardSet units[kMaxWholeBuilds + 4];
+  int unit_build[kMaxWholeBuilds + 4];
+  int n = 0;
+  for (Card f : same) {
+    units[n] = CardSet::Of(f);
+    unit_build[n++] = -1;
+  }
+  CardSet on_table = same;
+  const auto& builds = pos.table.builds;
+  for (size_t i = 0; i < builds.size() && n < kMaxWholeBuilds + 4; ++i) {
+    if ((face_builds_ >> i & 1) && builds[i].cards.intersects(rank)) {
+      units[n] = builds[i].cards;
+      unit_build[n++] = static_cast<int>(i);
+      on_table |= builds[i].cards;
+    }
+  }
+  const CardSet rest = pos.hands[pos.to_move] - CardSet::Of(c);
+  for (uint32_t m = 1; m < (uint32_t{1} << n); ++m) {
+    CardSet cards;
+    uint32_t taken = 0;
+    int changed = -1, n_builds = 0;
+    for (int j = 0; j < n; ++j) {
+      if ((m >> j & 1) == 0) continue;
+      cards |= units[j];
+      if (unit_build[j] >= 0) {
+        taken |= uint32_t{1} << unit_build[j];
+        changed = unit_build[j];
+        ++n_builds;
+      }
+    }
+    // Captures: four takes one loose card, or everything of the rank on
+    // the table when that gathers all four; any takes any units.
+    const bool one_loose = n_builds == 0 && cards.size() == 1;
+    if (rules.face_capture == FaceCapture::kAny || one_loose ||
+        (cards == on_table && (cards | CardSet::Of(c)) == rank)) {
+      Emit(pos, Move::Capture(c, cards), taken, -1, out);
+    }
+    // Natural face builds: at most one build involved; four needs every
+    // card of the rank on the table and every other one in the hand, any
+    // needs another card of the rank in the hand.
+    if (n_builds > 1) continue;
+    const bool may_build =
+        rules.face_builds && rest.intersects(rank) &&
+        (rules.face_capture == FaceCapture::kAny ||
+         (cards == on_table && rest.contains(rank - cards - CardSet::Of(c))));
+    if (may_build) {
+      Emit(pos, Move::Build(c, c.rank(), cards), 0, changed, out);
+    }
+  }
+}
+
+void MoveGenerator::PlayedCardMoves(const Position& pos,
+                                    std::vector<Move>* out) {
+  const RuleSet& rules = pos.rules;
+  const CardSet hand = pos.hands[pos.to_move];
+  for (Card c : hand) {
+    const uint32_t values = rules.ValueMask(c);
+    if (values == 0) {
+      FaceMoves(pos, c, out);
+    } else if ((values & (values - 1)) == 0) {
+      // One value (the usual case): the card's rank value.
+      const int x = std::countr_zero(values);
+      Captures(pos, c, x, 0, out);
+      Builds(pos, c, x, 0, out);
+    } else {
+      // Each value the card may count; the rank is the default, any other
+      // value is declared in the move.
+      for (uint32_t m = values; m; m &= m - 1) {
+        const int x = std::countr_zero(m);
+        const int declared = x == c.rank() ? 0 : x;
+        Captures(pos, c, x, declared, out);
+        Builds(pos, c, x, declared, out);
+      }
+    }
+    if (IsFiveSpadesSweep(pos, Move::Trail(c))) {
+      // five_spades_sweep: the trail takes the whole table, builds too.
+      const uint32_t all =
+          static_cast<uint32_t>((uint64_t{1} << pos.table.builds.size()) - 1);
+      Emit(pos, Move::Trail(c), all, -1, out, MoveKind::kCapture);
+    } else {
+      Emit(pos, Move::Trail(c), 0, -1, out);
+    }
+  }
+}
+
+bool MoveGenerator::Generate(const Position& pos, std::vector<Move>* out) {
+  out->clear();
+  capped_ = false;
+  if (pos.rules.call_out) out->push_back(Move::CallOut());
+  bool complete = AppendMoves(pos, out);
+  if (MayPluck(pos)) complete = AppendPlucks(pos, out) && complete;
+  return complete;
+}
+
+bool MoveGenerator::AppendPlucks(const Position& pos, std::vector<Move>* out) {
+  // After the play: any pluckable loose card of the table the move leaves,
+  // except the card just played, if at least two cards are left.
+  const int on_table = pos.table.AllCards().size();
+  const size_t n = out->size();
+  for (size_t i = 0; i < n; ++i) {
+    const Move m = (*out)[i];
+    CardSet loose_after = pos.table.loose - m.table;
+    int left = on_table - m.table.size();
+    switch (m.kind) {
+      case MoveKind::kTrail:
+        if (IsFiveSpadesSweep(pos, m)) continue;  // the table is taken
+        loose_after.insert(m.card);
+        ++left;
+        break;
+      case MoveKind::kBuild:
+        ++left;  // the played card joins the build
+        break;
+      case MoveKind::kCapture:
+        break;
+      case MoveKind::kCallOut:
+        continue;
+    }
+    if (left < 2) continue;
+    loose_after.erase(m.card);
+    for (Card p : loose_after) {
+      if (Pluckable(p)) out->push_back(m.WithPluck(p, /*after=*/true));
+    }
+  }
+  // Before the play: any pluckable loose card, if at least two cards are on
+  // the table; the play is then judged without it.
+  bool complete = true;
+  if (on_table < 2) return complete;
+  for (Card p : pos.table.loose) {
+    if (!Pluckable(p)) continue;
+    Position without = pos;
+    without.table.loose.erase(p);
+    pluck_scratch_.clear();
+    complete = AppendMoves(without, &pluck_scratch_) && complete;
+    for (const Move& m : pluck_scratch_) {
+      out->push_back(m.WithPluck(p, /*after=*/false));
+    }
+  }
+  return complete;
+}
+
+bool MoveGenerator::AppendMoves(const Position& pos, std::vector<Move>* out) {
+  const RuleSet& rules = pos.rules;
+  const CardSet flex = pos.table.loose & rules.FlexibleCards();
+  if (flex.empty()) {
+    Prepare(pos, flex, 0);
+    PlayedCardMoves(pos, out);
+  } else {
+    // Every choice of values for the flexible loose cards; a move legal
+    // under several choices is listed once.
+    const size_t first = out->size();
+    for (uint32_t choice = 0; choice < (uint32_t{1} << flex.size()); ++choice) {
+      Prepare(pos, flex, choice);
+      PlayedCardMoves(pos, out);
+    }
+    std::sort(out->begin() + first, out->end(), MoveLess);
+    out->erase(std::unique(out->begin() + first, out->end()), out->end());
+  }
+  // Loose cards with a value: all of them with royal values, else all but
+  // the face cards.
+  constexpr CardSet kFaces =
+      CardSet::OfRank(kJack) | CardSet::OfRank(kQueen) | CardSet::OfRank(kKing);
+  const int loose_numerals = rules.card_values == CardValues::kRoyal
+                                 ? pos.table.loose.size()
+                                 : (pos.table.loose - kFaces).size();
+  return loose_numerals <= kMaxItems && !capped_;
+}
+
+std::vector<Move> LegalMoves(const Position& pos) {
+  MoveGenerator gen;
+  std::vector<Move> moves;
+  gen.Generate(pos, &moves);
+  return moves;
+}
+
+}  // namespace cassino

@@ -1,0 +1,109 @@
+// Legal-move enumeration.
+//
+// The generator works on bit masks over the loose numeral cards ("items";
+// under builds_in_sums=opponents_single, eligible builds are items too). One
+// pass computes the sum of every subset; the subsets summing to s are the
+// groups of s; the unions of disjoint groups of V (found by a closure over
+// the groups, deduplicated with a visited bitmap) are the sets that can be
+// captured with, or absorbed into a build of, V. No recursion over
+// partitions is involved, so 15+ loose cards cost milliseconds, not hours.
+//
+// Flexible loose cards (an ace under ace_high, TD under dual_ten) are
+// handled by generating once per choice of their values and merging the
+// lists (sorted by MoveLess, duplicates removed); a hand card with two
+// values is tried with each, the non-default one declared in the move.
+//
+// Under pluck each move also comes with every legal pluck after it, and the
+// moves of the table without each pluckable loose card come with that pluck
+// before them.
+//
+// Above kMaxItems loose numeral cards the full list can run to millions of
+// moves; the generator then enumerates with the first kMaxItems of them and
+// reports the list as incomplete. Likewise, captures combine at most
+// kMaxWholeBuilds builds of the played card's value; a table with more such
+// builds (never seen in play) also gives an incomplete list. Validation
+// (adjudicator.h) is exact in every case.
+
+#ifndef CASSINO_RULES_LEGAL_MOVES_H_
+#define CASSINO_RULES_LEGAL_MOVES_H_
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "rules/move.h"
+#include "rules/position.h"
+
+namespace cassino {
+
+// Reusable scratch space for move generation. Not thread-safe; keep one per
+// thread. Generating with a reused generator allocates nothing once warm.
+class MoveGenerator {
+ public:
+  static constexpr int kMaxItems = 20;
+  static constexpr int kMaxWholeBuilds = 8;
+
+  // Replaces `out` with every legal move for pos.to_move, in a fixed order
+  // (by hand card, then kind). Returns false if the list is incomplete.
+  bool Generate(const Position& pos, std::vector<Move>* out);
+
+ private:
+  struct Item {
+    CardSet cards;
+    int value;
+    int build;  // index into table.builds, or -1 for a loose card
+  };
+
+  // Items for the loose cards, the flexible ones among them (`flex`) valued
+  // by the bits of `choice` (bit i set: the i-th flexible card in deck order
+  // counts its other value).
+  void Prepare(const Position& pos, CardSet flex, uint32_t choice);
+  // Appends the moves of the seat to move (no call-out, no pluck); false if
+  // the list is incomplete.
+  bool AppendMoves(const Position& pos, std::vector<Move>* out);
+  // pluck: appends every move of `out` with a pluck after it, and every
+  // move of the table without a pluckable card with that pluck before it.
+  bool AppendPlucks(const Position& pos, std::vector<Move>* out);
+  // Appends the moves of every hand card under the prepared items.
+  void PlayedCardMoves(const Position& pos, std::vector<Move>* out);
+  void EnumerateGroups(int below, uint32_t m, int s);
+  const std::vector<uint32_t>& Good(int value);
+  CardSet CardsOf(uint32_t mask) const;
+  uint32_t BuildsOf(uint32_t mask) const;
+  // Appends `move` unless it breaks the builder rules; `effect_kind` is what
+  // the move does (a five-spades trail captures).
+  void Emit(const Position& pos, const Move& move, uint32_t builds_taken,
+            int changed_build, std::vector<Move>* out);
+  void Emit(const Position& pos, const Move& move, uint32_t builds_taken,
+            int changed_build, std::vector<Move>* out, MoveKind effect_kind);
+
+  // Moves of a face card with no value (face_capture, natural face builds).
+  void FaceMoves(const Position& pos, Card c, std::vector<Move>* out);
+  // Moves of hand card c counting x (`declared`: x when not c's default).
+  void Captures(const Position& pos, Card c, int x, int declared,
+                std::vector<Move>* out);
+  void Builds(const Position& pos, Card c, int x, int declared,
+              std::vector<Move>* out);
+
+  std::vector<Item> items_;
+  int n_ = 0;
+  uint32_t loose_mask_ = 0;   // items that are loose cards
+  uint32_t face_builds_ = 0;  // table.builds that are natural face builds
+  bool check_rules_ = false;  // whether the guard/obligation can bite
+  bool capped_ = false;       // the current list is incomplete
+  static constexpr int kMaxSum = 15;
+  int group_limit_ = kMaxSum;  // groups_ holds sums 1..group_limit_
+  std::array<std::vector<uint32_t>, kMaxSum + 1> groups_;
+  std::array<std::vector<uint32_t>, kMaxSum + 1> good_;
+  std::array<bool, kMaxSum + 1> good_ready_{};
+  std::vector<uint64_t> visited_;
+  std::vector<uint32_t> scratch_;
+  std::vector<Move> pluck_scratch_;
+};
+
+// Convenience: all legal moves of a position.
+std::vector<Move> LegalMoves(const Position& pos);
+
+}  // namespace cassino
+
+#endif  // CASSINO_RULES_LEGAL_MOVES_H_

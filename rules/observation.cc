@@ -1,0 +1,39 @@
+#include "rules/observation.h"
+
+namespace cassino {
+
+Observation Observe(const Game& game, int seat) {
+  Observation o;
+  const Position& pos = game.position();
+  o.seat = seat;
+  o.rules = game.rules();
+  o.round = game.round();
+  o.deal = game.deal();
+  o.dealer = game.dealer();
+  o.to_move = pos.to_move;
+  o.turn = game.turn();
+  o.hand = pos.hands[seat];
+  o.table = pos.table;
+  for (CardSet h : pos.hands) o.hand_sizes.push_back(h.size());
+  o.stock_size = game.stock_size();
+  for (int s = 0; s < game.rules().Sides(); ++s) {
+    SidePublic side;
+    side.captured = game.piles()[s].size();
+    side.spades = (game.piles()[s] & CardSet::OfSuit(Suit::kSpades)).size();
+    for (const Sweep& sw : game.sweeps()) side.sweeps += sw.side == s;
+    side.total = game.totals()[s];
+    o.sides.push_back(side);
+  }
+  o.history = game.history();
+  // A drawn card is seen only by the seat that drew it.
+  for (PlayedMove& m : o.history) {
+    if (!SeesDrawnCard(m, seat)) m.drawn = Card();
+  }
+  o.initial_capture = game.initial_capture();
+  o.plucked = pos.plucked;
+  o.rounds = game.rounds();
+  o.result = game.result();
+  return o;
+}
+
+}  // namespace cassino

@@ -1,0 +1,233 @@
+// The rule set: every option of RULES.md as one value type, plus presets.
+//
+// A RuleSet is plain data. Its text form is a preset name followed by
+// `option=value` words, e.g. `standard builder_obligation=v2 target=11`;
+// `ToString()` prints every option in a fixed order so that a record states
+// the rules completely. Options that players disagree about are named here
+// exactly as in RULES.md; `OptionDocs()` describes each for `--help` and the
+// documentation.
+//
+// Card values come from the rule set (`CardValue`), never from constants in
+// the engine, so that later variants can give face cards values.
+//
+// Deal, scoring and game flow (VARIANTS.md): the pack (`pack`, `remove`),
+// the deal sizes (`hand_size`, `last_deal_extra`, up to 6 players), what a
+// round scores (`scoring`, `tie_cards`) and how play flows (`draw`,
+// `initial_pairs`, `sudden_death`, `match`). The number of deals in a round
+// is derived: after the table's 4 cards, every deal gives `hand_size` cards
+// to each player and the last deal `hand_size + last_deal_extra`; the pack
+// must divide exactly into such deals (Validate says why when it does not).
+//
+// `scoring` is written as `item:points` words joined by `+`, e.g.
+// `scoring=cards:3+spades:1+each_ace:1+2S:1+TD:2` (the standard game). The
+// value is the complete table: items not listed score nothing. Items:
+// `cards`, `spades`, `diamonds` (most of them), `each_ace`, `each_spade`,
+// `all_aces` (one side took every ace of the pack) and any card (`TD`, `JS`:
+// that card's own points). Sweep points stay the `sweeps` option. `none`
+// is the empty table.
+//
+// Move-level variant options and presets (VARIANTS.md): card_values,
+// max_build, ace_high, dual_ten, multiple_builds, face_capture four/any
+// with face_builds, five_spades_sweep, defaults_cost and pluck; presets
+// royal, buckeye, trailing_royals, face_four, five_spades and pluck.
+// docs/rules.md describes each for players.
+//
+// Card values come from the rule set, never from constants in the engine.
+// `CardValue` is a card's default value; `ValueMask` is every value it may
+// count. Only two cards are flexible (VARIANTS.md): an ace counts 1 or 14
+// under `ace_high`, and `TD` counts 10 or 11 under `dual_ten`. A flexible
+// card played from the hand declares its value in the move (Move::declared);
+// a flexible loose card on the table counts whichever of its values the move
+// needs. Under `card_values=royal` J, Q, K count 11, 12, 13 and are numerals
+// in every respect (the face-card rule of `face_capture` does not apply).
+
+#ifndef CASSINO_RULES_RULE_SET_H_
+#define CASSINO_RULES_RULE_SET_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "rules/card.h"
+
+namespace cassino {
+
+// Which game is played: Cassino (RULES.md) or one of the related games of
+// VARIANTS.md, each its own rules module (callabra.h, tablanette.h).
+enum class GameKind { kCassino, kCallabra, kTablanette };
+// How the cards are dealt (RULES.md §3).
+enum class DealStyle { kTwos, kSingles };
+// What a face card may take (RULES.md §4).
+// `four` and `any` add natural face builds (VARIANTS.md).
+enum class FaceCapture { kOne, kAll, kFour, kAny };
+// Whether a build may be part of a sum when capturing (RULES.md §4).
+enum class BuildsInSums { kNever, kOpponentsSingle };
+// Whether a player may raise a build they control (RULES.md §4).
+enum class OwnRaise { kAllowed, kNeedsOldValue, kForbidden };
+// What a player who controls a build must do (RULES.md §5).
+enum class BuilderObligation { kV1, kV2, kV3, kNone };
+// What taking all 11 base points in a round earns (RULES.md §6).
+enum class AllEleven { kNone, kBonus, kSkunk, kWin };
+// How the winner is decided when a round ends (RULES.md §7).
+enum class GameEnd { kCountOut, kHighestTotal };
+// Who scores "most cards" when the most cards are tied (VARIANTS.md).
+enum class TieCards { kNone, kSpades };
+// How long a game lasts (VARIANTS.md): to the target, or a fixed number of
+// rounds in which each player deals twice.
+enum class Match { kTarget, kDealRounds };
+
+// What a round scores, item by item (VARIANTS.md `scoring`). Points are
+// 0..100 each; the standard game is the default.
+struct Scoring {
+  int most_cards = 3;
+  int most_spades = 1;
+  int most_diamonds = 0;
+  int each_ace = 1;
+  int each_spade = 0;
+  int all_aces = 0;  // one side took every ace of the pack
+  // A card's own points, by deck index (TD 2 and 2S 1 in the standard game).
+  std::array<int8_t, kDeckSize> card{[] {
+    std::array<int8_t, kDeckSize> points{};
+    points[kBigCassino.index()] = 2;
+    points[kLittleCassino.index()] = 1;
+    return points;
+  }()};
+
+  // `cards:3+spades:1+...`; `none` when nothing scores.
+  std::string ToString() const;
+  static absl::StatusOr<Scoring> Parse(absl::string_view text);
+  friend bool operator==(const Scoring&, const Scoring&) = default;
+};
+// The values of the cards (VARIANTS.md): standard A=1..T=10 and faces none;
+// royal J=11, Q=12, K=13.
+enum class CardValues { kStandard, kRoyal };
+
+struct RuleSet {
+  GameKind game = GameKind::kCassino;  // the other options are Cassino's
+  int players = 2;             // 2 to 6 (related games: fewer, see Validate)
+  bool partnerships = false;   // 4 players as two teams (0+2 vs 1+3)
+  DealStyle deal = DealStyle::kTwos;
+  FaceCapture face_capture = FaceCapture::kOne;
+  BuildsInSums builds_in_sums = BuildsInSums::kNever;
+  bool multi_build_absorb = true;
+  OwnRaise own_raise = OwnRaise::kAllowed;
+  BuilderObligation builder_obligation = BuilderObligation::kV1;
+  int sweep_points = 1;        // 0 = sweeps off, 1 or 2
+  AllEleven all_eleven = AllEleven::kNone;
+  int target = 21;
+  GameEnd game_end = GameEnd::kCountOut;
+  bool call_out = false;       // 2 players only
+
+  // Deal, scoring and game flow (VARIANTS.md); see the file comment.
+  int pack = 52;            // 52, or 40 (no J, Q, K)
+  CardSet removed;          // cards taken out of the pack
+  int hand_size = 4;        // cards to each player per deal
+  int last_deal_extra = 0;  // extra cards to each player on the last deal
+  Scoring scoring;          // what a round scores
+  TieCards tie_cards = TieCards::kNone;
+  bool draw = false;           // one deal; draw a card after each play
+  bool initial_pairs = false;  // pairs on the first table go to the leader
+  bool sudden_death = false;   // sweeps score when made; may end the game
+  Match match = Match::kTarget;
+  // Move-level variant options (VARIANTS.md).
+  CardValues card_values = CardValues::kStandard;
+  int max_build = 10;           // 10; 13 or 14 with royal values (14: ace_high)
+  bool ace_high = false;        // royal only: an ace counts 1 or 14
+  bool dual_ten = false;        // TD counts 10 or 11
+  bool multiple_builds = true;  // off: no multiple build, no add, no absorb
+  bool face_builds = true;      // face_capture=four/any: natural face builds
+  bool five_spades_sweep = false;  // trailing 5S takes the whole table
+  int defaults_cost = 0;  // > 0: builder-rule breaks are legal, cost this
+  bool pluck = false;     // once per deal: take one loose card
+
+  // The standard game's defaults (RULES.md).
+  static RuleSet Standard() { return RuleSet{}; }
+
+  // Parses `[preset] [option=value ...]` separated by spaces or commas.
+  // Unknown presets, options and values are errors naming the culprit.
+  static absl::StatusOr<RuleSet> Parse(absl::string_view text);
+  // A preset by name (`standard`, `diamond`, ...; see PresetDocs()).
+  static absl::StatusOr<RuleSet> Preset(absl::string_view name);
+  static std::vector<std::string> PresetNames();
+
+  // Sets one option from its text form.
+  absl::Status Set(absl::string_view option, absl::string_view value);
+  // Every option as `name=value`, in a fixed order, space separated.
+  std::string ToString() const;
+  // Checks the combination (player count, partnerships, call_out...).
+  absl::Status Validate() const;
+
+  // The default value of a card in sums and builds; 0 means the card never
+  // takes part in a sum or a build (face cards with standard values).
+  constexpr int CardValue(Card c) const {
+    return c.rank() <= kTen || card_values == CardValues::kRoyal ? c.rank() : 0;
+  }
+  // The other value a flexible card may count (14 for an ace under
+  // ace_high, 11 for TD under dual_ten), or 0.
+  constexpr int AltValue(Card c) const {
+    if (ace_high && c.rank() == kAce) return 14;
+    if (dual_ten && c == kBigCassino) return 11;
+    return 0;
+  }
+  // Bit v is set for every value v the card may count; 0 for a card with no
+  // value.
+  constexpr uint32_t ValueMask(Card c) const {
+    const int v = CardValue(c);
+    const int alt = AltValue(c);
+    return (v ? uint32_t{1} << v : 0) | (alt ? uint32_t{1} << alt : 0);
+  }
+  // The cards with two values under these rules (aces, TD), possibly none.
+  constexpr CardSet FlexibleCards() const {
+    CardSet flex;
+    if (ace_high) flex |= CardSet::OfRank(kAce);
+    if (dual_ten) flex.insert(kBigCassino);
+    return flex;
+  }
+  // The highest value a build may have.
+  constexpr int MaxBuild() const { return max_build; }
+
+  // A side is a player, or a team in partnerships.
+  int Sides() const { return partnerships ? 2 : players; }
+  int SideOf(int seat) const { return partnerships ? seat % 2 : seat; }
+  // Deals in a round: derived from the pack, hand_size, last_deal_extra and
+  // players (1 with draw); Validate rejects combinations that do not divide.
+  int DealsPerRound() const;
+  // The cards in play: the pack less the removed cards.
+  CardSet Pack() const;
+  // The rounds of a match=deal_rounds game (each player deals twice); 0
+  // with match=target.
+  int MatchRounds() const {
+    return match == Match::kDealRounds ? 2 * players : 0;
+  }
+  static constexpr int kHandSize = 4;  // the standard hand_size
+  static constexpr int kTableDeal = 4;
+
+  friend bool operator==(const RuleSet&, const RuleSet&) = default;
+};
+
+// One option's documentation: its name, accepted values, default, meaning.
+struct OptionDoc {
+  absl::string_view name;
+  absl::string_view values;
+  absl::string_view default_value;
+  absl::string_view meaning;
+};
+std::vector<OptionDoc> OptionDocs();
+
+// One preset's documentation: its name, the options it sets on top of the
+// standard game (RuleSet text form) and what it is, for players.
+struct PresetDoc {
+  absl::string_view name;
+  absl::string_view options;
+  absl::string_view meaning;
+};
+std::vector<PresetDoc> PresetDocs();
+
+}  // namespace cassino
+
+#endif  // CASSINO_RULES_RULE_SET_H_

@@ -1,0 +1,735 @@
+// Tournaments the referee schedules: the schedule's shape, the scheduler
+// seating lobby bots as they are free, the grace period, restarts, and the
+// standings against `cassino stats` and `cassino verify` over the database.
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <map>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "recorder/recorder.h"
+#include "rules/deal.h"
+#include "referee/scheduler.h"
+#include "tests/referee/lobby_client.h"
+#include "tests/referee/test_referee.h"
+#include "tools/stats/stats.h"
+#include "tools/verify/verifier.h"
+
+namespace cassino::testing {
+namespace {
+
+using ::grpc::StatusCode;
+
+// Generous: the suite also runs under ASan on a loaded machine.
+v1::Clock TournamentClock() {
+  v1::Clock c;
+  c.set_per_move_ms(2000);
+  return c;
+}
+
+v1::TournamentSpec Spec(const std::string& name,
+                        const std::vector<std::string>& participants) {
+  v1::TournamentSpec spec;
+  spec.set_name(name);
+  for (const std::string& p : participants) spec.add_participants(p);
+  *spec.mutable_clock() = TournamentClock();
+  return spec;
+}
+
+grpc::Status CreateTournament(TestReferee& referee,
+                              const v1::TournamentSpec& spec,
+                              v1::TournamentInfo* out = nullptr) {
+  v1::CreateTournamentRequest req;
+  *req.mutable_spec() = spec;
+  v1::CreateTournamentResponse resp;
+  grpc::Status s = referee.stub().CreateTournament(
+      TestReferee::Context(kAdminToken).get(), req, &resp);
+  if (out != nullptr) *out = resp.tournament();
+  return s;
+}
+
+v1::TournamentInfo GetTournament(TestReferee& referee,
+                                 const std::string& name) {
+  v1::GetTournamentRequest req;
+  req.set_name(name);
+  v1::GetTournamentResponse resp;
+  grpc::Status s = referee.stub().GetTournament(
+      TestReferee::Context(kAdminToken).get(), req, &resp);
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  return resp.tournament();
+}
+
+// Polls until `done` holds for the tournament (at most 60 s).
+v1::TournamentInfo WaitFor(
+    TestReferee& referee, const std::string& name,
+    const std::function<bool(const v1::TournamentInfo&)>& done) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  v1::TournamentInfo info;
+  while (std::chrono::steady_clock::now() < deadline) {
+    info = GetTournament(referee, name);
+    if (done(info)) return info;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ADD_FAILURE() << "tournament " << name
+                << " did not get there: " << info.ShortDebugString();
+  return info;
+}
+
+v1::TournamentInfo WaitOver(TestReferee& referee, const std::string& name) {
+  return WaitFor(referee, name, [](const v1::TournamentInfo& t) {
+    return t.status() != v1::TOURNAMENT_STATUS_RUNNING;
+  });
+}
+
+// The tournament's standings equal `cassino stats --tournament NAME` over
+// the same database, bot by bot; and every game verifies.
+void ExpectStandingsMatchStatsAndVerify(const std::filesystem::path& db,
+                                        const v1::TournamentInfo& t) {
+  stats::Filter filter;
+  filter.tournament = t.spec().name();
+  absl::StatusOr<stats::Stats> st = stats::ReadStats(db.string(), filter);
+  ASSERT_TRUE(st.ok()) << st.status();
+  std::map<std::string, const stats::BotStats*> by_bot;
+  for (const stats::BotStats& b : st->bots) by_bot[b.name] = &b;
+  for (const v1::TournamentStanding& s : t.standings()) {
+    auto it = by_bot.find(s.bot());
+    if (s.games() == 0 && s.forfeits() == 0) {
+      if (it != by_bot.end()) {
+        EXPECT_EQ(it->second->games, 0) << s.bot();
+      }
+      continue;
+    }
+    ASSERT_NE(it, by_bot.end()) << s.bot();
+    const stats::BotStats& b = *it->second;
+    EXPECT_EQ(s.games(), b.games) << s.bot();
+    EXPECT_EQ(s.wins(), b.wins) << s.bot();
+    EXPECT_EQ(s.losses(), b.losses) << s.bot();
+    EXPECT_EQ(s.draws(), b.draws) << s.bot();
+    EXPECT_EQ(s.forfeits(), b.forfeits) << s.bot();
+    EXPECT_DOUBLE_EQ(s.score(), s.wins() + s.draws() / 2.0) << s.bot();
+  }
+  EXPECT_EQ(st->summary.finished, t.games_finished());
+  EXPECT_EQ(st->summary.aborted, t.games_aborted());
+
+  verify::VerifyOptions options;
+  options.threads = 1;
+  absl::StatusOr<verify::VerifyReport> report =
+      verify::VerifyDatabase(db.string(), options);
+  ASSERT_TRUE(report.ok()) << report.status();
+  for (const verify::Failure& f : report->failures) {
+    ADD_FAILURE() << f.ToString();
+  }
+  EXPECT_EQ(report->ok, report->games);
+}
+
+// The seed is revealed once the tournament is over and matches the
+// commitment; every game's seed is derived from it as documented.
+void ExpectSeedRevealed(TestReferee& referee, const v1::TournamentInfo& t) {
+  ASSERT_FALSE(t.spec().seed().empty());
+  absl::StatusOr<Seed> seed = ParseSeed(t.spec().seed());
+  ASSERT_TRUE(seed.ok());
+  EXPECT_EQ(ToHex(SeedCommitment(*seed)), t.seed_commitment());
+  for (const v1::TournamentGame& g : t.games()) {
+    if (g.game_id().empty()) continue;
+    const bool second_of_pair = t.spec().duplicate() && g.index() % 2 == 1;
+    const uint32_t seed_index = g.index() - (second_of_pair ? 1 : 0);
+    EXPECT_EQ(referee.Info(g.game_id()).seed(),
+              ToHex(BatchGameSeed(*seed, seed_index)))
+        << "game " << g.index();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The schedule.
+
+TEST(TournamentScheduleTest, RoundRobinPairsEveryoneWithSeatsAlternating) {
+  const Seed seed{};
+  const std::vector<std::string> bots = {"a", "b", "c", "d"};
+  auto games = service::MakeTournamentSchedule(bots, false, 3, false, seed);
+  ASSERT_EQ(games.size(), 6u * 3u);
+  std::map<std::set<std::string>, int> per_pairing;
+  std::set<std::string> seeds;
+  for (size_t i = 0; i < games.size(); ++i) {
+    EXPECT_EQ(games[i].index, static_cast<int>(i));
+    ASSERT_EQ(games[i].seats.size(), 2u);
+    EXPECT_NE(games[i].seats[0], games[i].seats[1]);
+    ++per_pairing[{games[i].seats[0], games[i].seats[1]}];
+    seeds.insert(games[i].seed);
+    // Game i's seed is SHA-256(seed || uint32_be(i)).
+    std::array<uint8_t, 36> input{};
+    input[35] = static_cast<uint8_t>(i);
+    EXPECT_EQ(games[i].seed, ToHex(Sha256(input)));
+  }
+  EXPECT_EQ(per_pairing.size(), 6u);
+  for (const auto& [pair, n] : per_pairing) EXPECT_EQ(n, 3);
+  EXPECT_EQ(seeds.size(), games.size());
+  // Within a pairing, the seats alternate.
+  EXPECT_EQ(games[0].seats, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(games[1].seats, (std::vector<std::string>{"b", "a"}));
+  EXPECT_EQ(games[2].seats, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(games[3].seats, (std::vector<std::string>{"a", "c"}));
+}
+
+TEST(TournamentScheduleTest, GauntletPlaysTheFirstAgainstEachOther) {
+  Seed seed{};
+  seed[0] = 7;
+  auto games = service::MakeTournamentSchedule({"champ", "x", "y", "z"}, true,
+                                               1, false, seed);
+  ASSERT_EQ(games.size(), 3u);
+  for (const auto& g : games) EXPECT_EQ(g.seats[0], "champ");
+  EXPECT_EQ(games[2].seats[1], "z");
+}
+
+TEST(TournamentScheduleTest, DuplicateRoundsUpAndSharesSeedsWithSeatsSwapped) {
+  Seed seed{};
+  seed[31] = 1;
+  auto games =
+      service::MakeTournamentSchedule({"a", "b", "c"}, false, 3, true, seed);
+  ASSERT_EQ(games.size(), 3u * 4u);  // 3 rounded up to 4
+  for (size_t i = 0; i < games.size(); i += 2) {
+    EXPECT_EQ(games[i].seed, games[i + 1].seed) << i;
+    EXPECT_EQ(games[i].seats[0], games[i + 1].seats[1]) << i;
+    EXPECT_EQ(games[i].seats[1], games[i + 1].seats[0]) << i;
+    EXPECT_EQ(games[i].seed,
+              ToHex(BatchGameSeed(seed, static_cast<uint32_t>(i))));
+    if (i + 2 < games.size()) {
+      EXPECT_NE(games[i].seed, games[i + 2].seed);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The API.
+
+TEST(TournamentApiTest, ValidationErrorsNameTheField) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "t.db");
+  Register(referee, "alpha");
+  Register(referee, "beta");
+  Register(referee, "gone");
+  {
+    v1::RevokeBotRequest req;
+    req.set_name("gone");
+    v1::RevokeBotResponse resp;
+    ASSERT_TRUE(
+        referee.stub()
+            .RevokeBot(TestReferee::Context(kAdminToken).get(), req, &resp)
+            .ok());
+  }
+  struct Case {
+    std::function<void(v1::TournamentSpec&)> change;
+    std::string message;
+    StatusCode code = StatusCode::INVALID_ARGUMENT;
+  };
+  const std::vector<Case> cases = {
+      {[](auto& s) { s.set_name(""); }, "spec.name must be 1 to 64"},
+      {[](auto& s) { s.set_name("has space"); }, "spec.name must be"},
+      {[](auto& s) { s.set_name(std::string(65, 'n')); }, "spec.name must"},
+      {[](auto& s) {
+         s.clear_participants();
+         s.add_participants("alpha");
+       },
+       "spec.participants must name 2 to 256 bot accounts; 1 given"},
+      {[](auto& s) { s.add_participants("alpha"); },
+       "spec.participants[2]: 'alpha' is already participants[0]"},
+      {[](auto& s) { s.add_participants("nobody"); },
+       "spec.participants[2]: no bot account 'nobody'", StatusCode::NOT_FOUND},
+      {[](auto& s) { s.add_participants("gone"); },
+       "spec.participants[2]: bot account 'gone' is revoked",
+       StatusCode::FAILED_PRECONDITION},
+      {[](auto& s) { s.set_games_per_pairing(1001); },
+       "spec.games_per_pairing must be 1 to 1000"},
+      {[](auto& s) { s.set_games_per_pairing(-1); },
+       "spec.games_per_pairing must be 1 to 1000"},
+      {[](auto& s) { s.set_rules("standard players=4"); },
+       "spec.rules: tournaments are two-player games"},
+      {[](auto& s) { s.set_rules("no_such_preset"); }, "spec.rules: "},
+      {[](auto& s) { s.mutable_clock()->set_per_move_ms(-5); },
+       "spec.clock.per_move_ms"},
+      {[](auto& s) { s.set_max_concurrent_games(257); },
+       "spec.max_concurrent_games must be 1 to 256"},
+      {[](auto& s) { s.set_grace_ms(-1); }, "spec.grace_ms must be"},
+      {[](auto& s) { s.set_grace_ms(86400001); }, "spec.grace_ms must be"},
+      {[](auto& s) { s.set_seed("abc"); }, "spec.seed: "},
+      {[](auto& s) { s.set_format(static_cast<v1::TournamentFormat>(9)); },
+       "spec.format: unknown format 9"},
+  };
+  for (const Case& c : cases) {
+    v1::TournamentSpec spec = Spec("valid-name", {"alpha", "beta"});
+    c.change(spec);
+    grpc::Status s = CreateTournament(referee, spec);
+    EXPECT_EQ(s.error_code(), c.code) << c.message;
+    EXPECT_NE(s.error_message().find(c.message), std::string::npos)
+        << "got: " << s.error_message() << "\nwanted: " << c.message;
+  }
+  // Not the admin.
+  {
+    v1::CreateTournamentRequest req;
+    *req.mutable_spec() = Spec("x", {"alpha", "beta"});
+    v1::CreateTournamentResponse resp;
+    EXPECT_EQ(
+        referee.stub()
+            .CreateTournament(TestReferee::Context("nope").get(), req, &resp)
+            .error_code(),
+        StatusCode::UNAUTHENTICATED);
+  }
+  // A label already used by games cannot become a tournament's name.
+  v1::CreateGameResponse game;
+  {
+    v1::CreateGameRequest req;
+    req.add_seats()->set_bot_name("p");
+    req.add_seats()->set_bot_name("q");
+    req.set_label("used-label");
+    ASSERT_TRUE(
+        referee.stub()
+            .CreateGame(TestReferee::Context(kAdminToken).get(), req, &game)
+            .ok());
+  }
+  grpc::Status s =
+      CreateTournament(referee, Spec("used-label", {"alpha", "beta"}));
+  EXPECT_EQ(s.error_code(), StatusCode::ALREADY_EXISTS) << s.error_message();
+
+  // Defaults filled in; the seed stays secret.
+  v1::TournamentSpec spec = Spec("cup", {"alpha", "beta"});
+  spec.set_grace_ms(3600000);  // nobody is connected: nothing happens
+  v1::TournamentInfo info;
+  s = CreateTournament(referee, spec, &info);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(info.status(), v1::TOURNAMENT_STATUS_RUNNING);
+  EXPECT_EQ(info.spec().games_per_pairing(), 2);
+  EXPECT_EQ(info.spec().max_concurrent_games(), 4);
+  EXPECT_EQ(info.spec().format(), v1::TOURNAMENT_FORMAT_ROUND_ROBIN);
+  EXPECT_TRUE(info.spec().seed().empty());
+  EXPECT_EQ(info.seed_commitment().size(), 64u);
+  EXPECT_EQ(info.games_total(), 2);
+  EXPECT_EQ(info.games_pending(), 2);
+  ASSERT_EQ(info.games_size(), 2);
+  EXPECT_TRUE(info.games(0).game_id().empty());
+  ASSERT_EQ(info.standings_size(), 2);
+  EXPECT_EQ(info.standings(0).rank(), 1);
+  EXPECT_EQ(info.standings(1).rank(), 1);  // 0-0: shared
+
+  // The name is taken, as a tournament and as a label.
+  s = CreateTournament(referee, spec);
+  EXPECT_EQ(s.error_code(), StatusCode::ALREADY_EXISTS);
+  // An organiser's game labelled "cup": refused by the scheduler's check,
+  // and, were that check passed (a CreateGame racing the tournament's
+  // creation), by the recorder in its transaction, with the same answer.
+  auto create_labelled = [&] {
+    v1::CreateGameRequest req;
+    req.add_seats()->set_bot_name("p");
+    req.add_seats()->set_bot_name("q");
+    req.set_label("cup");
+    v1::CreateGameResponse resp;
+    return referee.stub().CreateGame(TestReferee::Context(kAdminToken).get(),
+                                     req, &resp);
+  };
+  for (const bool guard : {true, false}) {
+    if (!guard) referee.server().registry().SetLabelGuard(nullptr);
+    s = create_labelled();
+    EXPECT_EQ(s.error_code(), StatusCode::FAILED_PRECONDITION) << guard;
+    EXPECT_NE(s.error_message().find("is the name of a tournament"),
+              std::string::npos)
+        << s.error_message();
+  }
+  {
+    v1::GetTournamentRequest req;
+    req.set_name("nope");
+    v1::GetTournamentResponse resp;
+    EXPECT_EQ(
+        referee.stub()
+            .GetTournament(TestReferee::Context(kAdminToken).get(), req, &resp)
+            .error_code(),
+        StatusCode::NOT_FOUND);
+  }
+  // Cancel: no game starts; a second cancel is refused.
+  {
+    v1::CancelTournamentRequest req;
+    req.set_name("cup");
+    req.set_reason("rain");
+    v1::CancelTournamentResponse resp;
+    s = referee.stub().CancelTournament(TestReferee::Context(kAdminToken).get(),
+                                        req, &resp);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+    EXPECT_EQ(resp.tournament().status(), v1::TOURNAMENT_STATUS_CANCELLED);
+    EXPECT_GT(resp.tournament().ended_unix_ms(), 0);
+    EXPECT_EQ(resp.tournament().games_pending(), 2);
+    ExpectSeedRevealed(referee, resp.tournament());
+    s = referee.stub().CancelTournament(TestReferee::Context(kAdminToken).get(),
+                                        req, &resp);
+    EXPECT_EQ(s.error_code(), StatusCode::FAILED_PRECONDITION);
+  }
+  // Connecting now starts nothing.
+  LobbyBot a(referee.stub(), Register(referee, "late-a"), 1);
+  {
+    v1::ListTournamentsResponse resp;
+    ASSERT_TRUE(referee.stub()
+                    .ListTournaments(TestReferee::Context(kAdminToken).get(),
+                                     v1::ListTournamentsRequest(), &resp)
+                    .ok());
+    ASSERT_EQ(resp.tournaments_size(), 1);
+    EXPECT_EQ(resp.tournaments(0).games_size(), 0);
+    EXPECT_EQ(resp.tournaments(0).spec().name(), "cup");
+  }
+  // Survives a restart as it was.
+  referee.Restart();
+  info = GetTournament(referee, "cup");
+  EXPECT_EQ(info.status(), v1::TOURNAMENT_STATUS_CANCELLED);
+  EXPECT_EQ(info.games_pending(), 2);
+}
+
+// Intervals [created, finished) of the tournament's games, from the record.
+struct Played {
+  std::vector<std::string> bots;
+  int64_t from = 0, to = 0;
+};
+std::vector<Played> PlayedGames(TestReferee& referee,
+                                const std::string& label) {
+  recorder::ListFilter filter;
+  filter.label = label;
+  auto list = referee.server().recorder().List(filter);
+  EXPECT_TRUE(list.ok());
+  std::vector<Played> out;
+  for (const auto& g : *list)
+    out.push_back({g.bots, g.created_us, g.finished_us});
+  return out;
+}
+
+// The most intervals overlapping at one time, among those `keep` selects.
+int MaxOverlap(const std::vector<Played>& games,
+               const std::function<bool(const Played&)>& keep) {
+  std::vector<std::pair<int64_t, int>> edges;
+  for (const Played& g : games) {
+    if (!keep(g)) continue;
+    edges.push_back({g.from, +1});
+    edges.push_back({g.to, -1});
+  }
+  std::sort(edges.begin(), edges.end());  // an end sorts before a start
+  int now = 0, most = 0;
+  for (const auto& [t, d] : edges) most = std::max(most, now += d);
+  return most;
+}
+
+TEST(TournamentPlayTest, RoundRobinThroughTheLobbyRespectsLimitsAndStandings) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "t.db");
+  const std::vector<std::string> names = {"one", "two", "three", "four"};
+  std::vector<std::string> keys;
+  for (const auto& n : names) keys.push_back(Register(referee, n));
+  v1::TournamentSpec spec = Spec("rr", names);
+  spec.set_games_per_pairing(2);
+  spec.set_duplicate(true);
+  spec.set_max_concurrent_games(2);
+  v1::TournamentInfo created;
+  ASSERT_TRUE(CreateTournament(referee, spec, &created).ok());
+  EXPECT_EQ(created.games_total(), 12);
+  // "one" takes a game at a time; the others two.
+  std::vector<std::unique_ptr<LobbyBot>> bots;
+  for (size_t i = 0; i < names.size(); ++i) {
+    bots.push_back(
+        std::make_unique<LobbyBot>(referee.stub(), keys[i], i == 0 ? 1 : 2));
+  }
+  const v1::TournamentInfo t = WaitOver(referee, "rr");
+  EXPECT_EQ(t.status(), v1::TOURNAMENT_STATUS_FINISHED);
+  EXPECT_EQ(t.games_finished(), 12);
+  EXPECT_EQ(t.games_pending() + t.games_running() + t.games_aborted(), 0);
+  EXPECT_GT(t.ended_unix_ms(), 0);
+  for (auto& b : bots) b->Stop();
+  int games = 0;
+  for (const auto& s : t.standings()) games += s.games();
+  EXPECT_EQ(games, 24);
+  for (int i = 1; i < t.standings_size(); ++i) {
+    EXPECT_GE(t.standings(i - 1).score(), t.standings(i).score());
+  }
+  ExpectSeedRevealed(referee, t);
+  std::set<std::string> ids;
+  for (const auto& g : t.games()) {
+    EXPECT_EQ(g.status(), v1::GAME_STATUS_FINISHED);
+    ids.insert(g.game_id());
+    const v1::GameInfo info = referee.Info(g.game_id());
+    EXPECT_EQ(info.label(), "rr");
+    ASSERT_EQ(info.accounts_size(), 2);
+    EXPECT_EQ(info.accounts(0), g.bots(0));
+    EXPECT_EQ(info.accounts(1), g.bots(1));
+  }
+  EXPECT_EQ(ids.size(), 12u);
+
+  const std::vector<Played> played = PlayedGames(referee, "rr");
+  ASSERT_EQ(played.size(), 12u);
+  EXPECT_LE(MaxOverlap(played, [](const Played&) { return true; }), 2);
+  EXPECT_EQ(MaxOverlap(played,
+                       [](const Played& p) {
+                         return p.bots[0] == "one" || p.bots[1] == "one";
+                       }),
+            1);
+  ExpectStandingsMatchStatsAndVerify(dir / "t.db", t);
+}
+
+TEST(TournamentPlayTest, AnAbsentBotForfeitsAfterTheGrace) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "t.db");
+  const std::string champ = Register(referee, "champ");
+  const std::string here = Register(referee, "here");
+  Register(referee, "away");
+  v1::TournamentSpec spec = Spec("g", {"champ", "here", "away"});
+  spec.set_format(v1::TOURNAMENT_FORMAT_GAUNTLET);
+  spec.set_games_per_pairing(1);
+  spec.set_grace_ms(300);
+  // Connected first, so that only "away" is ever absent past the grace.
+  LobbyBot a(referee.stub(), champ, 2);
+  LobbyBot b(referee.stub(), here, 2);
+  for (const std::string name : {"champ", "here"}) {
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!GetBot(referee, name).connected() &&
+           std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  ASSERT_TRUE(CreateTournament(referee, spec).ok());
+  const v1::TournamentInfo t = WaitOver(referee, "g");
+  EXPECT_EQ(t.status(), v1::TOURNAMENT_STATUS_FINISHED);
+  EXPECT_EQ(t.games_finished(), 2);
+  ASSERT_EQ(t.games_size(), 2);
+  const v1::TournamentGame& forfeited = t.games(1);
+  EXPECT_EQ(forfeited.bots(1), "away");
+  EXPECT_EQ(forfeited.result().winner(), 0);
+  EXPECT_EQ(forfeited.result().reason(), "forfeit");
+  std::map<std::string, v1::TournamentStanding> by_bot;
+  for (const auto& s : t.standings()) by_bot[s.bot()] = s;
+  EXPECT_EQ(by_bot["away"].forfeits(), 1);
+  EXPECT_EQ(by_bot["away"].losses(), 1);
+  EXPECT_EQ(by_bot["champ"].games(), 2);
+  // The forfeit event says why.
+  auto record = referee.server().recorder().Load(forfeited.game_id());
+  ASSERT_TRUE(record.ok());
+  bool found = false;
+  for (const auto& e : record->events) {
+    if (e.kind == recorder::EventKind::kForfeit) {
+      found = true;
+      EXPECT_NE(e.payload.find("\"reason\":\"absent\""), std::string::npos)
+          << e.payload;
+      EXPECT_NE(e.payload.find("\"seat\":1"), std::string::npos) << e.payload;
+    }
+  }
+  EXPECT_TRUE(found);
+  a.Stop();
+  b.Stop();
+  ExpectStandingsMatchStatsAndVerify(dir / "t.db", t);
+}
+
+TEST(TournamentPlayTest, BothBotsAbsentAbortsTheGame) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "t.db");
+  Register(referee, "x");
+  Register(referee, "y");
+  v1::TournamentSpec spec = Spec("empty", {"x", "y"});
+  spec.set_games_per_pairing(1);
+  spec.set_grace_ms(300);
+  ASSERT_TRUE(CreateTournament(referee, spec).ok());
+  const v1::TournamentInfo t = WaitOver(referee, "empty");
+  EXPECT_EQ(t.status(), v1::TOURNAMENT_STATUS_FINISHED);
+  EXPECT_EQ(t.games_aborted(), 1);
+  EXPECT_EQ(t.games_finished(), 0);
+  ASSERT_EQ(t.games_size(), 1);
+  EXPECT_EQ(t.games(0).status(), v1::GAME_STATUS_ABORTED);
+  EXPECT_EQ(referee.Info(t.games(0).game_id()).result().reason(), "aborted");
+  for (const auto& s : t.standings()) {
+    EXPECT_EQ(s.games(), 0);
+    EXPECT_EQ(s.forfeits(), 0);
+  }
+  ExpectSeedRevealed(referee, t);
+  ExpectStandingsMatchStatsAndVerify(dir / "t.db", t);
+}
+
+TEST(TournamentPlayTest, ARestartedRefereeContinuesTheSchedule) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "t.db");
+  const std::vector<std::string> names = {"r1", "r2", "r3"};
+  std::vector<std::string> keys;
+  for (const auto& n : names) keys.push_back(Register(referee, n));
+  v1::TournamentSpec spec = Spec("again", names);
+  spec.set_games_per_pairing(2);
+  spec.set_max_concurrent_games(1);
+  ASSERT_TRUE(CreateTournament(referee, spec).ok());
+  {
+    std::vector<std::unique_ptr<LobbyBot>> bots;
+    for (const auto& k : keys) {
+      bots.push_back(std::make_unique<LobbyBot>(referee.stub(), k, 1));
+    }
+    WaitFor(referee, "again", [](const v1::TournamentInfo& t) {
+      return t.games_finished() >= 2;
+    });
+    for (auto& b : bots) b->Stop();
+  }
+  referee.Restart();
+  const v1::TournamentInfo midway = GetTournament(referee, "again");
+  EXPECT_EQ(midway.status(), v1::TOURNAMENT_STATUS_RUNNING);
+  EXPECT_GE(midway.games_finished(), 2);
+  EXPECT_LT(midway.games_finished(), 6);
+  std::vector<std::unique_ptr<LobbyBot>> bots;
+  for (const auto& k : keys) {
+    bots.push_back(std::make_unique<LobbyBot>(referee.stub(), k, 1));
+  }
+  const v1::TournamentInfo t = WaitOver(referee, "again");
+  for (auto& b : bots) b->Stop();
+  EXPECT_EQ(t.status(), v1::TOURNAMENT_STATUS_FINISHED);
+  EXPECT_EQ(t.games_finished(), 6);
+  // Every scheduled game was played once: six games in the database.
+  const std::vector<Played> played = PlayedGames(referee, "again");
+  EXPECT_EQ(played.size(), 6u);
+  EXPECT_LE(MaxOverlap(played, [](const Played&) { return true; }), 1);
+  ExpectSeedRevealed(referee, t);
+  // ListGames names the accounts of games only the database holds (those
+  // that ended before the restart) as well as of those in memory.
+  v1::ListGamesRequest list;
+  list.set_label("again");
+  v1::ListGamesResponse listed;
+  ASSERT_TRUE(
+      referee.stub()
+          .ListGames(TestReferee::Context(kAdminToken).get(), list, &listed)
+          .ok());
+  ASSERT_EQ(listed.games_size(), 6);
+  for (const v1::GameInfo& g : listed.games()) {
+    ASSERT_EQ(g.accounts_size(), 2) << g.game_id();
+    EXPECT_EQ(g.accounts(0), g.bots(0));
+    EXPECT_EQ(g.accounts(1), g.bots(1));
+  }
+  ExpectStandingsMatchStatsAndVerify(dir / "t.db", t);
+}
+
+TEST(TournamentPlayTest, CancellingLetsTheRunningGamePlayOnAndCount) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "t.db");
+  const std::string ka = Register(referee, "ca");
+  const std::string kb = Register(referee, "cb");
+  v1::TournamentSpec spec = Spec("stop", {"ca", "cb"});
+  spec.mutable_clock()->set_per_move_ms(60000);  // nobody runs out of time
+  spec.set_max_concurrent_games(1);
+  spec.set_grace_ms(3600000);
+  ASSERT_TRUE(CreateTournament(referee, spec).ok());
+  // Two bots that hold their seats without playing yet.
+  LobbyStream la(referee.stub(), ka, 2);
+  LobbyStream lb(referee.stub(), kb, 2);
+  const v1::GameOffer oa = la.NextOffer();
+  const v1::GameOffer ob = lb.NextOffer();
+  ASSERT_EQ(oa.game().game_id(), ob.game().game_id());
+  EXPECT_EQ(oa.game().label(), "stop");
+  v1::TournamentInfo t = GetTournament(referee, "stop");
+  EXPECT_EQ(t.games_running(), 1);  // the limit holds the second one back
+  EXPECT_EQ(t.games_pending(), 1);
+
+  v1::CancelTournamentRequest req;
+  req.set_name("stop");
+  v1::CancelTournamentResponse resp;
+  ASSERT_TRUE(
+      referee.stub()
+          .CancelTournament(TestReferee::Context(kAdminToken).get(), req, &resp)
+          .ok());
+  EXPECT_EQ(resp.tournament().status(), v1::TOURNAMENT_STATUS_CANCELLED);
+  EXPECT_EQ(resp.tournament().games_running(), 1);
+  // A game derived from the seed is still running: the seed stays secret.
+  EXPECT_TRUE(resp.tournament().spec().seed().empty());
+
+  std::thread other(
+      [&] { PlayUnary(referee.stub(), ob.token(), ob.game().game_id(), 2); });
+  EXPECT_EQ(PlayUnary(referee.stub(), oa.token(), oa.game().game_id(), 1),
+            v1::GAME_STATUS_FINISHED);
+  other.join();
+  t = WaitFor(referee, "stop", [](const v1::TournamentInfo& t) {
+    return t.games_finished() == 1;
+  });
+  EXPECT_EQ(t.status(), v1::TOURNAMENT_STATUS_CANCELLED);
+  EXPECT_EQ(t.games_pending(), 1);
+  EXPECT_EQ(t.games_running(), 0);
+  ExpectSeedRevealed(referee, t);
+  int games = 0;
+  for (const auto& s : t.standings()) games += s.games();
+  EXPECT_EQ(games, 2);
+  // Both bots are free now, yet nothing more starts.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(GetTournament(referee, "stop").games_pending(), 1);
+  ExpectStandingsMatchStatsAndVerify(dir / "t.db", t);
+}
+
+TEST(TournamentPlayTest, TheGraceCountsFromTheLastDisconnection) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "t.db");
+  const std::string kstay = Register(referee, "stay");
+  const std::string kflaky = Register(referee, "flaky");
+  // "stay" is busy with another game (its one slot taken), so the
+  // tournament's game waits although both bots are connected.
+  LobbyStream stay(referee.stub(), kstay, 1);
+  {
+    v1::CreateGameRequest req;
+    req.add_seats()->set_account("stay");
+    req.add_seats()->set_bot_name("somebody");
+    req.mutable_clock()->set_per_move_ms(60000);
+    v1::CreateGameResponse resp;
+    ASSERT_TRUE(
+        referee.stub()
+            .CreateGame(TestReferee::Context(kAdminToken).get(), req, &resp)
+            .ok());
+    EXPECT_EQ(stay.NextOffer().game().game_id(), resp.game_id());
+  }
+  auto flaky = std::make_unique<LobbyStream>(referee.stub(), kflaky, 1);
+  v1::LobbyResponse welcome;
+  ASSERT_TRUE(flaky->Read(&welcome));
+  v1::TournamentSpec spec = Spec("wait", {"stay", "flaky"});
+  spec.set_games_per_pairing(1);
+  spec.set_grace_ms(2000);
+  ASSERT_TRUE(CreateTournament(referee, spec).ok());
+  // Longer than the grace after the creation, while connected: no forfeit.
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  EXPECT_EQ(GetTournament(referee, "wait").games_pending(), 1);
+  const int64_t left_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(
+          std::chrono::system_clock::now().time_since_epoch())
+          .count();
+  flaky.reset();  // disconnects
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // The grace counts from the disconnection, not from the creation.
+  EXPECT_EQ(GetTournament(referee, "wait").games_pending(), 1);
+  const v1::TournamentInfo t = WaitOver(referee, "wait");
+  ASSERT_EQ(t.games_size(), 1);
+  EXPECT_EQ(t.games(0).status(), v1::GAME_STATUS_FINISHED);
+  EXPECT_EQ(t.games(0).result().winner(), 0);  // "stay", seat 0
+  auto record = referee.server().recorder().Load(t.games(0).game_id());
+  ASSERT_TRUE(record.ok());
+  for (const auto& e : record->events) {
+    if (e.kind != recorder::EventKind::kForfeit) continue;
+    EXPECT_NE(e.payload.find("\"reason\":\"absent\""), std::string::npos);
+    EXPECT_GE(e.at_us / 1000 - left_ms, 2000 - 50) << "forfeited too early";
+  }
+}
+
+TEST(TournamentPlayTest, TheGraceCountsAgainFromARestart) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "t.db");
+  Register(referee, "u");
+  Register(referee, "v");
+  v1::TournamentSpec spec = Spec("after", {"u", "v"});
+  spec.set_games_per_pairing(1);
+  spec.set_grace_ms(2000);
+  ASSERT_TRUE(CreateTournament(referee, spec).ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  referee.Restart();
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  // More than the grace since the creation, less since the restart.
+  v1::TournamentInfo t = GetTournament(referee, "after");
+  EXPECT_EQ(t.status(), v1::TOURNAMENT_STATUS_RUNNING);
+  EXPECT_EQ(t.games_pending(), 1);
+  t = WaitOver(referee, "after");
+  EXPECT_EQ(t.status(), v1::TOURNAMENT_STATUS_FINISHED);
+  EXPECT_EQ(t.games_aborted(), 1);
+  ExpectStandingsMatchStatsAndVerify(dir / "t.db", t);
+}
+
+}  // namespace
+}  // namespace cassino::testing
