@@ -56,15 +56,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     absl::StatusOr<cassino::recorder::GameRecord> record =
         cassino::verify::ToRecord(game);
     if (!record.ok()) {
-      cassino::fuzz::Fail("a game that verifies has no record: " +
-                              record.status().ToString(),
-                          input);
+      cassino::fuzz::Fail(
+          "a game that verifies has no record: " + record.status().ToString(),
+          input);
     }
     if (std::optional<cassino::verify::Failure> f =
             cassino::verify::VerifyRecord(*record)) {
-      cassino::fuzz::Fail("the record of a verified game does not verify: " +
-                              f->ToString(),
-                          input);
+      cassino::fuzz::Fail(
+          "the record of a verified game does not verify: " + f->ToString(),
+          input);
     }
   }
   return 0;

@@ -5,8 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "proto/convert.h"
-#include "rules/observation.h"
 #include "referee/status_util.h"
+#include "rules/observation.h"
 
 namespace cassino::service {
 namespace {

@@ -38,10 +38,10 @@
 #include "grpcpp/grpcpp.h"
 #include "recorder/record.h"
 #include "recorder/recorder.h"
-#include "rules/game.h"
 #include "referee/channel.h"
 #include "referee/deadline_timer.h"
 #include "referee/rate_limiter.h"
+#include "rules/game.h"
 
 namespace cassino::service {
 

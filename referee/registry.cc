@@ -6,9 +6,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "proto/convert.h"
-#include "rules/deal.h"
 #include "referee/auth.h"
 #include "referee/status_util.h"
+#include "rules/deal.h"
 
 namespace cassino::service {
 namespace {

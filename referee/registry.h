@@ -23,10 +23,10 @@
 #include "cassino/v1/referee_service.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "recorder/recorder.h"
-#include "rules/rule_set.h"
 #include "referee/deadline_timer.h"
 #include "referee/game_session.h"
 #include "referee/lobby.h"
+#include "rules/rule_set.h"
 
 namespace cassino::service {
 

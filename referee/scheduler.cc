@@ -8,10 +8,10 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "recorder/standings.h"
-#include "rules/deal.h"
-#include "rules/schedule.h"
 #include "referee/auth.h"
 #include "referee/status_util.h"
+#include "rules/deal.h"
+#include "rules/schedule.h"
 
 namespace cassino::service {
 namespace {

@@ -57,8 +57,8 @@
 #include "cassino/v1/referee_service.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "recorder/recorder.h"
-#include "rules/deal.h"
 #include "referee/registry.h"
+#include "rules/deal.h"
 
 namespace cassino::service {
 

@@ -98,9 +98,10 @@ absl::Status CheckFaceCapture(const Position& pos, const Move& m, CardSet loose,
           "a face card takes exactly one card of its rank (face_capture=one)");
     case FaceCapture::kAll:
       if (loose == same) return absl::OkStatus();
-      return Illegal(absl::StrCat(
-          "a face card takes one card of its rank or all of them "
-          "(face_capture=all); the table has ", same.ToString()));
+      return Illegal(
+          absl::StrCat("a face card takes one card of its rank or all of them "
+                       "(face_capture=all); the table has ",
+                       same.ToString()));
     case FaceCapture::kFour: {
       const CardSet on_table = RankOnTable(pos, c);
       if (m.table == on_table &&
@@ -201,7 +202,8 @@ absl::Status CheckCapture(const Position& pos, const Move& m, CardSet loose,
       e->builds_taken |= uint32_t{1} << i;
       continue;
     }
-    const bool opponent = rules.SideOf(build.controller) != rules.SideOf(pos.to_move);
+    const bool opponent =
+        rules.SideOf(build.controller) != rules.SideOf(pos.to_move);
     if (rules.builds_in_sums == BuildsInSums::kOpponentsSingle && opponent &&
         !build.multiple && build.value < x) {
       e->builds_taken |= uint32_t{1} << i;
@@ -243,7 +245,8 @@ absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
   const CardSet rest = pos.hands[seat] - CardSet::Of(c);
   if (x == 0) return CheckFaceBuild(pos, m, loose, involved, e);
   if (v > rules.MaxBuild()) {
-    return Illegal(absl::StrCat("a build's value is at most ", rules.MaxBuild()));
+    return Illegal(
+        absl::StrCat("a build's value is at most ", rules.MaxBuild()));
   }
   if (v < x) {
     return Illegal(absl::StrCat("a build of ", v, " cannot hold ", c.ToString(),
@@ -286,12 +289,13 @@ absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
   };
   if (n_builds == 0) {
     if (loose.empty()) {
-      return Illegal("a build needs at least one table card with the played card");
+      return Illegal(
+          "a build needs at least one table card with the played card");
     }
     if (v == x) {
-      return Illegal(absl::StrCat("a new build of ", v, " needs table cards that, with ",
-                                  c.ToString(), ", sum to ", v,
-                                  "; to take cards of ", v, " use take"));
+      return Illegal(absl::StrCat(
+          "a new build of ", v, " needs table cards that, with ", c.ToString(),
+          ", sum to ", v, "; to take cards of ", v, " use take"));
     }
     if (!loose_fit_absorbing(v - x)) {
       return Illegal(absl::StrCat(
@@ -312,13 +316,14 @@ absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
     }
     if (b.controller == seat) {
       if (rules.own_raise == OwnRaise::kForbidden) {
-        return Illegal("you may not raise a build you control (own_raise=forbidden)");
+        return Illegal(
+            "you may not raise a build you control (own_raise=forbidden)");
       }
       if (rules.own_raise == OwnRaise::kNeedsOldValue &&
           !HoldsValue(rules, rest, b.value)) {
-        return Illegal(absl::StrCat(
-            "raising your own build of ", b.value, " requires another ", b.value,
-            " in hand (own_raise=needs_old_value)"));
+        return Illegal(absl::StrCat("raising your own build of ", b.value,
+                                    " requires another ", b.value,
+                                    " in hand (own_raise=needs_old_value)"));
       }
     }
     if (!loose.empty() && !absorb) return no_absorb();
@@ -340,16 +345,17 @@ absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
     if (!loose_fit_absorbing(v - x)) {
       return Illegal(absl::StrCat(
           "adding to ", b.ToString(), ": ", c.ToString(),
-          loose.empty() ? std::string() : absl::StrCat(" with ", loose.ToString()),
+          loose.empty() ? std::string()
+                        : absl::StrCat(" with ", loose.ToString()),
           " does not make ", v, " (with further groups of ", v, ")"));
     }
     if (!loose_fit(v - x)) return no_absorb();
     return absl::OkStatus();
   }
-  return Illegal(absl::StrCat(c.ToString(), " cannot turn the build ",
-                              b.ToString(), " into a build of ", v,
-                              b.multiple ? "" : absl::StrCat(" (raising it gives ",
-                                                             b.value + x, ")")));
+  return Illegal(absl::StrCat(
+      c.ToString(), " cannot turn the build ", b.ToString(),
+      " into a build of ", v,
+      b.multiple ? "" : absl::StrCat(" (raising it gives ", b.value + x, ")")));
 }
 
 }  // namespace
@@ -424,7 +430,8 @@ absl::Status AnalyseMove(const Position& pos, const Move& m, MoveEffect* e) {
     return CheckPluckFrom(after.table, m.pluck, "after your play");
   }
   if (m.kind == MoveKind::kCallOut) {
-    if (!rules.call_out) return Illegal("calling out is not allowed (call_out=off)");
+    if (!rules.call_out)
+      return Illegal("calling out is not allowed (call_out=off)");
     return absl::OkStatus();
   }
   if (!m.card.valid()) return Illegal("the move names no card");
@@ -480,7 +487,8 @@ absl::Status AnalyseMove(const Position& pos, const Move& m, MoveEffect* e) {
       }
       break;
     case MoveKind::kCapture:
-      if (m.table.empty()) return Illegal("a capture must take at least one card");
+      if (m.table.empty())
+        return Illegal("a capture must take at least one card");
       s = CheckCapture(pos, m, loose, involved, e);
       break;
     case MoveKind::kBuild:

@@ -17,8 +17,8 @@
 #ifndef CASSINO_RULES_ADJUDICATOR_H_
 #define CASSINO_RULES_ADJUDICATOR_H_
 
-#include "absl/strings/string_view.h"
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "rules/builder_rules.h"
 #include "rules/move.h"
 #include "rules/position.h"
@@ -39,7 +39,7 @@ absl::Status AnalyseMove(const Position& pos, const Move& move,
 
 // What applying a move did.
 struct MoveOutcome {
-  CardSet captured;  // the played card and every table card taken (captures)
+  CardSet captured;    // the played card and every table card taken (captures)
   bool sweep = false;  // a capture that left the table empty
   // defaults_cost: the points the mover lost for breaking the builder rules
   // (set by Game, which judges the move before applying it).

@@ -70,7 +70,8 @@ bool HoldsFor(const RuleSet& rules, CardSet hand, const Build& build);
 
 // Checks the guard and the obligation for the mover (pos.to_move).
 // `violating_build` receives the build index concerned, where there is one.
-BuilderViolation CheckBuilderRules(const Position& pos, const MoveEffect& effect,
+BuilderViolation CheckBuilderRules(const Position& pos,
+                                   const MoveEffect& effect,
                                    int* violating_build = nullptr);
 
 // A human-readable reason, e.g. "you control a build of 8 and may not trail".

@@ -21,12 +21,17 @@
 #include <string_view>
 #include <vector>
 
-#include "absl/strings/string_view.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace cassino {
 
-enum class Suit : uint8_t { kSpades = 0, kHearts = 1, kDiamonds = 2, kClubs = 3 };
+enum class Suit : uint8_t {
+  kSpades = 0,
+  kHearts = 1,
+  kDiamonds = 2,
+  kClubs = 3
+};
 
 inline constexpr int kDeckSize = 52;
 inline constexpr int kRanks = 13;
@@ -67,8 +72,8 @@ class Card {
 };
 
 // Named cards of the scoring rules.
-inline constexpr Card kBigCassino = Card::Of(kTen, Suit::kDiamonds);   // TD
-inline constexpr Card kLittleCassino = Card::Of(2, Suit::kSpades);     // 2S
+inline constexpr Card kBigCassino = Card::Of(kTen, Suit::kDiamonds);  // TD
+inline constexpr Card kLittleCassino = Card::Of(2, Suit::kSpades);    // 2S
 
 char RankChar(int rank);
 char SuitChar(Suit suit);
@@ -82,16 +87,20 @@ class CardSet {
   constexpr CardSet(std::initializer_list<Card> cards) {
     for (Card c : cards) insert(c);
   }
-  static constexpr CardSet Of(Card c) { return CardSet(uint64_t{1} << c.index()); }
+  static constexpr CardSet Of(Card c) {
+    return CardSet(uint64_t{1} << c.index());
+  }
   static constexpr CardSet FullDeck() {
     return CardSet((uint64_t{1} << kDeckSize) - 1);
   }
   static constexpr CardSet OfSuit(Suit s) {
-    return CardSet(((uint64_t{1} << kRanks) - 1) << (static_cast<int>(s) * kRanks));
+    return CardSet(((uint64_t{1} << kRanks) - 1)
+                   << (static_cast<int>(s) * kRanks));
   }
   static constexpr CardSet OfRank(int rank) {
     CardSet set;
-    for (int s = 0; s < 4; ++s) set.insert(Card::Of(rank, static_cast<Suit>(s)));
+    for (int s = 0; s < 4; ++s)
+      set.insert(Card::Of(rank, static_cast<Suit>(s)));
     return set;
   }
 
@@ -112,14 +121,31 @@ class CardSet {
   constexpr void insert(Card c) { bits_ |= uint64_t{1} << c.index(); }
   constexpr void erase(Card c) { bits_ &= ~(uint64_t{1} << c.index()); }
   // The card with the lowest deck index; the set must not be empty.
-  constexpr Card first() const { return Card::FromIndex(std::countr_zero(bits_)); }
+  constexpr Card first() const {
+    return Card::FromIndex(std::countr_zero(bits_));
+  }
 
-  constexpr CardSet operator|(CardSet o) const { return CardSet(bits_ | o.bits_); }
-  constexpr CardSet operator&(CardSet o) const { return CardSet(bits_ & o.bits_); }
-  constexpr CardSet operator-(CardSet o) const { return CardSet(bits_ & ~o.bits_); }
-  constexpr CardSet& operator|=(CardSet o) { bits_ |= o.bits_; return *this; }
-  constexpr CardSet& operator&=(CardSet o) { bits_ &= o.bits_; return *this; }
-  constexpr CardSet& operator-=(CardSet o) { bits_ &= ~o.bits_; return *this; }
+  constexpr CardSet operator|(CardSet o) const {
+    return CardSet(bits_ | o.bits_);
+  }
+  constexpr CardSet operator&(CardSet o) const {
+    return CardSet(bits_ & o.bits_);
+  }
+  constexpr CardSet operator-(CardSet o) const {
+    return CardSet(bits_ & ~o.bits_);
+  }
+  constexpr CardSet& operator|=(CardSet o) {
+    bits_ |= o.bits_;
+    return *this;
+  }
+  constexpr CardSet& operator&=(CardSet o) {
+    bits_ &= o.bits_;
+    return *this;
+  }
+  constexpr CardSet& operator-=(CardSet o) {
+    bits_ &= ~o.bits_;
+    return *this;
+  }
   friend constexpr bool operator==(CardSet, CardSet) = default;
 
   class Iterator {
@@ -128,8 +154,14 @@ class CardSet {
     constexpr Card operator*() const {
       return Card::FromIndex(std::countr_zero(bits_));
     }
-    constexpr Iterator& operator++() { bits_ &= bits_ - 1; return *this; }
-    constexpr bool operator!=(const Iterator& o) const { return bits_ != o.bits_; }
+    constexpr Iterator& operator++() {
+      bits_ &= bits_ - 1;
+      return *this;
+    }
+    constexpr bool operator!=(const Iterator& o) const {
+      return bits_ != o.bits_;
+    }
+
    private:
     uint64_t bits_;
   };

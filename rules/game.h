@@ -75,9 +75,9 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/string_view.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "rules/adjudicator.h"
 #include "rules/deal.h"
 #include "rules/legal_moves.h"
@@ -133,9 +133,9 @@ struct InitialCapture {
 struct RoundResult {
   int round = 0;
   int dealer = 0;
-  CardSet leftovers;      // table cards given to the last capturer
-  int leftover_side = -1; // -1: nobody captured
-  int builds_left = 0;    // builds still on the table when the round ended
+  CardSet leftovers;       // table cards given to the last capturer
+  int leftover_side = -1;  // -1: nobody captured
+  int builds_left = 0;     // builds still on the table when the round ended
   RoundScore score;
   std::vector<int> totals_before;  // at the start of the round
   std::vector<int> totals_after;   // totals_before + in_play + items added

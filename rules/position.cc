@@ -18,19 +18,20 @@ absl::Status PositionError(absl::string_view what) {
 }
 
 // Parses `[5S 3H]=8@0` or `[5C 3D 2H]=5m@1`; `text` starts after '['.
-absl::StatusOr<Build> ParseBuild(absl::string_view inside, absl::string_view suffix) {
+absl::StatusOr<Build> ParseBuild(absl::string_view inside,
+                                 absl::string_view suffix) {
   Build b;
   absl::StatusOr<CardSet> cards = CardSet::Parse(inside);
   if (!cards.ok()) return cards.status();
   b.cards = *cards;
   if (!absl::ConsumePrefix(&suffix, "=")) {
-    return PositionError(absl::StrCat("build [", inside,
-                                      "] needs its value, e.g. [5S 3H]=8@0"));
+    return PositionError(
+        absl::StrCat("build [", inside, "] needs its value, e.g. [5S 3H]=8@0"));
   }
   auto at = suffix.find('@');
   if (at == absl::string_view::npos) {
-    return PositionError(absl::StrCat("build [", inside,
-                                      "] needs its controller, e.g. =8@0"));
+    return PositionError(
+        absl::StrCat("build [", inside, "] needs its controller, e.g. =8@0"));
   }
   absl::string_view value_text = suffix.substr(0, at);
   if (absl::ConsumeSuffix(&value_text, "m")) b.multiple = true;
@@ -48,11 +49,12 @@ absl::StatusOr<Table> ParseTable(absl::string_view text) {
   while (!rest.empty()) {
     if (rest.front() == '[') {
       auto close = rest.find(']');
-      if (close == absl::string_view::npos) return PositionError("unclosed '['");
+      if (close == absl::string_view::npos)
+        return PositionError("unclosed '['");
       auto end = rest.find_first_of(" \t", close);
       if (end == absl::string_view::npos) end = rest.size();
-      absl::StatusOr<Build> b =
-          ParseBuild(rest.substr(1, close - 1), rest.substr(close + 1, end - close - 1));
+      absl::StatusOr<Build> b = ParseBuild(
+          rest.substr(1, close - 1), rest.substr(close + 1, end - close - 1));
       if (!b.ok()) return b.status();
       table.AddBuild(*b);
       rest = absl::StripLeadingAsciiWhitespace(rest.substr(end));
@@ -64,7 +66,8 @@ absl::StatusOr<Table> ParseTable(absl::string_view text) {
         absl::StatusOr<Card> c = Card::Parse(word);
         if (!c.ok()) return c.status();
         if (table.loose.contains(*c)) {
-          return PositionError(absl::StrCat(c->ToString(), " is on the table twice"));
+          return PositionError(
+              absl::StrCat(c->ToString(), " is on the table twice"));
         }
         table.loose.insert(*c);
       }
@@ -121,14 +124,17 @@ absl::StatusOr<Position> Position::Parse(absl::string_view text) {
   Position pos;
   absl::string_view table_text, hands_text, to_move_text, rules_text;
   absl::string_view plucked_text, stock_empty_text;
-  for (absl::string_view section : absl::StrSplit(text, ';', absl::SkipWhitespace())) {
+  for (absl::string_view section :
+       absl::StrSplit(text, ';', absl::SkipWhitespace())) {
     section = absl::StripAsciiWhitespace(section);
     auto colon = section.find(':');
     if (colon == absl::string_view::npos) {
-      return PositionError(absl::StrCat(
-          "section '", section, "' lacks 'name:' (table, hands, to_move, rules)"));
+      return PositionError(
+          absl::StrCat("section '", section,
+                       "' lacks 'name:' (table, hands, to_move, rules)"));
     }
-    absl::string_view name = absl::StripAsciiWhitespace(section.substr(0, colon));
+    absl::string_view name =
+        absl::StripAsciiWhitespace(section.substr(0, colon));
     absl::string_view body = section.substr(colon + 1);
     if (name == "table") {
       table_text = body;
@@ -159,9 +165,9 @@ absl::StatusOr<Position> Position::Parse(absl::string_view text) {
   if (!absl::StripAsciiWhitespace(hands_text).empty()) {
     for (absl::string_view hand : absl::StrSplit(hands_text, '/')) {
       if (seat >= pos.rules.players) {
-        return PositionError(absl::StrCat(
-            "more hands than players=", pos.rules.players,
-            " (set players= in the rules section)"));
+        return PositionError(
+            absl::StrCat("more hands than players=", pos.rules.players,
+                         " (set players= in the rules section)"));
       }
       hand = absl::StripAsciiWhitespace(hand);
       if (hand != "?") {
@@ -174,7 +180,8 @@ absl::StatusOr<Position> Position::Parse(absl::string_view text) {
   }
   to_move_text = absl::StripAsciiWhitespace(to_move_text);
   if (!to_move_text.empty() && !absl::SimpleAtoi(to_move_text, &pos.to_move)) {
-    return PositionError(absl::StrCat("to_move '", to_move_text, "' is not a seat"));
+    return PositionError(
+        absl::StrCat("to_move '", to_move_text, "' is not a seat"));
   }
   for (absl::string_view seat_text :
        absl::StrSplit(plucked_text, ' ', absl::SkipWhitespace())) {
@@ -213,7 +220,8 @@ absl::Status Position::Validate() const {
   auto claim = [&](CardSet cards, absl::string_view where) -> absl::Status {
     if (seen.intersects(cards)) {
       return PositionError(absl::StrCat((seen & cards).first().ToString(),
-                                        " appears twice (again in ", where, ")"));
+                                        " appears twice (again in ", where,
+                                        ")"));
     }
     seen |= cards;
     return absl::OkStatus();
@@ -223,7 +231,8 @@ absl::Status Position::Validate() const {
   for (const Build& b : table.builds) {
     std::string where = absl::StrCat("build ", b.ToString());
     if (s = claim(b.cards, where); !s.ok()) return s;
-    if (b.cards.size() < 2) return PositionError(absl::StrCat(where, " has fewer than 2 cards"));
+    if (b.cards.size() < 2)
+      return PositionError(absl::StrCat(where, " has fewer than 2 cards"));
     if (b.controller < 0 || b.controller >= rules.players) {
       return PositionError(absl::StrCat(where, ": controller is not a seat"));
     }
@@ -279,8 +288,9 @@ std::string Position::ToString() const {
     if (i) hands_text += " / ";
     hands_text += hands[i].ToString();
   }
-  std::string out = absl::StrCat("table: ", table.ToString(), "; hands: ", hands_text,
-                                 "; to_move: ", to_move);
+  std::string out =
+      absl::StrCat("table: ", table.ToString(), "; hands: ", hands_text,
+                   "; to_move: ", to_move);
   std::string diff = RulesDiff(rules);
   if (!diff.empty()) absl::StrAppend(&out, "; rules: ", diff);
   if (plucked != 0) {

@@ -34,8 +34,8 @@
 #include <string_view>
 #include <vector>
 
-#include "absl/strings/string_view.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "rules/card.h"
 #include "rules/rule_set.h"
 

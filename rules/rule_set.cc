@@ -48,7 +48,8 @@ constexpr std::array<Named<AllEleven>, 4> kAllElevenNames{
      {AllEleven::kSkunk, "skunk"},
      {AllEleven::kWin, "win"}}};
 constexpr std::array<Named<GameEnd>, 2> kGameEndNames{
-    {{GameEnd::kCountOut, "count_out"}, {GameEnd::kHighestTotal, "highest_total"}}};
+    {{GameEnd::kCountOut, "count_out"},
+     {GameEnd::kHighestTotal, "highest_total"}}};
 constexpr std::array<Named<TieCards>, 2> kTieCardsNames{
     {{TieCards::kNone, "none"}, {TieCards::kSpades, "spades"}}};
 constexpr std::array<Named<Match>, 2> kMatchNames{
@@ -345,7 +346,7 @@ const std::vector<Option>& Options() {
        },
        [](RuleSet& r, absl::string_view v) {
          return ParseEnum(kMatchNames, "match", v, &r.match);
-        }},
+       }},
       // Move-level variant options (VARIANTS.md).
       {{"card_values", "standard, royal", "standard",
         "standard: A=1 .. T=10, faces have no value; royal: J=11, Q=12, "

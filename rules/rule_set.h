@@ -50,9 +50,9 @@
 #include <string_view>
 #include <vector>
 
-#include "absl/strings/string_view.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "rules/card.h"
 
 namespace cassino {
@@ -109,19 +109,19 @@ enum class CardValues { kStandard, kRoyal };
 
 struct RuleSet {
   GameKind game = GameKind::kCassino;  // the other options are Cassino's
-  int players = 2;             // 2 to 6 (related games: fewer, see Validate)
-  bool partnerships = false;   // 4 players as two teams (0+2 vs 1+3)
+  int players = 2;            // 2 to 6 (related games: fewer, see Validate)
+  bool partnerships = false;  // 4 players as two teams (0+2 vs 1+3)
   DealStyle deal = DealStyle::kTwos;
   FaceCapture face_capture = FaceCapture::kOne;
   BuildsInSums builds_in_sums = BuildsInSums::kNever;
   bool multi_build_absorb = true;
   OwnRaise own_raise = OwnRaise::kAllowed;
   BuilderObligation builder_obligation = BuilderObligation::kV1;
-  int sweep_points = 1;        // 0 = sweeps off, 1 or 2
+  int sweep_points = 1;  // 0 = sweeps off, 1 or 2
   AllEleven all_eleven = AllEleven::kNone;
   int target = 21;
   GameEnd game_end = GameEnd::kCountOut;
-  bool call_out = false;       // 2 players only
+  bool call_out = false;  // 2 players only
 
   // Deal, scoring and game flow (VARIANTS.md); see the file comment.
   int pack = 52;            // 52, or 40 (no J, Q, K)

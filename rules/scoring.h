@@ -20,11 +20,10 @@
 #define CASSINO_RULES_SCORING_H_
 
 #include <span>
-
-#include "absl/strings/string_view.h"
 #include <string>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "rules/card.h"
 #include "rules/rule_set.h"
 
@@ -38,7 +37,7 @@ enum class ScoreItemKind {
   kAce,
   kSweep,
   kAllEleven,
-  kFace,  // Tablanette: each jack, queen and king taken
+  kFace,      // Tablanette: each jack, queen and king taken
   kDiamonds,  // most diamonds
   kCard,      // a card's own points, other than TD and 2S (`card` says which)
   kAllAces,   // every ace of the pack

@@ -13,8 +13,8 @@
 
 #include "gtest/gtest.h"
 #include "recorder/recorder.h"
-#include "rules/deal.h"
 #include "referee/scheduler.h"
+#include "rules/deal.h"
 #include "tests/referee/lobby_client.h"
 #include "tests/referee/test_referee.h"
 #include "tools/stats/stats.h"

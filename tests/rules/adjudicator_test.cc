@@ -50,8 +50,9 @@ TEST(AdjudicatorTest, CardsMustBeHeldAndOnTheTable) {
 }
 
 TEST(AdjudicatorTest, BuildsAreNeverSplitOrMerged) {
-  EXPECT_THAT(Reason(kExample2, "take 8C 5S 8D"),
-              HasSubstr("is part of the build [5S 3H]=8@0; builds are never split"));
+  EXPECT_THAT(
+      Reason(kExample2, "take 8C 5S 8D"),
+      HasSubstr("is part of the build [5S 3H]=8@0; builds are never split"));
   EXPECT_THAT(Reason("table: [5S 3H]=8@1 [4C 2H]=6@1; hands: 2D TS / ?",
                      "build 10 2D 5S 3H 4C 2H"),
               HasSubstr("never merged"));
@@ -94,9 +95,11 @@ TEST(AdjudicatorTest, OwnRaiseForbidden) {
 }
 
 TEST(AdjudicatorTest, CallOutNeedsTheOption) {
-  EXPECT_THAT(Reason("table: 5S; hands: 4D / ?", "call"), HasSubstr("call_out=off"));
-  EXPECT_TRUE(
-      ValidateMove(Pos("table: 5S; hands: 4D / ?; rules: call_out=on"), M("call")).ok());
+  EXPECT_THAT(Reason("table: 5S; hands: 4D / ?", "call"),
+              HasSubstr("call_out=off"));
+  EXPECT_TRUE(ValidateMove(Pos("table: 5S; hands: 4D / ?; rules: call_out=on"),
+                           M("call"))
+                  .ok());
 }
 
 TEST(AdjudicatorTest, ApplyMakesBuildsWithControllerAndKind) {

@@ -30,8 +30,10 @@ TEST(CardTest, ParseRejectsNonsenseWithReason) {
   EXPECT_FALSE(Card::Parse("1S").ok());
   EXPECT_FALSE(Card::Parse("7X").ok());
   EXPECT_FALSE(Card::Parse("77H").ok());
-  EXPECT_NE(Card::Parse("7X").status().message().find("suit"), absl::string_view::npos);
-  EXPECT_NE(Card::Parse("ZH").status().message().find("rank"), absl::string_view::npos);
+  EXPECT_NE(Card::Parse("7X").status().message().find("suit"),
+            absl::string_view::npos);
+  EXPECT_NE(Card::Parse("ZH").status().message().find("rank"),
+            absl::string_view::npos);
 }
 
 // Regression: bytes >= 0x80 reached std::toupper as negative chars.

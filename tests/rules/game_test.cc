@@ -9,7 +9,8 @@ namespace {
 
 using ::cassino::testing::M;
 
-Game NewGame(const std::string& rules_text, std::vector<Deck> decks = {CanonicalDeck()}) {
+Game NewGame(const std::string& rules_text,
+             std::vector<Deck> decks = {CanonicalDeck()}) {
   absl::StatusOr<RuleSet> rules = RuleSet::Parse(rules_text);
   EXPECT_TRUE(rules.ok()) << rules.status();
   absl::StatusOr<Game> game = Game::Create(*rules, DeckSource::Explicit(decks));
@@ -111,7 +112,8 @@ TEST(GameTest, ForfeitEndsTheGame) {
   EXPECT_EQ(g.result()->winner, 1);
   EXPECT_EQ(g.result()->reason, GameEndReason::kForfeit);
   EXPECT_EQ(g.result()->forfeiting_seat, 0);
-  EXPECT_EQ(g.Play(M("trail AS")).code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(g.Play(M("trail AS")).code(),
+            absl::StatusCode::kFailedPrecondition);
   EXPECT_TRUE(g.LegalMoves().empty());
 }
 
@@ -168,13 +170,14 @@ TEST(GameTest, ObservationHidesOtherHandsAndStock) {
 TEST(GameTest, ExplicitDecksMustBeComplete) {
   Deck bad = CanonicalDeck();
   bad[0] = bad[1];
-  EXPECT_FALSE(Game::Create(RuleSet::Standard(), DeckSource::Explicit({bad})).ok());
+  EXPECT_FALSE(
+      Game::Create(RuleSet::Standard(), DeckSource::Explicit({bad})).ok());
   EXPECT_FALSE(Game::Create(RuleSet::Standard(), DeckSource{}).ok());
 }
 
 TEST(RuleSetTest, TextRoundTripAndErrors) {
-  absl::StatusOr<RuleSet> r =
-      RuleSet::Parse("standard players=4 partnerships=on sweeps=2 game_end=highest_total");
+  absl::StatusOr<RuleSet> r = RuleSet::Parse(
+      "standard players=4 partnerships=on sweeps=2 game_end=highest_total");
   ASSERT_TRUE(r.ok()) << r.status();
   absl::StatusOr<RuleSet> again = RuleSet::Parse(r->ToString());
   ASSERT_TRUE(again.ok()) << again.status();
@@ -184,8 +187,9 @@ TEST(RuleSetTest, TextRoundTripAndErrors) {
   EXPECT_FALSE(RuleSet::Parse("colour=red").ok());
   EXPECT_FALSE(RuleSet::Parse("players=3 partnerships=on").ok());
   EXPECT_FALSE(RuleSet::Parse("players=3 call_out=on").ok());
-  EXPECT_NE(RuleSet::Parse("deal=threes").status().message().find("twos, singles"),
-            absl::string_view::npos);
+  EXPECT_NE(
+      RuleSet::Parse("deal=threes").status().message().find("twos, singles"),
+      absl::string_view::npos);
 }
 
 }  // namespace

@@ -117,9 +117,9 @@ TEST(LegalMovesTest, ObligationV3) {
   auto has = [](const std::vector<std::string>& v, const std::string& m) {
     return std::find(v.begin(), v.end(), m) != v.end();
   };
-  EXPECT_TRUE(has(v1, "build 6 4D 2H 2C 4C"));   // add to the opponent's 6
+  EXPECT_TRUE(has(v1, "build 6 4D 2H 2C 4C"));  // add to the opponent's 6
   EXPECT_FALSE(has(v3, "build 6 4D 2H 2C 4C"));
-  EXPECT_TRUE(has(v3, "build 10 4D 2H 4C"));     // raise the opponent's 6
+  EXPECT_TRUE(has(v3, "build 10 4D 2H 4C"));  // raise the opponent's 6
   EXPECT_TRUE(has(v3, "take 8C 5S 3H"));
   EXPECT_FALSE(has(v3, "trail 4D"));
 }
@@ -128,14 +128,15 @@ TEST(LegalMovesTest, ObligationV3) {
 TEST(LegalMovesTest, LargeTablesHaveExactCounts) {
   // 16 loose low cards; counts cross-checked with the brute force below on
   // subsets and pinned here.
-  const Position p = Pos(
-      "table: AS 2S 3S 4S AH 2H 3H 4H AD 2D 3D 4D AC 2C 3C 4C; "
-      "hands: 9C TC 8C 7C / ?");
+  const Position p =
+      Pos("table: AS 2S 3S 4S AH 2H 3H 4H AD 2D 3D 4D AC 2C 3C 4C; "
+          "hands: 9C TC 8C 7C / ?");
   MoveGenerator gen;
   std::vector<Move> moves;
   EXPECT_TRUE(gen.Generate(p, &moves));
   // Every generated move validates and all are distinct.
-  for (const Move& m : moves) ASSERT_TRUE(ValidateMove(p, m).ok()) << m.ToString();
+  for (const Move& m : moves)
+    ASSERT_TRUE(ValidateMove(p, m).ok()) << m.ToString();
   std::vector<std::string> text;
   for (const Move& m : moves) text.push_back(m.ToString());
   std::sort(text.begin(), text.end());
@@ -146,9 +147,12 @@ TEST(LegalMovesTest, LargeTablesHaveExactCounts) {
 TEST(LegalMovesTest, GeneratorEqualsBruteForceOnRandomPositions) {
   std::mt19937_64 rng(12345);
   const char* obligations[] = {"v1", "v2", "v3", "none"};
-  const char* extras[] = {"", " builds_in_sums=opponents_single",
-                          " multi_build_absorb=off", " own_raise=forbidden",
-                          " own_raise=needs_old_value", " face_capture=all"};
+  const char* extras[] = {"",
+                          " builds_in_sums=opponents_single",
+                          " multi_build_absorb=off",
+                          " own_raise=forbidden",
+                          " own_raise=needs_old_value",
+                          " face_capture=all"};
   int checked = 0;
   for (int iter = 0; iter < 300; ++iter) {
     // A random position: deal random cards, then make random builds by
@@ -178,9 +182,9 @@ TEST(LegalMovesTest, GeneratorEqualsBruteForceOnRandomPositions) {
     }
     if (p.table.AllCards().size() > 11) continue;
     p.to_move = rng() % 2;
-    absl::StatusOr<RuleSet> rules = RuleSet::Parse(
-        std::string("builder_obligation=") + obligations[rng() % 4] +
-        extras[rng() % 6]);
+    absl::StatusOr<RuleSet> rules =
+        RuleSet::Parse(std::string("builder_obligation=") +
+                       obligations[rng() % 4] + extras[rng() % 6]);
     ASSERT_TRUE(rules.ok());
     p.rules = *rules;
     std::vector<std::string> generated;
@@ -196,10 +200,10 @@ TEST(LegalMovesTest, GeneratorEqualsBruteForceOnRandomPositions) {
 // played card's value the capture combinations were cut silently while the
 // list was reported complete.
 TEST(LegalMovesTest, TooManyBuildsOfOneValueIsReportedIncomplete) {
-  const Position p = Pos(
-      "table: [AS 9S]=10@1 [AH 9H]=10@1 [AD 9D]=10@1 [AC 9C]=10@1 "
-      "[2S 8S]=10@1 [2H 8H]=10@1 [2D 8D]=10@1 [2C 8C]=10@1 [3S 7S]=10@1; "
-      "hands: TS / ?");
+  const Position p =
+      Pos("table: [AS 9S]=10@1 [AH 9H]=10@1 [AD 9D]=10@1 [AC 9C]=10@1 "
+          "[2S 8S]=10@1 [2H 8H]=10@1 [2D 8D]=10@1 [2C 8C]=10@1 [3S 7S]=10@1; "
+          "hands: TS / ?");
   MoveGenerator gen;
   std::vector<Move> moves;
   EXPECT_FALSE(gen.Generate(p, &moves));
@@ -210,9 +214,9 @@ TEST(LegalMovesTest, TooManyBuildsOfOneValueIsReportedIncomplete) {
   const Move all = Move::Capture(*Card::Parse("TS"), p.table.AllCards());
   EXPECT_TRUE(ValidateMove(p, all).ok());
   // Eight builds are still enumerated completely: 2^8 - 1 captures + trail.
-  const Position eight = Pos(
-      "table: [AS 9S]=10@1 [AH 9H]=10@1 [AD 9D]=10@1 [AC 9C]=10@1 "
-      "[2S 8S]=10@1 [2H 8H]=10@1 [2D 8D]=10@1 [2C 8C]=10@1; hands: TS / ?");
+  const Position eight =
+      Pos("table: [AS 9S]=10@1 [AH 9H]=10@1 [AD 9D]=10@1 [AC 9C]=10@1 "
+          "[2S 8S]=10@1 [2H 8H]=10@1 [2D 8D]=10@1 [2C 8C]=10@1; hands: TS / ?");
   EXPECT_TRUE(gen.Generate(eight, &moves));
   EXPECT_EQ(moves.size(), 256u);
 }

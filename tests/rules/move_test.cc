@@ -20,9 +20,9 @@ TEST(MoveTest, IdentityIgnoresCardOrder) {
 }
 
 TEST(MoveTest, SyntaxErrorsSayWhatWasExpected) {
-  for (const char* bad : {"", "trail", "trail 7H 8H", "take 8C", "build 8 3D",
-                          "build x 3D 5S", "fold 7H", "take 8C 8C",
-                          "take 8C 8H 8H", "build 8 3D 3D"}) {
+  for (const char* bad :
+       {"", "trail", "trail 7H 8H", "take 8C", "build 8 3D", "build x 3D 5S",
+        "fold 7H", "take 8C 8C", "take 8C 8H 8H", "build 8 3D 3D"}) {
     absl::StatusOr<Move> m = Move::Parse(bad);
     EXPECT_FALSE(m.ok()) << bad;
     EXPECT_FALSE(m.status().message().empty()) << bad;

@@ -36,15 +36,15 @@ TEST(PositionTest, ToStringRoundTrips) {
 
 TEST(PositionTest, RejectsInconsistentPositions) {
   for (const char* bad : {
-           "table: 8D 8D",                        // duplicate
-           "table: 8D; hands: 8D",                // card twice
-           "table: [5S 3H]=9@0",                  // wrong value
-           "table: [5S 3H]=8m@0",                 // not multiple
-           "table: [5S 3H]=8@5",                  // no such seat
-           "table: [5S KH]=5@0",                  // face card in build
-           "table: 5S; hands: - / - / -",         // 3 hands, 2 players
-           "table: 5S; to_move: 2",               // no such seat
-           "table: 5S; colour: red",              // unknown section
+           "table: 8D 8D",                 // duplicate
+           "table: 8D; hands: 8D",         // card twice
+           "table: [5S 3H]=9@0",           // wrong value
+           "table: [5S 3H]=8m@0",          // not multiple
+           "table: [5S 3H]=8@5",           // no such seat
+           "table: [5S KH]=5@0",           // face card in build
+           "table: 5S; hands: - / - / -",  // 3 hands, 2 players
+           "table: 5S; to_move: 2",        // no such seat
+           "table: 5S; colour: red",       // unknown section
            "table: 5S; rules: builder_obligation=v9",
        }) {
     EXPECT_FALSE(Position::Parse(bad).ok()) << bad;

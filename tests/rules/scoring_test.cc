@@ -53,15 +53,16 @@ TEST(ScoringTest, TiesScoreNobody) {
 
 TEST(ScoringTest, CountOutOrderIsCardsSpadesTenTwoAcesSweeps) {
   std::vector<CardSet> piles = Split(Cards("AS AC AH AD 2S"));
-  RoundScore score = ScoreRound(RuleSet::Standard(), piles, std::vector<Sweep>{{0, 1}});
+  RoundScore score =
+      ScoreRound(RuleSet::Standard(), piles, std::vector<Sweep>{{0, 1}});
   std::vector<ScoreItemKind> kinds;
   for (const ScoreItem& i : score.items) kinds.push_back(i.kind);
-  EXPECT_EQ(kinds, (std::vector<ScoreItemKind>{
-                       ScoreItemKind::kCards, ScoreItemKind::kSpades,
-                       ScoreItemKind::kBigCassino, ScoreItemKind::kLittleCassino,
-                       ScoreItemKind::kAce, ScoreItemKind::kAce,
-                       ScoreItemKind::kAce, ScoreItemKind::kAce,
-                       ScoreItemKind::kSweep}));
+  EXPECT_EQ(kinds,
+            (std::vector<ScoreItemKind>{
+                ScoreItemKind::kCards, ScoreItemKind::kSpades,
+                ScoreItemKind::kBigCassino, ScoreItemKind::kLittleCassino,
+                ScoreItemKind::kAce, ScoreItemKind::kAce, ScoreItemKind::kAce,
+                ScoreItemKind::kAce, ScoreItemKind::kSweep}));
   EXPECT_EQ(score.items[4].card.ToString(), "AS");
   EXPECT_EQ(score.items[5].card.ToString(), "AC");
   EXPECT_EQ(score.items[6].card.ToString(), "AH");
@@ -100,9 +101,9 @@ TEST(ScoringTest, HighestTotalTiePlaysOn) {
 TEST(ScoringTest, AllElevenBonus) {
   RuleSet rules = RuleSet::Standard();
   rules.all_eleven = AllEleven::kBonus;
-  std::vector<CardSet> piles = Split(
-      CardSet::OfSuit(Suit::kSpades) | Cards("AH AD AC TD") |
-      CardSet::OfSuit(Suit::kHearts) | CardSet::OfSuit(Suit::kClubs));
+  std::vector<CardSet> piles =
+      Split(CardSet::OfSuit(Suit::kSpades) | Cards("AH AD AC TD") |
+            CardSet::OfSuit(Suit::kHearts) | CardSet::OfSuit(Suit::kClubs));
   RoundScore score = ScoreRound(rules, piles, {});
   EXPECT_EQ(score.all_eleven_side, 0);
   EXPECT_EQ(score.sides[0].points, 12);

@@ -29,9 +29,9 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "rules/position.h"
 #include "nlohmann/json.hpp"
 #include "recorder/recorder.h"
+#include "rules/position.h"
 #include "tests/tools/stats_fixture.h"
 
 namespace cassino::stats {
@@ -719,8 +719,8 @@ TEST(StatsRuleSetsTest, GroupsByRuleSetAndFiltersOne) {
     auto rec = recorder::Recorder::Open(path, recorder::Durability::kNormal);
     ASSERT_TRUE(rec.ok()) << rec.status();
     const std::vector<std::pair<std::string, int>> games = {
-        {"standard", 2}, {"royal", 2},        {"standard", 2},
-        {"royal", 2},    {"california", 6},   {"standard target=11", 2}};
+        {"standard", 2}, {"royal", 2},      {"standard", 2},
+        {"royal", 2},    {"california", 6}, {"standard target=11", 2}};
     for (size_t i = 0; i < games.size(); ++i) {
       GamePlan p;
       p.game_id = absl::StrCat("r", i);
@@ -746,11 +746,10 @@ TEST(StatsRuleSetsTest, GroupsByRuleSetAndFiltersOne) {
   const std::string royal = RulesDiff(*RuleSet::Preset("royal"));
   RuleSet california = *RuleSet::Preset("california");
   california.players = 6;
-  EXPECT_EQ(counts, (std::map<std::string, int64_t>{
-                        {"standard", 2},
-                        {royal, 2},
-                        {RulesDiff(california), 1},
-                        {"target=11", 1}}));
+  EXPECT_EQ(counts, (std::map<std::string, int64_t>{{"standard", 2},
+                                                    {royal, 2},
+                                                    {RulesDiff(california), 1},
+                                                    {"target=11", 1}}));
   EXPECT_EQ(all->rule_sets.front().games, 2);
   EXPECT_NE(FormatText(*all).find("ratings mix 4 rule sets"),
             std::string::npos);

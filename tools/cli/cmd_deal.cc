@@ -15,8 +15,10 @@ void AddDealCommand(CLI::App& app, int* exit_code) {
       "first, and the seed's commitment.");
   auto seed_hex = std::make_shared<std::string>();
   auto round = std::make_shared<int>(1);
-  cmd->add_option("--seed", *seed_hex, "the game seed: 64 hex digits")->required();
-  cmd->add_option("--round", *round, "the round, from 1")->check(CLI::Range(1, 1 << 30));
+  cmd->add_option("--seed", *seed_hex, "the game seed: 64 hex digits")
+      ->required();
+  cmd->add_option("--round", *round, "the round, from 1")
+      ->check(CLI::Range(1, 1 << 30));
   cmd->callback([=] {
     absl::StatusOr<Seed> seed = ParseSeed(*seed_hex);
     if (!seed.ok()) {
@@ -26,7 +28,8 @@ void AddDealCommand(CLI::App& app, int* exit_code) {
     }
     std::cout << "commitment " << ToHex(SeedCommitment(*seed)) << "\n";
     std::cout << "round " << *round << " "
-              << DeckToString(ShuffledDeck(*seed, static_cast<uint32_t>(*round)))
+              << DeckToString(
+                     ShuffledDeck(*seed, static_cast<uint32_t>(*round)))
               << "\n";
   });
 }

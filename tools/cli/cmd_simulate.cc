@@ -54,13 +54,15 @@ int Run(const Options& opt) {
     }
   }
   const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   std::cout << "rules: " << rules->ToString() << "\n";
   std::cout << "batch seed: " << opt.seed << "\n";
-  std::printf("games %d, rounds %ld, moves %ld, %.2f rounds per game\n", opt.games,
-              rounds, moves, rounds / static_cast<double>(std::max(opt.games, 1)));
-  std::printf("%-8s %8s %8s %14s %14s\n", "side", "wins", "win%", "points/round",
-              "sweeps/round");
+  std::printf("games %d, rounds %ld, moves %ld, %.2f rounds per game\n",
+              opt.games, rounds, moves,
+              rounds / static_cast<double>(std::max(opt.games, 1)));
+  std::printf("%-8s %8s %8s %14s %14s\n", "side", "wins", "win%",
+              "points/round", "sweeps/round");
   for (int s = 0; s < sides; ++s) {
     std::printf("%-8d %8ld %7.1f%% %14.3f %14.3f\n", s, wins[s],
                 100.0 * wins[s] / std::max(opt.games, 1),
@@ -68,8 +70,8 @@ int Run(const Options& opt) {
                 sweeps[s] / static_cast<double>(std::max(rounds, 1L)));
   }
   if (no_winner) std::printf("games without a winner: %ld\n", no_winner);
-  std::printf("%.3f s, %.0f rounds/s, %.0f moves/s\n", seconds, rounds / seconds,
-              moves / seconds);
+  std::printf("%.3f s, %.0f rounds/s, %.0f moves/s\n", seconds,
+              rounds / seconds, moves / seconds);
   return 0;
 }
 

@@ -55,9 +55,9 @@ std::string FindReferee(const std::string& flag) {
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    for (const fs::path& candidate : {self.parent_path() / "cassino-referee",
-                                      self.parent_path().parent_path() /
-                                          "referee/cassino-referee"}) {
+    for (const fs::path& candidate :
+         {self.parent_path() / "cassino-referee",
+          self.parent_path().parent_path() / "referee/cassino-referee"}) {
       if (fs::exists(candidate)) return candidate.string();
     }
   }

@@ -490,9 +490,9 @@ struct GameInfo {
 struct RulesInfo {
   bool partnerships = false;
   bool parsed = false;
-  bool selected = true;   // matches Filter::rules
-  std::string canonical{};// RulesDiff, "standard" when empty
-  int64_t games = 0;      // finished games analysed
+  bool selected = true;     // matches Filter::rules
+  std::string canonical{};  // RulesDiff, "standard" when empty
+  int64_t games = 0;        // finished games analysed
 };
 
 int SideOf(const RulesInfo& r, int seat) {
