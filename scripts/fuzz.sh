@@ -13,8 +13,7 @@
 # crash was found, non-zero otherwise.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-TARGETS=(move_parser_fuzzer position_parser_fuzzer rules_parser_fuzzer
-         record_import_fuzzer service_request_fuzzer)
+TARGETS=("${FUZZ_TARGETS[@]}")
 target="${1:-}"
 seconds="${2:-60}"
 if [[ -z "$target" || ! " ${TARGETS[*]} " =~ " $target " ]]; then

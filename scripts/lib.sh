@@ -16,6 +16,7 @@ PACKAGES=(
   libcli11-dev nlohmann-json3-dev
   python3 python3-grpcio python3-protobuf
   chromium zlib1g-dev ccache
+  clang libclang-rt-14-dev clang-format
 )
 
 install_deps() {
@@ -56,4 +57,37 @@ build() {
     cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" "${launcher[@]}"
   fi
   cmake --build "$BUILD_DIR" -j "$(nproc)" "$@"
+}
+
+# The libFuzzer targets (fuzz/) and their seed corpora.
+FUZZ_TARGETS=(move_parser_fuzzer position_parser_fuzzer rules_parser_fuzzer
+              record_import_fuzzer service_request_fuzzer)
+
+# run_fuzzers BUILD_DIR SECONDS: runs every fuzz target built in BUILD_DIR on
+# a copy of its seed corpus (BUILD_DIR/fuzz-corpus/<target>, which grows
+# between runs; the seeds in the tree are never modified) for SECONDS each.
+# Crashing inputs go to BUILD_DIR/fuzz-artifacts/<target>/. Fails on the
+# first target that finds a crash, leak or sanitizer report.
+run_fuzzers() {
+  local dir="$1" seconds="$2" target corpus artifacts max_len
+  for target in "${FUZZ_TARGETS[@]}"; do
+    corpus="$dir/fuzz-corpus/$target"
+    artifacts="$dir/fuzz-artifacts/$target"
+    mkdir -p "$corpus" "$artifacts"
+    cp -n "$ROOT/fuzz/corpus/$target/"* "$corpus/" 2>/dev/null || true
+    # Export files are larger than parser inputs: their seeds are whole games.
+    max_len=1024
+    [[ "$target" == record_import_fuzzer ]] && max_len=24576
+    echo "==> fuzzing $target for ${seconds}s"
+    local log="$dir/fuzz-artifacts/$target.log" status=0
+    "$dir/fuzz/$target" "$corpus" -max_total_time="$seconds" \
+      -max_len="$max_len" -timeout=10 -artifact_prefix="$artifacts/" \
+      -print_final_stats=1 >"$log" 2>&1 || status=$?
+    grep -E "^(Done|stat::number_of_executed_units|stat::new_units_added)" "$log" || true
+    if ((status != 0)) || compgen -G "$artifacts/*" >/dev/null; then
+      tail -n 60 "$log" >&2
+      echo "fuzz: $target failed (exit $status); inputs: $(ls "$artifacts")" >&2
+      return 1
+    fi
+  done
 }

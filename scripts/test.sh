@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what is missing, builds, runs every test;
-# then builds the suite again with AddressSanitizer + UndefinedBehaviorSanitizer
-# (the `asan` CMake preset, ./build-asan) and runs it there too. Set
-# SANITIZERS=off to skip the second pass. Arguments go to both ctest runs.
+# The whole test suite, as CI runs it (.ci/run calls exactly this):
+#   1. installs what is missing (Debian and npm packages);
+#   2. checks the C++ formatting (scripts/check_format.sh);
+#   3. builds with gcc (./build, RelWithDebInfo, warnings are errors) and
+#      runs every test;
+#   4. builds again with clang (the `asan` preset, ./build-asan: Debug,
+#      AddressSanitizer + UndefinedBehaviorSanitizer, -Wthread-safety
+#      -Werror, and the libFuzzer targets), runs every test there, then runs
+#      each fuzz target on its seed corpus for FUZZ_SECONDS (default 20).
+# SANITIZERS=off skips step 4. Arguments go to both ctest runs (e.g.
+# `bash scripts/test.sh -R Referee`).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 install_deps
 install_node_deps
+bash "$ROOT/scripts/check_format.sh"
 build
 (cd "$BUILD_DIR" && ctest --output-on-failure -j "$(nproc)" --timeout 600 "$@")
 
 if [[ "${SANITIZERS:-on}" != off ]]; then
-  echo "==> the suite again under AddressSanitizer + UBSan (build-asan)"
+  echo "==> the suite again with clang: ASan + UBSan, -Wthread-safety (build-asan)"
   cd "$ROOT"
   if [[ ! -f build-asan/build.ninja ]]; then
     launcher=()
@@ -18,10 +26,13 @@ if [[ "${SANITIZERS:-on}" != off ]]; then
     cmake --preset asan "${launcher[@]}" >/dev/null
   fi
   cmake --build build-asan -j "$(nproc)"
-  cd build-asan
-  # Instrumented code is slow: fewer random games in the property tests.
-  CASSINO_PROPERTY_GAMES=150 \
-    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --output-on-failure -j "$(nproc)" --timeout 900 "$@"
+  (
+    cd build-asan
+    # Instrumented code is slow: fewer random games in the property tests.
+    CASSINO_PROPERTY_GAMES=150 \
+      ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+      ctest --output-on-failure -j "$(nproc)" --timeout 900 "$@"
+  )
+  run_fuzzers "$ROOT/build-asan" "${FUZZ_SECONDS:-20}"
 fi
