@@ -57,8 +57,10 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   }
   if (!options.health_listen.empty()) {
     // Built after EnableDefaultHealthCheckService, it gets the default health
-    // service too; it registers nothing else.
+    // service too; everything else is UNIMPLEMENTED.
+    s->health_fallback_ = std::make_unique<grpc::CallbackGenericService>();
     grpc::ServerBuilder health;
+    health.RegisterCallbackGenericService(s->health_fallback_.get());
     health.AddListeningPort(options.health_listen,
                             grpc::InsecureServerCredentials(),
                             &s->health_port_);
@@ -104,6 +106,7 @@ void RefereeServer::Shutdown(int grace_ms) {
   recorder_.reset();
   server_.reset();
   health_server_.reset();
+  health_fallback_.reset();
   service_.reset();
   registry_.reset();
   scheduler_.reset();

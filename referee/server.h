@@ -10,6 +10,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "grpcpp/generic/async_generic_service.h"
 #include "grpcpp/grpcpp.h"
 #include "recorder/recorder.h"
 #include "referee/deadline_timer.h"
@@ -74,7 +75,10 @@ class RefereeServer {
   std::unique_ptr<Registry> registry_;
   std::unique_ptr<RefereeServiceImpl> service_;
   std::unique_ptr<grpc::Server> server_;
-  // Serves only the health service (ServerOptions::health_listen), or null.
+  // Serves only the health service (ServerOptions::health_listen), or null;
+  // every other method gets UNIMPLEMENTED from health_fallback_, which also
+  // gives that server the callback method gRPC requires of every server.
+  std::unique_ptr<grpc::CallbackGenericService> health_fallback_;
   std::unique_ptr<grpc::Server> health_server_;
   int port_ = 0;
   int health_port_ = 0;

@@ -267,6 +267,31 @@ class ManifestFilesTest(unittest.TestCase):
                 if "newTag" in entry:
                     self.assertEqual(entry["newTag"], df.project_version())
 
+    def test_documentation_names_what_the_manifests_use(self):
+        with open(df.path("docs", "deployment.md"), encoding="utf-8") as f:
+            doc = f.read()
+        sts = df.the_statefulset(df.resource_objects(df.BASE))
+        pod = sts["spec"]["template"]["spec"]
+        container = df.referee_container(sts)
+        env = df.env_of(container)
+        name, governing = sts["metadata"]["name"], sts["spec"]["serviceName"]
+        expected = [
+            f"docker build -f deploy/Dockerfile -t {container['image']} .",
+            f"{name}-N.{governing}.NAMESPACE.svc",
+            f"terminationGracePeriodSeconds: "
+            f"{pod['terminationGracePeriodSeconds']}",
+            env["CASSINO_DB"], str(df.port_of(env["CASSINO_LISTEN"])),
+            str(df.port_of(env["CASSINO_HEALTH_LISTEN"])),
+            container["resources"]["requests"]["cpu"],
+        ]
+        for v in pod["volumes"]:
+            if "secret" in v:
+                expected.append(v["secret"]["secretName"])
+        for mount in container["volumeMounts"]:
+            expected.append(mount["mountPath"])
+        for text in expected:
+            self.assertIn(text, doc, "docs/deployment.md does not say it")
+
     @unittest.skipIf(shutil.which("kubectl") is None,
                      "kubectl is not installed: rendered output not checked")
     def test_rendered_by_kubectl_kustomize(self):
