@@ -98,8 +98,9 @@ void RefereeServer::Shutdown(int grace_ms) {
     server_->Shutdown(std::chrono::system_clock::now() +
                       std::chrono::milliseconds(grace_ms));
   }
-  if (health_server_)
+  if (health_server_) {
     health_server_->Shutdown(std::chrono::system_clock::now());
+  }
   // No clock may fire while the record drains; commit callbacks that start
   // a clock now find it stopped.
   if (timer_) timer_->Stop();
