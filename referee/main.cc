@@ -45,6 +45,10 @@ int main(int argc, char** argv) {
   app.add_option("--listen", options.listen,
                  "address to listen on, host:port (port 0: any free port)")
       ->capture_default_str();
+  app.add_option("--health-listen", options.health_listen,
+                 "also serve the health service alone, in plaintext, on "
+                 "host:port (for probes that cannot speak TLS, such as "
+                 "Kubernetes' gRPC probes)");
   app.add_option("--db", options.db_path,
                  "SQLite database file (created if missing)")
       ->capture_default_str();
@@ -121,7 +125,11 @@ int main(int argc, char** argv) {
             << " (" << (options.tls_cert_pem.empty() ? "plaintext" : "TLS")
             << "), database " << options.db_path << ", "
             << (*server)->resumed_games() << " unfinished game(s) resumed, "
-            << (*server)->scheduler().Running() << " tournament(s) running\n";
+            << (*server)->scheduler().Running() << " tournament(s) running";
+  if ((*server)->health_port() != 0) {
+    std::cerr << "; health on port " << (*server)->health_port();
+  }
+  std::cerr << "\n";
   if (!port_file.empty()) {
     std::ofstream(port_file) << (*server)->port() << "\n";
   }

@@ -55,6 +55,29 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
     return absl::UnavailableError(
         absl::StrCat("cannot listen on ", options.listen));
   }
+  if (!options.health_listen.empty()) {
+    // Built after EnableDefaultHealthCheckService, it gets the default health
+    // service too; everything else is UNIMPLEMENTED.
+    s->health_fallback_ = std::make_unique<grpc::CallbackGenericService>();
+    grpc::ServerBuilder health;
+    health.RegisterCallbackGenericService(s->health_fallback_.get());
+    health.AddListeningPort(options.health_listen,
+                            grpc::InsecureServerCredentials(),
+                            &s->health_port_);
+    health.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+    health.SetMaxReceiveMessageSize(4 * 1024);
+    s->health_server_ = health.BuildAndStart();
+    if (!s->health_server_ || s->health_port_ == 0) {
+      return absl::UnavailableError(absl::StrCat(
+          "cannot listen on ", options.health_listen, " (health)"));
+    }
+  }
+  // Both listeners answer for the server as a whole ("") and for the API.
+  for (grpc::Server* server : {s->server_.get(), s->health_server_.get()}) {
+    if (server == nullptr) continue;
+    server->GetHealthCheckService()->SetServingStatus(
+        v1::RefereeService::service_full_name(), true);
+  }
   return s;
 }
 
@@ -69,15 +92,22 @@ void RefereeServer::Shutdown(int grace_ms) {
     registry_->lobby().CloseAll(grpc::Status(grpc::StatusCode::UNAVAILABLE,
                                              "the referee is shutting down"));
   }
+  // Probes see NOT_SERVING while the calls drain.
+  if (health_server_) health_server_->GetHealthCheckService()->Shutdown();
   if (server_) {
     server_->Shutdown(std::chrono::system_clock::now() +
                       std::chrono::milliseconds(grace_ms));
+  }
+  if (health_server_) {
+    health_server_->Shutdown(std::chrono::system_clock::now());
   }
   // No clock may fire while the record drains; commit callbacks that start
   // a clock now find it stopped.
   if (timer_) timer_->Stop();
   recorder_.reset();
   server_.reset();
+  health_server_.reset();
+  health_fallback_.reset();
   service_.reset();
   registry_.reset();
   scheduler_.reset();

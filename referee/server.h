@@ -10,6 +10,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "grpcpp/generic/async_generic_service.h"
 #include "grpcpp/grpcpp.h"
 #include "recorder/recorder.h"
 #include "referee/deadline_timer.h"
@@ -22,6 +23,11 @@ namespace cassino::service {
 struct ServerOptions {
   // host:port; port 0 picks a free one (see RefereeServer::port()).
   std::string listen = "127.0.0.1:50051";
+  // host:port of a second, always plaintext listener that serves only the
+  // standard health service (grpc.health.v1.Health), for probes that cannot
+  // speak TLS, such as the Kubernetes kubelet's. Empty: none. It reveals
+  // nothing but the serving status.
+  std::string health_listen;
   std::string db_path = "cassino.db";
   recorder::Durability durability = recorder::Durability::kNormal;
   // Required.
@@ -47,6 +53,8 @@ class RefereeServer {
   ~RefereeServer();
 
   int port() const { return port_; }
+  // The health listener's port; 0 without ServerOptions::health_listen.
+  int health_port() const { return health_port_; }
   int resumed_games() const { return resumed_; }
   Registry& registry() { return *registry_; }
   Scheduler& scheduler() { return *scheduler_; }
@@ -67,7 +75,13 @@ class RefereeServer {
   std::unique_ptr<Registry> registry_;
   std::unique_ptr<RefereeServiceImpl> service_;
   std::unique_ptr<grpc::Server> server_;
+  // Serves only the health service (ServerOptions::health_listen), or null;
+  // every other method gets UNIMPLEMENTED from health_fallback_, which also
+  // gives that server the callback method gRPC requires of every server.
+  std::unique_ptr<grpc::CallbackGenericService> health_fallback_;
+  std::unique_ptr<grpc::Server> health_server_;
   int port_ = 0;
+  int health_port_ = 0;
   int resumed_ = 0;
   bool shut_down_ = false;
 };

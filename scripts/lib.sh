@@ -7,21 +7,30 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}"
 
+# What compiling the referee and the CLI needs; the container image's build
+# stage (deploy/Dockerfile) installs only these.
+BUILD_PACKAGES=(
+  build-essential cmake ninja-build pkg-config
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
+  libabsl-dev libsqlite3-dev libssl-dev
+  libcli11-dev nlohmann-json3-dev
+)
+
 # Every Debian package the build, the tests and the example bots use.
 PACKAGES=(
-  build-essential cmake ninja-build pkg-config git
-  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
-  libabsl-dev libsqlite3-dev libssl-dev sqlite3
+  "${BUILD_PACKAGES[@]}" git sqlite3
   libgtest-dev libgmock-dev libbenchmark-dev
-  libcli11-dev nlohmann-json3-dev
-  python3 python3-grpcio python3-protobuf
+  python3 python3-grpcio python3-protobuf python3-yaml shellcheck
   chromium zlib1g-dev ccache
   clang libclang-rt-14-dev clang-format
 )
 
+# install_deps [PACKAGE...]: installs those of the packages (default: all of
+# PACKAGES) that are missing.
 install_deps() {
-  local missing=()
-  for p in "${PACKAGES[@]}"; do
+  local missing=() wanted=("$@")
+  ((${#wanted[@]})) || wanted=("${PACKAGES[@]}")
+  for p in "${wanted[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
       missing+=("$p")
     fi
@@ -36,12 +45,14 @@ install_deps() {
 }
 
 # npm packages, as each package-lock.json pins them: the Node example bot's
-# (@grpc/grpc-js, @grpc/proto-loader) and buf for linting the API. (`npm
+# (@grpc/grpc-js, @grpc/proto-loader), buf for linting the API, and
+# kubernetes-models for checking the deployment manifests against the
+# Kubernetes API schema. (`npm
 # install`, not `npm ci`: npm's ci refuses lock files that, like buf's, list
 # platform-specific optional packages for this platform only.)
 install_node_deps() {
   local dir
-  for dir in "$ROOT/tools/bots/node" "$ROOT/proto"; do
+  for dir in "$ROOT/tools/bots/node" "$ROOT/proto" "$ROOT/tests/deploy"; do
     if [[ ! -d "$dir/node_modules" ]] && command -v npm >/dev/null; then
       echo "==> installing npm packages in ${dir#$ROOT/}"
       (cd "$dir" && npm install --silent --no-audit --no-fund) || \
@@ -50,11 +61,15 @@ install_node_deps() {
   done
 }
 
+# build [TARGET...]: configures (once; CMAKE_ARGS, split on spaces, are added
+# then) and builds.
 build() {
-  local launcher=()
+  local launcher=() extra=()
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  read -r -a extra <<<"${CMAKE_ARGS:-}"
   if [[ ! -f "$BUILD_DIR/build.ninja" ]]; then
-    cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" "${launcher[@]}"
+    cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" \
+      "${launcher[@]}" "${extra[@]}"
   fi
   cmake --build "$BUILD_DIR" -j "$(nproc)" "$@"
 }

@@ -18,6 +18,7 @@ void AddReplayCommand(CLI::App& app, int* exit_code);
 void AddExportCommand(CLI::App& app, int* exit_code);
 void AddImportCommand(CLI::App& app, int* exit_code);
 void AddStatsCommand(CLI::App& app, int* exit_code);
+void AddHealthCommand(CLI::App& app, int* exit_code);
 
 }  // namespace cassino::cli
 

@@ -1,0 +1,112 @@
+// cassino health ADDRESS [--service NAME]: asks a referee's standard health
+// service (grpc.health.v1.Health/Check) whether it is serving, as a
+// Kubernetes probe or a load balancer does, and says so in its exit code.
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "grpcpp/grpcpp.h"
+#include "tools/cli/commands.h"
+#include "tools/health/health_check.h"
+
+namespace cassino::cli {
+namespace {
+
+// Exit codes, as documented in docs/cli.md.
+constexpr int kServing = 0;
+constexpr int kNotServing = 1;
+constexpr int kUsage = 2;
+constexpr int kNoAnswer = 3;
+
+struct HealthOptions {
+  std::string address;
+  std::string service;
+  std::string tls_ca;
+  std::string tls_server_name;
+  int timeout_ms = 1000;
+};
+
+absl::StatusOr<std::shared_ptr<grpc::Channel>> Connect(
+    const HealthOptions& options) {
+  grpc::ChannelArguments args;
+  if (options.tls_ca.empty() && !options.tls_server_name.empty()) {
+    return absl::InvalidArgumentError("--tls-server-name needs --tls-ca");
+  }
+  if (options.tls_ca.empty()) {
+    return grpc::CreateCustomChannel(options.address,
+                                     grpc::InsecureChannelCredentials(), args);
+  }
+  std::ifstream in(options.tls_ca, std::ios::binary);
+  if (!in) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot read ", options.tls_ca));
+  }
+  std::stringstream pem;
+  pem << in.rdbuf();
+  grpc::SslCredentialsOptions ssl;
+  ssl.pem_root_certs = pem.str();
+  if (!options.tls_server_name.empty()) {
+    args.SetSslTargetNameOverride(options.tls_server_name);
+  }
+  return grpc::CreateCustomChannel(options.address, grpc::SslCredentials(ssl),
+                                   args);
+}
+
+int Check(const HealthOptions& options) {
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = Connect(options);
+  if (!channel.ok()) {
+    std::cerr << "cassino health: " << channel.status().message() << "\n";
+    return kUsage;
+  }
+  absl::StatusOr<health::ServingStatus> status =
+      health::Check(*std::move(channel), options.service,
+                    std::chrono::system_clock::now() +
+                        std::chrono::milliseconds(options.timeout_ms));
+  const std::string what =
+      options.service.empty()
+          ? options.address
+          : absl::StrCat(options.address, " service ", options.service);
+  if (!status.ok()) {
+    std::cerr << "cassino health: " << what << ": "
+              << status.status().message() << "\n";
+    return kNoAnswer;
+  }
+  std::cout << what << ": " << health::ServingStatusName(*status) << "\n";
+  return *status == health::ServingStatus::kServing ? kServing : kNotServing;
+}
+
+}  // namespace
+
+void AddHealthCommand(CLI::App& app, int* exit_code) {
+  auto* cmd = app.add_subcommand(
+      "health",
+      "Ask a referee's standard health service (grpc.health.v1.Health/Check) "
+      "whether it is serving. Exit 0: SERVING; 1: it answered NOT_SERVING, "
+      "UNKNOWN or that it does not know the service; 2: usage error; 3: no "
+      "answer (unreachable, timed out, TLS failed).");
+  auto options = std::make_shared<HealthOptions>();
+  cmd->add_option("address", options->address, "the referee, host:port")
+      ->required();
+  cmd->add_option("--service", options->service,
+                  "the service to ask about ('' is the server as a whole; "
+                  "the referee also answers for cassino.v1.RefereeService)");
+  cmd->add_option("--tls-ca", options->tls_ca,
+                  "PEM root certificates: connect with TLS and verify the "
+                  "referee's certificate against them (default: plaintext)");
+  cmd->add_option("--tls-server-name", options->tls_server_name,
+                  "the name the certificate must hold, when it differs from "
+                  "the address's host (e.g. through a port forward)");
+  cmd->add_option("--timeout-ms", options->timeout_ms,
+                  "deadline of the whole check, connecting included")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->callback([options, exit_code] { *exit_code = Check(*options); });
+}
+
+}  // namespace cassino::cli
