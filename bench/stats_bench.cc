@@ -18,8 +18,9 @@
 // 40 KB a game: 100,000 games make a ~4 GB file.) Without --db the database
 // goes to a temporary file that is deleted at the end.
 //
-// It also times the payload reading on its own: the targeted scanner
-// ReadStats uses against a full nlohmann::json parse of the same payloads.
+// It also times the payload reading on its own: the readers of
+// recorder/payload.h against a full nlohmann::json parse of the same
+// payloads.
 //
 // Run it from a Release or RelWithDebInfo build:
 // `build/bench/stats_bench --games 100000`.
@@ -40,8 +41,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "nlohmann/json.hpp"
+#include "recorder/payload.h"
 #include "recorder/record.h"
 #include "recorder/recorder.h"
+#include "recorder/replay.h"
 #include "rules/game.h"
 #include "tools/playout/random_playout.h"
 #include "tools/stats/stats.h"
@@ -240,8 +243,9 @@ int Generate(const std::string& path, int n) {
   return 0;
 }
 
-// Payload reading alone: the few fields stats needs, by a full
-// nlohmann::json parse and by the targeted scanner ReadStats uses.
+// Payload reading alone: the fields a tally needs, by a full nlohmann::json
+// parse and by the readers of recorder/payload.h (which ReadStats' tallies
+// and event scan use).
 void PayloadMicrobench() {
   Seed batch{};
   batch[0] = 0x58;
@@ -268,20 +272,27 @@ void PayloadMicrobench() {
   }
   const double full = Now() - t0;
   t0 = Now();
+  recorder::MoveFields move;
+  recorder::RoundFields round;
   for (int r = 0; r < reps; ++r) {
     for (const std::string& m : moves) {
-      int64_t seat = 0, elapsed = 0;
-      stats::internal::ScanMove(m, &seat, &elapsed);
-      sink += seat + elapsed;
+      if (recorder::ParseMovePayload(m, &move).ok()) {
+        sink += move.seat + move.elapsed_ms;
+      }
     }
-    for (const std::string& m : rounds)
-      sink += stats::internal::ScanRoundPoints(m);
+    for (const std::string& m : rounds) {
+      if (recorder::ParseRoundPayload(m, &round).ok()) {
+        for (const recorder::RoundFields::Item& item : round.items) {
+          sink += item.points;
+        }
+      }
+    }
   }
   const double targeted = Now() - t0;
   const double n = reps * static_cast<double>(moves.size() + rounds.size());
   std::printf(
       "payload reading (%zu move + %zu round payloads x %d): nlohmann::json "
-      "parse %.0f ns/payload, targeted scanner %.0f ns/payload (sink %lld)\n",
+      "parse %.0f ns/payload, payload.h readers %.0f ns/payload (sink %lld)\n",
       moves.size(), rounds.size(), reps, full * 1e9 / n, targeted * 1e9 / n,
       static_cast<long long>(sink));
 }

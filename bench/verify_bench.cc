@@ -23,8 +23,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "recorder/payload.h"
 #include "recorder/record.h"
 #include "recorder/recorder.h"
+#include "recorder/replay.h"
 #include "rules/game.h"
 #include "tools/playout/random_playout.h"
 #include "tools/verify/verifier.h"
@@ -184,7 +186,7 @@ int main(int argc, char** argv) {
     int64_t n = 0, events = 0;
     const auto start = cassino::Clock::now();
     absl::Status s =
-        (*reader)->ForEach({}, [&](cassino::verify::StoredGame& g) {
+        (*reader)->ForEach({}, [&](cassino::recorder::StoredGame& g) {
           ++n;
           events += static_cast<int64_t>(g.events.size());
         });

@@ -24,14 +24,14 @@ constexpr size_t kMaxInput = 64 * 1024;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > kMaxInput) return 0;
   const std::string input(reinterpret_cast<const char*>(data), size);
-  absl::StatusOr<std::vector<cassino::verify::StoredGame>> games =
+  absl::StatusOr<std::vector<cassino::recorder::StoredGame>> games =
       cassino::verify::ParseExport(input);
   if (!games.ok()) return 0;
   static cassino::verify::GameVerifier* verifier =
       new cassino::verify::GameVerifier();
-  for (const cassino::verify::StoredGame& game : *games) {
+  for (const cassino::recorder::StoredGame& game : *games) {
     const std::string json = cassino::verify::GameToJson(game);
-    absl::StatusOr<std::vector<cassino::verify::StoredGame>> again =
+    absl::StatusOr<std::vector<cassino::recorder::StoredGame>> again =
         cassino::verify::ParseExport(
             std::string("{\"format\":\"cassino-record\",\"version\":1,"
                         "\"games\":[\n") +
@@ -54,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       continue;
     }
     absl::StatusOr<cassino::recorder::GameRecord> record =
-        cassino::verify::ToRecord(game);
+        cassino::recorder::ToRecord(game);
     if (!record.ok()) {
       cassino::fuzz::Fail(
           "a game that verifies has no record: " + record.status().ToString(),

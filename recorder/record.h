@@ -14,18 +14,10 @@
 // `create`, whose payload is the header as JSON (without the seed, which is
 // revealed only by the `end` event, and without token hashes).
 //
-// Event kinds and payload fields (all JSON objects, keys sorted):
-//   create   the header (see GameHeader)
-//   deal     round, deck ("6D 8C ..." in deal order)
-//   move     turn, round, seat, move (canonical notation), elapsed_ms
-//   reject   turn, seat, submitted (as received), reason, elapsed_ms
-//   round    round, dealer, leftovers, leftover_side, builds_left,
-//            all_eleven_side, items [{kind, side, points, card?}],
-//            sides [{cards, spades, points, ...}], totals_before, totals_after
-//   forfeit  seat, reason ("time", "illegal", ...), detail
-//   end      winner (side, -1 none), reason, totals, forfeiting_seat, detail,
-//            seed (hex; empty for explicit decks)
-//   abort    detail
+// The event kinds are create, deal, move, reject, round, forfeit, end and
+// abort; recorder/payload.h writes and reads each kind's payload,
+// recorder/replay.h replays a record through the engine, and
+// recorder/event_pack.h packs an ended game's events into one value.
 //
 // Lifetimes: records are values; nothing here touches SQLite.
 
@@ -102,6 +94,8 @@ struct Event {
 // Where a game stands in the database.
 enum class GameStatus { kRunning, kFinished, kAborted };
 absl::string_view GameStatusName(GameStatus status);
+// The inverse of GameStatusName; InvalidArgument for another name.
+absl::StatusOr<GameStatus> ParseGameStatus(absl::string_view name);
 
 struct GameRecord {
   GameHeader header;
@@ -113,56 +107,6 @@ struct GameRecord {
 // event 0, the raw commitment bytes (32 zero bytes with explicit decks).
 Digest ChainHash(const Digest& previous, EventKind kind,
                  absl::string_view payload);
-
-// Builders of event payloads, used by the referee. Each returns the JSON text.
-std::string CreatePayload(const GameHeader& header);
-std::string DealPayload(int round, const Deck& deck);
-std::string MovePayload(const PlayedMove& move, int64_t elapsed_ms);
-std::string RejectPayload(int turn, int seat, absl::string_view submitted,
-                          absl::string_view reason, int64_t elapsed_ms);
-std::string RoundPayload(const RoundResult& round);
-std::string ForfeitPayload(int seat, absl::string_view reason,
-                           absl::string_view detail);
-std::string EndPayload(const GameResult& result, absl::string_view seed_hex);
-std::string AbortPayload(absl::string_view detail);
-
-// An event the referee is about to record: its kind and payload, before
-// the recorder gives it a seq, a time and a hash.
-struct EventDraft {
-  EventKind kind = EventKind::kCreate;
-  std::string payload;
-  friend bool operator==(const EventDraft&, const EventDraft&) = default;
-};
-
-// The events that follow a change of `game`'s state (a move, a forfeit), in
-// the order the referee records them: the `round` result of every round
-// completed since the game had `rounds_before` results, then `end` if the
-// game is over (revealing `seed_hex`), else the next round's `deal` if the
-// round is no longer `round_before`. The one statement of that order, for
-// the referee and for every tool and test that writes records as it does.
-std::vector<EventDraft> ConsequenceEvents(const Game& game,
-                                          size_t rounds_before,
-                                          int round_before,
-                                          absl::string_view seed_hex);
-
-// The header's rules and decks as the engine wants them.
-absl::StatusOr<RuleSet> HeaderRules(const GameHeader& header);
-absl::StatusOr<DeckSource> HeaderDecks(const GameHeader& header);
-
-// A record replayed into engine state: used by the referee to resume and by
-// tools. Per-seat clock and illegal-submission counts are reconstructed from
-// the events: only accepted moves charge the bank (time beyond per_move_ms).
-struct ReplayedGame {
-  Game game;
-  std::vector<int64_t> bank_left_ms;  // per seat
-  std::vector<int> illegal_count;     // per seat
-  int64_t last_event_us = 0;          // when the current turn began
-};
-
-// Rebuilds the game by playing every recorded move through the engine.
-// Fails, naming the event, if a recorded move is illegal or events disagree.
-// (`cassino verify` checks far more; this is what resuming needs.)
-absl::StatusOr<ReplayedGame> Replay(const GameRecord& record);
 
 }  // namespace cassino::recorder
 

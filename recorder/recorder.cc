@@ -22,8 +22,10 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "nlohmann/json.hpp"
+#include "recorder/canonical_json.h"
 #include "recorder/event_pack.h"
 #include "recorder/migrations.h"
+#include "recorder/payload.h"
 #include "recorder/tally.h"
 
 namespace cassino::recorder {
@@ -200,14 +202,6 @@ absl::Status ReadStoredEvents(sqlite3_stmt* rows, sqlite3_stmt* pack,
   return absl::OkStatus();
 }
 
-absl::StatusOr<GameStatus> ParseGameStatus(absl::string_view name) {
-  for (GameStatus s :
-       {GameStatus::kRunning, GameStatus::kFinished, GameStatus::kAborted}) {
-    if (name == GameStatusName(s)) return s;
-  }
-  return absl::DataLossError(absl::StrCat("unknown game status '", name, "'"));
-}
-
 // The summary columns an `end` or `abort` event sets.
 struct Summary {
   GameStatus status = GameStatus::kFinished;
@@ -218,41 +212,34 @@ struct Summary {
 };
 
 // Checks that an event payload is a JSON object and, for `end` and `abort`,
-// extracts the summary. Never throws.
+// extracts the summary (an end payload must read: recorder/payload.h).
+// Never throws.
 absl::StatusOr<std::optional<Summary>> CheckPayload(EventKind kind,
                                                     int64_t at_us,
                                                     absl::string_view payload) {
-  Json json = Json::parse(payload, nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded() || !json.is_object()) {
+  if (kind == EventKind::kEnd) {
+    EndFields end;
+    if (absl::Status s = ParseEndPayload(payload, &end); !s.ok()) return s;
+    Summary summary;
+    summary.finished_us = at_us;
+    summary.winner = end.winner;
+    summary.end_reason = end.reason;
+    std::string totals;
+    JsonWriter(&totals).IntArray(end.totals);
+    summary.totals = std::move(totals);
+    if (end.reason == GameEndReasonName(GameEndReason::kAborted)) {
+      summary.status = GameStatus::kAborted;
+    }
+    return summary;
+  }
+  if (payload.empty() || payload.front() != '{' || !Json::accept(payload)) {
     return absl::InvalidArgumentError(absl::StrCat(
         EventKindName(kind), " payload is not a JSON object: ", payload));
   }
   if (kind == EventKind::kAbort) {
     return Summary{GameStatus::kAborted, -1, "aborted", std::nullopt, at_us};
   }
-  if (kind != EventKind::kEnd) return std::nullopt;
-  Summary summary;
-  summary.finished_us = at_us;
-  if (auto it = json.find("winner"); it != json.end()) {
-    if (!it->is_number_integer()) {
-      return absl::InvalidArgumentError(
-          "end payload: winner is not an integer");
-    }
-    summary.winner = it->get<int>();
-  }
-  if (auto it = json.find("reason"); it != json.end() && it->is_string()) {
-    summary.end_reason = it->get<std::string>();
-  }
-  if (auto it = json.find("totals"); it != json.end()) {
-    if (!it->is_array()) {
-      return absl::InvalidArgumentError("end payload: totals is not an array");
-    }
-    summary.totals = it->dump();
-  }
-  if (summary.end_reason == GameEndReasonName(GameEndReason::kAborted)) {
-    summary.status = GameStatus::kAborted;
-  }
-  return summary;
+  return std::nullopt;
 }
 
 absl::StatusOr<Digest> ParseDigest(absl::string_view hex,

@@ -6,23 +6,26 @@
 // and its events; the recorder writes it in the same transaction as the
 // game's `end` or `abort` event, `cassino import` re-derives it, and
 // `cassino verify` recomputes it from its own replay and compares. What is
-// counted, per event kind (other kinds are only counted in `events`):
+// counted, per event kind (other kinds are only counted in `events`). A
+// payload is read with its reader in recorder/payload.h, so it counts only
+// if it is in the canonical form the referee writes:
 //
-//   move     seat (an integer 0..players-1) and elapsed_ms (an integer):
-//            `moves`, the seat's move count and its move-time histogram;
+//   move     a move payload whose seat is 0..players-1: `moves`, the
+//            seat's move count and its move-time histogram (elapsed_ms);
 //            otherwise `bad_moves`.
-//   reject   seat: the seat's rejects; otherwise `bad_events`.
-//   round    items [{kind, side, points}], every kind one the engine
-//            scores (ScoreItemName), every side an integer from 0 to 3 (or
-//            to the game's sides - 1 if more) and points an integer:
-//            `rounds`, and each item's points added to its side's item
-//            column (cards, spades, big_cassino, little_cassino, ace,
-//            sweep) and total (any other kind, e.g. all_eleven or the
-//            variants' face and diamonds, to the total only); items of a
-//            side the game does not have are dropped. Otherwise
-//            `bad_events` (the whole round).
-//   forfeit  seat and reason (a string): the seat's forfeits, and its
-//            timeouts when the reason is "time"; otherwise `bad_events`.
+//   reject   a reject payload whose seat is in range: the seat's rejects;
+//            otherwise `bad_events`.
+//   round    a round payload whose every item is of a kind the engine
+//            scores (ScoreItemName) for a side from 0 to 3 (or to the
+//            game's sides - 1 if more): `rounds`, and each item's points
+//            added to its side's item column (cards, spades, big_cassino,
+//            little_cassino, ace, sweep) and total (any other kind, e.g.
+//            all_eleven or the variants' face and diamonds, to the total
+//            only); items of a side the game does not have are dropped.
+//            Otherwise `bad_events` (the whole round).
+//   forfeit  a forfeit payload whose seat is in range: the seat's
+//            forfeits, and its timeouts when the reason is "time";
+//            otherwise `bad_events`.
 //
 // The three text columns are compact JSON (no spaces), one array element per
 // side or seat:
@@ -45,6 +48,8 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "recorder/canonical_json.h"
+#include "recorder/payload.h"
 #include "recorder/record.h"
 
 namespace cassino::recorder {
@@ -103,10 +108,42 @@ class TallyBuilder {
 
  private:
   GameTally tally_;
+  // The payload readers' fields, reused from event to event.
+  MoveFields move_;
+  RejectFields reject_;
+  ForfeitFields forfeit_;
+  RoundFields round_;
 };
 
 // The tally of a whole record.
 GameTally TallyOf(const GameRecord& record);
+
+// Reads a text column as its writer above writes it (compact, one array of
+// integers per side or seat), calling `row(r)` as row r opens and
+// `value(r, i, v)` for its i-th integer; either may return false to refuse
+// the text. Returns the number of rows, or -1 if the text is refused or is
+// not in that form. Inline: `cassino stats` reads three columns a game.
+template <typename Row, typename Value>
+int ReadTallyRows(absl::string_view text, Row&& row, Value&& value) {
+  CanonicalReader r(text);
+  if (!r.Literal("[")) return -1;
+  int rows = 0;
+  if (!r.Peek(']')) {
+    do {
+      if (!r.Literal("[") || !row(rows)) return -1;
+      if (!r.Peek(']')) {
+        int i = 0;
+        do {
+          int64_t v = 0;
+          if (!r.Int(&v) || !value(rows, i++, v)) return -1;
+        } while (r.Next(','));
+      }
+      if (!r.Literal("]")) return -1;
+      ++rows;
+    } while (r.Next(','));
+  }
+  return r.Literal("]") && r.End() ? rows : -1;
+}
 
 }  // namespace cassino::recorder
 

@@ -39,8 +39,10 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "recorder/payload.h"
 #include "recorder/record.h"
 #include "recorder/recorder.h"
+#include "recorder/replay.h"
 
 extern char** environ;
 

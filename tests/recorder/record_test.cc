@@ -6,6 +6,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "recorder/payload.h"
+#include "recorder/replay.h"
 #include "tests/recorder/test_game.h"
 
 namespace cassino::recorder {

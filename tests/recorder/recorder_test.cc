@@ -654,33 +654,6 @@ TEST_F(RecorderTest, AbortAndForfeitWriteATally) {
   EXPECT_THAT(row->conduct, ::testing::EndsWith(",1,1]]"));  // seat 1 timed out
 }
 
-TEST(TallyBuilderTest, CountsUnreadablePayloadsAsBad) {
-  TallyBuilder b(2, 2);
-  b.Add(EventKind::kMove, "{\"seat\":0,\"elapsed_ms\":5}");
-  b.Add(EventKind::kMove, "{\"seat\":2,\"elapsed_ms\":5}");  // no seat 2
-  b.Add(EventKind::kMove, "{\"seat\":1}");                   // no time
-  b.Add(EventKind::kMove, "not json");
-  b.Add(EventKind::kReject, "{\"seat\":-1}");
-  b.Add(EventKind::kForfeit, "{\"seat\":1}");  // no reason
-  b.Add(EventKind::kRound,
-        "{\"items\":[{\"kind\":\"cards\",\"points\":3,\"side\":0},"
-        "{\"kind\":\"joker\",\"points\":1,\"side\":1}]}");
-  b.Add(EventKind::kRound,
-        "{\"items\":[{\"kind\":\"ace\",\"points\":1,\"side\":1},"
-        "{\"kind\":\"all_eleven\",\"points\":2,\"side\":1},"
-        "{\"kind\":\"sweep\",\"points\":1,\"side\":3}]}");  // side 3 dropped
-  b.Add("nonsense", "{}");
-  const GameTally& t = b.tally();
-  EXPECT_EQ(t.events, 9);
-  EXPECT_EQ(t.moves, 1);
-  EXPECT_EQ(t.bad_moves, 3);
-  EXPECT_EQ(t.bad_events, 3);
-  EXPECT_EQ(t.rounds, 1);
-  EXPECT_EQ(t.PointsText(), "[[0,0,0,0,0,0,0],[0,0,0,0,1,0,3]]");
-  EXPECT_EQ(t.ConductText(), "[[1,0,0,0],[0,0,0,0]]");
-  EXPECT_EQ(t.MoveMsText(), "[[5,1],[]]");
-}
-
 TEST_F(RecorderTest, SchemaVersion1DatabaseIsBackfilledAtOpen) {
   GameHeader h1 = MakeHeader("b1");
   GameRecord finished = MakeRecord(h1, PlayEvents(h1));

@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "recorder/payload.h"
 #include "recorder/record.h"
+#include "recorder/replay.h"
 #include "rules/deal.h"
 #include "rules/game.h"
 

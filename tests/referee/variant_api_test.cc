@@ -11,7 +11,9 @@
 
 #include "gtest/gtest.h"
 #include "proto/convert.h"
+#include "recorder/payload.h"
 #include "recorder/record.h"
+#include "recorder/replay.h"
 #include "rules/game.h"
 #include "tests/referee/test_referee.h"
 

@@ -17,8 +17,10 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "recorder/payload.h"
 #include "recorder/record.h"
 #include "recorder/recorder.h"
+#include "recorder/replay.h"
 #include "rules/deal.h"
 #include "rules/game.h"
 

@@ -9,12 +9,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "recorder/payload.h"
 #include "recorder/record.h"
 #include "recorder/recorder.h"
+#include "recorder/replay.h"
 #include "rules/game.h"
 #include "rules/observation.h"
 #include "tools/cli/commands.h"
-#include "tools/verify/flat_json.h"
 
 namespace cassino::cli {
 namespace {
@@ -84,6 +85,39 @@ std::string ScoreLines(const RoundResult& r) {
   return out;
 }
 
+// The payload of the event being shown, read with recorder/payload.h.
+struct Payloads {
+  recorder::DealFields deal;
+  recorder::MoveFields move;
+  recorder::RejectFields reject;
+  recorder::RoundFields round;
+  recorder::ForfeitFields forfeit;
+  recorder::EndFields end;
+  recorder::AbortFields abort;
+
+  absl::Status Read(const recorder::Event& e) {
+    switch (e.kind) {
+      case recorder::EventKind::kCreate:
+        return absl::OkStatus();
+      case recorder::EventKind::kDeal:
+        return recorder::ParseDealPayload(e.payload, &deal);
+      case recorder::EventKind::kMove:
+        return recorder::ParseMovePayload(e.payload, &move);
+      case recorder::EventKind::kReject:
+        return recorder::ParseRejectPayload(e.payload, &reject);
+      case recorder::EventKind::kRound:
+        return recorder::ParseRoundPayload(e.payload, &round);
+      case recorder::EventKind::kForfeit:
+        return recorder::ParseForfeitPayload(e.payload, &forfeit);
+      case recorder::EventKind::kEnd:
+        return recorder::ParseEndPayload(e.payload, &end);
+      case recorder::EventKind::kAbort:
+        return recorder::ParseAbortPayload(e.payload, &abort);
+    }
+    return absl::OkStatus();
+  }
+};
+
 int Run(const Options& opt) {
   if (access(opt.db.c_str(), R_OK) != 0) {
     std::cerr << "cassino replay: cannot read " << opt.db << "\n";
@@ -111,19 +145,18 @@ int Run(const Options& opt) {
               << " seats\n";
     return 2;
   }
-  verify::FlatObject obj;
   // Decks: from the seed when the database holds it, else the deal events.
   absl::StatusOr<DeckSource> decks = recorder::HeaderDecks(h);
   if (!decks.ok()) {
     std::vector<Deck> dealt;
+    recorder::DealFields deal;
     for (const recorder::Event& e : record->events) {
-      if (e.kind != recorder::EventKind::kDeal || !obj.Parse(e.payload)) {
+      if (e.kind != recorder::EventKind::kDeal ||
+          !recorder::ParseDealPayload(e.payload, &deal).ok()) {
         continue;
       }
-      if (const std::string* d = obj.String("deck")) {
-        if (absl::StatusOr<Deck> deck = ParseDeck(*d); deck.ok()) {
-          dealt.push_back(*deck);
-        }
+      if (absl::StatusOr<Deck> deck = ParseDeck(deal.deck); deck.ok()) {
+        dealt.push_back(*deck);
       }
     }
     if (dealt.empty()) {
@@ -173,11 +206,13 @@ int Run(const Options& opt) {
     return 1;
   };
   bool state_shown = false;
+  Payloads p;
   for (const recorder::Event& e : record->events) {
     if (e.kind == recorder::EventKind::kCreate) continue;
-    if (!obj.Parse(e.payload)) return fail(e, "the payload is not JSON");
+    if (absl::Status s = p.Read(e); !s.ok()) return fail(e, s.message());
     switch (e.kind) {
       case recorder::EventKind::kCreate:
+      case recorder::EventKind::kEnd:
         break;
       case recorder::EventKind::kDeal:
         if (shown(game.round())) {
@@ -186,32 +221,25 @@ int Run(const Options& opt) {
           if (opt.all) out << "  deck: " << DeckToString(game.deck()) << "\n";
         }
         break;
-      case recorder::EventKind::kReject: {
+      case recorder::EventKind::kReject:
         if (!state_shown) show_state();
         state_shown = true;
-        const int64_t* seat = obj.Int("seat");
-        const std::string* text = obj.String("submitted");
-        const std::string* reason = obj.String("reason");
         if (shown(game.round())) {
-          out << "  rejected from seat " << (seat ? *seat : -1) << ": \""
-              << (text ? *text : "") << "\" (" << (reason ? *reason : "")
-              << ")\n";
+          out << "  rejected from seat " << p.reject.seat << ": \""
+              << p.reject.submitted << "\" (" << p.reject.reason << ")\n";
         }
         break;
-      }
       case recorder::EventKind::kMove: {
         if (opt.move >= 0 && game.turn() > opt.move) return 0;
         if (!state_shown) show_state();
         state_shown = false;
-        const std::string* text = obj.String("move");
-        if (text == nullptr) return fail(e, "no move");
-        absl::StatusOr<Move> move = Move::Parse(*text);
+        absl::StatusOr<Move> move = Move::Parse(p.move.move);
         if (!move.ok()) return fail(e, move.status().message());
         const int seat = game.to_move();
         const int round = game.round();
         if (absl::Status s = game.Play(*move); !s.ok()) {
-          return fail(e,
-                      absl::StrCat("illegal move ", *text, ": ", s.message()));
+          return fail(
+              e, absl::StrCat("illegal move ", p.move.move, ": ", s.message()));
         }
         const PlayedMove& played = game.history().back();
         if (shown(round)) {
@@ -220,40 +248,30 @@ int Run(const Options& opt) {
             out << "  -> captures " << played.outcome.captured.ToString();
             if (played.outcome.sweep) out << ", SWEEP";
           }
-          const int64_t* ms = obj.Int("elapsed_ms");
-          if (ms != nullptr) out << "  {" << *ms << " ms}";
-          out << "\n";
+          out << "  {" << p.move.elapsed_ms << " ms}\n";
         }
         if (opt.move >= 0 && played.turn >= opt.move) return 0;
         break;
       }
       case recorder::EventKind::kRound: {
-        const int64_t* r = obj.Int("round");
-        if (r != nullptr && *r >= 1 &&
-            *r <= static_cast<int64_t>(game.rounds().size()) &&
-            shown(static_cast<int>(*r))) {
-          out << "\n  Score of round " << *r << ":\n"
-              << ScoreLines(game.rounds()[*r - 1]);
+        const int r = p.round.round;
+        if (r >= 1 && r <= static_cast<int>(game.rounds().size()) && shown(r)) {
+          out << "\n  Score of round " << r << ":\n"
+              << ScoreLines(game.rounds()[r - 1]);
         }
         break;
       }
-      case recorder::EventKind::kForfeit: {
-        const int64_t* seat = obj.Int("seat");
-        const std::string* detail = obj.String("detail");
-        if (seat == nullptr || *seat < 0 || *seat >= rules->players) {
+      case recorder::EventKind::kForfeit:
+        if (p.forfeit.seat < 0 || p.forfeit.seat >= rules->players) {
           return fail(e, "bad seat");
         }
-        game.Forfeit(static_cast<int>(*seat), detail ? *detail : "");
-        out << "\nForfeit: seat " << *seat << ": " << (detail ? *detail : "")
+        game.Forfeit(p.forfeit.seat, p.forfeit.detail);
+        out << "\nForfeit: seat " << p.forfeit.seat << ": " << p.forfeit.detail
             << "\n";
         break;
-      }
       case recorder::EventKind::kAbort:
         game.Abort("");
-        out << "\nAborted: "
-            << (obj.String("detail") ? *obj.String("detail") : "") << "\n";
-        break;
-      case recorder::EventKind::kEnd:
+        out << "\nAborted: " << p.abort.detail << "\n";
         break;
     }
   }

@@ -26,7 +26,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "recorder/canonical_json.h"
 #include "recorder/event_pack.h"
+#include "recorder/tally.h"
 #include "rules/position.h"
 #include "rules/rule_set.h"
 #include "rules/scoring.h"
@@ -36,110 +38,21 @@ namespace {
 
 constexpr int kMaxSeats = 6;  // California with 6 players
 
-// ---------------------------------------------------------------------------
-// A pull scanner over JSON text that extracts a few fields and skips the
-// rest. It understands the whole JSON grammar structurally (strings with
-// escapes, nested objects and arrays) but converts only integers; string
-// values are returned raw, between the quotes, escapes as written (the
-// fields read this way are plain ASCII words).
-class Scanner {
- public:
-  explicit Scanner(std::string_view text)
-      : p_(text.data()), end_(text.data() + text.size()) {}
-
-  bool Eat(char c) {
-    Ws();
-    if (p_ < end_ && *p_ == c) {
-      ++p_;
-      return true;
-    }
-    return false;
+// games.totals as the recorder writes it: "[5,21]", `sides` integers.
+bool ParseTotals(std::string_view text, std::array<int32_t, kMaxSeats>* out,
+                 int sides) {
+  recorder::CanonicalReader r(absl::string_view(text.data(), text.size()));
+  int n = 0;
+  if (!r.Literal("[")) return false;
+  if (!r.Peek(']')) {
+    do {
+      int v = 0;
+      if (n >= kMaxSeats || !r.Int(&v)) return false;
+      (*out)[n++] = v;
+    } while (r.Next(','));
   }
-
-  bool String(std::string_view* raw) {
-    if (!Eat('"')) return false;
-    const char* start = p_;
-    while (p_ < end_) {
-      const char c = *p_;
-      if (c == '"') {
-        *raw = std::string_view(start, p_ - start);
-        ++p_;
-        return true;
-      }
-      p_ += (c == '\\') ? 2 : 1;
-    }
-    return false;
-  }
-
-  bool Int(int64_t* value) {
-    Ws();
-    bool negative = false;
-    if (p_ < end_ && *p_ == '-') {
-      negative = true;
-      ++p_;
-    }
-    if (p_ >= end_ || *p_ < '0' || *p_ > '9') return false;
-    int64_t v = 0;
-    int digits = 0;
-    while (p_ < end_ && *p_ >= '0' && *p_ <= '9') {
-      v = v * 10 + (*p_ - '0');
-      ++p_;
-      if (++digits > 18) return false;
-    }
-    if (p_ < end_ && (*p_ == '.' || *p_ == 'e' || *p_ == 'E')) return false;
-    *value = negative ? -v : v;
-    return true;
-  }
-
-  // Skips one value of any type.
-  bool Skip(int depth = 0) {
-    if (depth > 64) return false;
-    Ws();
-    if (p_ >= end_) return false;
-    switch (*p_) {
-      case '"': {
-        std::string_view ignored;
-        return String(&ignored);
-      }
-      case '{':
-      case '[': {
-        const char close = *p_ == '{' ? '}' : ']';
-        const bool object = *p_ == '{';
-        ++p_;
-        if (Eat(close)) return true;
-        do {
-          if (object) {
-            std::string_view key;
-            if (!String(&key) || !Eat(':')) return false;
-          }
-          if (!Skip(depth + 1)) return false;
-        } while (Eat(','));
-        return Eat(close);
-      }
-      default: {
-        const char* start = p_;
-        while (p_ < end_ && (std::isalnum(static_cast<unsigned char>(*p_)) ||
-                             *p_ == '-' || *p_ == '+' || *p_ == '.')) {
-          ++p_;
-        }
-        return p_ > start;
-      }
-    }
-  }
-
- private:
-  void Ws() {
-    while (p_ < end_ &&
-           (*p_ == ' ' || *p_ == '\n' || *p_ == '\t' || *p_ == '\r')) {
-      ++p_;
-    }
-  }
-
-  const char* p_;
-  const char* end_;
-};
-
-enum class Step { kFail, kNext, kStop };
+  return r.Literal("]") && r.End() && n == sides;
+}
 
 // Hashes std::string and string_view alike (heterogeneous lookup).
 struct StringHash {
@@ -148,243 +61,6 @@ struct StringHash {
     return std::hash<std::string_view>{}(s);
   }
 };
-
-// Walks the members of an object; `member(key)` must consume the value and
-// say whether to go on. Returns false on malformed input.
-template <typename F>
-bool Members(Scanner& s, F&& member) {
-  if (!s.Eat('{')) return false;
-  if (s.Eat('}')) return true;
-  do {
-    std::string_view key;
-    if (!s.String(&key) || !s.Eat(':')) return false;
-    switch (member(key)) {
-      case Step::kFail:
-        return false;
-      case Step::kStop:
-        return true;
-      case Step::kNext:
-        break;
-    }
-  } while (s.Eat(','));
-  return s.Eat('}');
-}
-
-template <typename F>
-bool Elements(Scanner& s, F&& element) {
-  if (!s.Eat('[')) return false;
-  if (s.Eat(']')) return true;
-  do {
-    if (!element()) return false;
-  } while (s.Eat(','));
-  return s.Eat(']');
-}
-
-// `move` and `reject`: the seat and (move) the elapsed time. Keys are in
-// byte order in every payload the recorder writes, but the order is not
-// relied upon.
-bool ParseSeatAndElapsed(std::string_view payload, int64_t* seat,
-                         int64_t* elapsed_ms) {
-  Scanner s(payload);
-  bool have_seat = false, have_elapsed = elapsed_ms == nullptr;
-  bool ok = Members(s, [&](std::string_view key) {
-    if (key == "seat") {
-      if (!s.Int(seat)) return Step::kFail;
-      have_seat = true;
-    } else if (elapsed_ms != nullptr && key == "elapsed_ms") {
-      if (!s.Int(elapsed_ms)) return Step::kFail;
-      have_elapsed = true;
-    } else if (!s.Skip()) {
-      return Step::kFail;
-    }
-    return have_seat && have_elapsed ? Step::kStop : Step::kNext;
-  });
-  return ok && have_seat && have_elapsed;
-}
-
-// The exact layout MovePayload writes, {"elapsed_ms":N,"move":"...",
-// "round":N,"seat":N,...}, read without the general scanner. False for
-// anything else (the caller then uses ParseSeatAndElapsed).
-bool FastMove(std::string_view p, int64_t* seat, int64_t* elapsed_ms) {
-  auto expect = [&p](size_t* i, std::string_view lit) {
-    if (p.compare(*i, lit.size(), lit) != 0) return false;
-    *i += lit.size();
-    return true;
-  };
-  auto digits = [&p](size_t* i, int64_t* v) {
-    const size_t start = *i;
-    int64_t x = 0;
-    while (*i < p.size() && p[*i] >= '0' && p[*i] <= '9' && *i - start < 15) {
-      x = x * 10 + (p[*i] - '0');
-      ++*i;
-    }
-    *v = x;
-    return *i > start;
-  };
-  size_t i = 0;
-  int64_t round = 0;
-  if (!expect(&i, "{\"elapsed_ms\":") || !digits(&i, elapsed_ms) ||
-      !expect(&i, ",\"move\":\"")) {
-    return false;
-  }
-  const size_t close = p.find('"', i);
-  if (close == std::string_view::npos ||
-      p.substr(i, close - i).find('\\') != std::string_view::npos) {
-    return false;
-  }
-  i = close + 1;
-  return expect(&i, ",\"round\":") && digits(&i, &round) &&
-         expect(&i, ",\"seat\":") && digits(&i, seat) && i < p.size() &&
-         (p[i] == ',' || p[i] == '}');
-}
-
-bool ParseForfeit(std::string_view payload, int64_t* seat,
-                  std::string_view* reason) {
-  Scanner s(payload);
-  bool have_seat = false, have_reason = false;
-  bool ok = Members(s, [&](std::string_view key) {
-    if (key == "seat") {
-      if (!s.Int(seat)) return Step::kFail;
-      have_seat = true;
-    } else if (key == "reason") {
-      if (!s.String(reason)) return Step::kFail;
-      have_reason = true;
-    } else if (!s.Skip()) {
-      return Step::kFail;
-    }
-    return have_seat && have_reason ? Step::kStop : Step::kNext;
-  });
-  return ok && have_seat && have_reason;
-}
-
-// Score item kind name -> ItemKind; kItemKinds for the other kinds the
-// engine scores (counted in the total only); -1 unknown.
-int ItemIndex(std::string_view kind) {
-  if (kind == "cards") return kCards;
-  if (kind == "spades") return kSpades;
-  if (kind == "big_cassino") return kBigCassino;
-  if (kind == "little_cassino") return kLittleCassino;
-  if (kind == "ace") return kAces;
-  if (kind == "sweep") return kSweeps;
-  // Any other item the engine scores (all_eleven, the variants' face,
-  // diamonds, ...) counts in the total only.
-  for (int k = 0; k <= static_cast<int>(ScoreItemKind::kSpade); ++k) {
-    const absl::string_view name = ScoreItemName(static_cast<ScoreItemKind>(k));
-    if (kind == std::string_view(name.data(), name.size())) return kItemKinds;
-  }
-  return -1;
-}
-
-struct ItemPoints {
-  int kind;  // ItemIndex
-  int side;
-  int points;
-};
-
-// `round`: its score items.
-bool ParseRoundItems(std::string_view payload, std::vector<ItemPoints>* out) {
-  out->clear();
-  Scanner s(payload);
-  bool have_items = false;
-  bool ok = Members(s, [&](std::string_view key) {
-    if (key != "items") return s.Skip() ? Step::kNext : Step::kFail;
-    have_items = true;
-    bool items_ok = Elements(s, [&] {
-      ItemPoints item{-1, -1, 0};
-      int64_t side = -1, points = 0;
-      bool ok = Members(s, [&](std::string_view k) {
-        if (k == "kind") {
-          std::string_view kind;
-          if (!s.String(&kind)) return Step::kFail;
-          item.kind = ItemIndex(kind);
-        } else if (k == "side") {
-          if (!s.Int(&side)) return Step::kFail;
-        } else if (k == "points") {
-          if (!s.Int(&points)) return Step::kFail;
-        } else if (!s.Skip()) {
-          return Step::kFail;
-        }
-        return Step::kNext;
-      });
-      if (!ok || item.kind < 0 || side < 0 || side >= kMaxSeats) return false;
-      item.side = static_cast<int>(side);
-      item.points = static_cast<int>(points);
-      out->push_back(item);
-      return true;
-    });
-    return items_ok ? Step::kStop : Step::kFail;
-  });
-  return ok && have_items;
-}
-
-// games.totals: "[5,21]".
-bool ParseTotals(std::string_view text, std::array<int32_t, kMaxSeats>* out,
-                 int sides) {
-  Scanner s(text);
-  int n = 0;
-  bool ok = Elements(s, [&] {
-    int64_t v;
-    if (!s.Int(&v) || n >= kMaxSeats) return false;
-    (*out)[n++] = static_cast<int32_t>(v);
-    return true;
-  });
-  return ok && n == sides;
-}
-
-// A JSON array of arrays of integers, e.g. "[[1,2],[],[3]]" (the text
-// columns of game_tallies), read in one pass: `row(r)` is called as row r
-// opens (false stops), `value(r, i, v)` for its i-th integer (false stops).
-// Returns the number of rows, or -1 if the text is anything else.
-template <typename Row, typename Value>
-int IntRows(std::string_view text, Row&& row, Value&& value) {
-  const char* p = text.data();
-  const char* const end = p + text.size();
-  auto ws = [&] {
-    while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) {
-      ++p;
-    }
-  };
-  auto eat = [&](char c) {
-    ws();
-    if (p < end && *p == c) {
-      ++p;
-      return true;
-    }
-    return false;
-  };
-  if (!eat('[')) return -1;
-  int rows = 0;
-  if (eat(']')) {
-    ws();
-    return p == end ? 0 : -1;
-  }
-  do {
-    if (!eat('[') || !row(rows)) return -1;
-    if (!eat(']')) {
-      int i = 0;
-      do {
-        ws();
-        bool negative = false;
-        if (p < end && *p == '-') {
-          negative = true;
-          ++p;
-        }
-        const char* start = p;
-        int64_t v = 0;
-        while (p < end && *p >= '0' && *p <= '9' && p - start < 18) {
-          v = v * 10 + (*p++ - '0');
-        }
-        if (p == start || (p < end && *p >= '0' && *p <= '9')) return -1;
-        if (!value(rows, i++, negative ? -v : v)) return -1;
-      } while (eat(','));
-      if (!eat(']')) return -1;
-    }
-    ++rows;
-  } while (eat(','));
-  if (!eat(']')) return -1;
-  ws();
-  return p == end ? rows : -1;
-}
 
 // ---------------------------------------------------------------------------
 // SQLite helpers.
@@ -576,75 +252,36 @@ class EventReader {
               Partial* out)
       : games_(games), with_moves_(with_moves), packs_(packs), out_(*out) {}
 
-  // One event of game `g`.
-  void Add(const GameInfo& g, std::string_view kind, std::string_view payload) {
-    if (kind.empty()) return;
-    int64_t seat = -1, elapsed = 0;
-    switch (kind[0]) {
-      case 'm':  // move
-        if (!with_moves_) return;
-        if ((!FastMove(payload, &seat, &elapsed) &&
-             !ParseSeatAndElapsed(payload, &seat, &elapsed)) ||
-            !ValidSeat(g, seat)) {
-          ++out_.bad_events;
-          return;
-        }
-        ++out_.move_events;
-        out_.move_ms[g.seat_bot[seat]].Add(elapsed, 1);
-        return;
-      case 'r':
-        if (kind == "reject") {
-          if (!ParseSeatAndElapsed(payload, &seat, nullptr) ||
-              !ValidSeat(g, seat)) {
-            ++out_.bad_events;
-            return;
-          }
-          ++out_.rejects[g.seat_bot[seat]];
-        } else if (kind == "round") {
-          if (!ParseRoundItems(payload, &items_)) {
-            ++out_.bad_events;
-            return;
-          }
-          ++out_.round_events;
-          for (int m = 0; m < g.members; ++m) ++out_.rounds[g.member_bot[m]];
-          for (const ItemPoints& item : items_) {
-            for (int m = 0; m < g.members; ++m) {
-              if (g.member_side[m] != item.side) continue;
-              auto& p = out_.points[g.member_bot[m]];
-              if (item.kind < kItemKinds) p[item.kind] += item.points;
-              p[kItemKinds] += item.points;
-            }
-          }
-        }
-        return;
-      case 'f': {  // forfeit
-        std::string_view reason;
-        if (!ParseForfeit(payload, &seat, &reason) || !ValidSeat(g, seat)) {
-          ++out_.bad_events;
-          return;
-        }
-        const int bot = g.seat_bot[seat];
-        ++out_.forfeits[bot];
-        if (reason == "time") ++out_.timeouts[bot];
-        return;
-      }
-      default:
-        return;
-    }
+  // A game read from its events: BeginGame, its events (rows, a pack, or
+  // both if the database is corrupt), EndGame. The events are tallied as
+  // the recorder tallies them (recorder/tally.h) and the tally is added as
+  // a stored one is: the two paths give the same statistics by
+  // construction.
+  void BeginGame(const GameInfo& g) {
+    game_ = &g;
+    builder_.emplace(g.players, g.sides);
   }
-
+  void AddEvent(std::string_view kind, std::string_view payload) {
+    builder_->Add(absl::string_view(kind.data(), kind.size()),
+                  absl::string_view(payload.data(), payload.size()));
+  }
   // The events of an ended game's event pack (schema 5; event_pack.h). A
   // pack that does not decode counts as one bad event (verify names it).
-  void AddPack(const GameInfo& g, std::string_view pack) {
+  void AddPack(std::string_view pack) {
     recorder::EventPackReader reader(
         absl::string_view(pack.data(), pack.size()));
     recorder::PackedEvent e;
-    while (reader.Next(&e)) {
-      const absl::string_view kind = recorder::EventKindName(e.kind);
-      Add(g, std::string_view(kind.data(), kind.size()),
-          std::string_view(e.payload.data(), e.payload.size()));
-    }
+    while (reader.Next(&e)) builder_->Add(e.kind, e.payload);
     if (!reader.status().ok()) ++out_.bad_events;
+  }
+  void EndGame() {
+    if (game_ == nullptr) return;
+    const recorder::GameTally& t = builder_->tally();
+    AddTally(*game_, {t.rounds, t.moves, t.bad_moves, t.bad_events,
+                      t.PointsText(), t.ConductText(), t.MoveMsText(),
+                      /*stored=*/false});
+    game_ = nullptr;
+    builder_.reset();
   }
 
   // Range scan over [first, last) of `games_` (sorted by id): the events
@@ -680,17 +317,20 @@ class EventReader {
       while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         std::string_view id = Text(st, 0);
         if (id != current) {
+          EndGame();
           current.assign(id);
           while (k < last && std::string_view(games_[k].id) < id) ++k;
           game = (k < last && games_[k].id == id) ? &games_[k] : nullptr;
+          if (game != nullptr) BeginGame(*game);
         }
         if (game == nullptr) continue;
         if (packs) {
-          AddPack(*game, Blob(st, 1));
+          AddPack(Blob(st, 1));
         } else {
-          Add(*game, Text(st, 1), Text(st, 2));
+          AddEvent(Text(st, 1), Text(st, 2));
         }
       }
+      EndGame();
       if (rc != SQLITE_DONE) {
         out_.status = StepError(db);
         return;
@@ -747,7 +387,7 @@ class EventReader {
           missing.push_back(k++);
         }
         if (k < last && games_[k].id == id) {
-          if (!AddTally(games_[k], st)) missing.push_back(k);
+          if (!AddTally(games_[k], ColumnsOf(st))) missing.push_back(k);
           ++k;
         }
       }
@@ -759,7 +399,7 @@ class EventReader {
                           SQLITE_STATIC);
         rc = sqlite3_step(st);
         if (rc == SQLITE_ROW) {
-          if (!AddTally(g, st)) missing.push_back(k);
+          if (!AddTally(g, ColumnsOf(st))) missing.push_back(k);
           rc = sqlite3_step(st);
         } else {
           missing.push_back(k);
@@ -802,6 +442,7 @@ class EventReader {
     sqlite3_stmt* pk = pack_stmt->get();
     for (size_t k : indices) {
       const GameInfo& g = games_[k];
+      BeginGame(g);
       for (sqlite3_stmt* q : {st, pk}) {
         if (q == nullptr) continue;
         sqlite3_bind_text(q, 1, g.id.data(), static_cast<int>(g.id.size()),
@@ -809,9 +450,9 @@ class EventReader {
         int rc;
         while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
           if (q == pk) {
-            AddPack(g, Blob(q, 0));
+            AddPack(Blob(q, 0));
           } else {
-            Add(g, Text(q, 0), Text(q, 1));
+            AddEvent(Text(q, 0), Text(q, 1));
           }
         }
         if (rc != SQLITE_DONE) {
@@ -820,27 +461,51 @@ class EventReader {
         }
         sqlite3_reset(q);
       }
+      EndGame();
     }
   }
 
  private:
-  static bool ValidSeat(const GameInfo& g, int64_t seat) {
-    return seat >= 0 && seat < g.players;
+  // A game's tally: a game_tallies row's columns, or the text a built
+  // tally writes.
+  struct TallyColumns {
+    int64_t rounds = 0;
+    int64_t moves = 0;
+    int64_t bad_moves = 0;
+    int64_t bad_events = 0;
+    absl::string_view points;
+    absl::string_view conduct;
+    absl::string_view move_ms;
+    bool stored = true;  // a game_tallies row (Summary::tallied_games)
+  };
+  // Columns 1.. of a game_tallies row (kTallyColumns).
+  static TallyColumns ColumnsOf(sqlite3_stmt* st) {
+    auto text = [st](int col) {
+      const std::string_view v = Text(st, col);
+      return absl::string_view(v.data(), v.size());
+    };
+    return {sqlite3_column_int64(st, 1),
+            sqlite3_column_int64(st, 2),
+            sqlite3_column_int64(st, 3),
+            sqlite3_column_int64(st, 4),
+            text(5),
+            text(6),
+            text(7)};
   }
 
-  // Columns 1.. of a game_tallies row (kTallyColumns) into the partial
-  // results. False, adding nothing, if the row does not fit the game (seat
-  // or side counts) or does not parse: the caller then reads the events.
-  bool AddTally(const GameInfo& g, sqlite3_stmt* st) {
-    const int64_t rounds = sqlite3_column_int64(st, 1);
-    const int64_t moves = sqlite3_column_int64(st, 2);
-    const int64_t bad_moves = sqlite3_column_int64(st, 3);
-    const int64_t bad_events = sqlite3_column_int64(st, 4);
+  // A tally into the partial results. False, adding nothing, if it does
+  // not fit the game (seat or side counts) or does not parse: the caller
+  // then reads the events.
+  bool AddTally(const GameInfo& g, const TallyColumns& c) {
+    const int64_t rounds = c.rounds;
+    const int64_t moves = c.moves;
+    const int64_t bad_moves = c.bad_moves;
+    const int64_t bad_events = c.bad_events;
     // points: per side [cards, spades, big, little, aces, sweeps, total].
     std::array<std::array<int64_t, kItemKinds + 1>, kMaxSeats> points{};
     std::array<int, kMaxSeats> widths{};
-    const int sides = IntRows(
-        Text(st, 5), [&](int r) { return r < g.sides; },
+    const int sides = recorder::ReadTallyRows(
+        c.points, [&](int r) { return r < g.sides; },
         [&](int r, int i, int64_t v) {
           if (i > kItemKinds) return false;
           points[r][i] = v;
@@ -854,8 +519,8 @@ class EventReader {
     // conduct: per seat [moves, rejects, forfeits, timeouts].
     std::array<std::array<int64_t, 4>, kMaxSeats> conduct{};
     widths.fill(0);
-    const int seats = IntRows(
-        Text(st, 6), [&](int r) { return r < g.players; },
+    const int seats = recorder::ReadTallyRows(
+        c.conduct, [&](int r) { return r < g.players; },
         [&](int r, int i, int64_t v) {
           if (i >= 4) return false;
           conduct[r][i] = v;
@@ -869,8 +534,8 @@ class EventReader {
     // move_ms: per seat [ms, count, ...]; read into pairs_ first.
     if (with_moves_) {
       pairs_.clear();
-      const int rows = IntRows(
-          Text(st, 7), [&](int r) { return r < g.players; },
+      const int rows = recorder::ReadTallyRows(
+          c.move_ms, [&](int r) { return r < g.players; },
           [&](int r, int i, int64_t v) {
             if (i % 2 == 0) {
               pairs_.push_back({r, v, -1});
@@ -885,7 +550,7 @@ class EventReader {
       }
     }
     // Everything read: add it.
-    ++out_.tallied_games;
+    if (c.stored) ++out_.tallied_games;
     out_.bad_events += bad_events + (with_moves_ ? bad_moves : 0);
     out_.round_events += rounds;
     for (int m = 0; m < g.members; ++m) {
@@ -925,7 +590,8 @@ class EventReader {
   const bool with_moves_;
   const bool packs_;
   Partial& out_;
-  std::vector<ItemPoints> items_;
+  const GameInfo* game_ = nullptr;  // the game being read from its events
+  std::optional<recorder::TallyBuilder> builder_;
 };
 
 double NormalCdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
@@ -1750,27 +1416,6 @@ absl::StatusOr<Format> ParseFormat(absl::string_view name) {
   return absl::InvalidArgumentError(absl::StrCat(
       "unknown format '", name, "': expected text, csv, json or html"));
 }
-
-namespace internal {
-
-bool ScanMove(absl::string_view payload, int64_t* seat, int64_t* elapsed_ms) {
-  const std::string_view p(payload.data(), payload.size());
-  return FastMove(p, seat, elapsed_ms) ||
-         ParseSeatAndElapsed(p, seat, elapsed_ms);
-}
-
-int64_t ScanRoundPoints(absl::string_view payload) {
-  std::vector<ItemPoints> items;
-  if (!ParseRoundItems(std::string_view(payload.data(), payload.size()),
-                       &items)) {
-    return -1;
-  }
-  int64_t sum = 0;
-  for (const ItemPoints& item : items) sum += item.points;
-  return sum;
-}
-
-}  // namespace internal
 
 std::string FormatAs(const Stats& stats, Format format) {
   switch (format) {

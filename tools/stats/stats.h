@@ -8,11 +8,11 @@
 // usable tally (a database the recorder has not opened since migration 002,
 // or a row that does not fit the game) is read from its `move`, `reject`,
 // `round` and `forfeit` events instead, with the same results; a database of
-// schema version 1 is read from its events throughout. Payloads are read
-// with a small targeted scanner that pulls out the few fields needed (it
-// walks the JSON structure, so escaped strings cannot confuse it); a
-// malformed payload is counted in `Summary::bad_events` and skipped, never
-// fatal.
+// schema version 1 is read from its events throughout. Events are tallied
+// exactly as the recorder tallies them (recorder/tally.h, with the payload
+// readers of recorder/payload.h), and the tally added as a stored one is;
+// a payload that does not read is counted in `Summary::bad_events` and
+// skipped, never fatal.
 //
 // What counts (the contract the formatters and tests rely on):
 //  * Only finished games are analysed. Running and aborted games matching
@@ -252,14 +252,6 @@ std::string FormatJson(const Stats& stats);
 // external references.
 std::string FormatHtml(const Stats& stats);
 std::string FormatAs(const Stats& stats, Format format);
-
-// The payload scanner ReadStats uses, exposed for the benchmark.
-namespace internal {
-// A `move` payload's seat and elapsed_ms; false if malformed.
-bool ScanMove(absl::string_view payload, int64_t* seat, int64_t* elapsed_ms);
-// The sum of a `round` payload's item points; -1 if malformed.
-int64_t ScanRoundPoints(absl::string_view payload);
-}  // namespace internal
 
 }  // namespace cassino::stats
 

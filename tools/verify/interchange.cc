@@ -7,10 +7,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
+#include "recorder/payload.h"
 #include "recorder/recorder.h"
 
 namespace cassino::verify {
 namespace {
+
+using recorder::StoredEvent;
+using recorder::StoredGame;
 
 using Json = nlohmann::json;
 
@@ -53,12 +57,75 @@ std::string UtcTime(int64_t us) {
   return buf;
 }
 
-std::string Totals(const Json& totals) {
-  std::vector<std::string> parts;
-  if (totals.is_array()) {
-    for (const Json& t : totals) parts.push_back(Dump(t));
+// A round's score breakdown (docs/export_format.md, "Text").
+void AppendRoundText(const recorder::RoundFields& f, std::string* out) {
+  absl::StrAppend(out, "  Score of round ", f.round, " (dealer seat ", f.dealer,
+                  "):\n");
+  for (const recorder::RoundFields::Item& item : f.items) {
+    absl::StrAppend(out, "    ", item.kind, item.card.empty() ? "" : " ",
+                    item.card, " +", item.points, " side ", item.side, "\n");
   }
-  return absl::StrJoin(parts, "-");
+  for (size_t side = 0; side < f.sides.size(); ++side) {
+    const recorder::RoundFields::Side& s = f.sides[side];
+    absl::StrAppend(out, "    side ", side, ": ", s.cards, " cards, ", s.spades,
+                    " spades, ", s.aces, " aces, ", s.sweeps, " sweeps, ",
+                    s.points, " points\n");
+  }
+  if (f.leftovers != "-") {
+    absl::StrAppend(out, "    leftovers ", f.leftovers, " to side ",
+                    f.leftover_side, "\n");
+  }
+  absl::StrAppend(out, "    totals ", absl::StrJoin(f.totals_before, "-"),
+                  " -> ", absl::StrJoin(f.totals_after, "-"), "\n");
+}
+
+// One event of the text form (docs/export_format.md, "Text"); `result` is
+// the game's result line. A payload that does not read is named as such.
+void AppendEventText(const StoredEvent& e, absl::string_view result,
+                     std::string* out) {
+  absl::Status read;
+  if (e.kind == "deal") {
+    recorder::DealFields f;
+    if (read = recorder::ParseDealPayload(e.payload, &f); read.ok()) {
+      absl::StrAppend(out, "Round ", f.round, "\n  deck ", f.deck, "\n");
+    }
+  } else if (e.kind == "move") {
+    recorder::MoveFields f;
+    if (read = recorder::ParseMovePayload(e.payload, &f); read.ok()) {
+      absl::StrAppend(out, "  ", f.turn + 1, ". seat ", f.seat, ": ", f.move,
+                      "  {", f.elapsed_ms, " ms}\n");
+    }
+  } else if (e.kind == "reject") {
+    recorder::RejectFields f;
+    if (read = recorder::ParseRejectPayload(e.payload, &f); read.ok()) {
+      absl::StrAppend(out, "     (seat ", f.seat, " rejected ",
+                      Quote(f.submitted), ": ", f.reason, ")\n");
+    }
+  } else if (e.kind == "round") {
+    recorder::RoundFields f;
+    if (read = recorder::ParseRoundPayload(e.payload, &f); read.ok()) {
+      AppendRoundText(f, out);
+    }
+  } else if (e.kind == "forfeit") {
+    recorder::ForfeitFields f;
+    if (read = recorder::ParseForfeitPayload(e.payload, &f); read.ok()) {
+      absl::StrAppend(out, "Forfeit: seat ", f.seat, " (", f.reason,
+                      "): ", f.detail, "\n");
+    }
+  } else if (e.kind == "end") {
+    recorder::EndFields f;
+    if (read = recorder::ParseEndPayload(e.payload, &f); read.ok()) {
+      absl::StrAppend(out, "End: ", result, ": ", f.detail, "\n");
+    }
+  } else if (e.kind == "abort") {
+    recorder::AbortFields f;
+    if (read = recorder::ParseAbortPayload(e.payload, &f); read.ok()) {
+      absl::StrAppend(out, "Aborted: ", f.detail, "\n");
+    }
+  }
+  if (!read.ok()) {
+    absl::StrAppend(out, "  (event ", e.seq, ": ", read.message(), ")\n");
+  }
 }
 
 }  // namespace
@@ -125,15 +192,14 @@ std::string GameToText(const StoredGame& g) {
   }
   tag("Created", UtcTime(g.created_us));
   tag("Status", g.status);
+  recorder::EndFields end;
   std::string result = "*";
   for (const StoredEvent& e : g.events) {
-    if (e.kind == "end") {
-      const Json j = Json::parse(e.payload, nullptr, false);
-      const int64_t w = Int(j, "winner", -1);
+    if (e.kind == "end" && recorder::ParseEndPayload(e.payload, &end).ok()) {
       result = absl::StrCat(
-          w >= 0 ? absl::StrCat("side ", w, " wins") : std::string("no winner"),
-          " (", Str(j, "reason"), ") ",
-          Totals(j.is_object() && j.contains("totals") ? j["totals"] : Json()));
+          end.winner >= 0 ? absl::StrCat("side ", end.winner, " wins")
+                          : std::string("no winner"),
+          " (", end.reason, ") ", absl::StrJoin(end.totals, "-"));
     } else if (e.kind == "abort") {
       result = "aborted";
     }
@@ -141,60 +207,7 @@ std::string GameToText(const StoredGame& g) {
   tag("Result", result);
   if (!g.events.empty()) tag("FinalHash", g.events.back().hash);
   out += "\n";
-
-  for (const StoredEvent& e : g.events) {
-    const Json j = Json::parse(e.payload, nullptr, false);
-    if (e.kind == "deal") {
-      absl::StrAppend(&out, "Round ", Int(j, "round"), "\n  deck ",
-                      Str(j, "deck"), "\n");
-    } else if (e.kind == "move") {
-      absl::StrAppend(&out, "  ", Int(j, "turn") + 1, ". seat ", Int(j, "seat"),
-                      ": ", Str(j, "move"), "  {", Int(j, "elapsed_ms"),
-                      " ms}\n");
-    } else if (e.kind == "reject") {
-      absl::StrAppend(&out, "     (seat ", Int(j, "seat"), " rejected ",
-                      Quote(Str(j, "submitted")), ": ", Str(j, "reason"),
-                      ")\n");
-    } else if (e.kind == "round") {
-      absl::StrAppend(&out, "  Score of round ", Int(j, "round"),
-                      " (dealer seat ", Int(j, "dealer"), "):\n");
-      if (j.is_object() && j.contains("items") && j["items"].is_array()) {
-        for (const Json& item : j["items"]) {
-          std::string card = Str(item, "card");
-          absl::StrAppend(
-              &out, "    ", Str(item, "kind"), card.empty() ? "" : " ", card,
-              " +", Int(item, "points"), " side ", Int(item, "side"), "\n");
-        }
-      }
-      if (j.is_object() && j.contains("sides") && j["sides"].is_array()) {
-        int side = 0;
-        for (const Json& s : j["sides"]) {
-          absl::StrAppend(&out, "    side ", side++, ": ", Int(s, "cards"),
-                          " cards, ", Int(s, "spades"), " spades, ",
-                          Int(s, "aces"), " aces, ", Int(s, "sweeps"),
-                          " sweeps, ", Int(s, "points"), " points\n");
-        }
-      }
-      const std::string leftovers = Str(j, "leftovers", "-");
-      if (leftovers != "-") {
-        absl::StrAppend(&out, "    leftovers ", leftovers, " to side ",
-                        Int(j, "leftover_side", -1), "\n");
-      }
-      absl::StrAppend(
-          &out, "    totals ",
-          Totals(j.is_object() ? j.value("totals_before", Json()) : Json()),
-          " -> ",
-          Totals(j.is_object() ? j.value("totals_after", Json()) : Json()),
-          "\n");
-    } else if (e.kind == "forfeit") {
-      absl::StrAppend(&out, "Forfeit: seat ", Int(j, "seat"), " (",
-                      Str(j, "reason"), "): ", Str(j, "detail"), "\n");
-    } else if (e.kind == "end") {
-      absl::StrAppend(&out, "End: ", result, ": ", Str(j, "detail"), "\n");
-    } else if (e.kind == "abort") {
-      absl::StrAppend(&out, "Aborted: ", Str(j, "detail"), "\n");
-    }
-  }
+  for (const StoredEvent& e : g.events) AppendEventText(e, result, &out);
   out += "\n";
   return out;
 }
@@ -349,39 +362,6 @@ absl::StatusOr<std::vector<StoredGame>> ParseExport(const std::string& text) {
   return out;
 }
 
-absl::StatusOr<recorder::GameRecord> ToRecord(const StoredGame& g) {
-  recorder::GameRecord r;
-  recorder::GameHeader& h = r.header;
-  h.game_id = g.game_id;
-  h.label = g.label;
-  h.rules = g.rules;
-  for (size_t i = 0; i < g.bots.size(); ++i) {
-    h.seats.push_back(
-        {g.bots[i], "", i < g.accounts.size() ? g.accounts[i] : ""});
-  }
-  h.commitment = g.commitment;
-  h.seed = g.seed;
-  h.explicit_decks = g.explicit_decks;
-  h.clock = {g.per_move_ms, g.bank_ms, static_cast<int>(g.max_illegal)};
-  h.created_us = g.created_us;
-  if (g.status == "running") {
-    r.status = recorder::GameStatus::kRunning;
-  } else if (g.status == "finished") {
-    r.status = recorder::GameStatus::kFinished;
-  } else if (g.status == "aborted") {
-    r.status = recorder::GameStatus::kAborted;
-  } else {
-    return absl::InvalidArgumentError(
-        absl::StrCat("unknown status '", g.status, "'"));
-  }
-  for (const StoredEvent& e : g.events) {
-    absl::StatusOr<recorder::EventKind> kind = recorder::ParseEventKind(e.kind);
-    if (!kind.ok()) return kind.status();
-    r.events.push_back({e.seq, *kind, e.at_us, e.payload, e.hash});
-  }
-  return r;
-}
-
 absl::StatusOr<ImportResult> ImportExport(const std::string& db_path,
                                           const std::string& text) {
   absl::StatusOr<std::vector<StoredGame>> games = ParseExport(text);
@@ -398,7 +378,7 @@ absl::StatusOr<ImportResult> ImportExport(const std::string& db_path,
           "refused ", g.game_id, ": it does not verify: ", f->ToString()));
       continue;
     }
-    absl::StatusOr<recorder::GameRecord> record = ToRecord(g);
+    absl::StatusOr<recorder::GameRecord> record = recorder::ToRecord(g);
     absl::Status s = record.ok() ? (*rec)->Import(*record) : record.status();
     if (absl::IsAlreadyExists(s)) {
       ++result.skipped;

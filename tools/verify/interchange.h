@@ -45,16 +45,13 @@ absl::Status ExportDatabase(const std::string& db_path,
                             std::ostream& out);
 
 // One game as an export line (JSON object, no newline), and as text.
-std::string GameToJson(const StoredGame& game);
-std::string GameToText(const StoredGame& game);
+std::string GameToJson(const recorder::StoredGame& game);
+std::string GameToText(const recorder::StoredGame& game);
 
 // Parses a JSON export. Each game comes back as stored (has_summary =
 // false). InvalidArgument, naming the game or field, for malformed input.
-absl::StatusOr<std::vector<StoredGame>> ParseExport(const std::string& text);
-
-// The record to give Recorder::Import (token hashes empty). The game should
-// have verified (its kinds must be valid).
-absl::StatusOr<recorder::GameRecord> ToRecord(const StoredGame& game);
+absl::StatusOr<std::vector<recorder::StoredGame>> ParseExport(
+    const std::string& text);
 
 struct ImportResult {
   int imported = 0;
