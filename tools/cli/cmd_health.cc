@@ -73,8 +73,8 @@ int Check(const HealthOptions& options) {
           ? options.address
           : absl::StrCat(options.address, " service ", options.service);
   if (!status.ok()) {
-    std::cerr << "cassino health: " << what << ": "
-              << status.status().message() << "\n";
+    std::cerr << "cassino health: " << what << ": " << status.status().message()
+              << "\n";
     return kNoAnswer;
   }
   std::cout << what << ": " << health::ServingStatusName(*status) << "\n";
