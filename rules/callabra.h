@@ -1,5 +1,5 @@
 // Callabra: a related fishing game, played through the same interface as
-// Cassino (VARIANTS.md, "Related games").
+// Cassino (docs/rules.md, *Related games*).
 //
 // Rules. 52 cards valued A=1, 2..10, J=11, Q=12, K=13; 2, 3 or 4 players,
 // each for themselves. The dealer (the last seat) deals one card at a time

@@ -1,4 +1,4 @@
-// A move and its canonical text notation (RULES.md §4).
+// A move and its canonical text notation (docs/rules.md, *Move notation*).
 //
 // The identity of a move is: the kind, the played card, for builds the build
 // value, and the set of table cards involved (loose cards and whole builds).
@@ -6,13 +6,15 @@
 // exactly that identity, so equality of Moves is equality of moves.
 //
 // Under ace_high or dual_ten the identity also holds the value declared for
-// the played card when it is not the card's default value (VARIANTS.md):
+// the played card when it is not the card's default value (docs/rules.md,
+// *Move-level variants*):
 // `take AC=14 KS AH`, `build 14 AC=14 ...`, `take TD=11 5H 6C`. The default
 // value is never written (`AC=1` and `TD=10` parse as plain `AC`, `TD`), so
 // the notation stays canonical.
 //
 // Under pluck the identity also holds the plucked card and whether it was
-// plucked before or after the card was played (VARIANTS.md):
+// plucked before or after the card was played (docs/rules.md,
+// *Move-level variants*):
 //   pluck 7H, trail 3D          pluck first, then play
 //   trail 3D, pluck 7H          play first, then pluck
 //

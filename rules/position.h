@@ -70,8 +70,9 @@ struct Position {
   Table table;
   std::vector<CardSet> hands;  // one per seat
   int to_move = 0;
-  // pluck (VARIANTS.md): bit s set once seat s has plucked in this deal;
-  // and whether the stock is empty, when nobody may pluck.
+  // pluck (docs/rules.md, *Move-level variants*): bit s set once seat s has
+  // plucked in this deal; and whether the stock is empty, when nobody may
+  // pluck.
   uint32_t plucked = 0;
   bool stock_empty = false;
 

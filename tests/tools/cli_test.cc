@@ -80,7 +80,7 @@ TEST(CliMoves, WorkedExample1PrintsTheNineMovesSorted) {
   const Result r = RunCli({"moves", "table: 2C KH 6D 5S 8H; hands: 3D 8C / ?"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.err, IsEmpty());
-  // RULES.md §8 example 1, sorted as strings.
+  // docs/rules.md, *Worked examples*, example 1, sorted as strings.
   EXPECT_THAT(
       Lines(r.out),
       ElementsAre("build 8 3D 5S", "build 8 3D 5S 6D 2C", "build 8 3D 5S 8H",
