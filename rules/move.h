@@ -23,7 +23,7 @@
 //   take 8C 8H 6D 2C            played card, then every table card taken
 //   build 8 3D 5S 8H 6D 2C      value, played card, table cards involved
 //   call                        call out (option call_out): claim the win
-//   take 3C+5H 8D               Callabra's pair capture: two hand cards
+//   take 3S+5H 8D               Callabra's pair capture: two hand cards
 //                               (joined by '+', deck order) take one card
 //                               whose value is their sum
 // The parser accepts table cards in any order, `capture` for `take`, and
