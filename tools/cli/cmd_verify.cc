@@ -25,8 +25,8 @@ For each game (every game of the databases when none is named) verify:
   - the header: the games/seats rows equal the hashed create event;
   - the seed: a finished game's end event reveals a seed whose SHA-256 is
     the commitment;
-  - the deals: every deal event's deck is the deck RULES.md §2 derives from
-    the seed (or the explicit deck);
+  - the deals: every deal event's deck is the deck the seed gives (or the
+    explicit deck; docs/rules.md, *The seeded shuffle*);
   - the play, replayed with the rules engine: every move was legal and made
     by the seat to move at its turn; every rejected submission that parses
     as a move is indeed illegal; forfeits follow the rules; every round
