@@ -234,6 +234,41 @@ absl::Status CheckCapture(const Position& pos, const Move& m, CardSet loose,
   return absl::OkStatus();
 }
 
+// A new build of the played card's own value: the played card alone is a
+// group, the loose cards one group more and, absorbing, further groups
+// (revision 2; a multiple build, so never under multiple_builds=off).
+absl::Status CheckNaturalBuild(const Position& pos, const Move& m,
+                               CardSet loose) {
+  const RuleSet& rules = pos.rules;
+  const int v = m.value;
+  if (!rules.NaturalBuilds()) {
+    return Illegal(absl::StrCat(
+        "a new build of ", v, " needs table cards that, with ",
+        m.card.ToString(), ", sum to ", v, "; to take cards of ", v,
+        " use take",
+        rules.multiple_builds
+            ? " (natural builds with the played card alone need revision=2)"
+            : " (a natural build is a multiple build, and multiple builds "
+              "are off)"));
+  }
+  const bool absorb = rules.multi_build_absorb;
+  const bool splits =
+      AnyValueChoice(rules, loose, [&](const ValueCounts& counts, int) {
+        return SplitsIntoGroups(counts, v);
+      });
+  if (!splits) {
+    return Illegal(absl::StrCat("a natural build of ", v, ": the table cards ",
+                                loose.ToString(),
+                                " do not split into groups of ", v));
+  }
+  if (!absorb && !CanSumTo(rules, loose, v)) {
+    return Illegal(
+        "absorbing further groups into a build is off "
+        "(multi_build_absorb=off): a natural build takes one group");
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
                         uint32_t involved, MoveEffect* e) {
   const RuleSet& rules = pos.rules;
@@ -292,11 +327,7 @@ absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
       return Illegal(
           "a build needs at least one table card with the played card");
     }
-    if (v == x) {
-      return Illegal(absl::StrCat(
-          "a new build of ", v, " needs table cards that, with ", c.ToString(),
-          ", sum to ", v, "; to take cards of ", v, " use take"));
-    }
+    if (v == x) return CheckNaturalBuild(pos, m, loose);
     if (!loose_fit_absorbing(v - x)) {
       return Illegal(absl::StrCat(
           c.ToString(), " with ", loose.ToString(),

@@ -224,6 +224,13 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x, int declared,
     return scratch_;
   };
 
+  // A natural build (revision 2): c alone is a group of x, played onto one
+  // loose group of x and, absorbing, further groups of x. Always multiple.
+  if (rules.NaturalBuilds() && x <= rules.MaxBuild() && holds(x)) {
+    for (uint32_t m : unions(x, x)) {
+      Emit(pos, Move::Build(c, x, CardsOf(m), declared), 0, -1, out);
+    }
+  }
   for (int v = x + 1; v <= rules.MaxBuild(); ++v) {
     if (!holds(v)) continue;
     // A new build: c with loose cards summing to v - x, plus groups of v.

@@ -427,6 +427,14 @@ const std::vector<Option>& Options() {
        [](RuleSet& r, absl::string_view v) {
          return ParseBool("pluck", v, &r.pluck);
        }},
+      {{"revision", "1, 2", "2",
+        "the readings of the rules: 2 the current; 1 those before natural "
+        "builds with the played card alone (kept so that older records "
+        "replay as played; a record's rules without revision are 1)"},
+       [](const RuleSet& r) { return absl::StrCat(r.revision); },
+       [](RuleSet& r, absl::string_view v) {
+         return ParseInt("revision", v, 1, RuleSet::kRevision, &r.revision);
+       }},
   };
   return *options;
 }
@@ -541,9 +549,15 @@ std::vector<PresetDoc> PresetDocs() {
   return docs;
 }
 
-absl::StatusOr<RuleSet> RuleSet::Parse(absl::string_view text) {
+namespace {
+
+// Parse and ParseRecorded: a text without `revision=` is read as
+// `unstated_revision`.
+absl::StatusOr<RuleSet> ParseText(absl::string_view text,
+                                  int unstated_revision) {
   RuleSet rules;
   bool first = true;
+  bool revision_stated = false, sums_stated = false;
   for (absl::string_view word :
        absl::StrSplit(text, absl::ByAnyChar(" ,\t"), absl::SkipEmpty())) {
     auto eq = word.find('=');
@@ -553,18 +567,36 @@ absl::StatusOr<RuleSet> RuleSet::Parse(absl::string_view text) {
             absl::StrCat("rules: '", word,
                          "' must come first (a preset) or be option=value"));
       }
-      absl::StatusOr<RuleSet> preset = Preset(word);
+      absl::StatusOr<RuleSet> preset = RuleSet::Preset(word);
       if (!preset.ok()) return preset.status();
       rules = *preset;
     } else {
-      absl::Status s = rules.Set(word.substr(0, eq), word.substr(eq + 1));
+      const absl::string_view option = word.substr(0, eq);
+      revision_stated |= option == "revision";
+      sums_stated |= option == "builds_in_sums";
+      absl::Status s = rules.Set(option, word.substr(eq + 1));
       if (!s.ok()) return s;
     }
     first = false;
   }
+  if (!revision_stated) rules.revision = unstated_revision;
+  // Revision 1 had builds_in_sums=never by default.
+  if (rules.revision < 2 && !sums_stated) {
+    rules.builds_in_sums = BuildsInSums::kNever;
+  }
   absl::Status valid = rules.Validate();
   if (!valid.ok()) return valid;
   return rules;
+}
+
+}  // namespace
+
+absl::StatusOr<RuleSet> RuleSet::Parse(absl::string_view text) {
+  return ParseText(text, kRevision);
+}
+
+absl::StatusOr<RuleSet> RuleSet::ParseRecorded(absl::string_view text) {
+  return ParseText(text, 1);
 }
 
 absl::Status RuleSet::Set(absl::string_view option, absl::string_view value) {
@@ -717,95 +749,6 @@ int RuleSet::DealsPerRound() const {
   const int cards = pack - (removed.empty() ? 0 : removed.size());
   return (cards - kTableDeal - players * last_deal_extra) /
          (hand_size * players);
-}
-
-namespace {
-
-// The named (non-card) items of `scoring=`, in their printed order.
-struct ScoringItem {
-  absl::string_view name;
-  int Scoring::*points;
-};
-constexpr std::array<ScoringItem, 6> kScoringItems{{
-    {"cards", &Scoring::most_cards},
-    {"spades", &Scoring::most_spades},
-    {"diamonds", &Scoring::most_diamonds},
-    {"each_ace", &Scoring::each_ace},
-    {"each_spade", &Scoring::each_spade},
-    {"all_aces", &Scoring::all_aces},
-}};
-constexpr int kMaxItemPoints = 100;
-
-}  // namespace
-
-std::string Scoring::ToString() const {
-  std::vector<std::string> words;
-  for (const ScoringItem& item : kScoringItems) {
-    if (this->*item.points != 0) {
-      words.push_back(absl::StrCat(item.name, ":", this->*item.points));
-    }
-  }
-  for (int i = 0; i < kDeckSize; ++i) {
-    if (card[i] != 0) {
-      words.push_back(
-          absl::StrCat(Card::FromIndex(i).ToString(), ":", card[i]));
-    }
-  }
-  return words.empty() ? "none" : absl::StrJoin(words, "+");
-}
-
-absl::StatusOr<Scoring> Scoring::Parse(absl::string_view text) {
-  Scoring s;
-  for (const ScoringItem& item : kScoringItems) s.*item.points = 0;
-  s.card.fill(0);
-  if (text == "none") return s;
-  std::vector<std::string> seen;
-  for (absl::string_view word : absl::StrSplit(text, '+')) {
-    const size_t colon = word.find(':');
-    if (colon == absl::string_view::npos) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "option scoring: '", word, "' is not item:points (e.g. cards:3)"));
-    }
-    const absl::string_view name = word.substr(0, colon);
-    int points = 0;
-    if (!absl::SimpleAtoi(word.substr(colon + 1), &points) || points < 0 ||
-        points > kMaxItemPoints) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "option scoring: '", word, "': points must be a number from 0 to ",
-          kMaxItemPoints));
-    }
-    int* target = nullptr;
-    std::string key;
-    for (const ScoringItem& item : kScoringItems) {
-      if (item.name == name) {
-        target = &(s.*item.points);
-        key = std::string(name);
-      }
-    }
-    int8_t* card_target = nullptr;
-    if (target == nullptr) {
-      absl::StatusOr<Card> c = Card::Parse(name);
-      if (!c.ok()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "option scoring: unknown item '", name,
-            "' (items: cards, spades, diamonds, each_ace, each_spade, "
-            "all_aces, or a card such as TD)"));
-      }
-      card_target = &s.card[c->index()];
-      key = c->ToString();
-    }
-    if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("option scoring: '", key, "' is listed twice"));
-    }
-    seen.push_back(key);
-    if (target != nullptr) {
-      *target = points;
-    } else {
-      *card_target = static_cast<int8_t>(points);
-    }
-  }
-  return s;
 }
 
 std::vector<OptionDoc> OptionDocs() {

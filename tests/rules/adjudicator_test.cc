@@ -83,8 +83,18 @@ TEST(AdjudicatorTest, MultipleBuildsAreNeverRaised) {
 }
 
 TEST(AdjudicatorTest, NewBuildNeedsATableCardWithThePlayedCard) {
-  EXPECT_THAT(Reason("table: 8H; hands: 8C 8D / ?", "build 8 8C 8H"),
-              HasSubstr("use take"));
+  EXPECT_THAT(ValidateMove(Pos("table: 8H; hands: 8C 8D / ?"),
+                           Move::Build(*Card::Parse("8C"), 8, CardSet()))
+                  .message(),
+              HasSubstr("at least one table card"));
+  // A natural build (the played card alone is a group) is legal from
+  // revision 2; revision 1 refused it.
+  EXPECT_TRUE(
+      ValidateMove(Pos("table: 8H; hands: 8C 8D / ?"), M("build 8 8C 8H"))
+          .ok());
+  EXPECT_THAT(
+      Reason("table: 8H; hands: 8C 8D / ?; rules: revision=1", "build 8 8C 8H"),
+      HasSubstr("use take"));
 }
 
 TEST(AdjudicatorTest, OwnRaiseForbidden) {

@@ -1,0 +1,117 @@
+// Rules fidelity (issue #13): worked positions for the readings of the
+// source texts that revision 2 of the rules corrects, each with its full
+// legal-move list, cross-checked against the brute-force validator, and the
+// old reading (revision=1) that older records replay under.
+
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "rules/adjudicator.h"
+#include "rules/legal_moves.h"
+#include "tests/rules/test_util.h"
+
+namespace cassino {
+namespace {
+
+using ::cassino::testing::BruteForce;
+using ::cassino::testing::M;
+using ::cassino::testing::Pos;
+using ::cassino::testing::Sorted;
+using ::cassino::testing::SortedMoves;
+
+// The generated list of `position`, checked equal to the brute force.
+std::vector<std::string> Checked(const std::string& position) {
+  std::vector<std::string> moves = SortedMoves(position);
+  EXPECT_EQ(moves, BruteForce(Pos(position))) << position;
+  return moves;
+}
+
+// --- 1. Natural building with the played card alone --------------------
+// "a player can place a 7 on top of another 7, or on top of a 5 and a 2
+// which have been built to 7, and announce 'building sevens', provided
+// that he has a 7 in his hand" (sources 000, 001).
+
+TEST(NaturalBuild, SevenOnASeven) {
+  EXPECT_EQ(Checked("table: 7C; hands: 7H 7S / ?"),
+            Sorted({"build 7 7S 7C", "build 7 7H 7C", "take 7S 7C",
+                    "take 7H 7C", "trail 7S", "trail 7H"}));
+}
+
+TEST(NaturalBuild, SevenOnALooseGroupOfSeven) {
+  EXPECT_EQ(Checked("table: 3C 4D; hands: 7H 7S / ?"),
+            Sorted({"build 7 7S 4D 3C", "build 7 7H 4D 3C", "take 7S 4D 3C",
+                    "take 7H 4D 3C", "trail 7S", "trail 7H"}));
+}
+
+TEST(NaturalBuild, NeedsAnotherCardOfTheValue) {
+  // One 7 only: nothing to take the build with later.
+  EXPECT_EQ(Checked("table: 7C; hands: 7H 9S / ?"),
+            Sorted({"take 7H 7C", "trail 7H", "trail 9S"}));
+}
+
+TEST(NaturalBuild, AbsorbsFurtherGroups) {
+  // 7H (or 7S) alone is one group; 7C and 4D+3C are two more. 2D builds 7
+  // with 5S as before.
+  const std::string pos = "table: 7C 4D 3C 5S; hands: 7H 7S 2D / ?";
+  EXPECT_EQ(Checked(pos),
+            Sorted({"build 7 7S 7C", "build 7 7S 4D 3C", "build 7 7S 4D 3C 7C",
+                    "build 7 7H 7C", "build 7 7H 4D 3C", "build 7 7H 4D 3C 7C",
+                    "take 7S 7C", "take 7S 4D 3C", "take 7S 4D 3C 7C",
+                    "take 7H 7C", "take 7H 4D 3C", "take 7H 4D 3C 7C",
+                    "build 7 2D 5S", "build 7 2D 5S 7C", "build 7 2D 5S 4D 3C",
+                    "build 7 2D 5S 4D 3C 7C", "trail 7S", "trail 7H",
+                    "trail 2D"}));
+  // Without absorbing a natural build takes exactly one loose group.
+  EXPECT_EQ(Checked(pos + "; rules: multi_build_absorb=off"),
+            Sorted({"build 7 7S 7C", "build 7 7S 4D 3C", "build 7 7H 7C",
+                    "build 7 7H 4D 3C", "take 7S 7C", "take 7S 4D 3C",
+                    "take 7S 4D 3C 7C", "take 7H 7C", "take 7H 4D 3C",
+                    "take 7H 4D 3C 7C", "build 7 2D 5S", "trail 7S",
+                    "trail 7H", "trail 2D"}));
+}
+
+TEST(NaturalBuild, NotWithoutMultipleBuildsNorInRevisionOne) {
+  const std::string pos = "table: 3C 4D; hands: 7H 7S / ?; rules: ";
+  const std::vector<std::string> takes_and_trails = Sorted(
+      {"take 7S 4D 3C", "take 7H 4D 3C", "trail 7S", "trail 7H"});
+  // California: no multiple builds, and a natural build is one.
+  EXPECT_EQ(Checked(pos + "california"), takes_and_trails);
+  EXPECT_EQ(Checked(pos + "multiple_builds=off"), takes_and_trails);
+  // The old reading, for records made before revision 2.
+  EXPECT_EQ(Checked(pos + "revision=1"), takes_and_trails);
+  EXPECT_EQ(ValidateMove(Pos(pos + "revision=1"), M("build 7 7H 4D 3C"))
+                .message(),
+            "a new build of 7 needs table cards that, with 7H, sum to 7; to "
+            "take cards of 7 use take (natural builds with the played card "
+            "alone need revision=2)");
+}
+
+TEST(NaturalBuild, EveryValueUpToTheBuildLimit) {
+  // Aces to tens; with royal values kings (13) too.
+  EXPECT_EQ(Checked("table: AC; hands: AS AH / ?"),
+            Sorted({"build 1 AS AC", "build 1 AH AC", "take AS AC",
+                    "take AH AC", "trail AS", "trail AH"}));
+  EXPECT_EQ(Checked("table: 4C 6C; hands: TS TH / ?"),
+            Sorted({"build 10 TS 4C 6C", "build 10 TH 4C 6C", "take TS 4C 6C",
+                    "take TH 4C 6C", "trail TS", "trail TH"}));
+  const std::vector<std::string> royal =
+      SortedMoves("table: KC; hands: KS KH / ?; rules: royal");
+  EXPECT_EQ(royal, BruteForce(Pos("table: KC; hands: KS KH / ?; rules: royal")));
+  EXPECT_NE(std::find(royal.begin(), royal.end(), "build 13 KS KC"),
+            royal.end());
+}
+
+TEST(NaturalBuild, MakesAMultipleBuildTakenOnlyByItsValue) {
+  Position p = Pos("table: 3C 4D; hands: 7H 7S 3S / 5D 2H 9C");
+  ApplyMove(p, M("build 7 7H 4D 3C"));
+  EXPECT_EQ(p.table.ToString(), "[7H 4D 3C]=7m@0");
+  // Seat 1 can neither raise it (a multiple build) nor take it with 9.
+  EXPECT_EQ(SortedMoves(p.ToString()),
+            Sorted({"trail 5D", "trail 2H", "trail 9C"}));
+  ApplyMove(p, M("trail 9C"));
+  EXPECT_EQ(SortedMoves(p.ToString()), Sorted({"take 7S 7H 4D 3C"}));
+}
+
+}  // namespace
+}  // namespace cassino
