@@ -188,9 +188,12 @@ const std::vector<Option>& Options() {
        [](RuleSet& r, absl::string_view v) {
          return ParseEnum(kFaceNames, "face_capture", v, &r.face_capture);
        }},
-      {{"builds_in_sums", "never, opponents_single", "never",
-        "whether an opponent of a single build's controller may capture it "
-        "as part of a sum"},
+      {{"builds_in_sums", "never, opponents_single", "opponents_single",
+        "opponents_single: an adversary of a single build's controller may "
+        "take it by combination, counting it at its value in a sum (an "
+        "eight build with an ace, by a nine); never: Hoyle's stricter "
+        "reading, a build is never part of a sum (the default of revision "
+        "1)"},
        [](const RuleSet& r) {
          return std::string(NameOf(kSumNames, r.builds_in_sums));
        },

@@ -46,7 +46,8 @@
 // legal or how a game flows, the old reading stays reachable as revision 1:
 //   1: the readings before issue #13 (no natural build with the played card
 //      alone; `builds_in_sums=never` unless stated).
-//   2 (kRevision, the current): natural builds with the played card alone.
+//   2 (kRevision, the current): natural builds with the played card alone;
+//      `builds_in_sums=opponents_single` unless stated.
 // ToString() always writes the revision. Parse() reads a text without one as
 // the current revision (a player asking for a game); ParseRecorded() reads
 // it as revision 1 (a record written before revisions existed).
@@ -75,7 +76,10 @@ enum class DealStyle { kTwos, kSingles };
 // What a face card may take (RULES.md §4).
 // `four` and `any` add natural face builds (VARIANTS.md).
 enum class FaceCapture { kOne, kAll, kFour, kAny };
-// Whether a build may be part of a sum when capturing (RULES.md §4).
+// Whether a build may be part of a sum when capturing (RULES.md §4):
+// `never` is Hoyle's stricter reading, `opponents_single` (the default from
+// revision 2) the sources' "an eight build may be combined with an ace if an
+// adversary holds a nine".
 enum class BuildsInSums { kNever, kOpponentsSingle };
 // Whether a player may raise a build they control (RULES.md §4).
 enum class OwnRaise { kAllowed, kNeedsOldValue, kForbidden };
@@ -123,7 +127,7 @@ struct RuleSet {
   bool partnerships = false;  // 4 players as two teams (0+2 vs 1+3)
   DealStyle deal = DealStyle::kTwos;
   FaceCapture face_capture = FaceCapture::kOne;
-  BuildsInSums builds_in_sums = BuildsInSums::kNever;
+  BuildsInSums builds_in_sums = BuildsInSums::kOpponentsSingle;
   bool multi_build_absorb = true;
   OwnRaise own_raise = OwnRaise::kAllowed;
   BuilderObligation builder_obligation = BuilderObligation::kV1;

@@ -54,37 +54,37 @@ TEST(NaturalBuild, AbsorbsFurtherGroups) {
   // 7H (or 7S) alone is one group; 7C and 4D+3C are two more. 2D builds 7
   // with 5S as before.
   const std::string pos = "table: 7C 4D 3C 5S; hands: 7H 7S 2D / ?";
-  EXPECT_EQ(Checked(pos),
-            Sorted({"build 7 7S 7C", "build 7 7S 4D 3C", "build 7 7S 4D 3C 7C",
-                    "build 7 7H 7C", "build 7 7H 4D 3C", "build 7 7H 4D 3C 7C",
-                    "take 7S 7C", "take 7S 4D 3C", "take 7S 4D 3C 7C",
-                    "take 7H 7C", "take 7H 4D 3C", "take 7H 4D 3C 7C",
-                    "build 7 2D 5S", "build 7 2D 5S 7C", "build 7 2D 5S 4D 3C",
-                    "build 7 2D 5S 4D 3C 7C", "trail 7S", "trail 7H",
-                    "trail 2D"}));
+  EXPECT_EQ(
+      Checked(pos),
+      Sorted({"build 7 7S 7C", "build 7 7S 4D 3C", "build 7 7S 4D 3C 7C",
+              "build 7 7H 7C", "build 7 7H 4D 3C", "build 7 7H 4D 3C 7C",
+              "take 7S 7C", "take 7S 4D 3C", "take 7S 4D 3C 7C", "take 7H 7C",
+              "take 7H 4D 3C", "take 7H 4D 3C 7C", "build 7 2D 5S",
+              "build 7 2D 5S 7C", "build 7 2D 5S 4D 3C",
+              "build 7 2D 5S 4D 3C 7C", "trail 7S", "trail 7H", "trail 2D"}));
   // Without absorbing a natural build takes exactly one loose group.
   EXPECT_EQ(Checked(pos + "; rules: multi_build_absorb=off"),
             Sorted({"build 7 7S 7C", "build 7 7S 4D 3C", "build 7 7H 7C",
                     "build 7 7H 4D 3C", "take 7S 7C", "take 7S 4D 3C",
                     "take 7S 4D 3C 7C", "take 7H 7C", "take 7H 4D 3C",
-                    "take 7H 4D 3C 7C", "build 7 2D 5S", "trail 7S",
-                    "trail 7H", "trail 2D"}));
+                    "take 7H 4D 3C 7C", "build 7 2D 5S", "trail 7S", "trail 7H",
+                    "trail 2D"}));
 }
 
 TEST(NaturalBuild, NotWithoutMultipleBuildsNorInRevisionOne) {
   const std::string pos = "table: 3C 4D; hands: 7H 7S / ?; rules: ";
-  const std::vector<std::string> takes_and_trails = Sorted(
-      {"take 7S 4D 3C", "take 7H 4D 3C", "trail 7S", "trail 7H"});
+  const std::vector<std::string> takes_and_trails =
+      Sorted({"take 7S 4D 3C", "take 7H 4D 3C", "trail 7S", "trail 7H"});
   // California: no multiple builds, and a natural build is one.
   EXPECT_EQ(Checked(pos + "california"), takes_and_trails);
   EXPECT_EQ(Checked(pos + "multiple_builds=off"), takes_and_trails);
   // The old reading, for records made before revision 2.
   EXPECT_EQ(Checked(pos + "revision=1"), takes_and_trails);
-  EXPECT_EQ(ValidateMove(Pos(pos + "revision=1"), M("build 7 7H 4D 3C"))
-                .message(),
-            "a new build of 7 needs table cards that, with 7H, sum to 7; to "
-            "take cards of 7 use take (natural builds with the played card "
-            "alone need revision=2)");
+  EXPECT_EQ(
+      ValidateMove(Pos(pos + "revision=1"), M("build 7 7H 4D 3C")).message(),
+      "a new build of 7 needs table cards that, with 7H, sum to 7; to "
+      "take cards of 7 use take (natural builds with the played card "
+      "alone need revision=2)");
 }
 
 TEST(NaturalBuild, EveryValueUpToTheBuildLimit) {
@@ -97,7 +97,8 @@ TEST(NaturalBuild, EveryValueUpToTheBuildLimit) {
                     "take TH 4C 6C", "trail TS", "trail TH"}));
   const std::vector<std::string> royal =
       SortedMoves("table: KC; hands: KS KH / ?; rules: royal");
-  EXPECT_EQ(royal, BruteForce(Pos("table: KC; hands: KS KH / ?; rules: royal")));
+  EXPECT_EQ(royal,
+            BruteForce(Pos("table: KC; hands: KS KH / ?; rules: royal")));
   EXPECT_NE(std::find(royal.begin(), royal.end(), "build 13 KS KC"),
             royal.end());
 }
@@ -111,6 +112,40 @@ TEST(NaturalBuild, MakesAMultipleBuildTakenOnlyByItsValue) {
             Sorted({"trail 5D", "trail 2H", "trail 9C"}));
   ApplyMove(p, M("trail 9C"));
   EXPECT_EQ(SortedMoves(p.ToString()), Sorted({"take 7S 7H 4D 3C"}));
+}
+
+// --- 2. Adversaries take a build by combination -------------------------
+// "The building player's adversaries may also take in a build by
+// combination, increasing the capturing number; that is, an eight build may
+// be combined with an ace if an adversary holds a nine" (sources 000, 001).
+
+TEST(Combination, AnAdversaryCombinesAnEightBuildWithAnAce) {
+  const std::string pos = "table: [5S 3H]=8@1 AC 4D; hands: 9D 2C / ?";
+  EXPECT_EQ(Checked(pos), Sorted({"take 9D 5S 3H AC", "trail 9D", "trail 2C"}));
+  // Hoyle's stricter reading, and revision 1 (the old default).
+  const std::vector<std::string> trails = Sorted({"trail 9D", "trail 2C"});
+  EXPECT_EQ(Checked(pos + "; rules: builds_in_sums=never"), trails);
+  EXPECT_EQ(Checked(pos + "; rules: revision=1"), trails);
+  EXPECT_EQ(
+      Checked(pos + "; rules: revision=1 builds_in_sums=opponents_single"),
+      Sorted({"take 9D 5S 3H AC", "trail 9D", "trail 2C"}));
+}
+
+TEST(Combination, NotOnesOwnNorAPartnersNorAMultipleBuild) {
+  // Own build: 8C takes it; 9D may not combine it with the ace (and may
+  // not trail under v1).
+  EXPECT_EQ(Checked("table: [5S 3H]=8@0 AC; hands: 9D 8C / ?"),
+            Sorted({"take 8C 5S 3H"}));
+  // A multiple build's capturing number never changes.
+  EXPECT_EQ(Checked("table: [4S 4H 5C 3C]=8m@1 AC; hands: 9D / ?"),
+            Sorted({"trail 9D"}));
+  // Partnerships: the partner's (seat 2) build is not an adversary's.
+  EXPECT_EQ(Checked("table: [5S 3H]=8@2 AC; hands: 9D / ? / ? / ?; "
+                    "rules: players=4 partnerships=on"),
+            Sorted({"trail 9D"}));
+  EXPECT_EQ(Checked("table: [5S 3H]=8@1 AC; hands: 9D / ? / ? / ?; "
+                    "rules: players=4 partnerships=on"),
+            Sorted({"take 9D 5S 3H AC", "trail 9D"}));
 }
 
 }  // namespace
