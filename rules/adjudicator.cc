@@ -593,7 +593,15 @@ MoveOutcome ApplyMove(Position& pos, const Move& m) {
       Build b;
       b.cards = m.table | CardSet::Of(m.card);
       b.value = m.value;
+      // A build belongs to whoever made or changed it; under v3 (revision
+      // 2) to the last player that set its value: duplicating it keeps
+      // its owner.
       b.controller = seat;
+      if (old != nullptr && old->value == m.value &&
+          pos.rules.builder_obligation == BuilderObligation::kV3 &&
+          pos.rules.revision >= 2) {
+        b.controller = old->controller;
+      }
       // Single or multiple by how it was made: a new build is single when
       // the played card and the loose cards make exactly the value; a raise
       // is single unless it absorbed loose groups; an add is multiple.

@@ -431,9 +431,11 @@ const std::vector<Option>& Options() {
          return ParseBool("pluck", v, &r.pluck);
        }},
       {{"revision", "1, 2", "2",
-        "the readings of the rules: 2 the current; 1 those before natural "
-        "builds with the played card alone (kept so that older records "
-        "replay as played; a record's rules without revision are 1)"},
+        "the readings of the rules: 2 the current; 1 those before issue #13 "
+        "(no natural build with the played card alone, builds_in_sums=never "
+        "unless stated, v3 without its capture rule, ...; kept so that "
+        "older records replay as played; a record's rules without revision "
+        "are 1)"},
        [](const RuleSet& r) { return absl::StrCat(r.revision); },
        [](RuleSet& r, absl::string_view v) {
          return ParseInt("revision", v, 1, RuleSet::kRevision, &r.revision);

@@ -47,7 +47,9 @@
 //   1: the readings before issue #13 (no natural build with the played card
 //      alone; `builds_in_sums=never` unless stated).
 //   2 (kRevision, the current): natural builds with the played card alone;
-//      `builds_in_sums=opponents_single` unless stated.
+//      `builds_in_sums=opponents_single` unless stated; under v3 a capture
+//      must take in the player's build, and duplicating a build keeps its
+//      owner.
 // ToString() always writes the revision. Parse() reads a text without one as
 // the current revision (a player asking for a game); ParseRecorded() reads
 // it as revision 1 (a record written before revisions existed).

@@ -148,5 +148,56 @@ TEST(Combination, NotOnesOwnNorAPartnersNorAMultipleBuild) {
             Sorted({"take 9D 5S 3H AC", "trail 9D"}));
 }
 
+// --- 3. Variant 3: take in, duplicate or increase the build -------------
+// "You must either take in the build, duplicate it or increase it, OR
+// defer by starting another build or assuming ownership of an opponent's
+// build. A build 'belongs' to the last player that set its value."
+
+TEST(VariantThree, ACaptureMustTakeInOnesBuild) {
+  // Seat 0 owns the 8: 8C takes it in, 4C duplicates it with 4D; taking
+  // 4D alone with 4C leaves the build and is refused.
+  const std::string pos =
+      "table: [5S 3H]=8@0 4D; hands: 8C 4C 2S / ?; rules: "
+      "builder_obligation=v3";
+  EXPECT_EQ(Checked(pos), Sorted({"take 8C 5S 3H", "build 8 4C 5S 3H 4D"}));
+  EXPECT_EQ(ValidateMove(Pos(pos), M("take 4C 4D")).message(),
+            "you control a build of 8 ([5S 3H]=8@0): a capture must take it "
+            "in; otherwise duplicate or increase it, start another build or "
+            "take over an opponent's single build (builder_obligation=v3)");
+  // Revision 1 allowed it.
+  EXPECT_EQ(Checked(pos + " revision=1"),
+            Sorted({"take 8C 5S 3H", "build 8 4C 5S 3H 4D", "take 4C 4D"}));
+}
+
+TEST(VariantThree, MayDeferByStartingAnotherBuildOrTakingOneOver) {
+  // Seat 0 owns the 5. Take it in (5D), duplicate it (4S with AD), increase
+  // it (4S to 9), start another build (3D on AD makes 4), or take over
+  // seat 1's single 6 by raising it to 9. 4S on AD would start a second
+  // build of 5, and nothing may be trailed.
+  EXPECT_EQ(Checked("table: [3S 2H]=5@0 [4C 2C]=6@1 AD; hands: 5D 3D 9C 4S / "
+                    "?; rules: builder_obligation=v3"),
+            Sorted({"take 5D 3S 2H", "build 5 4S 3S 2H AD", "build 9 4S 3S 2H",
+                    "build 4 3D AD", "build 9 3D 2C 4C"}));
+}
+
+TEST(VariantThree, DuplicatingKeepsTheOwner) {
+  // Seat 0 controls no build and duplicates seat 1's 8: it stays seat 1's
+  // (revision 2); revision 1 gave it to seat 0.
+  Position p = Pos(
+      "table: [5S 3H]=8@1 4D; hands: 4C 8C / 8D; rules: builder_obligation=v3");
+  ApplyMove(p, M("build 8 4C 5S 3H 4D"));
+  EXPECT_EQ(p.table.ToString(), "[5S 3H 4D 4C]=8m@1");
+  Position old = Pos(
+      "table: [5S 3H]=8@1 4D; hands: 4C 8C / 8D; rules: builder_obligation=v3 "
+      "revision=1");
+  ApplyMove(old, M("build 8 4C 5S 3H 4D"));
+  EXPECT_EQ(old.table.ToString(), "[5S 3H 4D 4C]=8m@0");
+  // Increasing it takes it over.
+  Position raised = Pos(
+      "table: [5S 3H]=8@1; hands: 2C TC / 8D; rules: builder_obligation=v3");
+  ApplyMove(raised, M("build 10 2C 5S 3H"));
+  EXPECT_EQ(raised.table.ToString(), "[5S 3H 2C]=10@0");
+}
+
 }  // namespace
 }  // namespace cassino

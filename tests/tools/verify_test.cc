@@ -749,5 +749,29 @@ TEST_F(VerifyTest, RecordOfRevisionOneVerifiesUnderItsOwnReading) {
   EXPECT_THAT(r.failures[0].what, HasSubstr("legal move was rejected"));
 }
 
+// A v3 game recorded by the old engine (revision 1), which let a player
+// who controls a build make a capture that leaves it: it verifies as
+// played; read as revision 2, its first such capture is caught.
+TEST_F(VerifyTest, OldVariantThreeRecordVerifiesUnderItsOwnReading) {
+  FixtureOptions opt;
+  opt.rules = "players=2 builder_obligation=v3 revision=1";
+  auto game = PlayFixtureGame("g", opt);
+  const std::string old_text =
+      absl::StrReplaceAll(game.header.rules, {{" revision=1", ""}});
+  game.header.rules = old_text;
+  {
+    auto rec = recorder::Recorder::Open(path_, recorder::Durability::kNormal);
+    ASSERT_TRUE(WriteGame(**rec, game).ok());
+    game.header.game_id = "g2";
+    game.header.rules = absl::StrCat(old_text, " revision=2");
+    ASSERT_TRUE(WriteGame(**rec, game).ok());
+  }
+  VerifyReport r = Verify();
+  EXPECT_EQ(r.games, 2);
+  ASSERT_EQ(r.failures.size(), 1u);
+  EXPECT_EQ(r.failures[0].game_id, "g2");
+  EXPECT_THAT(r.failures[0].what, HasSubstr("a capture must take it in"));
+}
+
 }  // namespace
 }  // namespace cassino::verify
