@@ -97,10 +97,11 @@ absl::Status CheckFaceCapture(const Position& pos, const Move& m, CardSet loose,
       return Illegal(
           "a face card takes exactly one card of its rank (face_capture=one)");
     case FaceCapture::kAll:
-      if (loose == same) return absl::OkStatus();
+      // Capturing may take only some of what it could (revision 2).
+      if (loose == same || rules.revision >= 2) return absl::OkStatus();
       return Illegal(
           absl::StrCat("a face card takes one card of its rank or all of them "
-                       "(face_capture=all); the table has ",
+                       "(face_capture=all, revision=1); the table has ",
                        same.ToString()));
     case FaceCapture::kFour: {
       const CardSet on_table = RankOnTable(pos, c);

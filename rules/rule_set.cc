@@ -177,8 +177,9 @@ const std::vector<Option>& Options() {
          return ParseEnum(kDealNames, "deal", v, &r.deal);
        }},
       {{"face_capture", "one, all, four, any", "one",
-        "a face card takes exactly one loose card of its rank; all: or all "
-        "loose cards of its rank; four: or every card of its rank on the "
+        "a face card takes exactly one loose card of its rank; all: any "
+        "non-empty set of the loose cards of its rank (revision 1: one or "
+        "all); four: or every card of its rank on the "
         "table when that gathers all four, with natural face builds while "
         "holding every other card of the rank; any: any number of loose "
         "cards of its rank, with natural face builds while holding another"},

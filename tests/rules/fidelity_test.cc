@@ -199,5 +199,25 @@ TEST(VariantThree, DuplicatingKeepsTheOwner) {
   EXPECT_EQ(raised.table.ToString(), "[5S 3H 2C]=10@0");
 }
 
+// --- 4. face_capture=all: any non-empty set of the rank -----------------
+
+TEST(FaceCaptureAll, TakesAnyNonEmptySetOfItsRank) {
+  const std::string pos =
+      "table: QS QH QC 7C; hands: QD 7D / ?; rules: "
+      "face_capture=all";
+  EXPECT_EQ(Checked(pos),
+            Sorted({"take QD QS", "take QD QH", "take QD QC", "take QD QS QH",
+                    "take QD QS QC", "take QD QH QC", "take QD QS QH QC",
+                    "take 7D 7C", "trail QD", "trail 7D"}));
+  // Revision 1: one, or all of them.
+  EXPECT_EQ(Checked(pos + " revision=1"),
+            Sorted({"take QD QS", "take QD QH", "take QD QC",
+                    "take QD QS QH QC", "take 7D 7C", "trail QD", "trail 7D"}));
+  // The default takes exactly one.
+  EXPECT_EQ(Checked("table: QS QH QC 7C; hands: QD 7D / ?"),
+            Sorted({"take QD QS", "take QD QH", "take QD QC", "take 7D 7C",
+                    "trail QD", "trail 7D"}));
+}
+
 }  // namespace
 }  // namespace cassino
