@@ -410,7 +410,8 @@ const std::vector<Option>& Options() {
        }},
       {{"defaults_cost", "off, 1..10", "off",
         "Michigan: a move that breaks the builder obligation or the guard is "
-        "legal but costs the mover this many points at once"},
+        "legal, and the mover gives up this many points at once: each "
+        "other side scores them (revision 1: the mover's total lost them)"},
        [](const RuleSet& r) {
          return r.defaults_cost == 0 ? std::string("off")
                                      : absl::StrCat(r.defaults_cost);
@@ -421,6 +422,21 @@ const std::vector<Option>& Options() {
            return absl::OkStatus();
          }
          return ParseInt("defaults_cost", v, 0, 10, &r.defaults_cost);
+       }},
+      {{"instant_limit", "off, 1..10", "off",
+        "Michigan: this many instant scores (defaults under defaults_cost, "
+        "sweeps under sudden_death) against one side end the round at "
+        "once; the cards not yet played count for nobody"},
+       [](const RuleSet& r) {
+         return r.instant_limit == 0 ? std::string("off")
+                                     : absl::StrCat(r.instant_limit);
+       },
+       [](RuleSet& r, absl::string_view v) {
+         if (v == "off") {
+           r.instant_limit = 0;
+           return absl::OkStatus();
+         }
+         return ParseInt("instant_limit", v, 1, 10, &r.instant_limit);
        }},
       {{"pluck", "on, off", "off",
         "once per deal each player may, before or after playing a card in "
@@ -499,9 +515,11 @@ const std::vector<PresetEntry>& Presets() {
            "sweeps"},
           {"pluck", "pluck=on",
            "once per deal a player may also pluck one loose non-point card"},
-          {"michigan", "defaults_cost=2 sweeps=2 sudden_death=on",
-           "breaking a builder rule is legal but costs 2 at once; sweeps 2, "
-           "scored when made"},
+          {"michigan",
+           "defaults_cost=2 sweeps=2 sudden_death=on instant_limit=3",
+           "breaking a builder rule is legal but gives the other side 2 at "
+           "once; sweeps 2, scored when made; three instant scores against "
+           "one side end the round"},
           {"face_four", "face_capture=four",
            "a face card takes one of its rank, or all four when it gathers "
            "them"},

@@ -47,6 +47,8 @@
 //   1: the readings before issue #13 (no natural build with the played card
 //      alone; `builds_in_sums=never` unless stated).
 //   2 (kRevision, the current): natural builds with the played card alone;
+//      under defaults_cost the points a defaulter gives up go to every
+//      other side (revision 1: they were taken from the defaulter's total);
 //      `builds_in_sums=opponents_single` unless stated; under v3 a capture
 //      must take in the player's build, and duplicating a build keeps its
 //      owner.
@@ -159,7 +161,10 @@ struct RuleSet {
   bool face_builds = true;      // face_capture=four/any: natural face builds
   bool five_spades_sweep = false;  // trailing 5S takes the whole table
   int defaults_cost = 0;  // > 0: builder-rule breaks are legal, cost this
-  bool pluck = false;     // once per deal: take one loose card
+  // > 0: this many instant scores (defaults, sudden-death sweeps) against
+  // one side end the round at once (Michigan: 3); 0 off.
+  int instant_limit = 0;
+  bool pluck = false;  // once per deal: take one loose card
   // The readings of the rules (see the file comment): 1 or kRevision.
   int revision = kRevision;
 

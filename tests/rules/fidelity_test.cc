@@ -3,13 +3,16 @@
 // legal-move list, cross-checked against the brute-force validator, and the
 // old reading (revision=1) that older records replay under.
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "rules/adjudicator.h"
+#include "rules/game.h"
 #include "rules/legal_moves.h"
 #include "tests/rules/test_util.h"
+#include "tools/playout/random_playout.h"
 
 namespace cassino {
 namespace {
@@ -17,6 +20,7 @@ namespace {
 using ::cassino::testing::BruteForce;
 using ::cassino::testing::M;
 using ::cassino::testing::Pos;
+using ::cassino::testing::Rules;
 using ::cassino::testing::Sorted;
 using ::cassino::testing::SortedMoves;
 
@@ -217,6 +221,113 @@ TEST(FaceCaptureAll, TakesAnyNonEmptySetOfItsRank) {
   EXPECT_EQ(Checked("table: QS QH QC 7C; hands: QD 7D / ?"),
             Sorted({"take QD QS", "take QD QH", "take QD QC", "take 7D 7C",
                     "trail QD", "trail 7D"}));
+}
+
+// --- 5. Michigan: defaults give points away; games end ------------------
+// "a player who defaults on his duty after building gives up 2 points at
+// the time of the violation ... any three instant scores (sweeps or
+// defaults) against the same player ends the round" (sources 000, 001).
+
+// Plays seeded random games of `rules` until `stop` says so after a move;
+// returns whether it did.
+template <typename Stop>
+bool PlayUntil(const std::string& rules_text, int games, Stop&& stop) {
+  const RuleSet rules = Rules(rules_text);
+  for (int n = 0; n < games; ++n) {
+    Seed seed{};
+    seed[0] = static_cast<uint8_t>(n);
+    Game g = *Game::Create(rules, DeckSource::FromSeed(seed));
+    RandomPlayer player(seed);
+    while (!g.over()) {
+      const std::vector<int> before = g.totals();
+      const size_t rounds = g.rounds().size();
+      g.PlayUnchecked(player.Choose(g));
+      if (stop(g, before, rounds)) return true;
+    }
+  }
+  return false;
+}
+
+TEST(Michigan, TheDefaulterGivesItsPointsToTheOtherSide) {
+  auto check = [](int expected_other, int expected_mover) {
+    return [=](const Game& g, const std::vector<int>& before, size_t rounds) {
+      const PlayedMove& m = g.history().back();
+      if (m.outcome.penalty == 0 || g.rounds().size() != rounds || g.over()) {
+        return false;
+      }
+      const int mover = g.rules().SideOf(m.seat);
+      EXPECT_EQ(m.outcome.penalty, 2);
+      EXPECT_EQ(g.totals()[mover],
+                before[mover] + m.immediate_points + expected_mover);
+      EXPECT_EQ(g.totals()[1 - mover], before[1 - mover] + expected_other);
+      return true;
+    };
+  };
+  EXPECT_TRUE(PlayUntil("michigan", 20, check(2, 0)));
+  // Revision 1 took them from the mover's total.
+  EXPECT_TRUE(PlayUntil("michigan revision=1", 20, check(0, -2)));
+}
+
+TEST(Michigan, ThreeInstantScoresAgainstOneSideEndTheRound) {
+  const bool found = PlayUntil(
+      "michigan", 200,
+      [](const Game& g, const std::vector<int>&, size_t rounds) {
+        if (g.rounds().size() == rounds || !g.rounds().back().ended_early) {
+          return false;
+        }
+        // Count the instant scores against each side in that round: its own
+        // defaults, the others' sweeps.
+        const RoundResult& r = g.rounds().back();
+        std::vector<int> against(g.rules().Sides(), 0);
+        int reached_at = -1, moves = 0;
+        for (const PlayedMove& m : g.history()) {
+          if (m.round != r.round) continue;
+          const int side = g.rules().SideOf(m.seat);
+          if (m.outcome.penalty > 0) ++against[side];
+          if (m.outcome.sweep) {
+            for (int s = 0; s < g.rules().Sides(); ++s) against[s] += s != side;
+          }
+          ++moves;
+          if (reached_at < 0 &&
+              *std::max_element(against.begin(), against.end()) >= 3) {
+            reached_at = moves;
+          }
+        }
+        EXPECT_EQ(reached_at, moves) << "the round went on after the third";
+        EXPECT_FALSE(r.unplayed.empty());
+        EXPECT_LT(moves, 48);
+        return true;
+      });
+  EXPECT_TRUE(found);
+}
+
+TEST(Michigan, EveryGameEnds) {
+  // Before revision 2 random michigan games ran below zero for ever.
+  const RuleSet rules = Rules("michigan");
+  for (int n = 0; n < 50; ++n) {
+    Seed seed{};
+    seed[1] = static_cast<uint8_t>(n);
+    const Game g = PlayRandomGame(rules, seed);
+    ASSERT_TRUE(g.over());
+    EXPECT_NE(g.result()->reason, GameEndReason::kAborted) << n;
+    EXPECT_GE(g.result()->winner, 0);
+  }
+}
+
+TEST(MoveCap, ARunawayGameIsAnErrorNotUnboundedMemory) {
+  // Nothing ever scores, so the target is never reached.
+  const RuleSet rules = Rules("standard scoring=none sweeps=off");
+  Seed seed{};
+  Game g = *Game::Create(rules, DeckSource::FromSeed(seed));
+  RandomPlayer player(seed);
+  absl::Status last;
+  while (!g.over()) last = g.Play(player.Choose(g));
+  EXPECT_EQ(last.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(g.turn(), Game::kMaxMoves);
+  EXPECT_EQ(g.result()->reason, GameEndReason::kAborted);
+  EXPECT_EQ(g.result()->detail,
+            "the game did not end within 100000 moves (its rules may never "
+            "reach an end)");
 }
 
 }  // namespace

@@ -82,7 +82,8 @@ TEST(PresetExamplesTest, MichiganBreakingTheBuilderRulesIsLegal) {
 // (5H 8H JH QH; table 3C KD 9C 4D) builds 8 with 5H 3C, holding 8H; seat 1
 // trails 2D. Seat 0 now controls the 8 with 8H JH QH: standard allows only
 // `take 8H 5H 3C` (no trail; nothing else to take, no build to make);
-// michigan adds the three trails, and trailing JH costs 2.
+// michigan adds the three trails, and trailing JH gives seat 1 2 points
+// (revision 1: seat 0 lost 2).
 TEST(PresetExamplesTest, MichiganChargesTheDefaultAtOnce) {
   // seat 0 d0 d1 d6 d7, table d2 d3 d8 d9, seat 1 d4 d5 d10 d11.
   const Deck deck = DeckStarting("5H 8H 3C KD 2D 6D JH QH 9C 4D 7D AD");
@@ -108,8 +109,13 @@ TEST(PresetExamplesTest, MichiganChargesTheDefaultAtOnce) {
             Sorted({"take 8H 5H 3C", "trail 8H", "trail JH", "trail QH"}));
   ASSERT_TRUE(Play(g, "trail JH").ok());
   EXPECT_EQ(g.history().back().outcome.penalty, 2);
-  EXPECT_EQ(g.totals(), (std::vector<int>{-2, 0}));
+  EXPECT_EQ(g.totals(), (std::vector<int>{0, 2}));
   EXPECT_EQ(g.position().table.ToString(), "JH 2D 4D KD 9C [5H 3C]=8@0");
+  Game old = NewGame("michigan revision=1", deck);
+  ASSERT_TRUE(Play(old, "build 8 5H 3C").ok());
+  ASSERT_TRUE(Play(old, "trail 2D").ok());
+  ASSERT_TRUE(Play(old, "trail JH").ok());
+  EXPECT_EQ(old.totals(), (std::vector<int>{-2, 0}));
 }
 
 // Sweeps are worth 2 and scored when made: seat 0 (7S 8S 9S TS) sweeps
