@@ -277,7 +277,7 @@ std::optional<Failure> GameVerifier::Impl::CheckHeader() {
   // and its RuleSet are kept.
   if (!last_rules_.has_value() || g.rules != last_rules_text_) {
     last_rules_.reset();
-    absl::StatusOr<RuleSet> rules = RuleSet::Parse(g.rules);
+    absl::StatusOr<RuleSet> rules = RuleSet::ParseRecorded(g.rules);
     if (!rules.ok()) {
       return Fail(0, absl::StrCat("the rules do not parse: ",
                                   rules.status().message()));
