@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
@@ -212,6 +213,34 @@ class DatabaseReader::Impl {
     sqlite3_finalize(q);
     if (rc != SQLITE_DONE) return SqlError(db_, rc, "reading game ids");
     return ids;
+  }
+
+  absl::StatusOr<std::set<std::string>> HeldSeeds() {
+    absl::StatusOr<bool> tournaments = CountIsOne(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
+        "'tournament_games'",
+        "the database");
+    if (!tournaments.ok()) return tournaments.status();
+    std::string sql =
+        "SELECT seed FROM games WHERE status = 'running' AND seed <> ''";
+    if (*tournaments) {
+      absl::StrAppend(
+          &sql,
+          " UNION SELECT tg.seed FROM tournament_games tg JOIN tournaments t "
+          "ON t.name = tg.tournament WHERE t.status = 'running' AND NOT "
+          "EXISTS (SELECT 1 FROM games g WHERE g.game_id = tg.game_id AND "
+          "g.status <> 'running')");
+    }
+    sqlite3_stmt* q = nullptr;
+    int rc = sqlite3_prepare_v2(db_, sql.c_str(), -1, &q, nullptr);
+    if (rc != SQLITE_OK) return SqlError(db_, rc, "preparing");
+    std::set<std::string> seeds;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+      seeds.emplace(absl::AsciiStrToLower(ColumnText(q, 0)));
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE) return SqlError(db_, rc, "reading the seeds");
+    return seeds;
   }
 
   absl::Status ForEachInRange(const std::string& from, const std::string& to,
@@ -564,6 +593,10 @@ absl::StatusOr<int64_t> DatabaseReader::CountGames() { return impl_->Count(); }
 absl::StatusOr<std::vector<std::string>> DatabaseReader::GameIdsEvery(
     int64_t step) {
   return impl_->GameIdsEvery(step);
+}
+
+absl::StatusOr<std::set<std::string>> DatabaseReader::HeldSeeds() {
+  return impl_->HeldSeeds();
 }
 
 absl::Status DatabaseReader::ForEachInRange(

@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,11 @@ class DatabaseReader {
   // The ids of the games rows at positions step, 2 * step, ... in id order
   // (one pass over the ids; for cutting the games into ranges).
   absl::StatusOr<std::vector<std::string>> GameIdsEvery(int64_t step);
+  // The seeds that are still secret because a game dealt from them, or to
+  // be dealt from them, is unfinished: those of running games and of the
+  // pending games of running tournaments (a duplicate twin). A finished
+  // game whose seed is among them must not show it (docs/tournaments.md).
+  absl::StatusOr<std::set<std::string>> HeldSeeds();
 
  private:
   class Impl;
