@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
+#include "recorder/display_text.h"
 #include "tools/stats/stats.h"
 
 namespace cassino::stats {
@@ -219,7 +220,15 @@ Table DuplicatesTable(const Stats& s) {
   return t;
 }
 
-std::string RenderText(const Table& t) {
+std::string RenderText(const Table& table) {
+  // Bot names come from the record, which may hold control characters
+  // (an imported record, or one from before they were refused).
+  Table t = table;
+  t.title = recorder::EscapeDisplay(t.title);
+  for (std::string& cell : t.header) cell = recorder::EscapeDisplay(cell);
+  for (auto& row : t.rows) {
+    for (std::string& cell : row) cell = recorder::EscapeDisplay(cell);
+  }
   std::vector<size_t> width(t.header.size(), 0);
   for (size_t c = 0; c < t.header.size(); ++c) width[c] = t.header[c].size();
   for (const auto& row : t.rows) {
