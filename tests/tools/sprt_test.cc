@@ -121,10 +121,10 @@ TEST(SprtTest, OneSided) {
   EXPECT_TRUE(std::isinf(wide.nelo.value) && wide.nelo.value > 0);
   EXPECT_EQ(wide.los, 1);
   // The mirror image: the same evidence for B.
-  EXPECT_NEAR(EvaluatePairs(Params(-20, 5, EloModel::kNormalized),
-                            {50, 0, 0, 0, 0})
-                  .llr,
-              -4.928351831833, kTol);
+  EXPECT_NEAR(
+      EvaluatePairs(Params(-20, 5, EloModel::kNormalized), {50, 0, 0, 0, 0})
+          .llr,
+      -4.928351831833, kTol);
 }
 
 TEST(SprtTest, Trinomial) {

@@ -115,9 +115,9 @@ void Finish(std::span<const double> scores, std::span<const int64_t> counts,
   const int64_t n = std::accumulate(counts.begin(), counts.end(), int64_t{0});
   r->games = per_pair ? 2 * n : n;
   r->pair_count = per_pair ? n : 0;
-  const auto [lower, upper] = std::pair(
-      std::log(r->params.beta / (1 - r->params.alpha)),
-      std::log((1 - r->params.beta) / r->params.alpha));
+  const auto [lower, upper] =
+      std::pair(std::log(r->params.beta / (1 - r->params.alpha)),
+                std::log((1 - r->params.beta) / r->params.alpha));
   r->lower = lower;
   r->upper = upper;
   r->llr = GeneralizedLlr(r->params, scores, counts, per_pair);
@@ -208,9 +208,9 @@ absl::StatusOr<SprtParams> ParseSprtParams(absl::string_view text) {
                      : key == "beta"  ? &params.beta
                                       : nullptr;
     if (target == nullptr) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "sprt: unknown key '", key,
-          "' (known: elo0, elo1, alpha, beta, model)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("sprt: unknown key '", key,
+                       "' (known: elo0, elo1, alpha, beta, model)"));
     }
     if (!absl::SimpleAtod(value, target) || !std::isfinite(*target)) {
       return absl::InvalidArgumentError(
@@ -223,8 +223,8 @@ absl::StatusOr<SprtParams> ParseSprtParams(absl::string_view text) {
   if (std::abs(params.elo0) > 2000 || std::abs(params.elo1) > 2000) {
     return absl::InvalidArgumentError("sprt: elo0 and elo1 must be in ±2000");
   }
-  for (const auto& [name, v] : {std::pair("alpha", params.alpha),
-                                std::pair("beta", params.beta)}) {
+  for (const auto& [name, v] :
+       {std::pair("alpha", params.alpha), std::pair("beta", params.beta)}) {
     if (!(v > 0 && v <= 0.5)) {
       return absl::InvalidArgumentError(
           absl::StrCat("sprt: ", name, " must be in (0, 0.5]"));
@@ -332,11 +332,10 @@ SprtResult EvaluateGames(const SprtParams& params, const Trinomial& games) {
 
 std::string FormatSprtText(const SprtResult& r, absl::string_view a,
                            absl::string_view b) {
-  std::string out =
-      absl::StrCat("SPRT ", a, " vs ", b, ": ", FormatSprtParams(r.params),
-                   r.pentanomial ? ", pentanomial (duplicate pairs)"
-                                 : ", trinomial (games)",
-                   "\n");
+  std::string out = absl::StrCat(
+      "SPRT ", a, " vs ", b, ": ", FormatSprtParams(r.params),
+      r.pentanomial ? ", pentanomial (duplicate pairs)" : ", trinomial (games)",
+      "\n");
   const char* verdict = r.verdict == Verdict::kAcceptH1   ? "H1 accepted"
                         : r.verdict == Verdict::kAcceptH0 ? "H0 accepted"
                                                           : "no decision";
@@ -360,8 +359,8 @@ std::string FormatSprtText(const SprtResult& r, absl::string_view a,
                           r.pairs[0], r.pairs[1], r.pairs[2], r.pairs[3],
                           r.pairs[4], a);
   } else {
-    absl::StrAppendFormat(&out, "  results  %s: %d won, %d drawn, %d lost\n",
-                          a, r.games_wdl[2], r.games_wdl[1], r.games_wdl[0]);
+    absl::StrAppendFormat(&out, "  results  %s: %d won, %d drawn, %d lost\n", a,
+                          r.games_wdl[2], r.games_wdl[1], r.games_wdl[0]);
   }
   return out;
 }

@@ -59,21 +59,17 @@ struct SprtParams {
 // (naming the key) for an unknown key, a bad number, elo0 >= elo1, alpha or
 // beta outside (0, 0.5], or a model other than normalized / logistic.
 absl::StatusOr<SprtParams> ParseSprtParams(absl::string_view text);
-// The canonical form, e.g. "elo0=0,elo1=5,alpha=0.05,beta=0.05,model=normalized".
+// The canonical form, e.g.
+// "elo0=0,elo1=5,alpha=0.05,beta=0.05,model=normalized".
 std::string FormatSprtParams(const SprtParams& params);
 absl::string_view ModelName(EloModel model);
 
-// Pair outcomes from A's side, indexed by A's points over the pair in half
-// points: [0] LL, [1] LD, [2] WL or DD, [3] WD, [4] WW.
+// Pair outcomes from A's side, indexed by A's half points over the pair's
+// two games (a game: 2 won, 1 no winner, 0 lost): [0] LL, [1] LD, [2] WL
+// or DD, [3] WD, [4] WW.
 using Pentanomial = std::array<int64_t, 5>;
 // Game outcomes from A's side: [0] losses, [1] draws, [2] wins.
 using Trinomial = std::array<int64_t, 3>;
-
-// The index into Pentanomial of a pair whose two games gave A these half
-// points each: 0 loss, 1 draw, 2 win.
-inline int PairIndex(int first_half_points, int second_half_points) {
-  return (first_half_points + second_half_points) / 2;
-}
 
 enum class Verdict { kContinue, kAcceptH0, kAcceptH1 };
 absl::string_view VerdictName(Verdict v);  // "continue", "H0", "H1"
