@@ -39,8 +39,8 @@ struct SprtMatchOptions {
   // games_per_pairing and duplicate fields are not used.
   TournamentOptions tournament;
   stats::SprtParams params;
-  int max_pairs = 10000;  // counting resumed pairs; then the match stops
-  int first_pair = 0;     // the first pair index to play
+  int max_pairs = 10000;         // counting resumed pairs; then the match stops
+  int first_pair = 0;            // the first pair index to play
   stats::Pentanomial resumed{};  // counted pairs of earlier runs
 };
 
@@ -56,8 +56,8 @@ struct SprtMatchResult {
   // The verdict when a bound was first crossed (kContinue: never, the cap
   // was reached).
   stats::Verdict verdict = stats::Verdict::kContinue;
-  int pairs_started = 0;    // in this run
-  int pairs_uncounted = 0;  // in this run
+  int pairs_started = 0;            // in this run
+  int pairs_uncounted = 0;          // in this run
   std::vector<GameOutcome> games;   // this run's, in schedule order
   std::vector<Standing> standings;  // over this run's games
 };
