@@ -18,6 +18,7 @@
 #include "tools/stats/sprt_records.h"
 #include "tools/stats/stats.h"
 #include "tools/tournament/process.h"
+#include "tools/tournament/progress.h"
 #include "tools/tournament/remote.h"
 #include "tools/tournament/sprt_match.h"
 #include "tools/tournament/tournament.h"
@@ -54,6 +55,16 @@ struct Options {
   std::string sprt;  // SPRT parameters; empty: a fixed schedule
   int max_pairs = 10000;
 };
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// Event lines and, on a terminal, a live status line on standard error.
+tournament::ProgressLine MakeProgress() {
+  return tournament::ProgressLine(stderr, isatty(fileno(stderr)) != 0);
+}
 
 // The pair's two results from A's side, e.g. "WL" or "DW".
 std::string PairLetters(const tournament::PairOutcome& p) {
@@ -97,8 +108,11 @@ int RunSprt(const Options& opt, const tournament::TournamentOptions& t,
     }
   }
   const auto start = std::chrono::steady_clock::now();
+  tournament::ProgressLine progress = MakeProgress();
+  int pairs_done = 0;
   absl::StatusOr<tournament::SprtMatchResult> result = tournament::RunSprtMatch(
       m, [&](const tournament::PairOutcome& p, const stats::SprtResult& now) {
+        ++pairs_done;
         if (opt.quiet) return;
         std::string line = absl::StrFormat(
             "[pair %d] %s vs %s: %s", p.pair, a, b,
@@ -108,8 +122,11 @@ int RunSprt(const Options& opt, const tournament::TournamentOptions& t,
         }
         absl::StrAppendFormat(&line, "; LLR %.2f (%.2f, %.2f)", now.llr,
                               now.lower, now.upper);
-        std::fprintf(stderr, "%s\n", line.c_str());
+        progress.Event(line);
+        progress.Status(tournament::SprtProgress(
+            now.llr, now.lower, now.upper, pairs_done, SecondsSince(start)));
       });
+  progress.Finish();
   if (!result.ok()) {
     std::cerr << "cassino tournament: " << result.status().message() << "\n";
     return 1;
@@ -220,12 +237,16 @@ int RunOnReferee(const Options& opt) {
     if (opt.detach) return 0;
   }
   const auto start = std::chrono::steady_clock::now();
+  tournament::ProgressLine progress = MakeProgress();
   absl::StatusOr<v1::TournamentInfo> info = remote.Follow(
       name, [&](const v1::TournamentGame& g, int ended, int total) {
         if (opt.quiet) return;
-        std::fprintf(stderr, "[%d/%d] %s\n", ended, total,
-                     tournament::DescribeGame(g).c_str());
+        progress.Event(absl::StrFormat("[%d/%d] %s", ended, total,
+                                       tournament::DescribeGame(g)));
+        progress.Status(
+            tournament::GamesProgress(ended, total, SecondsSince(start)));
       });
+  progress.Finish();
   if (!info.ok()) {
     std::cerr << "cassino tournament: " << info.status().message() << "\n";
     return 1;
@@ -373,17 +394,20 @@ int Run(Options opt) {
     return code;
   }
   const auto start = std::chrono::steady_clock::now();
+  tournament::ProgressLine progress = MakeProgress();
   absl::StatusOr<tournament::TournamentResult> result =
-      tournament::RunTournament(
-          t, [&](const tournament::GameOutcome& g, int done, int total) {
-            if (opt.quiet) return;
-            std::fprintf(stderr, "[%d/%d] %s\n", done, total,
-                         tournament::DescribeGame(
-                             g.game_id, t.bots[g.spec.bot[0]].name,
-                             t.bots[g.spec.bot[1]].name, g.winner_seat,
-                             g.reason, g.totals, g.error)
-                             .c_str());
-          });
+      tournament::RunTournament(t, [&](const tournament::GameOutcome& g,
+                                       int done, int total) {
+        if (opt.quiet) return;
+        progress.Event(absl::StrFormat(
+            "[%d/%d] %s", done, total,
+            tournament::DescribeGame(g.game_id, t.bots[g.spec.bot[0]].name,
+                                     t.bots[g.spec.bot[1]].name, g.winner_seat,
+                                     g.reason, g.totals, g.error)));
+        progress.Status(
+            tournament::GamesProgress(done, total, SecondsSince(start)));
+      });
+  progress.Finish();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
