@@ -58,6 +58,8 @@
 //    won both games; when they split, to the bot with more points over the
 //    two games (final totals); equal points make a drawn pair. Pairs are
 //    reported separately; the per-game tables still count each game.
+//    DuplicateResult::penta also counts each pair by its games' results
+//    alone (no points), as the SPRT does (sprt.h).
 //
 // Lifetimes: Stats is a value. ReadStats opens its own read-only
 // connections and closes them before returning.
@@ -170,6 +172,10 @@ struct DuplicateResult {
   int64_t a_wins = 0;
   int64_t b_wins = 0;
   int64_t draws = 0;
+  // The pairs by a's half points over the two games (a game: 2 won, 1
+  // finished without a winner, 0 lost): [0] LL, [1] LD, [2] WL or DD,
+  // [3] WD, [4] WW. The pentanomial counts of the SPRT (sprt.h).
+  std::array<int64_t, 5> penta{};
 };
 
 struct SeatStats {
