@@ -1,7 +1,9 @@
-// cassino replay DB GAME [--seat N | --all] [--round R] [--move K].
+// cassino replay DB GAME [--seat N | --all] [--round R] [--move K]
+//                        [--format text|html] [--out FILE].
 
 #include <unistd.h>
 
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -16,6 +18,8 @@
 #include "rules/game.h"
 #include "rules/observation.h"
 #include "tools/cli/commands.h"
+#include "tools/viewer/page.h"
+#include "tools/viewer/viewer.h"
 
 namespace cassino::cli {
 namespace {
@@ -39,6 +43,16 @@ ARGUMENTS
   --round R   show only round R
   --move K    stop after turn K (turns count accepted moves from 0)
 
+HTML
+  --format html writes the web viewer's game page (`cassino serve`) as one
+  self-contained file: the cards drawn in SVG, step/back/play, the move
+  list, the round scores, the result and the "verified" badge, with the
+  game's data inlined and no network access. It shows what the viewer
+  shows: every hand and deck once the game has finished (unless a game
+  dealt the same cards is unfinished), the public view otherwise; --seat,
+  --all, --round and --move do not apply. --out FILE writes it there
+  instead of to standard output.
+
 The record is read with the recorder and replayed with the engine; a record
 the engine cannot replay stops the display at the offending event (use
 `cassino verify` for a full check).
@@ -55,7 +69,42 @@ struct Options {
   bool all = false;
   int round = 0;
   int move = -1;
+  std::string format = "text";
+  std::string out;
 };
+
+// --format html: the viewer's page of the game, self-contained.
+int RunHtml(const Options& opt) {
+  if (opt.seat >= 0 || opt.all || opt.round != 0 || opt.move >= 0) {
+    std::cerr << "cassino replay: --seat, --all, --round and --move do not "
+                 "apply to --format html\n";
+    return 2;
+  }
+  absl::StatusOr<std::unique_ptr<viewer::Viewer>> v =
+      viewer::Viewer::Open({opt.db});
+  if (!v.ok()) {
+    std::cerr << "cassino replay: " << v.status().message() << "\n";
+    return 2;
+  }
+  absl::StatusOr<std::string> json = (*v)->GameJson(opt.game);
+  if (!json.ok()) {
+    std::cerr << "cassino replay: " << json.status().message() << "\n";
+    return absl::IsNotFound(json.status()) ? 1 : 2;
+  }
+  const std::string html = viewer::StandaloneGameHtml(*json);
+  if (opt.out.empty()) {
+    std::cout << html;
+    return std::cout.good() ? 0 : 2;
+  }
+  std::ofstream file(opt.out, std::ios::binary | std::ios::trunc);
+  file << html;
+  file.close();
+  if (!file) {
+    std::cerr << "cassino replay: cannot write " << opt.out << "\n";
+    return 2;
+  }
+  return 0;
+}
 
 std::string ScoreLines(const RoundResult& r) {
   std::string out;
@@ -119,6 +168,11 @@ struct Payloads {
 };
 
 int Run(const Options& opt) {
+  if (opt.format == "html") return RunHtml(opt);
+  if (!opt.out.empty()) {
+    std::cerr << "cassino replay: --out applies to --format html\n";
+    return 2;
+  }
   if (access(opt.db.c_str(), R_OK) != 0) {
     std::cerr << "cassino replay: cannot read " << opt.db << "\n";
     return 2;
@@ -305,6 +359,10 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
       ->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--move", opt->move, "stop after turn K")
       ->check(CLI::Range(0, 1 << 20));
+  cmd->add_option("--format", opt->format,
+                  "text (default) or html: the web viewer's page, one file")
+      ->check(CLI::IsMember({"text", "html"}));
+  cmd->add_option("--out", opt->out, "with --format html: write to FILE");
   cmd->callback([opt, exit_code] { *exit_code = Run(*opt); });
 }
 

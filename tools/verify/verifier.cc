@@ -105,9 +105,9 @@ class DatabaseReader::Impl {
   }
 
   absl::Status Open(const std::string& path) {
-    int rc =
-        sqlite3_open_v2(path.c_str(), &db_,
-                        SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+    int rc = sqlite3_open_v2(
+        path.c_str(), &db_,
+        SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nullptr);
     if (rc != SQLITE_OK)
       return SqlError(db_, rc, absl::StrCat("opening ", path));
     sqlite3_busy_timeout(db_, 10000);

@@ -26,8 +26,9 @@ namespace cassino::verify {
 // connection, one read transaction, streaming queries ordered by game id.
 class DatabaseReader {
  public:
-  // Opens `path` read-only. Fails (Unavailable/DataLoss/FailedPrecondition)
-  // if it is missing, not an SQLite database, or has no record schema.
+  // Opens `path` read-only (a `file:` URI is accepted too). Fails
+  // (Unavailable/DataLoss/FailedPrecondition) if it is missing, not an SQLite
+  // database, or has no record schema.
   static absl::StatusOr<std::unique_ptr<DatabaseReader>> Open(
       const std::string& path);
   ~DatabaseReader();
