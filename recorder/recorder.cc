@@ -5,22 +5,22 @@
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <deque>
 #include <future>
 #include <map>
-#include <mutex>
 #include <span>
 #include <thread>
 #include <unordered_map>
 #include <utility>
 #include <variant>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
 #include "nlohmann/json.hpp"
 #include "recorder/canonical_json.h"
 #include "recorder/event_pack.h"
@@ -400,12 +400,15 @@ class Recorder::Impl {
   absl::Status Backfill();
 
   // Reader helpers; read_mu_ must be held.
-  absl::StatusOr<sqlite3_stmt*> ReadStmt(const std::string& sql);
+  absl::StatusOr<sqlite3_stmt*> ReadStmt(const std::string& sql)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(read_mu_);
   // Fills in the game's bots and accounts.
-  absl::Status SeatsOf(GameSummary& game);
+  absl::Status SeatsOf(GameSummary& game)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(read_mu_);
   // The game's events, from its rows or its pack (ReadStoredEvents).
   absl::Status LoadEvents(const std::string& game_id,
-                          std::vector<Event>* events);
+                          std::vector<Event>* events)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(read_mu_);
 
   const Durability durability_;
   bool has_tallies_ = false;  // the game_tallies table exists
@@ -453,21 +456,22 @@ class Recorder::Impl {
   // commit, dropped on rollback.
   std::unordered_map<std::string, ChainState> overlay_;
 
-  std::mutex queue_mu_;
-  std::condition_variable queue_cv_;
-  std::deque<Write> queue_;
-  bool stop_ = false;
+  absl::Mutex queue_mu_;
+  absl::CondVar queue_cv_;
+  std::deque<Write> queue_ ABSL_GUARDED_BY(queue_mu_);
+  bool stop_ ABSL_GUARDED_BY(queue_mu_) = false;
   std::thread writer_thread_;
 
   // Committed writes whose callbacks have not run yet, in order.
-  std::mutex done_mu_;
-  std::condition_variable done_cv_;
-  std::deque<std::pair<DoneCallback, absl::Status>> done_queue_;
-  bool done_stop_ = false;
+  absl::Mutex done_mu_;
+  absl::CondVar done_cv_;
+  std::deque<std::pair<DoneCallback, absl::Status>> done_queue_
+      ABSL_GUARDED_BY(done_mu_);
+  bool done_stop_ ABSL_GUARDED_BY(done_mu_) = false;
   std::thread completion_thread_;
 
-  std::mutex read_mu_;
-  std::map<std::string, sqlite3_stmt*> read_stmts_;
+  absl::Mutex read_mu_;
+  std::map<std::string, sqlite3_stmt*> read_stmts_ ABSL_GUARDED_BY(read_mu_);
 
   std::atomic<int64_t> transactions_{0};
   std::atomic<int64_t> writes_{0};
@@ -702,19 +706,19 @@ absl::Status Recorder::Impl::PrepareWriter() {
 Recorder::Impl::~Impl() {
   if (writer_thread_.joinable()) {
     {
-      std::lock_guard<std::mutex> lock(queue_mu_);
+      absl::MutexLock lock(&queue_mu_);
       stop_ = true;
     }
-    queue_cv_.notify_all();
+    queue_cv_.SignalAll();
     writer_thread_.join();
   }
   // The writer has drained; now its last callbacks.
   if (completion_thread_.joinable()) {
     {
-      std::lock_guard<std::mutex> lock(done_mu_);
+      absl::MutexLock lock(&done_mu_);
       done_stop_ = true;
     }
-    done_cv_.notify_all();
+    done_cv_.SignalAll();
     completion_thread_.join();
   }
   for (sqlite3_stmt* stmt : {w_.begin,
@@ -761,10 +765,10 @@ Recorder::Impl::~Impl() {
 
 void Recorder::Impl::Enqueue(Write write) {
   {
-    std::lock_guard<std::mutex> lock(queue_mu_);
+    absl::MutexLock lock(&queue_mu_);
     queue_.push_back(std::move(write));
   }
-  queue_cv_.notify_one();
+  queue_cv_.Signal();
 }
 
 absl::Status Recorder::Impl::EnqueueAndWait(Op op) {
@@ -779,8 +783,8 @@ void Recorder::Impl::WriterLoop() {
   while (true) {
     std::deque<Write> batch;
     {
-      std::unique_lock<std::mutex> lock(queue_mu_);
-      queue_cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+      absl::MutexLock lock(&queue_mu_);
+      while (!stop_ && queue_.empty()) queue_cv_.Wait(&queue_mu_);
       if (queue_.empty()) return;  // stopping and drained
       batch.swap(queue_);
     }
@@ -833,7 +837,7 @@ void Recorder::Impl::WriteBatch(std::deque<Write>& batch) {
   }
   overlay_.clear();
   {
-    std::lock_guard<std::mutex> lock(done_mu_);
+    absl::MutexLock lock(&done_mu_);
     for (size_t i = 0; i < batch.size(); ++i) {
       if (batch[i].done) {
         done_queue_.emplace_back(std::move(batch[i].done),
@@ -841,16 +845,15 @@ void Recorder::Impl::WriteBatch(std::deque<Write>& batch) {
       }
     }
   }
-  done_cv_.notify_one();
+  done_cv_.Signal();
 }
 
 void Recorder::Impl::CompletionLoop() {
   while (true) {
     std::deque<std::pair<DoneCallback, absl::Status>> ready;
     {
-      std::unique_lock<std::mutex> lock(done_mu_);
-      done_cv_.wait(lock,
-                    [this] { return done_stop_ || !done_queue_.empty(); });
+      absl::MutexLock lock(&done_mu_);
+      while (!done_stop_ && done_queue_.empty()) done_cv_.Wait(&done_mu_);
       if (done_queue_.empty()) return;  // stopping and drained
       ready.swap(done_queue_);
     }
@@ -1491,7 +1494,7 @@ absl::Status Recorder::Impl::LoadEvents(const std::string& game_id,
 }
 
 absl::StatusOr<GameRecord> Recorder::Impl::Load(const std::string& game_id) {
-  std::lock_guard<std::mutex> lock(read_mu_);
+  absl::MutexLock lock(&read_mu_);
   ReadTransaction txn(reader_);
   if (!txn.status().ok()) return txn.status();
   GameRecord record;
@@ -1581,7 +1584,7 @@ absl::StatusOr<std::vector<GameSummary>> Recorder::Impl::List(
                             : " ORDER BY created_us, game_id");
   if (filter.limit > 0) absl::StrAppend(&sql, " LIMIT ?6");
 
-  std::lock_guard<std::mutex> lock(read_mu_);
+  absl::MutexLock lock(&read_mu_);
   ReadTransaction txn(reader_);
   if (!txn.status().ok()) return txn.status();
   absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(sql);
@@ -1621,7 +1624,7 @@ absl::StatusOr<std::vector<GameSummary>> Recorder::Impl::List(
 }
 
 absl::StatusOr<std::vector<std::string>> Recorder::Impl::Unfinished() {
-  std::lock_guard<std::mutex> lock(read_mu_);
+  absl::MutexLock lock(&read_mu_);
   absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
       "SELECT game_id FROM games WHERE status = 'running' "
       "ORDER BY created_us, game_id");
@@ -1635,7 +1638,7 @@ absl::StatusOr<std::vector<std::string>> Recorder::Impl::Unfinished() {
 }
 
 absl::StatusOr<std::vector<BotAccountRow>> Recorder::Impl::Accounts() {
-  std::lock_guard<std::mutex> lock(read_mu_);
+  absl::MutexLock lock(&read_mu_);
   absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
       "SELECT name, owner, contact, key_hash, created_us, key_us, revoked_us "
       "FROM bot_accounts ORDER BY name");
@@ -1653,7 +1656,7 @@ absl::StatusOr<std::vector<BotAccountRow>> Recorder::Impl::Accounts() {
 
 absl::StatusOr<std::map<std::string, std::vector<int>>>
 Recorder::Impl::ForfeitsByLabel(const std::string& label) {
-  std::lock_guard<std::mutex> lock(read_mu_);
+  absl::MutexLock lock(&read_mu_);
   ReadTransaction txn(reader_);
   if (!txn.status().ok()) return txn.status();
   std::map<std::string, std::vector<int>> out;
@@ -1723,7 +1726,7 @@ Recorder::Impl::ForfeitsByLabel(const std::string& label) {
 }
 
 absl::StatusOr<std::vector<TournamentRow>> Recorder::Impl::Tournaments() {
-  std::lock_guard<std::mutex> lock(read_mu_);
+  absl::MutexLock lock(&read_mu_);
   absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
       "SELECT name, participants, format, games_per_pairing, duplicate, rules, "
       "per_move_ms, bank_ms, max_illegal, max_concurrent, grace_ms, seed, "
@@ -1772,7 +1775,7 @@ absl::StatusOr<std::vector<TournamentRow>> Recorder::Impl::Tournaments() {
 
 absl::StatusOr<std::vector<TournamentGameRow>> Recorder::Impl::TournamentGames(
     const std::string& tournament) {
-  std::lock_guard<std::mutex> lock(read_mu_);
+  absl::MutexLock lock(&read_mu_);
   absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
       "SELECT idx, seat0, seat1, seed, game_id FROM tournament_games "
       "WHERE tournament = ?1 ORDER BY idx");

@@ -1,5 +1,7 @@
 #include "referee/deadline_timer.h"
 
+#include "absl/time/time.h"
+
 namespace cassino::service {
 
 DeadlineTimer::DeadlineTimer() : thread_([this] { Run(); }) {}
@@ -8,12 +10,12 @@ DeadlineTimer::~DeadlineTimer() { Stop(); }
 
 void DeadlineTimer::Stop() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (stop_) return;
     stop_ = true;
     queue_ = {};
   }
-  cv_.notify_all();
+  cv_.SignalAll();
   thread_.join();
 }
 
@@ -21,32 +23,33 @@ void DeadlineTimer::Schedule(Clock::time_point when,
                              std::function<void()> callback) {
   bool earliest;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (stop_) return;
     earliest = queue_.empty() || when < queue_.top().when;
     queue_.push(Entry{when, next_order_++, std::move(callback)});
   }
-  if (earliest) cv_.notify_all();
+  if (earliest) cv_.SignalAll();
 }
 
 void DeadlineTimer::Run() {
-  std::unique_lock<std::mutex> lock(mu_);
+  mu_.Lock();
   while (!stop_) {
     if (queue_.empty()) {
-      cv_.wait(lock);
+      cv_.Wait(&mu_);
       continue;
     }
     const Clock::time_point when = queue_.top().when;
     if (Clock::now() < when) {
-      cv_.wait_until(lock, when);
+      cv_.WaitWithTimeout(&mu_, absl::FromChrono(when - Clock::now()));
       continue;
     }
     std::function<void()> callback = std::move(queue_.top().callback);
     queue_.pop();
-    lock.unlock();
+    mu_.Unlock();
     callback();
-    lock.lock();
+    mu_.Lock();
   }
+  mu_.Unlock();
 }
 
 }  // namespace cassino::service

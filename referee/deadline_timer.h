@@ -10,12 +10,13 @@
 #define CASSINO_REFEREE_DEADLINE_TIMER_H_
 
 #include <chrono>
-#include <condition_variable>
 #include <functional>
-#include <mutex>
 #include <queue>
 #include <thread>
 #include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 
 namespace cassino::service {
 
@@ -30,10 +31,11 @@ class DeadlineTimer {
   DeadlineTimer& operator=(const DeadlineTimer&) = delete;
 
   // Does nothing once Stop() was called.
-  void Schedule(Clock::time_point when, std::function<void()> callback);
+  void Schedule(Clock::time_point when, std::function<void()> callback)
+      ABSL_LOCKS_EXCLUDED(mu_);
   // Stops the thread and drops every pending callback; no callback runs
   // after Stop() returns (except one already running, which it waits for).
-  void Stop();
+  void Stop() ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
   struct Entry {
@@ -44,13 +46,14 @@ class DeadlineTimer {
       return when != o.when ? when > o.when : order > o.order;
     }
   };
-  void Run();
+  void Run() ABSL_LOCKS_EXCLUDED(mu_);
 
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue_;
-  uint64_t next_order_ = 0;
-  bool stop_ = false;
+  absl::Mutex mu_;
+  absl::CondVar cv_;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue_
+      ABSL_GUARDED_BY(mu_);
+  uint64_t next_order_ ABSL_GUARDED_BY(mu_) = 0;
+  bool stop_ ABSL_GUARDED_BY(mu_) = false;
   std::thread thread_;
 };
 

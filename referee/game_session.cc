@@ -117,7 +117,7 @@ std::shared_ptr<GameSession> GameSession::Create(SessionDeps deps,
                                                  CreatedCallback done) {
   std::shared_ptr<GameSession> s(
       new GameSession(deps, std::move(header), std::move(game)));
-  std::lock_guard<std::mutex> lock(s->mu_);
+  absl::MutexLock lock(&s->mu_);
   v1::WatchGameResponse started;
   *started.mutable_game_started() = s->GameStartedMessage(-1);
   s->LogPublic(std::move(started));
@@ -145,7 +145,7 @@ absl::StatusOr<std::shared_ptr<GameSession>> GameSession::Resume(
   if (!replayed.ok()) return replayed.status();
   std::shared_ptr<GameSession> s(
       new GameSession(deps, record.header, std::move(replayed->game)));
-  std::lock_guard<std::mutex> lock(s->mu_);
+  absl::MutexLock lock(&s->mu_);
   s->bank_left_ms_ = replayed->bank_left_ms;
   s->illegal_ = replayed->illegal_count;
   const Game& g = s->game_;
@@ -227,7 +227,7 @@ void GameSession::RecordThenPublish(
       header_.game_id, std::move(batch),
       [self = shared_from_this(), turns_after,
        publish = std::move(publish)](absl::Status status) {
-        std::lock_guard<std::mutex> lock(self->mu_);
+        absl::MutexLock lock(&self->mu_);
         --self->pending_;
         if (!status.ok() && !self->broken_) {
           self->broken_ = std::string(status.message());
@@ -399,7 +399,7 @@ void GameSession::FlushAll(PlayChannel* extra) {
 }
 
 void GameSession::OnDeadline(int turn, SteadyClock::time_point deadline) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (game_.over() || game_.turn() != turn || deadline_ != deadline) return;
   const int seat = game_.to_move();
   ForfeitLocked(
@@ -433,7 +433,7 @@ void GameSession::ForfeitLocked(int seat, const std::string& reason,
 void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
                          SubmitReply reply,
                          std::shared_ptr<PlayChannel> origin) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   // What the reply queues on the submitting stream goes out at the end of
   // this call for answers given at once; answers given after a commit are
   // flushed there with everything else the move caused (FlushAll), which
@@ -610,7 +610,7 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
 }
 
 void GameSession::Connect(int seat, std::shared_ptr<PlayChannel> channel) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (seat_channels_[seat] && seat_channels_[seat] != channel) {
     seat_channels_[seat]->Close(grpc::Status(grpc::StatusCode::ABORTED,
                                              "replaced by a newer connection"));
@@ -636,19 +636,19 @@ void GameSession::Connect(int seat, std::shared_ptr<PlayChannel> channel) {
 }
 
 void GameSession::Disconnect(int seat, const PlayChannel* channel) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (seat_channels_[seat].get() == channel) seat_channels_[seat].reset();
 }
 
 void GameSession::CloseSeat(int seat, const grpc::Status& status) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (seat < 0 || seat >= players() || !seat_channels_[seat]) return;
   seat_channels_[seat]->Close(status);
   seat_channels_[seat].reset();
 }
 
 void GameSession::GetTurn(int seat, bool wait, TurnReply reply) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (broken_) {
     reply(grpc::Status(grpc::StatusCode::UNAVAILABLE,
                        "the game's record could not be written: " + *broken_),
@@ -664,7 +664,7 @@ void GameSession::GetTurn(int seat, bool wait, TurnReply reply) {
 }
 
 void GameSession::Watch(std::shared_ptr<WatchChannel> channel) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   for (const auto& e : public_log_) channel->Send(e);
   if (end_published_) {
     SendRecordAndClose(*channel);
@@ -675,7 +675,7 @@ void GameSession::Watch(std::shared_ptr<WatchChannel> channel) {
 }
 
 void GameSession::Unwatch(const WatchChannel* channel) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   watchers_.erase(
       std::remove_if(watchers_.begin(), watchers_.end(),
                      [channel](const auto& w) { return w.get() == channel; }),
@@ -683,7 +683,7 @@ void GameSession::Unwatch(const WatchChannel* channel) {
 }
 
 absl::Status GameSession::Abort(const std::string& reason) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (game_.over()) {
     return absl::FailedPreconditionError("the game is already over");
   }
@@ -701,7 +701,7 @@ absl::Status GameSession::Abort(const std::string& reason) {
 
 absl::Status GameSession::Forfeit(int seat, const std::string& reason,
                                   const std::string& detail) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (game_.over()) {
     return absl::FailedPreconditionError("the game is already over");
   }
@@ -713,17 +713,17 @@ absl::Status GameSession::Forfeit(int seat, const std::string& reason,
 }
 
 bool GameSession::Admit(int seat) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return seat_limits_[seat].Admit();
 }
 
 bool GameSession::over() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return game_.over();
 }
 
 v1::GameInfo GameSession::Info() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   v1::GameInfo info;
   info.set_game_id(header_.game_id);
   info.set_label(header_.label);

@@ -26,7 +26,6 @@
 #include <chrono>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +33,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "cassino/v1/referee_service.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "recorder/payload.h"
@@ -185,7 +185,7 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   const SessionDeps deps_;
   const recorder::GameHeader header_;
 
-  mutable std::mutex mu_;
+  mutable absl::Mutex mu_;
   Game game_ ABSL_GUARDED_BY(mu_);
   std::vector<int64_t> bank_left_ms_ ABSL_GUARDED_BY(mu_);
   std::vector<int> illegal_ ABSL_GUARDED_BY(mu_);

@@ -46,7 +46,7 @@ void Lobby::Changed() const {
 }
 
 Lobby::Presence Lobby::PresenceOf(const std::string& name) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   Presence p;
   p.absent_since_us = started_us_;
   auto it = accounts_.find(name);
@@ -65,7 +65,7 @@ absl::Status Lobby::Load() {
   absl::StatusOr<std::vector<recorder::BotAccountRow>> rows =
       recorder_->Accounts();
   if (!rows.ok()) return rows.status();
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   for (recorder::BotAccountRow& row : *rows) {
     if (!row.key_hash.empty()) by_key_[row.key_hash] = row.name;
     const std::string name = row.name;
@@ -101,7 +101,7 @@ void Lobby::Register(const v1::RegisterBotRequest& request,
   row.created_us = UnixMicros();
   row.key_us = row.created_us;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto [it, inserted] = accounts_.try_emplace(row.name);
     if (!inserted) {
       reply(grpc::Status(
@@ -119,7 +119,7 @@ void Lobby::Register(const v1::RegisterBotRequest& request,
       row, [this, row, key, reply = std::move(reply)](absl::Status s) {
         v1::BotAccount out;
         {
-          std::lock_guard<std::mutex> lock(mu_);
+          absl::MutexLock lock(&mu_);
           if (!s.ok()) {
             accounts_.erase(row.name);
           } else {
@@ -162,7 +162,7 @@ void Lobby::Rotate(const std::string& name, AccountReply reply) {
   const std::string key = NewToken();
   recorder::BotAccountRow row;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (grpc::Status s = BeginChange(name, &row); !s.ok()) {
       reply(s, v1::BotAccount(), "");
       return;
@@ -177,7 +177,7 @@ void Lobby::Rotate(const std::string& name, AccountReply reply) {
 void Lobby::Revoke(const std::string& name, AccountReply reply) {
   recorder::BotAccountRow row;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (grpc::Status s = BeginChange(name, &row); !s.ok()) {
       reply(s, v1::BotAccount(), "");
       return;
@@ -196,7 +196,7 @@ void Lobby::Commit(recorder::BotAccountRow row, bool revoke, std::string key,
         std::shared_ptr<LobbyChannel> closed;
         std::vector<QueuedSeat> revoked;
         {
-          std::lock_guard<std::mutex> lock(mu_);
+          absl::MutexLock lock(&mu_);
           Account& a = accounts_[row.name];
           a.changing = false;
           if (s.ok()) {
@@ -231,7 +231,7 @@ void Lobby::Commit(recorder::BotAccountRow row, bool revoke, std::string key,
 }
 
 grpc::Status Lobby::Get(const std::string& name, v1::BotAccount* out) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto it = accounts_.find(name);
   // (key_us is 0 only while the account is being registered.)
   if (it == accounts_.end() || it->second.row.key_us == 0) {
@@ -242,7 +242,7 @@ grpc::Status Lobby::Get(const std::string& name, v1::BotAccount* out) const {
 }
 
 void Lobby::List(v1::ListBotsResponse* out) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   for (const auto& [name, account] : accounts_) {
     if (account.row.key_us == 0) continue;  // being registered
     ToProto(account, out->add_bots());
@@ -266,7 +266,7 @@ void Lobby::ToProto(const Account& a, v1::BotAccount* out) const {
 // Seating.
 
 grpc::Status Lobby::CheckSeatable(const std::string& account) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto it = accounts_.find(account);
   if (it == accounts_.end() || it->second.row.key_us == 0) {
     return NoAccount(account);
@@ -280,7 +280,7 @@ grpc::Status Lobby::CheckSeatable(const std::string& account) const {
 
 void Lobby::AddSeat(const std::shared_ptr<GameSession>& game, int seat) {
   const recorder::SeatInfo& info = game->header().seats[seat];
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto it = accounts_.find(info.account);
   // (An account is never deleted, and a seat names only a recorded one.)
   if (it == accounts_.end()) return;
@@ -301,7 +301,7 @@ void Lobby::AddSeat(const std::shared_ptr<GameSession>& game, int seat) {
 }
 
 void Lobby::GameEnded(const std::string& game_id) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   for (auto& [name, a] : accounts_) {
     auto gone = [&](const auto& id) { return id == game_id; };
     const size_t before = a.queue.size();
@@ -319,7 +319,7 @@ void Lobby::GameEnded(const std::string& game_id) {
 // Streams.
 
 bool Lobby::IsKey(const std::string& key_hash) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return by_key_.contains(key_hash);
 }
 
@@ -334,7 +334,7 @@ grpc::Status Lobby::Connect(const std::string& key_hash, int capacity,
   if (capacity == 0) capacity = 1;
   std::shared_ptr<LobbyChannel> replaced;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto key = by_key_.find(key_hash);
     if (key == by_key_.end()) {
       return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
@@ -374,7 +374,7 @@ grpc::Status Lobby::Connect(const std::string& key_hash, int capacity,
 
 void Lobby::Disconnect(const std::string& account,
                        const LobbyChannel* channel) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto it = accounts_.find(account);
   if (it == accounts_.end() || it->second.channel.get() != channel) return;
   DropConnection(it->second);
@@ -398,7 +398,7 @@ void Lobby::DropConnection(Account& a) {
 void Lobby::CloseAll(const grpc::Status& status) {
   std::vector<std::shared_ptr<LobbyChannel>> open;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     for (auto& [name, a] : accounts_) {
       if (!a.channel) continue;
       open.push_back(a.channel);
@@ -431,7 +431,7 @@ void Lobby::OfferMore(Account& a) {
 void Lobby::Deliver(const std::string& name, uint64_t connection,
                     const std::shared_ptr<GameSession>& game, int seat,
                     bool reoffer, absl::StatusOr<std::string> token) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto it = accounts_.find(name);
   if (it == accounts_.end()) return;
   Account& a = it->second;

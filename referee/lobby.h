@@ -34,7 +34,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,6 +41,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "cassino/v1/referee_service.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "recorder/recorder.h"
@@ -184,7 +184,7 @@ class Lobby {
   const int64_t started_us_;
   std::function<void()> listener_;  // set before serving
 
-  mutable std::mutex mu_;
+  mutable absl::Mutex mu_;
   std::map<std::string, Account> accounts_ ABSL_GUARDED_BY(mu_);  // by name
   absl::flat_hash_map<std::string, std::string> by_key_
       ABSL_GUARDED_BY(mu_);  // key hash -> name

@@ -2,9 +2,10 @@
 
 #include <deque>
 #include <memory>
-#include <mutex>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "referee/channel.h"
 
 namespace cassino::service {
@@ -47,19 +48,19 @@ class StreamChannel final : public Channel<Message> {
 
   using Channel<Message>::Send;
   void Send(std::shared_ptr<const Message> message) override {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (reactor_ == nullptr || closing_) return;
     queue_.push_back(std::move(message));
   }
 
   void Flush() override {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (reactor_ == nullptr || writing_ || queue_.empty()) return;
     WriteFront();
   }
 
   void Close(const grpc::Status& status) override {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (reactor_ == nullptr || closing_) return;
     closing_ = true;
     status_ = status;
@@ -72,12 +73,12 @@ class StreamChannel final : public Channel<Message> {
   }
 
   bool open() const override {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     return reactor_ != nullptr && !closing_;
   }
 
   void OnWriteDone(bool ok) {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     writing_ = false;
     if (reactor_ == nullptr) return;
     queue_.pop_front();
@@ -97,7 +98,7 @@ class StreamChannel final : public Channel<Message> {
   }
 
   void Detach() {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     reactor_ = nullptr;
     queue_.clear();
   }
@@ -105,24 +106,24 @@ class StreamChannel final : public Channel<Message> {
  private:
   // (No write carries the buffer hint: with gRPC 1.51 a hinted write on a
   // server stream occasionally ended the stream under load.)
-  void WriteFront() {
+  void WriteFront() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     writing_ = true;
     reactor_->StartWrite(queue_.front().get());
   }
-  void FinishLocked() {
+  void FinishLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     if (finished_) return;
     finished_ = true;
     reactor_->Finish(status_);
   }
 
-  mutable std::mutex mu_;
-  Reactor* reactor_;
+  mutable absl::Mutex mu_;
+  Reactor* reactor_ ABSL_GUARDED_BY(mu_);
   // front() is being written while writing_.
-  std::deque<std::shared_ptr<const Message>> queue_;
-  bool writing_ = false;
-  bool closing_ = false;
-  bool finished_ = false;
-  grpc::Status status_;
+  std::deque<std::shared_ptr<const Message>> queue_ ABSL_GUARDED_BY(mu_);
+  bool writing_ ABSL_GUARDED_BY(mu_) = false;
+  bool closing_ ABSL_GUARDED_BY(mu_) = false;
+  bool finished_ ABSL_GUARDED_BY(mu_) = false;
+  grpc::Status status_ ABSL_GUARDED_BY(mu_);
 };
 
 class PlayReactor final
@@ -290,68 +291,68 @@ Lobby::AccountReply AccountReplyTo(grpc::ServerUnaryReactor* reactor,
       };
 }
 
+// Runs an organiser call: finishes it with the refusal unless the call
+// presents the admin token; otherwise hands the reactor to `handle`, which
+// must finish it (at once or later). Every admin RPC goes through here.
+template <typename Handle>
+grpc::ServerUnaryReactor* AsOrganiser(const Registry& registry,
+                                      grpc::CallbackServerContext* context,
+                                      Handle handle) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (grpc::Status auth = registry.AuthorizeAdmin(context->client_metadata());
+      !auth.ok()) {
+    reactor->Finish(auth);
+  } else {
+    handle(reactor);
+  }
+  return reactor;
+}
+
 }  // namespace
 
 grpc::ServerUnaryReactor* RefereeServiceImpl::RegisterBot(
     grpc::CallbackServerContext* context, const v1::RegisterBotRequest* request,
     v1::RegisterBotResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (grpc::Status auth = registry_->AuthorizeAdmin(context->client_metadata());
-      !auth.ok()) {
-    reactor->Finish(auth);
-    return reactor;
-  }
-  registry_->lobby().Register(*request, AccountReplyTo(reactor, response));
-  return reactor;
+  return AsOrganiser(*registry_, context, [&](auto* reactor) {
+    registry_->lobby().Register(*request, AccountReplyTo(reactor, response));
+  });
 }
 
 grpc::ServerUnaryReactor* RefereeServiceImpl::RotateBotKey(
     grpc::CallbackServerContext* context,
     const v1::RotateBotKeyRequest* request,
     v1::RotateBotKeyResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (grpc::Status auth = registry_->AuthorizeAdmin(context->client_metadata());
-      !auth.ok()) {
-    reactor->Finish(auth);
-    return reactor;
-  }
-  registry_->lobby().Rotate(request->name(), AccountReplyTo(reactor, response));
-  return reactor;
+  return AsOrganiser(*registry_, context, [&](auto* reactor) {
+    registry_->lobby().Rotate(request->name(),
+                              AccountReplyTo(reactor, response));
+  });
 }
 
 grpc::ServerUnaryReactor* RefereeServiceImpl::RevokeBot(
     grpc::CallbackServerContext* context, const v1::RevokeBotRequest* request,
     v1::RevokeBotResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (grpc::Status auth = registry_->AuthorizeAdmin(context->client_metadata());
-      !auth.ok()) {
-    reactor->Finish(auth);
-    return reactor;
-  }
-  registry_->lobby().Revoke(request->name(), AccountReplyTo(reactor, response));
-  return reactor;
+  return AsOrganiser(*registry_, context, [&](auto* reactor) {
+    registry_->lobby().Revoke(request->name(),
+                              AccountReplyTo(reactor, response));
+  });
 }
 
 grpc::ServerUnaryReactor* RefereeServiceImpl::GetBot(
     grpc::CallbackServerContext* context, const v1::GetBotRequest* request,
     v1::GetBotResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  grpc::Status status = registry_->AuthorizeAdmin(context->client_metadata());
-  if (status.ok()) {
-    status = registry_->lobby().Get(request->name(), response->mutable_bot());
-  }
-  reactor->Finish(status);
-  return reactor;
+  return AsOrganiser(*registry_, context, [&](auto* reactor) {
+    reactor->Finish(
+        registry_->lobby().Get(request->name(), response->mutable_bot()));
+  });
 }
 
 grpc::ServerUnaryReactor* RefereeServiceImpl::ListBots(
     grpc::CallbackServerContext* context, const v1::ListBotsRequest* request,
     v1::ListBotsResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  grpc::Status status = registry_->AuthorizeAdmin(context->client_metadata());
-  if (status.ok()) registry_->lobby().List(response);
-  reactor->Finish(status);
-  return reactor;
+  return AsOrganiser(*registry_, context, [&](auto* reactor) {
+    registry_->lobby().List(response);
+    reactor->Finish(grpc::Status::OK);
+  });
 }
 
 grpc::ServerWriteReactor<v1::LobbyResponse>* RefereeServiceImpl::Lobby(
@@ -362,62 +363,50 @@ grpc::ServerWriteReactor<v1::LobbyResponse>* RefereeServiceImpl::Lobby(
 grpc::ServerUnaryReactor* RefereeServiceImpl::CreateGame(
     grpc::CallbackServerContext* context, const v1::CreateGameRequest* request,
     v1::CreateGameResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (grpc::Status auth = registry_->AuthorizeAdmin(context->client_metadata());
-      !auth.ok()) {
-    reactor->Finish(auth);
-    return reactor;
-  }
-  registry_->CreateGame(*request, FinishWith(reactor, response));
-  return reactor;
+  return AsOrganiser(*registry_, context, [&](auto* reactor) {
+    registry_->CreateGame(*request, FinishWith(reactor, response));
+  });
 }
 
 grpc::ServerUnaryReactor* RefereeServiceImpl::GetGame(
     grpc::CallbackServerContext* context, const v1::GetGameRequest* request,
     v1::GetGameResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  grpc::Status status = registry_->AuthorizeAdmin(context->client_metadata());
-  if (status.ok()) {
-    status = registry_->GetGame(request->game_id(), response->mutable_game());
-  }
-  reactor->Finish(status);
-  return reactor;
+  return AsOrganiser(*registry_, context, [&](auto* reactor) {
+    reactor->Finish(
+        registry_->GetGame(request->game_id(), response->mutable_game()));
+  });
 }
 
 grpc::ServerUnaryReactor* RefereeServiceImpl::ListGames(
     grpc::CallbackServerContext* context, const v1::ListGamesRequest* request,
     v1::ListGamesResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  grpc::Status status = registry_->AuthorizeAdmin(context->client_metadata());
-  if (status.ok()) status = registry_->ListGames(*request, response);
-  reactor->Finish(status);
-  return reactor;
+  return AsOrganiser(*registry_, context, [&](auto* reactor) {
+    reactor->Finish(registry_->ListGames(*request, response));
+  });
 }
 
 grpc::ServerUnaryReactor* RefereeServiceImpl::AbortGame(
     grpc::CallbackServerContext* context, const v1::AbortGameRequest* request,
     v1::AbortGameResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  grpc::Status status = registry_->AuthorizeAdmin(context->client_metadata());
-  if (status.ok()) {
+  return AsOrganiser(*registry_, context, [&](auto* reactor) {
     std::shared_ptr<GameSession> game = registry_->Find(request->game_id());
     if (!game) {
-      status =
+      reactor->Finish(
           grpc::Status(grpc::StatusCode::NOT_FOUND,
-                       absl::StrCat("no running game ", request->game_id()));
-    } else if (absl::Status s =
-                   game->Abort(request->reason().empty()
-                                   ? "aborted by the organiser"
-                                   : request->reason().substr(0, 256));
-               !s.ok()) {
-      status = grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
-                            std::string(s.message()));
-    } else {
-      *response->mutable_game() = game->Info();
+                       absl::StrCat("no running game ", request->game_id())));
+      return;
     }
-  }
-  reactor->Finish(status);
-  return reactor;
+    if (absl::Status s = game->Abort(request->reason().empty()
+                                         ? "aborted by the organiser"
+                                         : request->reason().substr(0, 256));
+        !s.ok()) {
+      reactor->Finish(grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                                   std::string(s.message())));
+      return;
+    }
+    *response->mutable_game() = game->Info();
+    reactor->Finish(grpc::Status::OK);
+  });
 }
 
 grpc::ServerBidiReactor<v1::PlayRequest, v1::PlayResponse>*
@@ -473,53 +462,38 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::CreateTournament(
     grpc::CallbackServerContext* context,
     const v1::CreateTournamentRequest* request,
     v1::CreateTournamentResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (grpc::Status auth = registry_->AuthorizeAdmin(context->client_metadata());
-      !auth.ok()) {
-    reactor->Finish(auth);
-    return reactor;
-  }
-  scheduler_->Create(request->spec(), TournamentReplyTo(reactor, response));
-  return reactor;
+  return AsOrganiser(*registry_, context, [&](auto* reactor) {
+    scheduler_->Create(request->spec(), TournamentReplyTo(reactor, response));
+  });
 }
 
 grpc::ServerUnaryReactor* RefereeServiceImpl::GetTournament(
     grpc::CallbackServerContext* context,
     const v1::GetTournamentRequest* request,
     v1::GetTournamentResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  grpc::Status status = registry_->AuthorizeAdmin(context->client_metadata());
-  if (status.ok()) {
-    status = scheduler_->Get(request->name(), response->mutable_tournament());
-  }
-  reactor->Finish(status);
-  return reactor;
+  return AsOrganiser(*registry_, context, [&](auto* reactor) {
+    reactor->Finish(
+        scheduler_->Get(request->name(), response->mutable_tournament()));
+  });
 }
 
 grpc::ServerUnaryReactor* RefereeServiceImpl::ListTournaments(
     grpc::CallbackServerContext* context,
     const v1::ListTournamentsRequest* request,
     v1::ListTournamentsResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  grpc::Status status = registry_->AuthorizeAdmin(context->client_metadata());
-  if (status.ok()) status = scheduler_->List(response);
-  reactor->Finish(status);
-  return reactor;
+  return AsOrganiser(*registry_, context, [&](auto* reactor) {
+    reactor->Finish(scheduler_->List(response));
+  });
 }
 
 grpc::ServerUnaryReactor* RefereeServiceImpl::CancelTournament(
     grpc::CallbackServerContext* context,
     const v1::CancelTournamentRequest* request,
     v1::CancelTournamentResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (grpc::Status auth = registry_->AuthorizeAdmin(context->client_metadata());
-      !auth.ok()) {
-    reactor->Finish(auth);
-    return reactor;
-  }
-  scheduler_->Cancel(request->name(), request->reason(),
-                     TournamentReplyTo(reactor, response));
-  return reactor;
+  return AsOrganiser(*registry_, context, [&](auto* reactor) {
+    scheduler_->Cancel(request->name(), request->reason(),
+                       TournamentReplyTo(reactor, response));
+  });
 }
 
 grpc::ServerWriteReactor<v1::WatchGameResponse>* RefereeServiceImpl::WatchGame(

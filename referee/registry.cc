@@ -117,7 +117,7 @@ Registry::Registry(recorder::Recorder* recorder, DeadlineTimer* timer,
 }
 
 void Registry::Evict(const std::string& game_id) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   games_.erase(game_id);
   // Its lobby tokens stay in tokens_ (like seat tokens), so that they are
   // told the game is over.
@@ -133,7 +133,7 @@ void Registry::MintSeatToken(const std::shared_ptr<GameSession>& game, int seat,
   std::string token = NewToken();
   const std::string hash = HashToken(token);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     std::string& current = lobby_tokens_[{game_id, seat}];
     if (!current.empty()) tokens_.erase(current);
     current = hash;
@@ -155,7 +155,7 @@ void Registry::RevokeSeatToken(const std::shared_ptr<GameSession>& game,
                                int seat) {
   const std::string& game_id = game->header().game_id;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto it = lobby_tokens_.find({game_id, seat});
     if (it == lobby_tokens_.end() || it->second.empty()) return;
     tokens_.erase(it->second);
@@ -192,7 +192,7 @@ grpc::Status Registry::ConnectLobby(
     return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
                         "the admin token is not a bot key");
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (tokens_.contains(hash)) {
     return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
                         "a seat token is not a bot key");
@@ -230,7 +230,7 @@ absl::StatusOr<int> Registry::ResumeAll() {
 }
 
 void Registry::Register(const std::shared_ptr<GameSession>& game) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   const recorder::GameHeader& h = game->header();
   games_[h.game_id] = game;
   for (size_t seat = 0; seat < h.seats.size(); ++seat) {
@@ -257,7 +257,7 @@ grpc::Status Registry::AuthorizeAdmin(const Metadata& metadata) const {
     return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
                         "a bot key may not make organiser calls");
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (tokens_.contains(hash)) {
     return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
                         "a seat token may not make organiser calls");
@@ -277,26 +277,33 @@ grpc::Status Registry::AuthorizeSeat(const Metadata& metadata,
   // Looking the token up by its hash takes the same time whatever the token
   // shares with a real one.
   const std::string hash = HashToken(*token);
-  std::unique_lock<std::mutex> lock(mu_);
-  auto it = tokens_.find(hash);
-  if (it == tokens_.end()) {
-    // (The lobby's lock is never taken under the registry's.)
-    lock.unlock();
-    if (ConstantTimeEquals(hash, admin_token_hash_)) {
-      return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
-                          "the admin token plays no seat");
-    }
-    if (lobby_->IsKey(hash)) {
-      return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
-                          "a bot key plays no seat directly: open the Lobby "
-                          "and use the seat token it offers");
-    }
-    return grpc::Status(
-        grpc::StatusCode::UNAUTHENTICATED,
-        "unknown token (a lobby seat token stops working when the lobby "
-        "offers the seat again)");
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = tokens_.find(hash);
+    if (it != tokens_.end())
+      return SeatAccessLocked(it->second, game_id, access);
   }
-  const auto& [token_game, seat] = it->second;
+  // Unknown: say why. (The lobby's lock is never taken under the
+  // registry's.)
+  if (ConstantTimeEquals(hash, admin_token_hash_)) {
+    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                        "the admin token plays no seat");
+  }
+  if (lobby_->IsKey(hash)) {
+    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                        "a bot key plays no seat directly: open the Lobby "
+                        "and use the seat token it offers");
+  }
+  return grpc::Status(
+      grpc::StatusCode::UNAUTHENTICATED,
+      "unknown token (a lobby seat token stops working when the lobby "
+      "offers the seat again)");
+}
+
+grpc::Status Registry::SeatAccessLocked(
+    const std::pair<std::string, int>& token_seat, const std::string& game_id,
+    SeatAccess* access) const {
+  const auto& [token_game, seat] = token_seat;
   if (!game_id.empty() && game_id != token_game) {
     if (!games_.contains(game_id)) {
       return grpc::Status(grpc::StatusCode::NOT_FOUND,
@@ -458,7 +465,7 @@ void Registry::CreateGame(
 }
 
 std::shared_ptr<GameSession> Registry::Find(const std::string& game_id) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto it = games_.find(game_id);
   return it == games_.end() ? nullptr : it->second;
 }

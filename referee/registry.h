@@ -14,12 +14,13 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "cassino/v1/referee_service.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "recorder/recorder.h"
@@ -127,6 +128,12 @@ class Registry {
   void MintSeatToken(const std::shared_ptr<GameSession>& game, int seat,
                      Lobby::TokenCallback done);
   void RevokeSeatToken(const std::shared_ptr<GameSession>& game, int seat);
+  // The access a known token (its game id and seat) gives to a call naming
+  // `game_id` ("" = any).
+  grpc::Status SeatAccessLocked(const std::pair<std::string, int>& token_seat,
+                                const std::string& game_id,
+                                SeatAccess* access) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Queues the game's account seats in the lobby.
   void AddToLobby(const std::shared_ptr<GameSession>& game);
 
@@ -134,13 +141,16 @@ class Registry {
   std::function<grpc::Status(const std::string&)> label_guard_;
   const std::string admin_token_hash_;
 
-  mutable std::mutex mu_;
-  absl::flat_hash_map<std::string, std::shared_ptr<GameSession>> games_;
+  mutable absl::Mutex mu_;
+  absl::flat_hash_map<std::string, std::shared_ptr<GameSession>> games_
+      ABSL_GUARDED_BY(mu_);
   // Token hash -> (game id, seat).
-  absl::flat_hash_map<std::string, std::pair<std::string, int>> tokens_;
+  absl::flat_hash_map<std::string, std::pair<std::string, int>> tokens_
+      ABSL_GUARDED_BY(mu_);
   // (game id, seat) -> hash of the valid lobby token, for account seats of
   // games in memory.
-  std::map<std::pair<std::string, int>, std::string> lobby_tokens_;
+  std::map<std::pair<std::string, int>, std::string> lobby_tokens_
+      ABSL_GUARDED_BY(mu_);
 
   // Declared last: destroyed first, while the maps above still exist.
   std::unique_ptr<Lobby> lobby_;

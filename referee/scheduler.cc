@@ -59,7 +59,7 @@ absl::Status Scheduler::Load() {
       recorder_->Tournaments();
   if (!rows.ok()) return rows.status();
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     for (recorder::TournamentRow& row : *rows) {
       absl::StatusOr<std::vector<recorder::TournamentGameRow>> games =
           recorder_->TournamentGames(row.name);
@@ -98,7 +98,7 @@ absl::Status Scheduler::Load() {
 }
 
 int Scheduler::Running() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return static_cast<int>(std::count_if(
       tournaments_.begin(), tournaments_.end(),
       [](const auto& t) { return t.second.row.status == "running"; }));
@@ -106,7 +106,7 @@ int Scheduler::Running() const {
 
 grpc::Status Scheduler::CheckLabel(const std::string& label) const {
   if (label.empty()) return grpc::Status::OK;
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (tournaments_.contains(label) || reserved_.contains(label)) {
     return grpc::Status(
         grpc::StatusCode::FAILED_PRECONDITION,
@@ -226,7 +226,7 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
       recorder_->List(used);
   if (!labelled.ok()) return fail(FromAbsl(labelled.status()));
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (tournaments_.contains(row.name) || reserved_.contains(row.name)) {
       return fail(grpc::Status(
           grpc::StatusCode::ALREADY_EXISTS,
@@ -246,7 +246,7 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
       [this, row, schedule, reply = std::move(reply)](absl::Status s) {
         Tournament copy;
         {
-          std::lock_guard<std::mutex> lock(mu_);
+          absl::MutexLock lock(&mu_);
           reserved_.erase(row.name);
           if (s.ok()) {
             Tournament& t = tournaments_[row.name];
@@ -267,7 +267,7 @@ void Scheduler::Cancel(const std::string& name, const std::string& reason,
   const std::string why =
       reason.empty() ? "cancelled by the organiser" : reason.substr(0, 256);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto it = tournaments_.find(name);
     if (it == tournaments_.end()) {
       reply(grpc::Status(grpc::StatusCode::NOT_FOUND,
@@ -314,7 +314,7 @@ grpc::Status Scheduler::Get(const std::string& name,
                             v1::TournamentInfo* out) const {
   Tournament copy;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto it = tournaments_.find(name);
     if (it == tournaments_.end()) {
       return grpc::Status(grpc::StatusCode::NOT_FOUND,
@@ -328,7 +328,7 @@ grpc::Status Scheduler::Get(const std::string& name,
 grpc::Status Scheduler::List(v1::ListTournamentsResponse* out) const {
   std::vector<Tournament> copies;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     for (const auto& [name, t] : tournaments_) copies.push_back(t);
   }
   std::sort(copies.begin(), copies.end(),
@@ -471,7 +471,7 @@ void Scheduler::RecordEnd(
                             then = std::move(then)](absl::Status s) {
                              Tournament copy;
                              {
-                               std::lock_guard<std::mutex> lock(mu_);
+                               absl::MutexLock lock(&mu_);
                                Tournament& t = tournaments_[name];
                                t.ending = false;
                                if (s.ok()) {
@@ -490,7 +490,7 @@ void Scheduler::Run() {
   std::vector<Start> starts;
   const int64_t now = UnixMicros();
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     int64_t wake = 0;  // the next grace expiry, if any
     // The lobby's view of each account, asked once per pass.
     std::map<std::string, Lobby::Presence> presence;
@@ -603,7 +603,7 @@ void Scheduler::Launch(Start start) {
 
 void Scheduler::Created(const Start& start, const grpc::Status& status) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (start.absent == kNoneAbsent) {
       for (const std::string& account : start.row.seats) {
         if (--inflight_[account] <= 0) inflight_.erase(account);

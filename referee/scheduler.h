@@ -47,13 +47,13 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
 #include "cassino/v1/referee_service.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "recorder/recorder.h"
@@ -153,7 +153,7 @@ class Scheduler {
   recorder::Recorder* const recorder_;
   std::atomic<bool> kick_pending_{false};
 
-  mutable std::mutex mu_;
+  mutable absl::Mutex mu_;
   std::map<std::string, Tournament> tournaments_ ABSL_GUARDED_BY(mu_);
   std::set<std::string> reserved_ ABSL_GUARDED_BY(mu_);  // being created
   // Games being created, per account (not yet in the lobby's queue).

@@ -13,20 +13,6 @@
 
 namespace cassino {
 
-absl::string_view MoveKindName(MoveKind kind) {
-  switch (kind) {
-    case MoveKind::kTrail:
-      return "trail";
-    case MoveKind::kCapture:
-      return "take";
-    case MoveKind::kBuild:
-      return "build";
-    case MoveKind::kCallOut:
-      return "call";
-  }
-  return "?";
-}
-
 bool MoveLess(const Move& a, const Move& b) {
   auto key = [](const Move& m) {
     return std::tuple(m.card.index(), static_cast<int>(m.kind), m.declared,

@@ -132,8 +132,6 @@ static_assert(sizeof(Move) == 16);
 // value, table cards, pluck. Used to sort move lists into a fixed order.
 bool MoveLess(const Move& a, const Move& b);
 
-absl::string_view MoveKindName(MoveKind kind);
-
 }  // namespace cassino
 
 #endif  // CASSINO_RULES_MOVE_H_

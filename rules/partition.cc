@@ -87,12 +87,6 @@ int Total(const ValueCounts& counts) {
 
 }  // namespace
 
-ValueCounts CountValues(std::span<const int> values) {
-  ValueCounts counts{};
-  for (int v : values) ++counts[v];
-  return counts;
-}
-
 bool SplitsIntoGroups(const ValueCounts& counts, int target) {
   if (target <= 0) return false;
   // The answers that need no search (most captures: one group, or cards of

@@ -10,15 +10,12 @@
 #define CASSINO_RULES_PARTITION_H_
 
 #include <array>
-#include <span>
 
 namespace cassino {
 
 // Values 1..kMaxPartValue may occur; counts per value.
 inline constexpr int kMaxPartValue = 15;
 using ValueCounts = std::array<int, kMaxPartValue + 1>;
-
-ValueCounts CountValues(std::span<const int> values);
 
 // True if the values split into groups each summing to `target` (an empty
 // collection splits into zero groups).

@@ -180,7 +180,10 @@ TEST(CliRules, ListsEveryOptionWithItsDefault) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("builder_obligation\n    values:  v1, v2, v3, "
                                "none\n    default: v1\n"));
-  EXPECT_THAT(r.out, HasSubstr("presets: standard"));
+  // Each preset with what it is and the options it sets.
+  EXPECT_THAT(r.out, HasSubstr("\ndiamond\n    40 cards, 3 each;"));
+  EXPECT_THAT(r.out, HasSubstr("    sets: pack=40 hand_size=3 "));
+  EXPECT_THAT(r.out, HasSubstr("\nstandard\n"));
 }
 
 TEST(CliRules, PrintsARuleSetInFull) {

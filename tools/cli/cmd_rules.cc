@@ -4,14 +4,14 @@
 #include <memory>
 #include <string>
 
-#include "absl/strings/str_join.h"
 #include "rules/rule_set.h"
 #include "tools/cli/commands.h"
 
 namespace cassino::cli {
 namespace {
 
-// Every option with its values, default and meaning, then the presets.
+// Every option with its values, default and meaning, then every preset
+// with what it is and the options it sets.
 void PrintOptionDocs() {
   for (const OptionDoc& d : OptionDocs()) {
     std::cout << d.name << "\n"
@@ -19,8 +19,13 @@ void PrintOptionDocs() {
               << "    default: " << d.default_value << "\n"
               << "    " << d.meaning << "\n";
   }
-  std::cout << "presets: " << absl::StrJoin(RuleSet::PresetNames(), ", ")
-            << "\n";
+  std::cout << "\npresets (a preset first, then option=value words):\n";
+  for (const PresetDoc& p : PresetDocs()) {
+    std::cout << p.name << "\n"
+              << "    " << p.meaning << "\n"
+              << "    sets: " << (p.options.empty() ? "(nothing)" : p.options)
+              << "\n";
+  }
 }
 
 }  // namespace

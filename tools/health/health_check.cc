@@ -1,10 +1,9 @@
 #include "tools/health/health_check.h"
 
-#include <condition_variable>
-#include <mutex>
 #include <utility>
 #include <vector>
 
+#include "absl/synchronization/mutex.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/wire_format_lite.h"
@@ -72,20 +71,18 @@ absl::StatusOr<ServingStatus> Check(
   grpc::Slice slice(request_bytes);
   grpc::ByteBuffer request(&slice, 1), response;
 
-  std::mutex mu;
-  std::condition_variable done_cv;
+  absl::Mutex mu;
   bool done = false;
   grpc::Status status;
   stub.UnaryCall(&context, kCheckMethod, grpc::StubOptions(), &request,
                  &response, [&](grpc::Status s) {
-                   std::lock_guard<std::mutex> lock(mu);
+                   absl::MutexLock lock(&mu);
                    status = std::move(s);
                    done = true;
-                   done_cv.notify_all();
                  });
   {
-    std::unique_lock<std::mutex> lock(mu);
-    done_cv.wait(lock, [&] { return done; });
+    absl::MutexLock lock(&mu);
+    mu.Await(absl::Condition(&done));
   }
   if (status.error_code() == grpc::StatusCode::NOT_FOUND) {
     return ServingStatus::kServiceUnknown;  // the protocol's "no such service"

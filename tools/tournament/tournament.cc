@@ -4,13 +4,13 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <mutex>
 #include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
+#include "absl/synchronization/mutex.h"
 #include "cassino/v1/referee_service.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "rules/schedule.h"
@@ -184,7 +184,7 @@ absl::StatusOr<TournamentResult> RunTournament(
   TournamentResult result;
   result.games.resize(schedule.size());
   std::atomic<size_t> next{0};
-  std::mutex mu;
+  absl::Mutex mu;
   int done = 0;
   std::vector<std::thread> workers;
   const int k = std::max(1, std::min<int>(o.concurrency, schedule.size()));
@@ -192,7 +192,7 @@ absl::StatusOr<TournamentResult> RunTournament(
     workers.emplace_back([&] {
       for (size_t i; (i = next.fetch_add(1)) < schedule.size();) {
         GameOutcome outcome = RunGame(o, *stub, schedule[i]);
-        std::lock_guard<std::mutex> lock(mu);
+        absl::MutexLock lock(&mu);
         result.games[i] = outcome;
         ++done;
         if (progress)

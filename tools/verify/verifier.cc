@@ -6,15 +6,15 @@
 #include <array>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstring>
 #include <deque>
-#include <mutex>
 #include <thread>
 #include <utility>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
 #include "recorder/event_pack.h"
 
 namespace cassino::verify {
@@ -590,15 +590,15 @@ class BatchQueue {
  public:
   void Push(std::unique_ptr<Batch> b) {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       q_.push_back(std::move(b));
     }
-    cv_.notify_one();
+    cv_.Signal();
   }
   // nullptr once closed and empty.
   std::unique_ptr<Batch> Pop() {
-    std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait(lock, [&] { return closed_ || !q_.empty(); });
+    absl::MutexLock lock(&mu_);
+    while (!closed_ && q_.empty()) cv_.Wait(&mu_);
     if (q_.empty()) return nullptr;
     std::unique_ptr<Batch> b = std::move(q_.front());
     q_.pop_front();
@@ -606,17 +606,17 @@ class BatchQueue {
   }
   void Close() {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       closed_ = true;
     }
-    cv_.notify_all();
+    cv_.SignalAll();
   }
 
  private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<std::unique_ptr<Batch>> q_;
-  bool closed_ = false;
+  absl::Mutex mu_;
+  absl::CondVar cv_;
+  std::deque<std::unique_ptr<Batch>> q_ ABSL_GUARDED_BY(mu_);
+  bool closed_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 // Every game: the ids are cut into ranges of about the same number of
@@ -729,7 +729,7 @@ absl::StatusOr<VerifyReport> VerifyDatabase(const std::string& path,
   for (int i = 0; i < threads * 3; ++i) {
     free_batches.Push(std::make_unique<Batch>());
   }
-  std::mutex results_mu;
+  absl::Mutex results_mu;
   std::vector<std::pair<int64_t, Failure>> failures;
   std::vector<std::thread> workers;
   for (int t = 0; t < threads; ++t) {
@@ -738,7 +738,7 @@ absl::StatusOr<VerifyReport> VerifyDatabase(const std::string& path,
       while (std::unique_ptr<Batch> b = work.Pop()) {
         for (size_t i = 0; i < b->size; ++i) {
           if (std::optional<Failure> f = verifier.Verify(b->games[i])) {
-            std::lock_guard<std::mutex> lock(results_mu);
+            absl::MutexLock lock(&results_mu);
             failures.emplace_back(b->first_index + static_cast<int64_t>(i),
                                   *std::move(f));
           }

@@ -55,7 +55,7 @@ void LobbyClient::StartPlayer(const SeatKey& key, const std::string& token) {
 
 void LobbyClient::PlayerDone(const SeatKey& key,
                              absl::StatusOr<BotResult> result) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   Seat& seat = seats_[key];
   seat.active = false;
   if (result.ok()) {
@@ -88,7 +88,7 @@ absl::StatusOr<std::vector<BotResult>> LobbyClient::Run() {
     grpc::ClientContext ctx;
     ctx.AddMetadata("authorization", "Bearer " + options_.key);
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       if (Finished()) break;
       lobby_ctx_ = &ctx;
       reconnect_ = false;
@@ -110,7 +110,7 @@ absl::StatusOr<std::vector<BotResult>> LobbyClient::Run() {
       if (!msg.has_offer()) continue;
       const v1::GameOffer& offer = msg.offer();
       const SeatKey key{offer.game().game_id(), offer.game().seat()};
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       Seat& seat = seats_[key];
       if (seat.done) continue;
       if (seat.active) {
@@ -122,7 +122,7 @@ absl::StatusOr<std::vector<BotResult>> LobbyClient::Run() {
     const grpc::Status status = reader->Finish();
     bool reconnect = false;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       lobby_ctx_ = nullptr;
       if (Finished()) break;
       reconnect = reconnect_;
@@ -156,14 +156,14 @@ absl::StatusOr<std::vector<BotResult>> LobbyClient::Run() {
   while (true) {
     std::vector<std::thread> players;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       players.swap(players_);
     }
     if (players.empty()) break;
     for (std::thread& t : players) t.join();
   }
   if (!error.ok()) return error;
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return results_;
 }
 

@@ -23,13 +23,14 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "tools/bots/client/bot_client.h"
 
 namespace cassino::bots {
@@ -69,7 +70,7 @@ class LobbyClient {
   // Starts a player for the seat (mu_ held).
   void StartPlayer(const SeatKey& key, const std::string& token);
   void PlayerDone(const SeatKey& key, absl::StatusOr<BotResult> result);
-  bool Finished() const;  // mu_ held
+  bool Finished() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Log(const std::string& line) const;
 
   const LobbyOptions options_;
@@ -77,15 +78,16 @@ class LobbyClient {
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::RefereeService::Stub> stub_;
 
-  mutable std::mutex mu_;
-  std::map<SeatKey, Seat> seats_;
-  std::vector<std::thread> players_;
-  std::vector<BotResult> results_;
-  int started_ = 0;
+  mutable absl::Mutex mu_;
+  std::map<SeatKey, Seat> seats_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::thread> players_ ABSL_GUARDED_BY(mu_);
+  std::vector<BotResult> results_ ABSL_GUARDED_BY(mu_);
+  int started_ ABSL_GUARDED_BY(mu_) = 0;
   // Set by a player whose seat lost its token: the lobby is reopened so
   // that the seat is offered again.
-  bool reconnect_ = false;
-  grpc::ClientContext* lobby_ctx_ = nullptr;  // the open Lobby call
+  bool reconnect_ ABSL_GUARDED_BY(mu_) = false;
+  // The open Lobby call.
+  grpc::ClientContext* lobby_ctx_ ABSL_GUARDED_BY(mu_) = nullptr;
 };
 
 }  // namespace cassino::bots
