@@ -313,6 +313,40 @@ TEST_F(ViewerTest, ListingPagesWithFiltersAndCursor) {
   EXPECT_FALSE(v->GamesJson({{"from", "2026-13-45"}}).ok());
 }
 
+// A bot in thousands of games is listed by walking the games newest first
+// (the other plan, database.cc); pages must be the same.
+TEST_F(ViewerTest, ListingOfABotWithManyGames) {
+  ExecSql(path_,
+          "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n "
+          "WHERE i < 3299) INSERT INTO games (game_id, rules, per_move_ms, "
+          "bank_ms, max_illegal, created_us) SELECT printf('s%04d', i), "
+          "'players=2', 1, 1, 1, 1000 + i / 2 FROM n;"
+          "INSERT INTO seats (game_id, seat, bot_name) SELECT game_id, 0, "
+          "CASE WHEN CAST(substr(game_id, 2) AS INTEGER) % 3 = 0 THEN 'rare' "
+          "ELSE 'busy' END FROM games WHERE game_id LIKE 's%';"
+          "INSERT INTO seats (game_id, seat, bot_name) SELECT game_id, 1, "
+          "'other' FROM games WHERE game_id LIKE 's%';");
+  auto v = Open();
+  for (const std::string bot : {"busy", "rare"}) {
+    std::vector<std::string> ids;
+    Params params = {{"bot", bot}, {"limit", "500"}};
+    for (;;) {
+      const json j = json::parse(*v->GamesJson(params));
+      for (const json& g : j["games"]) ids.push_back(g["game_id"]);
+      if (j["next"].is_null()) break;
+      params["after"] = j["next"];
+    }
+    // Newest first: created_us, then game_id, both descending.
+    std::vector<std::string> expected;
+    for (int i = 3299; i >= 0; --i) {
+      if ((i % 3 == 0) == (bot == "rare")) {
+        expected.push_back(absl::StrCat("s", absl::Dec(i, absl::kZeroPad4)));
+      }
+    }
+    EXPECT_EQ(ids, expected) << bot;
+  }
+}
+
 TEST_F(ViewerTest, HeadCountsEventsAndUnknownGamesAreNotFound) {
   const FixtureGame g = Add("h", {.stop_after = 2});
   auto v = Open();

@@ -14,11 +14,16 @@
 //      as text.
 //
 // usage: node viewer_browser_test.mjs CASSINO_BINARY
+// (CASSINO_REFEREE=PATH: the referee `cassino tournament` starts, if not
+// the one beside the binary.)
 // Exits 77 (skipped) when Chromium or node_modules are missing.
-// VIEWER_SCREENSHOTS=DIR also writes the documentation's screenshots there.
+// VIEWER_SCREENSHOTS=DIR also writes the documentation's screenshots there;
+// VIEWER_DEV_ASSETS=DIR serves the page's assets from DIR (trying changes
+// to tools/viewer/assets without rebuilding; the standalone page still uses
+// the binary's).
 
 import {spawn, execFileSync} from 'node:child_process';
-import {existsSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -45,6 +50,7 @@ const children = [];
 const tmp = mkdtempSync(join(tmpdir(), 'viewer-browser-'));
 let browser = null;
 let base = null;  // the server's URL, ending in /
+const errors = [];  // the main page's errors
 
 function cleanup() {
   for (const c of children) {
@@ -110,11 +116,14 @@ function expectedBoard(game, k) {
 async function main() {
   const db = join(tmp, 'games.db');
   const bot = `/usr/bin/python3 ${join(HERE, 'slow_bot.py')}`;
-  const env = {...process.env, SLOW_BOT_MS: '300', SLOW_BOT_MOVES: '12'};
+  const env = {...process.env, SLOW_BOT_MS: '300', SLOW_BOT_MOVES: '20'};
   const tournament = spawn(cassino, [
     'tournament', '--db', db, '--bot', `alpha=${bot}`, '--bot', `beta=${bot}`,
+    // The screenshots want a fuller tournament.
+    ...(process.env.VIEWER_SCREENSHOTS ? ['--bot', `gamma=${bot}`, '--bot', `delta=${bot}`] : []),
     '--games', '1', '--label', 'browser-cup', '--concurrency', '1',
     '--seed', '00000000000000000000000000000000000000000000000000000000000000b5', '-q',
+    ...(process.env.CASSINO_REFEREE ? ['--referee', process.env.CASSINO_REFEREE] : []),
   ], {env, stdio: ['ignore', 'pipe', 'inherit']});
   children.push(tournament);
   const tournamentDone = new Promise((resolve) => tournament.on('exit', resolve));
@@ -146,12 +155,12 @@ async function main() {
   const id = running.game_id;
 
   browser = await puppeteer.launch({
-    executablePath: CHROMIUM, headless: true,
+    executablePath: CHROMIUM, headless: true, protocolTimeout: 120000,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
   });
   const page = await browser.newPage();
   await page.setViewport({width: 1280, height: 900});
-  const errors = [];
+  if (process.env.VIEWER_DEV_ASSETS) await serveAssetsFrom(page, process.env.VIEWER_DEV_ASSETS);
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
 
@@ -159,7 +168,9 @@ async function main() {
   const response = await page.goto(base + 'game/' + encodeURIComponent(id));
   assert.match(response.headers()['content-security-policy'] || '', /script-src 'self'/);
   assert.equal(response.headers()['x-content-type-options'], 'nosniff');
-  await page.waitForSelector('#turn-label');
+  await page.waitForSelector('#turn-label').catch(async (e) => {
+    throw new Error(e.message + '; the page holds: ' + (await page.evaluate(() => document.body.innerText)).slice(0, 500));
+  });
   const snapshots = [];
   let lastK = -1;
   for (let i = 0; i < 4; i++) {
@@ -186,13 +197,24 @@ async function main() {
   assert.equal(game.status, 'finished');
   assert.equal(game.view, 'omniscient');
   for (const s of snapshots) {
-    const p = game.positions[s.k];
-    const hidden = hiddenCards(game, p);
+    const hidden = hiddenCards(game, game.positions[s.k]);
     assert.ok(hidden.size > 10);
+    // The whole document but the rule set's text (a tooltip naming TD, 2S).
+    const html = s.html.split(game.rules).join('');
+    assert.ok(html.includes('id="table"'));
     for (const c of hidden) {
       assert.ok(!s.cards.includes(c), `turn ${s.k}: hidden card ${c} drawn on the live page`);
-      assert.ok(!showsCard(s.html, c), `turn ${s.k}: hidden card ${c} in the live page's DOM`);
-      assert.ok(!showsCard(s.json, c), `turn ${s.k}: hidden card ${c} in the live JSON`);
+      assert.ok(!showsCard(html, c), `turn ${s.k}: hidden card ${c} in the live page's DOM`);
+    }
+    // The JSON was fetched a moment later: check it at its own last turn
+    // (all of it but the rule set's text, which names TD and 2S).
+    const live = JSON.parse(s.json);
+    assert.equal(live.view, 'public');
+    const kj = live.positions.length - 1;
+    delete live.rules;
+    const text = JSON.stringify(live);
+    for (const c of hiddenCards(game, game.positions[kj])) {
+      assert.ok(!showsCard(text, c), `turn ${kj}: hidden card ${c} in the live JSON`);
     }
   }
   console.log(`live: no hidden card in ${snapshots.length} snapshots of the DOM and the JSON`);
@@ -255,6 +277,18 @@ async function main() {
   assert.deepEqual(errors, [], 'errors in the page');
 }
 
+// For trying page changes without rebuilding: answers /assets/NAME from
+// DIR instead of the binary's embedded copy.
+async function serveAssetsFrom(page, dir) {
+  await page.setRequestInterception(true);
+  page.on('request', (r) => {
+    const m = new URL(r.url()).pathname.match(/^\/assets\/([A-Za-z0-9_.-]+)$/);
+    if (!m) return r.continue();
+    const type = m[1].endsWith('.js') ? 'text/javascript' : m[1].endsWith('.css') ? 'text/css' : 'image/svg+xml';
+    r.respond({status: 200, contentType: type, body: readFileSync(join(dir, m[1]))});
+  });
+}
+
 async function screenshots(page, id, game) {
   const dir = process.env.VIEWER_SCREENSHOTS;
   await page.goto(base + '');
@@ -278,6 +312,7 @@ try {
   console.log('PASS');
 } catch (e) {
   console.error('FAIL:', e && e.stack ? e.stack : e);
+  if (errors.length) console.error('page errors:', errors.join('\n'));
   process.exitCode = 1;
 } finally {
   if (browser) await browser.close();

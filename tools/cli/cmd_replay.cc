@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "recorder/event_fields.h"
 #include "recorder/payload.h"
 #include "recorder/record.h"
 #include "recorder/recorder.h"
@@ -134,39 +135,6 @@ std::string ScoreLines(const RoundResult& r) {
   return out;
 }
 
-// The payload of the event being shown, read with recorder/payload.h.
-struct Payloads {
-  recorder::DealFields deal;
-  recorder::MoveFields move;
-  recorder::RejectFields reject;
-  recorder::RoundFields round;
-  recorder::ForfeitFields forfeit;
-  recorder::EndFields end;
-  recorder::AbortFields abort;
-
-  absl::Status Read(const recorder::Event& e) {
-    switch (e.kind) {
-      case recorder::EventKind::kCreate:
-        return absl::OkStatus();
-      case recorder::EventKind::kDeal:
-        return recorder::ParseDealPayload(e.payload, &deal);
-      case recorder::EventKind::kMove:
-        return recorder::ParseMovePayload(e.payload, &move);
-      case recorder::EventKind::kReject:
-        return recorder::ParseRejectPayload(e.payload, &reject);
-      case recorder::EventKind::kRound:
-        return recorder::ParseRoundPayload(e.payload, &round);
-      case recorder::EventKind::kForfeit:
-        return recorder::ParseForfeitPayload(e.payload, &forfeit);
-      case recorder::EventKind::kEnd:
-        return recorder::ParseEndPayload(e.payload, &end);
-      case recorder::EventKind::kAbort:
-        return recorder::ParseAbortPayload(e.payload, &abort);
-    }
-    return absl::OkStatus();
-  }
-};
-
 int Run(const Options& opt) {
   if (opt.format == "html") return RunHtml(opt);
   if (!opt.out.empty()) {
@@ -260,10 +228,12 @@ int Run(const Options& opt) {
     return 1;
   };
   bool state_shown = false;
-  Payloads p;
+  recorder::EventFields p;
   for (const recorder::Event& e : record->events) {
     if (e.kind == recorder::EventKind::kCreate) continue;
-    if (absl::Status s = p.Read(e); !s.ok()) return fail(e, s.message());
+    if (absl::Status s = p.Read(e.kind, e.payload); !s.ok()) {
+      return fail(e, s.message());
+    }
     switch (e.kind) {
       case recorder::EventKind::kCreate:
       case recorder::EventKind::kEnd:

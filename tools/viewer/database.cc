@@ -2,7 +2,9 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <set>
 #include <utility>
 
 #include "absl/base/thread_annotations.h"
@@ -72,6 +74,17 @@ std::vector<int> ForfeitsOf(const std::string& conduct) {
       return {};
     }
     out.push_back(seat[2].get<int>());
+  }
+  return out;
+}
+
+// The integers of a JSON array (a totals column); empty if it is none.
+std::vector<int> IntArray(const std::string& json) {
+  std::vector<int> out;
+  const nlohmann::json j = nlohmann::json::parse(json, nullptr, false);
+  if (!j.is_array()) return out;
+  for (const nlohmann::json& v : j) {
+    out.push_back(v.is_number_integer() ? v.get<int>() : 0);
   }
   return out;
 }
@@ -169,8 +182,8 @@ class ViewerDatabase::Impl {
     return absl::OkStatus();
   }
 
-  absl::StatusOr<std::vector<GameListing>> ListGames(const GameQuery& q) const
-      ABSL_LOCKS_EXCLUDED(mu_) {
+  absl::StatusOr<std::vector<recorder::GameSummary>> ListGames(
+      const GameQuery& q) const ABSL_LOCKS_EXCLUDED(mu_) {
     std::string sql =
         "SELECT game_id, label, rules, status, winner, end_reason, totals, "
         "created_us, finished_us FROM games WHERE 1";
@@ -189,8 +202,24 @@ class ViewerDatabase::Impl {
     if (!q.status.empty()) text("status = ", q.status);
     if (!q.label.empty()) text("label = ", q.label);
     if (!q.rules.empty()) text("rules = ", q.rules);
+    absl::MutexLock lock(&mu_);
+    Transaction txn(db_);
     if (!q.bot.empty()) {
-      text("game_id IN (SELECT game_id FROM seats WHERE bot_name = ", q.bot);
+      // Two plans, chosen by how many games the bot played: a few, looked
+      // up by id (seats_by_bot) and sorted; many, found by walking the
+      // games newest first and probing their seats, which stops after a
+      // page. Either costs at most about 2,000 probes before the page
+      // fills, except a rare bot's page that walks far back.
+      absl::StatusOr<int64_t> played = BotGames(q.bot);
+      if (!played.ok()) return played.status();
+      if (*played <= 2000) {
+        text("game_id IN (SELECT game_id FROM seats WHERE bot_name = ", q.bot);
+      } else {
+        text(
+            "EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.game_id "
+            "AND s.bot_name = ",
+            q.bot);
+      }
       sql += ")";
     }
     if (q.from_us != 0) integer("created_us >= ", q.from_us);
@@ -208,34 +237,33 @@ class ViewerDatabase::Impl {
     }
     absl::StrAppend(&sql, " ORDER BY created_us DESC, game_id DESC LIMIT ",
                     std::clamp(q.limit, 1, 500));
-    absl::MutexLock lock(&mu_);
-    Transaction txn(db_);
     Statement s(db_, sql);
     if (!s.status().ok()) return s.status();
     for (const auto& [i, v] : texts) s.Bind(i, v);
     for (const auto& [i, v] : ints) s.Bind(i, v);
-    std::vector<GameListing> out;
+    std::vector<recorder::GameSummary> out;
     for (;;) {
       absl::StatusOr<bool> row = s.Step();
       if (!row.ok()) return row.status();
       if (!*row) break;
-      GameListing& g = out.emplace_back();
+      recorder::GameSummary& g = out.emplace_back();
       g.game_id = Text(s.get(), 0);
       g.label = Text(s.get(), 1);
       g.rules = Text(s.get(), 2);
-      g.status = Text(s.get(), 3);
+      g.status = recorder::ParseGameStatus(Text(s.get(), 3))
+                     .value_or(recorder::GameStatus::kRunning);
       g.winner = sqlite3_column_type(s.get(), 4) == SQLITE_NULL
                      ? -1
                      : sqlite3_column_int(s.get(), 4);
       g.end_reason = Text(s.get(), 5);
-      g.totals = Text(s.get(), 6);
+      g.totals = IntArray(Text(s.get(), 6));
       g.created_us = sqlite3_column_int64(s.get(), 7);
       g.finished_us = sqlite3_column_int64(s.get(), 8);
     }
     Statement seats(db_, "SELECT bot_name, " + AccountColumn() +
                              " FROM seats WHERE game_id = ?1 ORDER BY seat");
     if (!seats.status().ok()) return seats.status();
-    for (GameListing& g : out) {
+    for (recorder::GameSummary& g : out) {
       sqlite3_reset(seats.get());
       seats.Bind(1, g.game_id);
       for (;;) {
@@ -342,11 +370,24 @@ class ViewerDatabase::Impl {
         out.push_back(ReadTournament(s.get()));
       }
     }
+    // Labels from the covering index games_by_label (label, created_us);
+    // which of them run, from games_by_status.
+    std::set<std::string> running;
+    {
+      Statement r(db_,
+                  "SELECT DISTINCT label FROM games WHERE status = 'running'");
+      if (!r.status().ok()) return r.status();
+      for (;;) {
+        absl::StatusOr<bool> row = r.Step();
+        if (!row.ok()) return row.status();
+        if (!*row) break;
+        running.insert(Text(r.get(), 0));
+      }
+    }
     Statement s(
         db_,
-        absl::StrCat("SELECT label, count(*), min(created_us), "
-                     "max(status = 'running'), max(coalesce(finished_us, 0)) "
-                     "FROM games WHERE label != '' ",
+        absl::StrCat("SELECT label, count(*), min(created_us) FROM games "
+                     "WHERE label != '' ",
                      has_tournaments_
                          ? "AND label NOT IN (SELECT name FROM tournaments) "
                          : "",
@@ -361,8 +402,7 @@ class ViewerDatabase::Impl {
       t.format = "label";
       t.scheduled = sqlite3_column_int64(s.get(), 1);
       t.created_us = sqlite3_column_int64(s.get(), 2);
-      t.status = sqlite3_column_int(s.get(), 3) != 0 ? "running" : "finished";
-      if (t.status == "finished") t.ended_us = sqlite3_column_int64(s.get(), 4);
+      t.status = running.contains(t.name) ? "running" : "finished";
     }
     return out;
   }
@@ -487,6 +527,16 @@ class ViewerDatabase::Impl {
     sqlite3* db_;
   };
 
+  absl::StatusOr<int64_t> BotGames(const std::string& bot) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    Statement s(db_, "SELECT count(*) FROM seats WHERE bot_name = ?1");
+    if (!s.status().ok()) return s.status();
+    s.Bind(1, bot);
+    absl::StatusOr<bool> row = s.Step();
+    if (!row.ok()) return row.status();
+    return sqlite3_column_int64(s.get(), 0);
+  }
+
   bool HasTable(const char* name) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     Statement s(db_,
                 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
@@ -526,7 +576,7 @@ absl::StatusOr<std::unique_ptr<ViewerDatabase>> ViewerDatabase::Open(
       new ViewerDatabase(path, std::move(impl)));
 }
 
-absl::StatusOr<std::vector<GameListing>> ViewerDatabase::ListGames(
+absl::StatusOr<std::vector<recorder::GameSummary>> ViewerDatabase::ListGames(
     const GameQuery& query) const {
   return impl_->ListGames(query);
 }

@@ -27,6 +27,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "recorder/recorder.h"
 #include "recorder/stored_game.h"
 
 namespace cassino::viewer {
@@ -35,7 +36,8 @@ namespace cassino::viewer {
 // syntax reserves are percent-encoded).
 std::string ReadOnlyUri(absl::string_view path);
 
-// Which games to list. Empty / zero fields match everything.
+// Which games to list (as recorder::GameSummary rows). Empty / zero fields
+// match everything.
 struct GameQuery {
   std::string status;   // running, finished or aborted
   std::string bot;      // a seat's bot name, exact
@@ -48,21 +50,6 @@ struct GameQuery {
   int64_t after_created_us = 0;
   std::string after_id;
   int limit = 50;  // at most this many (1 .. 500)
-};
-
-// One line of a listing.
-struct GameListing {
-  std::string game_id;
-  std::string label;
-  std::string rules;
-  std::vector<std::string> bots;      // per seat
-  std::vector<std::string> accounts;  // per seat; '' for a seat by token
-  std::string status;
-  int winner = -1;
-  std::string end_reason;
-  std::string totals;  // JSON array as stored; '' while running
-  int64_t created_us = 0;
-  int64_t finished_us = 0;
 };
 
 // What decides a finished game's reveal (reveal.h) beyond its own status:
@@ -115,7 +102,7 @@ class ViewerDatabase {
 
   const std::string& path() const { return path_; }
 
-  absl::StatusOr<std::vector<GameListing>> ListGames(
+  absl::StatusOr<std::vector<recorder::GameSummary>> ListGames(
       const GameQuery& query) const;
   // The game as stored; NotFound if this database has no such game.
   absl::StatusOr<recorder::StoredGame> LoadGame(
@@ -132,7 +119,7 @@ class ViewerDatabase {
 
   // Newest first: the scheduled tournaments, then the labels of games
   // that are no tournament's (format `label`; participants left empty,
-  // `scheduled` their number of games), at most 200 of those.
+  // `scheduled` their number of games, no `ended_us`), at most 200.
   absl::StatusOr<std::vector<TournamentListing>> Tournaments() const;
   // A scheduled tournament, else the label `name` as one; NotFound if
   // neither exists.

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "recorder/event_fields.h"
 #include "recorder/payload.h"
 #include "recorder/record.h"
 #include "recorder/replay.h"
@@ -113,78 +114,72 @@ class ViewBuilder {
  public:
   explicit ViewBuilder(Reveal reveal) : reveal_(reveal) {}
 
+  // Replay has read every payload it passes on; one that does not read
+  // adds nothing here.
   void Observe(const recorder::Event& e, const recorder::ReplayedGame& state) {
+    last_at_us_ = e.at_us;
+    if (e.kind == recorder::EventKind::kCreate) {
+      positions_.push_back(PositionJson(state, reveal_, e.at_us));
+      sides_ = static_cast<int>(state.game.totals().size());
+      return;
+    }
+    if (!f_.Read(e.kind, e.payload).ok()) return;
     switch (e.kind) {
       case recorder::EventKind::kCreate:
-        positions_.push_back(PositionJson(state, reveal_, e.at_us));
-        sides_ = static_cast<int>(state.game.totals().size());
         break;
       case recorder::EventKind::kDeal:
-        if (recorder::ParseDealPayload(e.payload, &deal_).ok()) {
-          decks_.push_back({{"round", deal_.round}, {"deck", deal_.deck}});
-        }
+        decks_.push_back({{"round", f_.deal.round}, {"deck", f_.deal.deck}});
         break;
-      case recorder::EventKind::kReject:
-        if (recorder::ParseRejectPayload(e.payload, &reject_).ok()) {
-          json r = {{"seat", reject_.seat}, {"elapsed_ms", reject_.elapsed_ms}};
-          // A refused submission may name a card its seat holds (and the
-          // reason may say why it cannot be played).
-          if (reveal_ == Reveal::kOmniscient) {
-            r["submitted"] = reject_.submitted;
-            r["reason"] = reject_.reason;
-          }
-          rejects_.push_back(std::move(r));
+      case recorder::EventKind::kReject: {
+        json r = {{"seat", f_.reject.seat},
+                  {"elapsed_ms", f_.reject.elapsed_ms}};
+        // A refused submission may name a card its seat holds (and the
+        // reason may say why it cannot be played).
+        if (reveal_ == Reveal::kOmniscient) {
+          r["submitted"] = f_.reject.submitted;
+          r["reason"] = f_.reject.reason;
         }
+        rejects_.push_back(std::move(r));
         break;
+      }
       case recorder::EventKind::kMove: {
         json pos = PositionJson(state, reveal_, e.at_us);
-        if (recorder::ParseMovePayload(e.payload, &move_).ok()) {
-          pos["move"] = {{"seat", move_.seat},
-                         {"text", move_.move},
-                         {"round", move_.round},
-                         {"elapsed_ms", move_.elapsed_ms}};
-        }
+        pos["move"] = {{"seat", f_.move.seat},
+                       {"text", f_.move.move},
+                       {"round", f_.move.round},
+                       {"elapsed_ms", f_.move.elapsed_ms}};
         pos["rejects"] = std::exchange(rejects_, json::array());
         positions_.push_back(std::move(pos));
         break;
       }
       case recorder::EventKind::kRound:
-        if (recorder::ParseRoundPayload(e.payload, &round_).ok()) {
-          rounds_.push_back(RoundJson(round_));
-        }
+        rounds_.push_back(RoundJson(f_.round));
         break;
       case recorder::EventKind::kForfeit:
-        if (recorder::ParseForfeitPayload(e.payload, &forfeit_).ok()) {
-          forfeit_json_ = {{"seat", forfeit_.seat},
-                           {"reason", forfeit_.reason},
-                           {"detail", forfeit_.detail},
-                           {"at_us", e.at_us}};
-        }
+        forfeit_json_ = {{"seat", f_.forfeit.seat},
+                         {"reason", f_.forfeit.reason},
+                         {"detail", f_.forfeit.detail},
+                         {"at_us", e.at_us}};
         positions_.back()["to_move"] = -1;
         break;
       case recorder::EventKind::kEnd:
-        if (recorder::ParseEndPayload(e.payload, &end_).ok()) {
-          result_ = {{"winner", end_.winner},
-                     {"reason", end_.reason},
-                     {"totals", end_.totals},
-                     {"forfeiting_seat", end_.forfeiting_seat},
-                     {"detail", end_.detail}};
-          seed_ = end_.seed;
-        }
+        result_ = {{"winner", f_.end.winner},
+                   {"reason", f_.end.reason},
+                   {"totals", f_.end.totals},
+                   {"forfeiting_seat", f_.end.forfeiting_seat},
+                   {"detail", f_.end.detail}};
+        seed_ = f_.end.seed;
         positions_.back()["to_move"] = -1;
         break;
       case recorder::EventKind::kAbort:
-        if (recorder::ParseAbortPayload(e.payload, &abort_).ok()) {
-          result_ = {{"winner", -1},
-                     {"reason", "aborted"},
-                     {"totals", state.game.totals()},
-                     {"forfeiting_seat", -1},
-                     {"detail", abort_.detail}};
-        }
+        result_ = {{"winner", -1},
+                   {"reason", "aborted"},
+                   {"totals", state.game.totals()},
+                   {"forfeiting_seat", -1},
+                   {"detail", f_.abort.detail}};
         positions_.back()["to_move"] = -1;
         break;
     }
-    last_at_us_ = e.at_us;
   }
 
   void Fill(json& out) {
@@ -213,13 +208,7 @@ class ViewBuilder {
   std::string seed_;
   int sides_ = 0;
   int64_t last_at_us_ = 0;
-  recorder::DealFields deal_;
-  recorder::MoveFields move_;
-  recorder::RejectFields reject_;
-  recorder::RoundFields round_;
-  recorder::ForfeitFields forfeit_;
-  recorder::EndFields end_;
-  recorder::AbortFields abort_;
+  recorder::EventFields f_;
 };
 
 }  // namespace
@@ -248,7 +237,7 @@ std::string DumpJson(const json& value) {
   return out;
 }
 
-json ListingJson(const GameListing& g) {
+json ListingJson(const recorder::GameSummary& g) {
   json seats = json::array();
   for (size_t s = 0; s < g.bots.size(); ++s) {
     seats.push_back({{"bot", g.bots[s]},
@@ -258,13 +247,13 @@ json ListingJson(const GameListing& g) {
               {"label", g.label},
               {"rules", g.rules},
               {"seats", std::move(seats)},
-              {"status", g.status},
+              {"status", std::string(recorder::GameStatusName(g.status))},
               {"created_us", g.created_us},
               {"finished_us", g.finished_us}};
-  if (g.status != "running") {
+  if (g.status != recorder::GameStatus::kRunning) {
     out["winner"] = g.winner;
     out["end_reason"] = g.end_reason;
-    out["totals"] = TotalsArray(g.totals);
+    out["totals"] = g.totals;
   }
   return out;
 }

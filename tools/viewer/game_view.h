@@ -35,7 +35,7 @@ namespace cassino::viewer {
 // (so it may be inlined in HTML) and invalid UTF-8 replaced by U+FFFD.
 std::string DumpJson(const nlohmann::json& value);
 
-nlohmann::json ListingJson(const GameListing& game);
+nlohmann::json ListingJson(const recorder::GameSummary& game);
 
 // The whole game: header, result, verification, and `positions`, one per
 // turn (positions[k] is the board after k accepted moves). `verdict` is

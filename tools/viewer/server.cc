@@ -2,6 +2,7 @@
 
 #include <httplib.h>
 
+#include <chrono>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -158,6 +159,10 @@ absl::StatusOr<std::unique_ptr<ViewerServer>> ViewerServer::Start(
   out->port_ = bound;
   httplib::Server* raw = out->server_.get();
   out->thread_ = std::thread([raw] { raw->listen_after_bind(); });
+  // Stop() is a no-op on a server not yet listening: return once it is.
+  for (int i = 0; i < 500 && !raw->is_running(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
   return out;
 }
 

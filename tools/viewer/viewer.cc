@@ -24,7 +24,7 @@ std::string Param(const Params& params, const std::string& key) {
 }
 
 // Newest first, as the listing queries order.
-bool Newer(const GameListing& a, const GameListing& b) {
+bool Newer(const recorder::GameSummary& a, const recorder::GameSummary& b) {
   return a.created_us != b.created_us ? a.created_us > b.created_us
                                       : a.game_id > b.game_id;
 }
@@ -97,11 +97,12 @@ absl::StatusOr<std::unique_ptr<Viewer>> Viewer::Open(
 absl::StatusOr<std::string> Viewer::GamesJson(const Params& params) const {
   absl::StatusOr<GameQuery> query = ParseGameQuery(params);
   if (!query.ok()) return query.status();
-  std::vector<GameListing> merged;
+  std::vector<recorder::GameSummary> merged;
   for (const auto& db : databases_) {
-    absl::StatusOr<std::vector<GameListing>> games = db->ListGames(*query);
+    absl::StatusOr<std::vector<recorder::GameSummary>> games =
+        db->ListGames(*query);
     if (!games.ok()) return games.status();
-    for (GameListing& g : *games) merged.push_back(std::move(g));
+    for (recorder::GameSummary& g : *games) merged.push_back(std::move(g));
   }
   std::sort(merged.begin(), merged.end(), Newer);
   json out = {{"games", json::array()}, {"next", nullptr}};
@@ -111,7 +112,7 @@ absl::StatusOr<std::string> Viewer::GamesJson(const Params& params) const {
   }
   // A full page may have a successor; its cursor is the last game shown.
   if (merged.size() >= limit) {
-    const GameListing& last = merged[limit - 1];
+    const recorder::GameSummary& last = merged[limit - 1];
     out["next"] = absl::StrCat(last.created_us, ":", last.game_id);
   }
   return DumpJson(out);
@@ -203,7 +204,12 @@ absl::StatusOr<std::string> Viewer::TournamentRatingsSvg(
       stats::ReadStats((*db)->path(), filter, options);
   if (!s.ok()) return s.status();
   std::string svg = stats::RatingsChart(*s);
-  if (svg.rfind("<svg", 0) != 0) {
+  if (svg.rfind("<svg", 0) == 0) {
+    // As an image it has none of the page's style sheet: its text styles.
+    svg.insert(svg.find('>') + 1,
+               "\n<style>text{font:12px system-ui,sans-serif;fill:#1d2330}"
+               ".axis{font-size:11px;fill:#6a7384}</style>");
+  } else {
     svg =
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"300\" "
         "height=\"30\"><text x=\"4\" y=\"20\">No rated bots yet.</text>"

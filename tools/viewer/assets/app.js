@@ -21,8 +21,9 @@
       else el.setAttribute(k, v === true ? '' : String(v));
     }
   }
+  // Appends `kids`: a node, a string or number (as text), or arrays of them.
   function add(el, kids) {
-    for (const kid of kids.flat(9)) {
+    for (const kid of [kids].flat(10)) {
       if (kid === undefined || kid === null || kid === false) continue;
       el.appendChild(typeof kid === 'object' ? kid : document.createTextNode(String(kid)));
     }
@@ -92,7 +93,7 @@
       s('rect', {x: 0.5, y: 0.5, width: W - 1, height: H - 1, rx: 5, class: 'face'}),
       s('text', {x: 5, y: 15, class: 'rank' + (red ? ' red' : '')}, rank),
       s('text', {x: 5, y: 27, class: 'suit-small' + (red ? ' red' : '')}, SUIT[c[1]]),
-      s('text', {x: W / 2 + 4, y: H / 2 + 14, 'text-anchor': 'middle', class: 'suit-big' + (red ? ' red' : '')}, SUIT[c[1]]),
+      s('text', {x: W / 2, y: H / 2 + 14, 'text-anchor': 'middle', class: 'suit-big' + (red ? ' red' : '')}, SUIT[c[1]]),
       s('text', {x: W - 5, y: H - 6, 'text-anchor': 'end', class: 'rank small' + (red ? ' red' : '')}, rank),
     ]);
     return el;
@@ -167,11 +168,11 @@
       els.roundSel = h('select', {id: 'round-select', 'aria-label': 'jump to round', onchange: (e) => go(+e.target.value)});
       els.turnIn = h('input', {type: 'number', min: 0, max: last(), id: 'turn-input', 'aria-label': 'jump to turn', onchange: (e) => go(+e.target.value)});
       return h('div', {class: 'controls'},
-        btn('first', '\u23ee', 'first (Home)', () => go(0)),
+        btn('first', '\u00ab', 'first (Home)', () => go(0)),
         btn('prev', '\u25c0', 'back (\u2190)', () => go(cur - 1)),
         els.play,
         btn('next', '\u25b6\u25b6', 'next (\u2192)', () => go(cur + 1)),
-        btn('last', '\u23ed', 'last (End)', () => go(last())),
+        btn('last', '\u00bb', 'last (End)', () => go(last())),
         els.slider, els.turn,
         h('label', null, 'round ', els.roundSel),
         h('label', null, 'turn ', els.turnIn));
@@ -217,7 +218,7 @@
             h('div', {title: 'cards captured this round'}, h('span', {class: 'pile-icon'}), ' ', h('b', {class: 'captured'}, p.captured[side] !== undefined ? p.captured[side] : 0), ' captured'),
             p.sweeps && p.sweeps[side] ? h('div', null, p.sweeps[side] + ' sweep' + (p.sweeps[side] > 1 ? 's' : '')) : null,
             h('div', null, h('b', null, p.totals[side]), ' points'),
-            h('div', {class: 'clock', title: 'overage bank left'}, '\u23f1 ' + clock(p.bank_ms[seat])),
+            h('div', {class: 'clock', title: 'overage bank left'}, 'bank ', h('b', null, clock(p.bank_ms[seat]))),
             p.rejects_so_far[seat] ? h('div', {class: 'rej'}, p.rejects_so_far[seat] + ' refused') : null)));
     }
 
@@ -352,7 +353,8 @@
           const d = await getJson('/api/games/' + encodeURIComponent(source));
           if (destroyed) return;
           const wasRunning = data && data.status === 'running';
-          load(d, true);
+          // A finished game opens at the deal; a running one follows play.
+          load(d, data ? true : d.status === 'running');
           if (wasRunning && d.status !== 'running') build();
         }
         if (data.status === 'running') poll = setTimeout(refresh, POLL_MS);
@@ -454,7 +456,7 @@
         h('thead', null, h('tr', null, ['tournament', 'format', 'bots', 'games', 'status', 'created'].map((x) => h('th', null, x)))),
         h('tbody', null, t.tournaments.map((x) => h('tr', null,
           h('td', null, h('a', {href: tournamentHref(x.name)}, x.name)), h('td', null, x.format.replace('_', ' ')),
-          h('td', null, x.participants.length), h('td', {class: 'num'}, x.scheduled),
+          h('td', null, x.format === 'label' ? '' : x.participants.length), h('td', {class: 'num'}, x.scheduled),
           h('td', null, h('span', {class: 'badge ' + x.status}, x.status)), h('td', null, date(x.created_us)))))) : h('p', {class: 'empty'}, 'No tournaments.'));
     } catch (err) {
       clear(tourBox).appendChild(h('p', {class: 'error'}, err.message));
@@ -520,7 +522,8 @@
           h('td', null, g.status === 'finished' ? [g.winner >= 0 ? h('b', null, g.seats[g.winner]) : 'draw', ' ', (g.totals || []).join('\u2013')] : h('span', {class: 'badge ' + g.status}, g.status))))));
       add(clear(box), [
         h('div', {class: 'game-head'}, h('h1', null, 'Tournament ', h('code', null, t.name)), h('span', {class: 'badge ' + t.status}, t.status)),
-        h('p', {class: 'meta'}, t.format.replace('_', ' '), ' \u00b7 ', p.length + ' bots', ' \u00b7 ', t.games_per_pairing + ' games per pairing', t.duplicate ? ' (duplicate deals)' : '',
+        h('p', {class: 'meta'}, t.format === 'label' ? 'games labelled ' + t.name : t.format.replace('_', ' '), ' \u00b7 ', p.length + ' bots',
+          t.format === 'label' ? '' : ' \u00b7 ' + t.games_per_pairing + ' games per pairing', t.duplicate ? ' (duplicate deals)' : '',
           ' \u00b7 ', h('span', {title: t.rules}, rulesShort(t.rules)), ' \u00b7 ', date(t.created_us), t.reason ? ' \u00b7 ' + t.reason : ''),
         h('p', {class: 'progress'}, h('progress', {max: t.scheduled || 1, value: t.ended_games}), ' ', t.ended_games + ' of ' + t.scheduled + ' games ended, ' + t.running_games + ' running'),
         h('div', {class: 'two'}, h('section', null, h('h2', null, 'Standings'), standings), h('section', null, h('h2', null, 'Crosstable'), h('p', {class: 'small'}, 'row bot\u2019s won\u2013drawn\u2013lost against the column bot'), cross)),
