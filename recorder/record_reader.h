@@ -41,9 +41,8 @@ class RecordReader {
                        const std::function<void(StoredGame&)>& fn);
   // Like ForEach over every game, for the ids in [from, to) only (an empty
   // bound is unbounded): for reading one database with several connections.
-  absl::Status ForEachInRange(
-      const std::string& from, const std::string& to,
-      const std::function<void(StoredGame&)>& fn);
+  absl::Status ForEachInRange(const std::string& from, const std::string& to,
+                              const std::function<void(StoredGame&)>& fn);
   // One game as a record (ToRecord of what ForEach reads). NotFound for an
   // unknown id; DataLoss if its stored form is unreadable.
   absl::StatusOr<GameRecord> Load(const std::string& game_id);

@@ -44,7 +44,6 @@ inline constexpr char kGameRowsSql[] =
 inline constexpr char kGamePackSql[] =
     "SELECT pack FROM event_packs WHERE game_id = ?1";
 
-
 // A statement the Impl keeps for its lifetime (finalized by ~Impl).
 absl::StatusOr<sqlite3_stmt*> PrepareKept(sqlite3* db, absl::string_view sql);
 
@@ -174,7 +173,8 @@ class Recorder::Impl {
   absl::Status InsertEvent(const std::string& game_id, int64_t seq,
                            EventKind kind, int64_t at_us,
                            absl::string_view payload, absl::string_view hash);
-  absl::Status SetSummary(const std::string& game_id, const internal::Summary& summary);
+  absl::Status SetSummary(const std::string& game_id,
+                          const internal::Summary& summary);
   // Computes the game's tally from its events (all of them, this
   // transaction's included) and writes it, replacing any.
   absl::Status WriteTally(const std::string& game_id,

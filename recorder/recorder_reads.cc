@@ -1,5 +1,3 @@
-#include "recorder/recorder_impl.h"
-
 #include <algorithm>
 #include <map>
 #include <utility>
@@ -10,6 +8,7 @@
 #include "nlohmann/json.hpp"
 #include "recorder/event_pack.h"
 #include "recorder/payload.h"
+#include "recorder/recorder_impl.h"
 #include "recorder/tally.h"
 
 namespace cassino::recorder {
@@ -60,8 +59,8 @@ namespace {
 
 using Json = nlohmann::json;
 using internal::kGamePackSql;
-using internal::PrepareKept;
 using internal::kGameRowsSql;
+using internal::PrepareKept;
 using internal::ReadStoredEvents;
 
 std::vector<int> ParseTotals(absl::string_view text) {

@@ -27,7 +27,7 @@ std::vector<EventDraft> ConsequenceEvents(const Game& game,
 }
 
 absl::StatusOr<RuleSet> HeaderRules(const GameHeader& header) {
-  absl::StatusOr<RuleSet> rules = RuleSet::Parse(header.rules);
+  absl::StatusOr<RuleSet> rules = RuleSet::ParseRecorded(header.rules);
   if (!rules.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "game ", header.game_id, ": rules: ", rules.status().message()));

@@ -21,7 +21,7 @@ PACKAGES=(
   "${BUILD_PACKAGES[@]}" git sqlite3
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-grpcio python3-protobuf python3-yaml shellcheck
-  chromium zlib1g-dev ccache
+  chromium libpng-dev ccache
   clang libclang-rt-14-dev clang-format
 )
 
