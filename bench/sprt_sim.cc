@@ -69,9 +69,8 @@ void Report(const char* at, double elo, const Tally& t, int runs) {
   std::printf(
       "true elo = %s (%g): H1 %.2f%%, H0 %.2f%%, no decision %.2f%%; pairs "
       "mean %.0f, p90 %lld\n",
-      at, elo, 100.0 * t.h1 / runs, 100.0 * t.h0 / runs,
-      100.0 * t.none / runs, mean,
-      static_cast<long long>(p[p.size() * 9 / 10]));
+      at, elo, 100.0 * t.h1 / runs, 100.0 * t.h0 / runs, 100.0 * t.none / runs,
+      mean, static_cast<long long>(p[p.size() * 9 / 10]));
 }
 
 }  // namespace
@@ -137,8 +136,8 @@ int main(int argc, char** argv) {
   };
   std::mt19937_64 rng(seed);
   std::printf("SPRT %s, %d runs each, pentanomial base %g,%g,%g,%g,%g\n",
-              cassino::stats::FormatSprtParams(*params).c_str(), runs,
-              base[0], base[1], base[2], base[3], base[4]);
+              cassino::stats::FormatSprtParams(*params).c_str(), runs, base[0],
+              base[1], base[2], base[3], base[4]);
   const Tally at0 =
       Simulate(*params, truth_at(params->elo0), runs, max_pairs, rng);
   Report("elo0", params->elo0, at0, runs);

@@ -32,8 +32,7 @@ std::string Written(bool live) {
 TEST(ProgressTest, Texts) {
   EXPECT_EQ(GamesProgress(0, 40, 0), "0/40 games");
   EXPECT_EQ(GamesProgress(10, 40, 4.0), "10/40 games, 2.5 games/s, ETA 12 s");
-  EXPECT_EQ(GamesProgress(10, 400, 4.0),
-            "10/400 games, 2.5 games/s, ETA 2:36");
+  EXPECT_EQ(GamesProgress(10, 400, 4.0), "10/400 games, 2.5 games/s, ETA 2:36");
   EXPECT_EQ(GamesProgress(1, 4000, 4.0),
             "1/4000 games, 0.25 games/s, ETA 4:26:36");
   EXPECT_EQ(GamesProgress(40, 40, 16.0), "40/40 games, 2.5 games/s");
