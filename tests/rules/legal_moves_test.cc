@@ -28,7 +28,7 @@ TEST(WorkedExamples, Example1) {
 
 // Revision 2: seat 0 may also take seat 1's single 6 by combination with
 // 2C (8C takes [4C 2H] + 2C besides its own 8); builds_in_sums=never
-// (Hoyle) gives the list of RULES.md §8.
+// (Hoyle) gives the list of the first rules contract (revision 1).
 TEST(WorkedExamples, Example2V1) {
   const std::string pos =
       "table: 8D 2C AH [5S 3H]=8@0 [4C 2H]=6@1; hands: 8C 4D TS / ?";
