@@ -73,10 +73,10 @@ absl::Status CheckDisplayText(absl::string_view text, absl::string_view field,
           absl::StrCat(field, " is not valid UTF-8"));
     }
     if (IsControl(c)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          field, " contains a control character (U+",
-          absl::StrFormat("%04X", static_cast<uint32_t>(c)),
-          "); names, labels and contacts are plain text"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(field, " contains a control character (U+",
+                       absl::StrFormat("%04X", static_cast<uint32_t>(c)),
+                       "); names, labels and contacts are plain text"));
     }
     if (++chars > max_chars) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -93,13 +93,13 @@ std::string EscapeDisplay(absl::string_view text) {
     const size_t start = at;
     const char32_t c = Decode(text, &at);
     if (c == kInvalid) {
-      absl::StrAppend(&out, absl::StrFormat("\\x%02X", static_cast<uint8_t>(
-                                                           text[start])));
+      absl::StrAppend(
+          &out, absl::StrFormat("\\x%02X", static_cast<uint8_t>(text[start])));
     } else if (c == '\\' || IsControl(c)) {
-      absl::StrAppend(&out, c < 0x80 ? absl::StrFormat("\\x%02X",
-                                                       static_cast<uint32_t>(c))
-                                     : absl::StrFormat("\\u{%04X}",
-                                                       static_cast<uint32_t>(c)));
+      absl::StrAppend(
+          &out, c < 0x80
+                    ? absl::StrFormat("\\x%02X", static_cast<uint32_t>(c))
+                    : absl::StrFormat("\\u{%04X}", static_cast<uint32_t>(c)));
     } else {
       out.append(text.data() + start, at - start);
     }

@@ -23,9 +23,8 @@ absl::StatusOr<std::unique_ptr<DbLock>> DbLock::Acquire(
   const std::string path = db_path + ".lock";
   const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot open the lock file ", path, ": ",
-                     std::strerror(errno)));
+    return absl::UnavailableError(absl::StrCat(
+        "cannot open the lock file ", path, ": ", std::strerror(errno)));
   }
   if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
     const int error = errno;
@@ -33,8 +32,8 @@ absl::StatusOr<std::unique_ptr<DbLock>> DbLock::Acquire(
     const ssize_t n = pread(fd, pid, sizeof(pid) - 1, 0);
     close(fd);
     if (error != EWOULDBLOCK) {
-      return absl::UnavailableError(absl::StrCat(
-          "cannot lock ", path, ": ", std::strerror(error)));
+      return absl::UnavailableError(
+          absl::StrCat("cannot lock ", path, ": ", std::strerror(error)));
     }
     const std::string holder(
         absl::StripAsciiWhitespace(std::string(pid, n > 0 ? n : 0)));
@@ -45,8 +44,8 @@ absl::StatusOr<std::unique_ptr<DbLock>> DbLock::Acquire(
   }
   // Ours: say who holds it, for the message above.
   const std::string pid = absl::StrCat(getpid(), "\n");
-  if (ftruncate(fd, 0) != 0 ||
-      pwrite(fd, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) {
+  if (ftruncate(fd, 0) != 0 || pwrite(fd, pid.data(), pid.size(), 0) !=
+                                   static_cast<ssize_t>(pid.size())) {
     // Only the message loses the pid; the lock holds.
   }
   return std::unique_ptr<DbLock>(new DbLock(fd));

@@ -19,7 +19,8 @@ absl::StatusOr<CardSet> ParseCards(const std::vector<std::string>& cards) {
       return Invalid(absl::StrCat("card \"", text.substr(0, kMaxCardField),
                                   "\": ", c.status().message()));
     }
-    if (set.contains(*c)) return Invalid(absl::StrCat(text, " is listed twice"));
+    if (set.contains(*c))
+      return Invalid(absl::StrCat(text, " is listed twice"));
     set.insert(*c);
   }
   return set;
@@ -29,7 +30,8 @@ absl::StatusOr<CardSet> ParseCards(const std::vector<std::string>& cards) {
 absl::StatusOr<Move> StructuredBody(const Submission& m, Card played,
                                     CardSet table) {
   if (!m.second_card.empty() && m.kind != kSubmittedCapture) {
-    return Invalid("move.second_card is only for a pair capture (kind CAPTURE)");
+    return Invalid(
+        "move.second_card is only for a pair capture (kind CAPTURE)");
   }
   if (m.value != 0 && m.kind != kSubmittedBuild) {
     return Invalid("move.value is only for a build (kind BUILD)");
@@ -119,8 +121,8 @@ absl::StatusOr<Move> Structured(const Submission& m) {
 
 absl::Status CheckSizes(const Submission& m) {
   if (m.notation.size() > kMaxNotation) {
-    return Invalid(absl::StrCat("move.notation is longer than ", kMaxNotation,
-                                " bytes"));
+    return Invalid(
+        absl::StrCat("move.notation is longer than ", kMaxNotation, " bytes"));
   }
   if (m.table_cards.size() > kMaxTableCards) {
     return Invalid(absl::StrCat("move.table_cards lists more than ",

@@ -86,7 +86,7 @@ inline int PickFreePort(uint64_t seed) {
 
 // Starts `argv` with stdout and stderr appended to `log`; -1 on failure.
 inline pid_t Spawn(const std::vector<std::string>& argv,
-            const std::filesystem::path& log) {
+                   const std::filesystem::path& log) {
   std::vector<char*> args;
   for (const std::string& a : argv)
     args.push_back(const_cast<char*>(a.c_str()));
@@ -121,7 +121,8 @@ inline bool WaitFor(pid_t pid, milliseconds timeout, int* status) {
 // the wait status, or -1 if it could not be started or did not end within
 // `timeout`.
 inline int RunToCompletion(const std::vector<std::string>& argv,
-                    const std::filesystem::path& log, milliseconds timeout) {
+                           const std::filesystem::path& log,
+                           milliseconds timeout) {
   const pid_t pid = Spawn(argv, log);
   if (pid < 0) return -1;
   int status = 0;

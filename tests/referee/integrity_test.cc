@@ -4,8 +4,8 @@
 // then verify, and a submission whose fields disagree is refused.
 
 #include <random>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -47,8 +47,8 @@ v1::SubmitMoveResponse Submit(TestReferee& referee, const std::string& token,
   req.set_turn(turn);
   *req.mutable_move() = move;
   v1::SubmitMoveResponse resp;
-  *status = referee.stub().SubmitMove(TestReferee::Context(token).get(), req,
-                                      &resp);
+  *status =
+      referee.stub().SubmitMove(TestReferee::Context(token).get(), req, &resp);
   return resp;
 }
 
@@ -71,7 +71,8 @@ TEST(SubmissionIntegrityTest, DisagreeingFieldsAreRefusedAndTheRecordVerifies) {
   const v1::CreateGameResponse game =
       referee.Create("standard", 2, kSeed, ManyIllegal(100));
   const std::string& id = game.game_id();
-  const int seat = Turn(referee, game.tokens(0).token(), id).observation().to_move();
+  const int seat =
+      Turn(referee, game.tokens(0).token(), id).observation().to_move();
   const std::string& token = game.tokens(seat).token();
   const v1::GetTurnResponse turn = Turn(referee, token, id);
   ASSERT_TRUE(turn.your_turn());
@@ -152,17 +153,26 @@ v1::Move Hostile(std::mt19937_64& rng, const v1::YourTurn& turn) {
   // Random valid UTF-8 (what a proto3 string can carry): ASCII with
   // control characters, accented letters, bidi overrides, an emoji.
   auto text = [&](size_t max) {
-    static const char* kPieces[] = {"\x01", "\x1b", "\n", " ", "A", "5",
-                                    "H",    "\"",   "{",  "\xc3\xa9",
-                                    "\xe2\x80\xae", "\xf0\x9f\x82\xa1"};
+    static const char* kPieces[] = {"\x01",
+                                    "\x1b",
+                                    "\n",
+                                    " ",
+                                    "A",
+                                    "5",
+                                    "H",
+                                    "\"",
+                                    "{",
+                                    "\xc3\xa9",
+                                    "\xe2\x80\xae",
+                                    "\xf0\x9f\x82\xa1"};
     std::string s;
     for (size_t n = rng() % (max + 1); n > 0; --n) {
       s += kPieces[rng() % std::size(kPieces)];
     }
     return s;
   };
-  static const char* kCards[] = {"AS", "5H", "TD", "KC", "7S", "2H", "QD",
-                                 "9C", "XX", "", "5h", "10H"};
+  static const char* kCards[] = {"AS", "5H", "TD", "KC", "7S", "2H",
+                                 "QD", "9C", "XX", "",   "5h", "10H"};
   auto card = [&] { return std::string(kCards[rng() % std::size(kCards)]); };
   v1::Move m;
   switch (rng() % 14) {
@@ -268,9 +278,9 @@ TEST(SubmissionIntegrityTest, RandomHostileSubmissionsLeaveVerifiableRecords) {
   int refused = 0, accepted_hostile = 0;
   for (int g = 0; g < 6; ++g) {
     // One game in three may forfeit on illegal submissions.
-    const v1::CreateGameResponse game = referee.Create(
-        g % 2 ? "draw" : "standard",
-        2, SeedHex(g), ManyIllegal(g % 3 == 2 ? 5 : 1000));
+    const v1::CreateGameResponse game =
+        referee.Create(g % 2 ? "draw" : "standard", 2, SeedHex(g),
+                       ManyIllegal(g % 3 == 2 ? 5 : 1000));
     const std::string& id = game.game_id();
     for (int step = 0; step < 400; ++step) {
       const v1::GetTurnResponse any = Turn(referee, game.tokens(0).token(), id);
@@ -320,10 +330,10 @@ TEST(SeedSecrecyTest, AnAbortedGameKeepsItsSeedSecret) {
   abort.set_game_id(id);
   abort.set_reason("test");
   v1::AbortGameResponse aborted;
-  ASSERT_TRUE(referee.stub()
-                  .AbortGame(TestReferee::Context(kAdminToken).get(), abort,
-                             &aborted)
-                  .ok());
+  ASSERT_TRUE(
+      referee.stub()
+          .AbortGame(TestReferee::Context(kAdminToken).get(), abort, &aborted)
+          .ok());
   bool ended = false;
   while (stream->Read(&msg)) {
     if (msg.has_game_ended()) {
@@ -356,9 +366,9 @@ TEST(ErrorMessageTest, LongInputsAreQuotedShort) {
     v1::GetGameRequest req;
     req.set_game_id(huge);
     v1::GetGameResponse resp;
-    calls.emplace_back("GetGame", referee.stub().GetGame(
-                                      TestReferee::Context(kAdminToken).get(),
-                                      req, &resp));
+    calls.emplace_back(
+        "GetGame", referee.stub().GetGame(
+                       TestReferee::Context(kAdminToken).get(), req, &resp));
   }
   {
     v1::GetTurnRequest req;
@@ -373,25 +383,26 @@ TEST(ErrorMessageTest, LongInputsAreQuotedShort) {
     v1::AbortGameRequest req;
     req.set_game_id(huge);
     v1::AbortGameResponse resp;
-    calls.emplace_back("AbortGame", referee.stub().AbortGame(
-                                        TestReferee::Context(kAdminToken).get(),
-                                        req, &resp));
+    calls.emplace_back(
+        "AbortGame", referee.stub().AbortGame(
+                         TestReferee::Context(kAdminToken).get(), req, &resp));
   }
   {
     v1::GetBotRequest req;
     req.set_name(huge);
     v1::GetBotResponse resp;
-    calls.emplace_back("GetBot", referee.stub().GetBot(
-                                     TestReferee::Context(kAdminToken).get(),
-                                     req, &resp));
+    calls.emplace_back(
+        "GetBot", referee.stub().GetBot(TestReferee::Context(kAdminToken).get(),
+                                        req, &resp));
   }
   {
     v1::GetTournamentRequest req;
     req.set_name(huge);
     v1::GetTournamentResponse resp;
-    calls.emplace_back("GetTournament",
-                       referee.stub().GetTournament(
-                           TestReferee::Context(kAdminToken).get(), req, &resp));
+    calls.emplace_back(
+        "GetTournament",
+        referee.stub().GetTournament(TestReferee::Context(kAdminToken).get(),
+                                     req, &resp));
   }
   {
     v1::SubmitMoveRequest req;
@@ -453,12 +464,36 @@ TEST(SeatTokenRetentionTest, TokensWorkAfterEvictionUntilTheRetentionEnds) {
   v1::GetTurnRequest req;
   req.set_game_id(id);
   v1::GetTurnResponse turn;
-  s = referee.stub().GetTurn(
-      TestReferee::Context(game.tokens(1).token()).get(), req, &turn);
+  s = referee.stub().GetTurn(TestReferee::Context(game.tokens(1).token()).get(),
+                             req, &turn);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAUTHENTICATED);
   // ("expired", or "unknown ... expires" once the sweep forgot it.)
   EXPECT_NE(s.error_message().find("expire"), std::string::npos)
       << s.error_message();
+}
+
+// Issue #14, Low 10: out-of-range list parameters are refused, not
+// defaulted.
+TEST(ListGamesTest, OutOfRangeIsRefused) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "l.db");
+  referee.Create("standard", 2, kSeed);
+  auto list = [&](int page_size, int status) {
+    v1::ListGamesRequest req;
+    req.set_page_size(page_size);
+    req.set_status(static_cast<v1::GameStatus>(status));
+    v1::ListGamesResponse resp;
+    return referee.stub().ListGames(TestReferee::Context(kAdminToken).get(),
+                                    req, &resp);
+  };
+  EXPECT_TRUE(list(0, 0).ok());
+  EXPECT_TRUE(list(1000, v1::GAME_STATUS_RUNNING).ok());
+  for (const auto& [page_size, status] :
+       {std::pair{-1, 0}, std::pair{1001, 0}, std::pair{10, 9}}) {
+    const grpc::Status s = list(page_size, status);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
+        << page_size << " " << status;
+  }
 }
 
 // The record's form of a submission reads back as the same fields.

@@ -27,10 +27,9 @@ constexpr const char* kAdmin = kAdminToken;
 
 std::filesystem::path FreshDir() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  std::filesystem::path dir =
-      std::filesystem::temp_directory_path() /
-      (std::string("cassino_process_") + info->name() + "_" +
-       std::to_string(getpid()));
+  std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                              (std::string("cassino_process_") + info->name() +
+                               "_" + std::to_string(getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "admin_token") << kAdmin << "\n";
@@ -46,11 +45,11 @@ class Referee {
           const std::filesystem::path& db, const std::string& log_name)
       : log_(dir / log_name), port_file_(dir / (log_name + ".port")) {
     std::filesystem::remove(port_file_);
-    pid_ = Spawn({CASSINO_REFEREE_BINARY, "--listen", listen, "--db",
-                  db.string(), "--admin-token-file",
-                  (dir / "admin_token").string(), "--port-file",
-                  port_file_.string()},
-                 log_);
+    pid_ =
+        Spawn({CASSINO_REFEREE_BINARY, "--listen", listen, "--db", db.string(),
+               "--admin-token-file", (dir / "admin_token").string(),
+               "--port-file", port_file_.string()},
+              log_);
   }
   ~Referee() { Kill(); }
 
@@ -138,9 +137,8 @@ TEST(TwoRefereesTest, ASecondRefereeOnThePortOrTheDatabaseRefusesToStart) {
 }
 
 std::unique_ptr<v1::RefereeService::Stub> Connect(int port) {
-  return v1::RefereeService::NewStub(
-      grpc::CreateChannel("127.0.0.1:" + std::to_string(port),
-                          grpc::InsecureChannelCredentials()));
+  return v1::RefereeService::NewStub(grpc::CreateChannel(
+      "127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
 }
 
 // Issue #14, Medium 3: after the end, and across restarts (kill -9 and
@@ -148,8 +146,8 @@ std::unique_ptr<v1::RefereeService::Stub> Connect(int port) {
 // move for the same verdict.
 TEST(SeatTokenRetentionTest, TokensOfAnEndedGameWorkAcrossRestarts) {
   const auto dir = FreshDir();
-  auto referee = std::make_unique<Referee>(dir, "127.0.0.1:0", dir / "g.db",
-                                           "r1.log");
+  auto referee =
+      std::make_unique<Referee>(dir, "127.0.0.1:0", dir / "g.db", "r1.log");
   int port = referee->WaitListening();
   ASSERT_GT(port, 0) << referee->Log();
   auto stub = Connect(port);
@@ -175,8 +173,8 @@ TEST(SeatTokenRetentionTest, TokensOfAnEndedGameWorkAcrossRestarts) {
   v1::SubmitMoveResponse last;
   for (int seat = 0; seat < 2; ++seat) {
     if (!logs[seat].answers.empty() &&
-        (last_seat < 0 || logs[seat].answers.back().verdict().turn() >
-                              last.verdict().turn())) {
+        (last_seat < 0 ||
+         logs[seat].answers.back().verdict().turn() > last.verdict().turn())) {
       last_seat = seat;
       last = logs[seat].answers.back();
     }
@@ -213,15 +211,15 @@ TEST(SeatTokenRetentionTest, TokensOfAnEndedGameWorkAcrossRestarts) {
   };
   check("after the end");
   referee->Kill();  // kill -9
-  referee = std::make_unique<Referee>(dir, "127.0.0.1:0", dir / "g.db",
-                                      "r2.log");
+  referee =
+      std::make_unique<Referee>(dir, "127.0.0.1:0", dir / "g.db", "r2.log");
   port = referee->WaitListening();
   ASSERT_GT(port, 0) << referee->Log();
   stub = Connect(port);
   check("after kill -9");
   EXPECT_EQ(referee->Stop(), 0);  // SIGTERM
-  referee = std::make_unique<Referee>(dir, "127.0.0.1:0", dir / "g.db",
-                                      "r3.log");
+  referee =
+      std::make_unique<Referee>(dir, "127.0.0.1:0", dir / "g.db", "r3.log");
   port = referee->WaitListening();
   ASSERT_GT(port, 0) << referee->Log();
   stub = Connect(port);
