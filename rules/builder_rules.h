@@ -1,5 +1,6 @@
-// The guard and the builder obligations (RULES.md §5), shared by move
-// generation and validation so that both apply exactly the same rule.
+// The guard and the builder obligations (docs/rules.md, *Builder obligations*),
+// shared by move generation and validation so that both apply exactly the same
+// rule.
 //
 // A player controls a build if they made or last changed it.
 //   Guard (always): no move may leave the mover controlling a build whose
@@ -12,7 +13,11 @@
 //   v3: while controlling a build, no trail; the move captures, raises or
 //       adds to their own build, starts a new build, or raises another
 //       player's single build (adding to another player's build is barred).
-//       Under v3 no move may leave two builds of one value on the table.
+//       From revision 2 a capture must take in a build they control ("You
+//       must either take in the build, duplicate it or increase it, OR
+//       defer by starting another build or assuming ownership of an
+//       opponent's build"). Under v3 no move may leave two builds of one
+//       value on the table.
 //   none: the guard only.
 
 #ifndef CASSINO_RULES_BUILDER_RULES_H_
@@ -28,13 +33,14 @@ namespace cassino {
 
 enum class BuilderViolation {
   kNone,
-  kGuard,            // leaves a controlled build whose value is not held
-  kGuardShared,      // one flexible card (TD) would have to take builds
-                     // of two values
-  kMayNotTrail,      // v1, v3
-  kMustUseOwnBuild,  // v2
-  kNoAddToOthers,    // v3
-  kDuplicateValue,   // v3
+  kGuard,             // leaves a controlled build whose value is not held
+  kGuardShared,       // one flexible card (TD) would have to take builds
+                      // of two values
+  kMayNotTrail,       // v1, v3
+  kMustUseOwnBuild,   // v2
+  kNoAddToOthers,     // v3
+  kMustTakeOwnBuild,  // v3 (revision 2): a capture that leaves one's build
+  kDuplicateValue,    // v3
 };
 
 // What a candidate move does to the builds on the table, by build index.

@@ -6,10 +6,10 @@
 
 #include "tools/stats/stats.h"
 
+#include <png.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -33,6 +33,8 @@
 #include "recorder/recorder.h"
 #include "rules/position.h"
 #include "tests/tools/stats_fixture.h"
+#include "tools/stats/sprt.h"
+#include "tools/stats/sprt_records.h"
 
 namespace cassino::stats {
 namespace {
@@ -193,6 +195,8 @@ struct Expected {
   };
   std::map<std::string, Bot> bots;
   std::map<std::pair<std::string, std::string>, HeadToHead> h2h;
+  // Duplicate pairs of (a, b) by a's half points over the pair.
+  std::map<std::pair<std::string, std::string>, Pentanomial> penta;
   int64_t games = 0, finished = 0, running = 0, aborted = 0, rounds = 0;
   int64_t moves = 0, duplicate_pairs = 0;
   int64_t two_player = 0, seat0_wins = 0;
@@ -323,6 +327,13 @@ Expected Compute(const std::vector<PlayedGame>& played, const Filter& f) {
     int result = a_wins == 2   ? 1
                  : b_wins == 2 ? -1
                                : (a_points > b_points) - (a_points < b_points);
+    auto half_points = [](int winner, int side) {
+      return winner == side ? 2 : winner < 0 ? 1 : 0;
+    };
+    const int a_half =
+        half_points(g->result->winner, 0) + half_points(h.result->winner, 1);
+    ++e.penta[{a, b}][a_half];
+    ++e.penta[{b, a}][4 - a_half];
     ++e.duplicate_pairs;
     ++e.bots[a].dup_pairs;
     ++e.bots[b].dup_pairs;
@@ -523,6 +534,41 @@ TEST_F(StatsTest, DuplicatePairsDetected) {
   // The per-game tables still count games, not pairs.
   EXPECT_EQ(Find(s, "random_a")->games,
             Compute(*played_, {}).bots["random_a"].games);
+}
+
+// The SPRT over records: pentanomial over the duplicate pairs the league
+// played (counted here from the games as played), trinomial over the
+// pairwise results where two bots have no pairs.
+TEST_F(StatsTest, SprtOverRecordedPairs) {
+  const Stats s = Read();
+  const Expected e = Compute(*played_, {});
+  SprtParams params;
+  params.elo1 = 50;
+  ASSERT_EQ(e.penta.size(), 6u);
+  for (const auto& [bots, counts] : e.penta) {
+    EXPECT_EQ(PairsBetween(s, bots.first, bots.second), counts)
+        << bots.first << " vs " << bots.second;
+    absl::StatusOr<SprtResult> r =
+        SprtFromStats(s, bots.first, bots.second, params);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_TRUE(r->pentanomial);
+    EXPECT_EQ(r->pair_count, kLeagueSeeds);
+    EXPECT_EQ(r->llr, EvaluatePairs(params, counts).llr);
+  }
+  Filter cup;
+  cup.tournament = "cup";
+  const Stats c = Read(cup);
+  absl::StatusOr<SprtResult> games =
+      SprtFromStats(c, "greedy", "random_a", params);
+  ASSERT_TRUE(games.ok()) << games.status();
+  EXPECT_FALSE(games->pentanomial);
+  const HeadToHead h = Compute(*played_, cup).h2h[{"greedy", "random_a"}];
+  EXPECT_EQ(games->games_wdl, (Trinomial{h.losses, h.draws, h.wins}));
+  EXPECT_GT(games->games, 0);
+  EXPECT_EQ(SprtFromStats(s, "greedy", "nobody", params).status().code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(SprtFromStats(s, "greedy", "greedy", params).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST_F(StatsTest, FiltersSelectGames) {
@@ -1029,87 +1075,25 @@ TEST_F(StatsTest, TextHasEverySection) {
 // ---------------------------------------------------------------------------
 // HTML.
 
-// Decodes an 8-bit RGB or RGBA, non-interlaced PNG (what Chromium writes).
+// Decodes a PNG into 8-bit RGB (libpng's simplified API; an alpha channel
+// is composited on black, which leaves Chromium's opaque pixels as they
+// are).
 bool DecodePng(const std::string& png, int* width, int* height,
                std::vector<uint8_t>* rgb) {
-  if (png.size() < 8 || png.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0)
-    return false;
-  size_t pos = 8;
-  std::string idat;
-  int depth = 0, color = 0, interlace = 0;
-  auto be32 = [&](size_t p) {
-    return (static_cast<uint32_t>(static_cast<uint8_t>(png[p])) << 24) |
-           (static_cast<uint32_t>(static_cast<uint8_t>(png[p + 1])) << 16) |
-           (static_cast<uint32_t>(static_cast<uint8_t>(png[p + 2])) << 8) |
-           static_cast<uint32_t>(static_cast<uint8_t>(png[p + 3]));
-  };
-  while (pos + 8 <= png.size()) {
-    const uint32_t len = be32(pos);
-    const std::string type = png.substr(pos + 4, 4);
-    if (pos + 12 + len > png.size()) return false;
-    if (type == "IHDR") {
-      *width = static_cast<int>(be32(pos + 8));
-      *height = static_cast<int>(be32(pos + 12));
-      depth = static_cast<uint8_t>(png[pos + 16]);
-      color = static_cast<uint8_t>(png[pos + 17]);
-      interlace = static_cast<uint8_t>(png[pos + 20]);
-    } else if (type == "IDAT") {
-      idat += png.substr(pos + 8, len);
-    }
-    pos += 12 + len;
-  }
-  if (depth != 8 || (color != 2 && color != 6) || interlace != 0) return false;
-  const int channels = color == 6 ? 4 : 3;
-  const size_t stride = static_cast<size_t>(*width) * channels;
-  std::vector<uint8_t> raw((stride + 1) * *height);
-  uLongf raw_len = raw.size();
-  if (uncompress(raw.data(), &raw_len,
-                 reinterpret_cast<const Bytef*>(idat.data()),
-                 idat.size()) != Z_OK ||
-      raw_len != raw.size()) {
+  png_image image{};
+  image.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_memory(&image, png.data(), png.size())) {
     return false;
   }
-  std::vector<uint8_t> img(stride * *height);
-  for (int y = 0; y < *height; ++y) {
-    const uint8_t filter = raw[y * (stride + 1)];
-    const uint8_t* in = &raw[y * (stride + 1) + 1];
-    uint8_t* out = &img[y * stride];
-    const uint8_t* prev = y > 0 ? &img[(y - 1) * stride] : nullptr;
-    for (size_t x = 0; x < stride; ++x) {
-      const int a = x >= static_cast<size_t>(channels) ? out[x - channels] : 0;
-      const int b = prev ? prev[x] : 0;
-      const int c =
-          prev && x >= static_cast<size_t>(channels) ? prev[x - channels] : 0;
-      int v = in[x];
-      switch (filter) {
-        case 0:
-          break;
-        case 1:
-          v += a;
-          break;
-        case 2:
-          v += b;
-          break;
-        case 3:
-          v += (a + b) / 2;
-          break;
-        case 4: {
-          const int p = a + b - c;
-          const int pa = std::abs(p - a), pb = std::abs(p - b),
-                    pc = std::abs(p - c);
-          v += (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c);
-          break;
-        }
-        default:
-          return false;
-      }
-      out[x] = static_cast<uint8_t>(v);
-    }
+  image.format = PNG_FORMAT_RGB;
+  rgb->resize(PNG_IMAGE_SIZE(image));
+  if (!png_image_finish_read(&image, /*background=*/nullptr, rgb->data(),
+                             /*row_stride=*/0, /*colormap=*/nullptr)) {
+    png_image_free(&image);
+    return false;
   }
-  rgb->resize(static_cast<size_t>(*width) * *height * 3);
-  for (size_t i = 0; i < static_cast<size_t>(*width) * *height; ++i) {
-    for (int k = 0; k < 3; ++k) (*rgb)[i * 3 + k] = img[i * channels + k];
-  }
+  *width = static_cast<int>(image.width);
+  *height = static_cast<int>(image.height);
   return true;
 }
 
@@ -1248,6 +1232,38 @@ TEST_F(StatsTest, Command) {
   EXPECT_EQ(
       RunCli(absl::StrCat("stats ", *db_, " --format xml"), *dir_).exit_code,
       2);
+  // --sprt: the same LLR as the library's over the same games.
+  CliRun sprt = RunCli(absl::StrCat("stats ", *db_,
+                                    " --sprt elo0=0,elo1=50 --bot greedy "
+                                    "--bot random_a --format json"),
+                       *dir_);
+  ASSERT_EQ(sprt.exit_code, 0) << sprt.err;
+  const nlohmann::json sj = nlohmann::json::parse(sprt.out);
+  SprtParams params;
+  params.elo1 = 50;
+  Filter greedy;
+  greedy.bot = "greedy";
+  const absl::StatusOr<SprtResult> lib =
+      SprtFromStats(Read(greedy), "greedy", "random_a", params);
+  ASSERT_TRUE(lib.ok());
+  EXPECT_DOUBLE_EQ(sj["llr"].get<double>(), lib->llr);
+  EXPECT_EQ(sj["pairs"], kLeagueSeeds);
+  EXPECT_EQ(sj["outcomes"], "pentanomial");
+  CliRun sprt_text = RunCli(absl::StrCat("stats ", *db_,
+                                         " --sprt elo0=0,elo1=50 --bot greedy "
+                                         "--bot random_a"),
+                            *dir_);
+  EXPECT_EQ(sprt_text.exit_code, 0) << sprt_text.err;
+  EXPECT_THAT(sprt_text.out, HasSubstr("SPRT greedy vs random_a"));
+  for (const char* bad :
+       {" --sprt elo1=5 --bot greedy", " --bot greedy --bot random_a",
+        " --sprt elo1=-5 --bot greedy --bot random_a",
+        " --sprt elo1=5 --bot greedy --bot random_a "
+        "--format csv"}) {
+    EXPECT_EQ(RunCli(absl::StrCat("stats ", *db_, bad), *dir_).exit_code, 2)
+        << bad;
+  }
+
   CliRun missing = RunCli(absl::StrCat("stats ", *dir_, "/nope.db"), *dir_);
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_THAT(missing.err, HasSubstr("no such file"));

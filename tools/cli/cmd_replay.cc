@@ -1,22 +1,28 @@
-// cassino replay DB GAME [--seat N | --all] [--round R] [--move K].
+// cassino replay DB... GAME [--seat N | --all] [--round R] [--move K]
+//                           [--format text|html] [--out FILE].
 
 #include <unistd.h>
 
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "recorder/display_text.h"
+#include "recorder/event_fields.h"
 #include "recorder/payload.h"
 #include "recorder/record.h"
-#include "recorder/recorder.h"
+#include "recorder/record_reader.h"
 #include "recorder/replay.h"
 #include "rules/game.h"
 #include "rules/observation.h"
 #include "tools/cli/commands.h"
+#include "tools/viewer/page.h"
+#include "tools/viewer/viewer.h"
 
 namespace cassino::cli {
 namespace {
@@ -35,10 +41,21 @@ VIEWS
   --all       every hand, and each round's deck.
 
 ARGUMENTS
-  DB     the record database (SQLite file)
+  DB     the record database (SQLite file); several files, or directories
+         of them, are searched in turn for the game
   GAME   the game id
   --round R   show only round R
   --move K    stop after turn K (turns count accepted moves from 0)
+
+HTML
+  --format html writes the web viewer's game page (`cassino serve`) as one
+  self-contained file: the cards drawn in SVG, step/back/play, the move
+  list, the round scores, the result and the "verified" badge, with the
+  game's data inlined and no network access. It shows what the viewer
+  shows: every hand and deck once the game has finished (unless a game
+  dealt the same cards is unfinished), the public view otherwise; --seat,
+  --all, --round and --move do not apply. --out FILE writes it there
+  instead of to standard output.
 
 The record is read with the recorder and replayed with the engine; a record
 the engine cannot replay stops the display at the offending event (use
@@ -50,13 +67,48 @@ EXIT STATUS
   2  usage error or the database cannot be opened)doc";
 
 struct Options {
-  std::string db;
-  std::string game;
+  std::vector<std::string> args;  // DB... GAME
   int seat = -1;
   bool all = false;
   int round = 0;
   int move = -1;
+  std::string format = "text";
+  std::string out;
 };
+
+// --format html: the viewer's page of the game, self-contained.
+int RunHtml(const Options& opt, const std::vector<std::string>& databases,
+            const std::string& game_id) {
+  if (opt.seat >= 0 || opt.all || opt.round != 0 || opt.move >= 0) {
+    std::cerr << "cassino replay: --seat, --all, --round and --move do not "
+                 "apply to --format html\n";
+    return 2;
+  }
+  absl::StatusOr<std::unique_ptr<viewer::Viewer>> v =
+      viewer::Viewer::Open(databases);
+  if (!v.ok()) {
+    std::cerr << "cassino replay: " << v.status().message() << "\n";
+    return 2;
+  }
+  absl::StatusOr<std::string> json = (*v)->GameJson(game_id);
+  if (!json.ok()) {
+    std::cerr << "cassino replay: " << json.status().message() << "\n";
+    return absl::IsNotFound(json.status()) ? 1 : 2;
+  }
+  const std::string html = viewer::StandaloneGameHtml(*json);
+  if (opt.out.empty()) {
+    std::cout << html;
+    return std::cout.good() ? 0 : 2;
+  }
+  std::ofstream file(opt.out, std::ios::binary | std::ios::trunc);
+  file << html;
+  file.close();
+  if (!file) {
+    std::cerr << "cassino replay: cannot write " << opt.out << "\n";
+    return 2;
+  }
+  return 0;
+}
 
 std::string ScoreLines(const RoundResult& r) {
   std::string out;
@@ -86,51 +138,35 @@ std::string ScoreLines(const RoundResult& r) {
   return out;
 }
 
-// The payload of the event being shown, read with recorder/payload.h.
-struct Payloads {
-  recorder::DealFields deal;
-  recorder::MoveFields move;
-  recorder::RejectFields reject;
-  recorder::RoundFields round;
-  recorder::ForfeitFields forfeit;
-  recorder::EndFields end;
-  recorder::AbortFields abort;
-
-  absl::Status Read(const recorder::Event& e) {
-    switch (e.kind) {
-      case recorder::EventKind::kCreate:
-        return absl::OkStatus();
-      case recorder::EventKind::kDeal:
-        return recorder::ParseDealPayload(e.payload, &deal);
-      case recorder::EventKind::kMove:
-        return recorder::ParseMovePayload(e.payload, &move);
-      case recorder::EventKind::kReject:
-        return recorder::ParseRejectPayload(e.payload, &reject);
-      case recorder::EventKind::kRound:
-        return recorder::ParseRoundPayload(e.payload, &round);
-      case recorder::EventKind::kForfeit:
-        return recorder::ParseForfeitPayload(e.payload, &forfeit);
-      case recorder::EventKind::kEnd:
-        return recorder::ParseEndPayload(e.payload, &end);
-      case recorder::EventKind::kAbort:
-        return recorder::ParseAbortPayload(e.payload, &abort);
-    }
-    return absl::OkStatus();
-  }
-};
-
 int Run(const Options& opt) {
-  if (access(opt.db.c_str(), R_OK) != 0) {
-    std::cerr << "cassino replay: cannot read " << opt.db << "\n";
+  RecordArgs args;
+  if (absl::Status s = SplitRecordArgs(opt.args, &args); !s.ok()) {
+    std::cerr << "cassino replay: " << s.message() << "\n";
     return 2;
   }
-  absl::StatusOr<std::unique_ptr<recorder::Recorder>> rec =
-      recorder::Recorder::Open(opt.db, recorder::Durability::kNormal);
-  if (!rec.ok()) {
-    std::cerr << "cassino replay: " << rec.status().message() << "\n";
+  if (args.games.size() != 1) {
+    std::cerr << "cassino replay: name one game after the database(s)\n";
     return 2;
   }
-  absl::StatusOr<recorder::GameRecord> record = (*rec)->Load(opt.game);
+  const std::string& game_id = args.games[0];
+  if (opt.format == "html") return RunHtml(opt, args.databases, game_id);
+  if (!opt.out.empty()) {
+    std::cerr << "cassino replay: --out applies to --format html\n";
+    return 2;
+  }
+  // Read-only: replaying never changes (or migrates) a database.
+  absl::StatusOr<recorder::GameRecord> record =
+      absl::NotFoundError(absl::StrCat("no game ", game_id));
+  for (const std::string& db : args.databases) {
+    absl::StatusOr<std::unique_ptr<recorder::RecordReader>> reader =
+        recorder::RecordReader::Open(db);
+    if (!reader.ok()) {
+      std::cerr << "cassino replay: " << reader.status().message() << "\n";
+      return 2;
+    }
+    record = (*reader)->Load(game_id);
+    if (!absl::IsNotFound(record.status())) break;
+  }
   if (!record.ok()) {
     std::cerr << "cassino replay: " << record.status().message() << "\n";
     return 1;
@@ -213,10 +249,12 @@ int Run(const Options& opt) {
     return 1;
   };
   bool state_shown = false;
-  Payloads p;
+  recorder::EventFields p;
   for (const recorder::Event& e : record->events) {
     if (e.kind == recorder::EventKind::kCreate) continue;
-    if (absl::Status s = p.Read(e); !s.ok()) return fail(e, s.message());
+    if (absl::Status s = p.Read(e.kind, e.payload); !s.ok()) {
+      return fail(e, s.message());
+    }
     switch (e.kind) {
       case recorder::EventKind::kCreate:
       case recorder::EventKind::kEnd:
@@ -301,9 +339,10 @@ int Run(const Options& opt) {
 void AddReplayCommand(CLI::App& app, int* exit_code) {
   auto* cmd = app.add_subcommand("replay", kDescription);
   auto opt = std::make_shared<Options>();
-  cmd->add_option("DB", opt->db, "the record database (SQLite file)")
+  cmd->add_option("DB... GAME", opt->args,
+                  "the record database(s) (SQLite files, or directories of "
+                  "them), then the game id")
       ->required();
-  cmd->add_option("GAME", opt->game, "the game id")->required();
   auto* seat = cmd->add_option("--seat", opt->seat,
                                "show what seat N saw (its own hand)")
                    ->check(CLI::Range(0, 3));
@@ -313,6 +352,10 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
       ->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--move", opt->move, "stop after turn K")
       ->check(CLI::Range(0, 1 << 20));
+  cmd->add_option("--format", opt->format,
+                  "text (default) or html: the web viewer's page, one file")
+      ->check(CLI::IsMember({"text", "html"}));
+  cmd->add_option("--out", opt->out, "with --format html: write to FILE");
   cmd->callback([opt, exit_code] { *exit_code = Run(*opt); });
 }
 

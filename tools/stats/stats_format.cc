@@ -358,6 +358,8 @@ double LabelWidth(const Stats& s) {
   return 16 + 7.0 * std::min<size_t>(longest, 32);
 }
 
+}  // namespace
+
 std::string RatingsChart(const Stats& s) {
   const size_t n = s.bots.size();
   if (n == 0) return "<p>No rated bots.</p>\n";
@@ -376,7 +378,8 @@ std::string RatingsChart(const Stats& s) {
   if (hi <= lo) hi = lo + step;
   auto x = [&](double v) { return left + (v - lo) / (hi - lo) * plot; };
   std::string out = absl::StrCat(
-      "<svg class=\"chart\" role=\"img\" aria-label=\"ratings\" width=\"",
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" "
+      "role=\"img\" aria-label=\"ratings\" width=\"",
       F(width), "\" height=\"", F(height), "\" viewBox=\"0 0 ", F(width), " ",
       F(height), "\">\n");
   // Grid and axis.
@@ -421,6 +424,8 @@ std::string RatingsChart(const Stats& s) {
   }
   return out + "</svg>\n";
 }
+
+namespace {
 
 // Red (0) through light grey (0.5) to green (1).
 std::string HeatColor(double score) {

@@ -17,13 +17,12 @@
 #include "rules/schedule.h"
 #include "tools/playout/random_playout.h"
 #include "tools/tournament/process.h"
+#include "tools/tournament/run_game.h"
 
 namespace cassino::tournament {
-namespace {
 
 namespace v1 = ::cassino::v1;
 
-// Runs one game: creates it, starts both bots, waits for the end.
 GameOutcome RunGame(const TournamentOptions& o, v1::RefereeService::Stub& stub,
                     const GameSpec& spec) {
   GameOutcome out;
@@ -100,8 +99,6 @@ GameOutcome RunGame(const TournamentOptions& o, v1::RefereeService::Stub& stub,
   }
   return out;
 }
-
-}  // namespace
 
 std::unique_ptr<grpc::ClientContext> AdminContext(const std::string& token,
                                                   int64_t timeout_ms) {

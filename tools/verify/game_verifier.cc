@@ -10,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "recorder/canonical_json.h"
+#include "recorder/hex_pairs.h"
 #include "recorder/payload.h"
 #include "recorder/submission_text.h"
 #include "recorder/tally.h"
@@ -24,16 +25,7 @@ using recorder::EventKind;
 using recorder::StoredEvent;
 using recorder::StoredGame;
 
-// Byte b as two lower-case hex digits at [2 * b], [2 * b + 1].
-constexpr std::array<char, 512> kHexPairs = [] {
-  constexpr char kDigits[] = "0123456789abcdef";
-  std::array<char, 512> pairs{};
-  for (int b = 0; b < 256; ++b) {
-    pairs[2 * b] = kDigits[b >> 4];
-    pairs[2 * b + 1] = kDigits[b & 15];
-  }
-  return pairs;
-}();
+using recorder::kHexPairs;
 
 // Whether `hex` is the lower-case hex form of `digest`.
 bool LowerHexEquals(const Digest& digest, const char* hex) {
@@ -290,7 +282,7 @@ std::optional<Failure> GameVerifier::Impl::CheckHeader() {
   // and its RuleSet are kept.
   if (!last_rules_.has_value() || g.rules != last_rules_text_) {
     last_rules_.reset();
-    absl::StatusOr<RuleSet> rules = RuleSet::Parse(g.rules);
+    absl::StatusOr<RuleSet> rules = RuleSet::ParseRecorded(g.rules);
     if (!rules.ok()) {
       return Fail(0, absl::StrCat("the rules do not parse: ",
                                   rules.status().message()));
@@ -521,7 +513,7 @@ std::optional<Failure> GameVerifier::Impl::ReplayEvent(size_t i) {
         const char* source =
             !game_->explicit_decks.empty() ? " differs from the explicit deck"
             : seed_hex_.empty()            ? " differs from the deck played"
-                                : " differs from the seed's deck (RULES.md §2)";
+                                           : " differs from the seed's deck";
         return Fail(seq,
                     absl::StrCat("the deck of round ", game.round(), source),
                     expected_, Clip(deal_.deck));
