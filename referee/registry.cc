@@ -19,6 +19,7 @@ constexpr size_t kMaxNameLength = 64;
 constexpr size_t kMaxLabelLength = 128;
 constexpr int kMaxDecks = 64;
 constexpr int64_t kMaxMillis = 3600 * 1000;
+constexpr int kMaxPageSize = 1000;
 
 void SummaryToInfo(const recorder::GameSummary& s, v1::GameInfo* info) {
   info->set_game_id(s.game_id);
@@ -638,7 +639,15 @@ grpc::Status Registry::GetGame(const std::string& game_id,
 grpc::Status Registry::ListGames(const v1::ListGamesRequest& request,
                                  v1::ListGamesResponse* response) const {
   recorder::ListFilter filter;
+  // Out of range is refused, not defaulted (issue #14, Low 10).
+  if (request.page_size() < 0 || request.page_size() > kMaxPageSize) {
+    return Invalid(absl::StrCat("page_size must be 1 to ", kMaxPageSize,
+                                " (0 means 100); ", request.page_size(),
+                                " given"));
+  }
   switch (request.status()) {
+    case v1::GAME_STATUS_UNSPECIFIED:
+      break;
     case v1::GAME_STATUS_RUNNING:
       filter.status = recorder::GameStatus::kRunning;
       break;
@@ -649,12 +658,12 @@ grpc::Status Registry::ListGames(const v1::ListGamesRequest& request,
       filter.status = recorder::GameStatus::kAborted;
       break;
     default:
-      break;
+      return Invalid(absl::StrCat("status: unknown game status ",
+                                  static_cast<int>(request.status())));
   }
   filter.label = request.label();
   filter.newest_first = true;
-  filter.limit =
-      request.page_size() > 0 ? std::min(request.page_size(), 1000) : 100;
+  filter.limit = request.page_size() > 0 ? request.page_size() : 100;
   absl::StatusOr<std::vector<recorder::GameSummary>> list =
       deps_.recorder->List(filter);
   if (!list.ok()) return FromAbsl(list.status());

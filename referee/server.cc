@@ -55,6 +55,13 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   // referee share the port (and half the connections).
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.RegisterService(s->service_.get());
+  s->reflection_v1_ = std::make_unique<ReflectionV1>(std::vector<std::string>{
+      v1::RefereeService::service_full_name(),
+      "grpc.health.v1.Health",
+      grpc::reflection::v1::ServerReflection::service_full_name(),
+      "grpc.reflection.v1alpha.ServerReflection",
+  });
+  builder.RegisterService(s->reflection_v1_.get());
   // Requests are small; a bound keeps a hostile client from sending huge ones.
   builder.SetMaxReceiveMessageSize(64 * 1024);
   s->server_ = builder.BuildAndStart();
@@ -119,6 +126,7 @@ void RefereeServer::Shutdown(int grace_ms) {
   health_server_.reset();
   health_fallback_.reset();
   service_.reset();
+  reflection_v1_.reset();
   registry_.reset();
   scheduler_.reset();
   timer_.reset();

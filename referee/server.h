@@ -16,6 +16,7 @@
 #include "referee/db_lock.h"
 #include "referee/deadline_timer.h"
 #include "referee/referee_service.h"
+#include "referee/reflection_v1.h"
 #include "referee/registry.h"
 #include "referee/scheduler.h"
 
@@ -84,6 +85,8 @@ class RefereeServer {
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<Registry> registry_;
   std::unique_ptr<RefereeServiceImpl> service_;
+  // grpc.reflection.v1 (the plugin serves v1alpha).
+  std::unique_ptr<ReflectionV1> reflection_v1_;
   std::unique_ptr<grpc::Server> server_;
   // Serves only the health service (ServerOptions::health_listen), or null;
   // every other method gets UNIMPLEMENTED from health_fallback_, which also

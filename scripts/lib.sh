@@ -13,7 +13,7 @@ BUILD_PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   libabsl-dev libsqlite3-dev libssl-dev
-  libcli11-dev nlohmann-json3-dev libcpp-httplib-dev
+  libcli11-dev nlohmann-json3-dev libcpp-httplib-dev grpc-proto
 )
 
 # Every Debian package the build, the tests and the example bots use.

@@ -472,6 +472,30 @@ TEST(SeatTokenRetentionTest, TokensWorkAfterEvictionUntilTheRetentionEnds) {
       << s.error_message();
 }
 
+// Issue #14, Low 10: out-of-range list parameters are refused, not
+// defaulted.
+TEST(ListGamesTest, OutOfRangeIsRefused) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "l.db");
+  referee.Create("standard", 2, kSeed);
+  auto list = [&](int page_size, int status) {
+    v1::ListGamesRequest req;
+    req.set_page_size(page_size);
+    req.set_status(static_cast<v1::GameStatus>(status));
+    v1::ListGamesResponse resp;
+    return referee.stub().ListGames(TestReferee::Context(kAdminToken).get(),
+                                    req, &resp);
+  };
+  EXPECT_TRUE(list(0, 0).ok());
+  EXPECT_TRUE(list(1000, v1::GAME_STATUS_RUNNING).ok());
+  for (const auto& [page_size, status] :
+       {std::pair{-1, 0}, std::pair{1001, 0}, std::pair{10, 9}}) {
+    const grpc::Status s = list(page_size, status);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
+        << page_size << " " << status;
+  }
+}
+
 // The record's form of a submission reads back as the same fields.
 TEST(SubmissionTextTest, RoundTripsEveryField) {
   Submission s;
