@@ -1,7 +1,8 @@
 // Fuzzes Position::Parse. Properties: parsing never crashes; a position that
 // parses and validates prints (ToString) to text that parses again to an
-// equal position; move generation on it does not crash, lists no move twice,
-// and every listed move passes ValidateMove.
+// equal position; move generation on it (for the game its rules name) does
+// not crash, lists no move twice, and every listed move passes
+// ValidateGameMove.
 //
 // Generation is bounded: positions with more than kMaxLoose loose cards are
 // only round-tripped (their move lists can run to hundreds of thousands).
@@ -13,8 +14,7 @@
 #include <vector>
 
 #include "fuzz/fuzz_util.h"
-#include "rules/adjudicator.h"
-#include "rules/legal_moves.h"
+#include "rules/game_moves.h"
 #include "rules/position.h"
 
 namespace {
@@ -46,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (pos->table.loose.size() > kMaxLoose) return 0;
   cassino::MoveGenerator gen;
   std::vector<cassino::Move> moves;
-  gen.Generate(*pos, &moves);
+  cassino::GenerateGameMoves(*pos, gen, &moves);  // the rules' game
   std::set<std::string> seen;
   for (const cassino::Move& m : moves) {
     const std::string move_text = m.ToString();
@@ -54,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       cassino::fuzz::Fail("move listed twice: " + move_text + " in " + text,
                           input);
     }
-    absl::Status valid = cassino::ValidateMove(*pos, m);
+    absl::Status valid = cassino::ValidateGameMove(*pos, m);
     if (!valid.ok()) {
       cassino::fuzz::Fail("generated move " + move_text +
                               " does not validate in " + text + ": " +

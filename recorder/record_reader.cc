@@ -6,9 +6,11 @@
 #include <cstring>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "recorder/event_pack.h"
+#include "recorder/hex_pairs.h"
 #include "recorder/sqlite.h"
 
 namespace cassino::recorder {
@@ -17,26 +19,6 @@ namespace {
 
 void Assign(std::string* out, absl::string_view text) {
   out->assign(text.data(), text.size());
-}
-
-// Byte b as two lower-case hex digits at [2 * b], [2 * b + 1].
-constexpr std::array<char, 512> kHexPairs = [] {
-  constexpr char kDigits[] = "0123456789abcdef";
-  std::array<char, 512> pairs{};
-  for (int b = 0; b < 256; ++b) {
-    pairs[2 * b] = kDigits[b >> 4];
-    pairs[2 * b + 1] = kDigits[b & 15];
-  }
-  return pairs;
-}();
-
-// Lower-case hex of `bytes` into `out`, reusing its buffer.
-void AssignHex(absl::string_view bytes, std::string* out) {
-  out->resize(2 * bytes.size());
-  for (size_t i = 0; i < bytes.size(); ++i) {
-    std::memcpy(out->data() + 2 * i,
-                &kHexPairs[2 * static_cast<uint8_t>(bytes[i])], 2);
-  }
 }
 
 }  // namespace
@@ -69,8 +51,7 @@ class RecordReader::Impl {
   }
 
   absl::Status Open(const std::string& path) {
-    absl::StatusOr<Connection> db =
-        OpenDatabase(path, OpenMode::kReadOnly);
+    absl::StatusOr<Connection> db = OpenDatabase(path, OpenMode::kReadOnly);
     if (!db.ok()) return db.status();
     db_ = db->release();
     if (absl::Status s = CheckSchemaNotNewer(db_, path); !s.ok()) {
@@ -81,8 +62,7 @@ class RecordReader::Impl {
     absl::StatusOr<bool> tallies = HasTable(db_, "game_tallies");
     if (!tallies.ok()) return tallies.status();
     has_tallies_ = *tallies;
-    absl::StatusOr<bool> has_accounts =
-        HasColumn(db_, "seats", "account");
+    absl::StatusOr<bool> has_accounts = HasColumn(db_, "seats", "account");
     if (!has_accounts.ok()) return has_accounts.status();
     absl::StatusOr<bool> packs = HasTable(db_, "event_packs");
     if (!packs.ok()) return packs.status();
@@ -129,6 +109,30 @@ class RecordReader::Impl {
     const int64_t n = sqlite3_column_int64(count_, 0);
     sqlite3_reset(count_);
     return n;
+  }
+
+  absl::StatusOr<std::set<std::string>> HeldSeeds() {
+    absl::StatusOr<bool> tournaments = HasTable(db_, "tournament_games");
+    if (!tournaments.ok()) return tournaments.status();
+    std::string sql =
+        "SELECT seed FROM games WHERE status = 'running' AND seed <> ''";
+    if (*tournaments) {
+      absl::StrAppend(
+          &sql,
+          " UNION SELECT tg.seed FROM tournament_games tg JOIN tournaments t "
+          "ON t.name = tg.tournament WHERE t.status = 'running' AND NOT "
+          "EXISTS (SELECT 1 FROM games g WHERE g.game_id = tg.game_id AND "
+          "g.status <> 'running')");
+    }
+    absl::StatusOr<Statement> q = Prepare(db_, sql);
+    if (!q.ok()) return q.status();
+    std::set<std::string> seeds;
+    int rc;
+    while ((rc = sqlite3_step(q->get())) == SQLITE_ROW) {
+      seeds.emplace(absl::AsciiStrToLower(ColumnText(q->get(), 0)));
+    }
+    if (rc != SQLITE_DONE) return SqlError(db_, rc, "reading the seeds");
+    return seeds;
   }
 
   absl::StatusOr<std::vector<std::string>> GameIds() {
@@ -502,21 +506,23 @@ absl::StatusOr<std::unique_ptr<RecordReader>> RecordReader::Open(
   return std::unique_ptr<RecordReader>(new RecordReader(std::move(impl)));
 }
 
-absl::Status RecordReader::ForEach(
-    const std::vector<std::string>& ids,
-    const std::function<void(StoredGame&)>& fn) {
+absl::Status RecordReader::ForEach(const std::vector<std::string>& ids,
+                                   const std::function<void(StoredGame&)>& fn) {
   return impl_->ForEach(ids, fn);
 }
 
 absl::StatusOr<GameRecord> RecordReader::Load(const std::string& game_id) {
   absl::StatusOr<GameRecord> record =
       absl::NotFoundError(absl::StrCat("no game ", game_id));
-  absl::Status status = impl_->ForEach(
-      {game_id}, [&](StoredGame& game) {
-        if (!game.missing_game_row) record = ToRecord(game);
-      });
+  absl::Status status = impl_->ForEach({game_id}, [&](StoredGame& game) {
+    if (!game.missing_game_row) record = ToRecord(game);
+  });
   if (!status.ok()) return status;
   return record;
+}
+
+absl::StatusOr<std::set<std::string>> RecordReader::HeldSeeds() {
+  return impl_->HeldSeeds();
 }
 
 absl::StatusOr<std::vector<std::string>> RecordReader::GameIds() {

@@ -44,7 +44,6 @@ inline constexpr char kGameRowsSql[] =
 inline constexpr char kGamePackSql[] =
     "SELECT pack FROM event_packs WHERE game_id = ?1";
 
-
 // A statement the Impl keeps for its lifetime (finalized by ~Impl).
 absl::StatusOr<sqlite3_stmt*> PrepareKept(sqlite3* db, absl::string_view sql);
 
@@ -121,6 +120,8 @@ class Recorder::Impl {
   absl::StatusOr<GameRecord> Load(const std::string& game_id);
   absl::StatusOr<std::vector<GameSummary>> List(const ListFilter& filter);
   absl::StatusOr<std::vector<std::string>> Unfinished();
+  absl::StatusOr<std::vector<Recorder::SeatTokenRow>> EndedSeatTokens(
+      int64_t since_us);
   absl::StatusOr<std::map<std::string, std::vector<int>>> ForfeitsByLabel(
       const std::string& label);
   absl::StatusOr<std::vector<BotAccountRow>> Accounts();
@@ -174,7 +175,8 @@ class Recorder::Impl {
   absl::Status InsertEvent(const std::string& game_id, int64_t seq,
                            EventKind kind, int64_t at_us,
                            absl::string_view payload, absl::string_view hash);
-  absl::Status SetSummary(const std::string& game_id, const internal::Summary& summary);
+  absl::Status SetSummary(const std::string& game_id,
+                          const internal::Summary& summary);
   // Computes the game's tally from its events (all of them, this
   // transaction's included) and writes it, replacing any.
   absl::Status WriteTally(const std::string& game_id,

@@ -1,7 +1,6 @@
-#include "recorder/recorder_impl.h"
-
 #include <pthread.h>
 #include <sqlite3.h>
+
 #include <thread>
 #include <utility>
 
@@ -10,6 +9,7 @@
 #include "recorder/event_pack.h"
 #include "recorder/migrations.h"
 #include "recorder/payload.h"
+#include "recorder/recorder_impl.h"
 #include "recorder/tally.h"
 
 namespace cassino::recorder {
@@ -90,7 +90,8 @@ absl::Status Recorder::Impl::Migrate() {
   if (*version > supported) return too_new(*version);
 
   {
-    absl::StatusOr<Statement> stmt = Prepare(writer_, "PRAGMA journal_mode=WAL");
+    absl::StatusOr<Statement> stmt =
+        Prepare(writer_, "PRAGMA journal_mode=WAL");
     if (!stmt.ok()) return stmt.status();
     Query q(stmt->get());
     const int rc = q.Step();
@@ -274,7 +275,6 @@ Recorder::Impl::~Impl() {
   sqlite3_close_v2(reader_);
   sqlite3_close_v2(writer_);
 }
-
 
 absl::Status Recorder::Impl::Backfill() {
   if (!has_tallies_) return absl::OkStatus();

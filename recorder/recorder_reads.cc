@@ -1,5 +1,3 @@
-#include "recorder/recorder_impl.h"
-
 #include <algorithm>
 #include <map>
 #include <utility>
@@ -10,6 +8,7 @@
 #include "nlohmann/json.hpp"
 #include "recorder/event_pack.h"
 #include "recorder/payload.h"
+#include "recorder/recorder_impl.h"
 #include "recorder/tally.h"
 
 namespace cassino::recorder {
@@ -60,8 +59,8 @@ namespace {
 
 using Json = nlohmann::json;
 using internal::kGamePackSql;
-using internal::PrepareKept;
 using internal::kGameRowsSql;
+using internal::PrepareKept;
 using internal::ReadStoredEvents;
 
 std::vector<int> ParseTotals(absl::string_view text) {
@@ -263,6 +262,29 @@ absl::StatusOr<std::vector<GameSummary>> Recorder::Impl::List(
     if (absl::Status s = SeatsOf(g); !s.ok()) return s;
   }
   return out;
+}
+
+absl::StatusOr<std::vector<Recorder::SeatTokenRow>>
+Recorder::Impl::EndedSeatTokens(int64_t since_us) {
+  absl::MutexLock lock(&read_mu_);
+  absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
+      "SELECT s.game_id, s.seat, s.token_hash, g.finished_us FROM games g "
+      "JOIN seats s ON s.game_id = g.game_id WHERE g.status <> 'running' "
+      "AND g.finished_us >= ?1 AND s.token_hash <> '' "
+      "ORDER BY s.game_id, s.seat");
+  if (!stmt.ok()) return stmt.status();
+  Query q(*stmt);
+  q.Bind(1, since_us);
+  std::vector<Recorder::SeatTokenRow> rows;
+  int rc;
+  while ((rc = q.Step()) == SQLITE_ROW) {
+    rows.push_back(
+        {q.Text(0), static_cast<int>(q.Int(1)), q.Text(2), q.Int(3)});
+  }
+  if (rc != SQLITE_DONE) {
+    return SqlError(reader_, rc, "listing the seat tokens of ended games");
+  }
+  return rows;
 }
 
 absl::StatusOr<std::vector<std::string>> Recorder::Impl::Unfinished() {

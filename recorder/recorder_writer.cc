@@ -1,5 +1,3 @@
-#include "recorder/recorder_impl.h"
-
 #include <algorithm>
 #include <deque>
 #include <future>
@@ -15,6 +13,7 @@
 #include "recorder/canonical_json.h"
 #include "recorder/event_pack.h"
 #include "recorder/payload.h"
+#include "recorder/recorder_impl.h"
 #include "recorder/tally.h"
 
 namespace cassino::recorder {
@@ -54,7 +53,6 @@ absl::StatusOr<std::optional<Summary>> CheckPayload(EventKind kind,
   }
   return std::nullopt;
 }
-
 
 absl::StatusOr<Digest> ParseDigest(absl::string_view hex,
                                    absl::string_view what) {

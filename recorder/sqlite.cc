@@ -44,10 +44,10 @@ absl::StatusOr<Connection> OpenDatabase(const std::string& path,
         "records need a database file; in-memory databases are not "
         "supported");
   }
-  const int flags =
-      SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI |
-      (mode == OpenMode::kReadOnly ? SQLITE_OPEN_READONLY
-                                   : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  const int flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI |
+                    (mode == OpenMode::kReadOnly
+                         ? SQLITE_OPEN_READONLY
+                         : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   sqlite3* raw = nullptr;
   const int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
   Connection db(raw);
@@ -141,10 +141,10 @@ absl::Status CheckSchemaNotNewer(sqlite3* db, absl::string_view path) {
                         absl::StrCat(path, ": ", version.status().message()));
   }
   if (*version > SupportedSchemaVersion()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        path, ": database schema version ", *version,
-        " is newer than this build supports (", SupportedSchemaVersion(),
-        "); upgrade"));
+    return absl::FailedPreconditionError(
+        absl::StrCat(path, ": database schema version ", *version,
+                     " is newer than this build supports (",
+                     SupportedSchemaVersion(), "); upgrade"));
   }
   return absl::OkStatus();
 }

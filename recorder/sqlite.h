@@ -60,8 +60,7 @@ enum class OpenMode {
 // the busy timeout set. kReadOnly connections also read through a memory
 // map. In-memory databases are refused (InvalidArgument): records live in
 // files.
-absl::StatusOr<Connection> OpenDatabase(const std::string& path,
-                                        OpenMode mode);
+absl::StatusOr<Connection> OpenDatabase(const std::string& path, OpenMode mode);
 
 // Runs SQL text (possibly several statements) that returns no rows.
 absl::Status Exec(sqlite3* db, absl::string_view sql);

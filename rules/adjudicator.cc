@@ -97,10 +97,11 @@ absl::Status CheckFaceCapture(const Position& pos, const Move& m, CardSet loose,
       return Illegal(
           "a face card takes exactly one card of its rank (face_capture=one)");
     case FaceCapture::kAll:
-      if (loose == same) return absl::OkStatus();
+      // Capturing may take only some of what it could (revision 2).
+      if (loose == same || rules.revision >= 2) return absl::OkStatus();
       return Illegal(
           absl::StrCat("a face card takes one card of its rank or all of them "
-                       "(face_capture=all); the table has ",
+                       "(face_capture=all, revision=1); the table has ",
                        same.ToString()));
     case FaceCapture::kFour: {
       const CardSet on_table = RankOnTable(pos, c);
@@ -234,6 +235,41 @@ absl::Status CheckCapture(const Position& pos, const Move& m, CardSet loose,
   return absl::OkStatus();
 }
 
+// A new build of the played card's own value: the played card alone is a
+// group, the loose cards one group more and, absorbing, further groups
+// (revision 2; a multiple build, so never under multiple_builds=off).
+absl::Status CheckNaturalBuild(const Position& pos, const Move& m,
+                               CardSet loose) {
+  const RuleSet& rules = pos.rules;
+  const int v = m.value;
+  if (!rules.NaturalBuilds()) {
+    return Illegal(absl::StrCat(
+        "a new build of ", v, " needs table cards that, with ",
+        m.card.ToString(), ", sum to ", v, "; to take cards of ", v,
+        " use take",
+        rules.multiple_builds
+            ? " (natural builds with the played card alone need revision=2)"
+            : " (a natural build is a multiple build, and multiple builds "
+              "are off)"));
+  }
+  const bool absorb = rules.multi_build_absorb;
+  const bool splits =
+      AnyValueChoice(rules, loose, [&](const ValueCounts& counts, int) {
+        return SplitsIntoGroups(counts, v);
+      });
+  if (!splits) {
+    return Illegal(absl::StrCat("a natural build of ", v, ": the table cards ",
+                                loose.ToString(),
+                                " do not split into groups of ", v));
+  }
+  if (!absorb && !CanSumTo(rules, loose, v)) {
+    return Illegal(
+        "absorbing further groups into a build is off "
+        "(multi_build_absorb=off): a natural build takes one group");
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
                         uint32_t involved, MoveEffect* e) {
   const RuleSet& rules = pos.rules;
@@ -292,11 +328,7 @@ absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
       return Illegal(
           "a build needs at least one table card with the played card");
     }
-    if (v == x) {
-      return Illegal(absl::StrCat(
-          "a new build of ", v, " needs table cards that, with ", c.ToString(),
-          ", sum to ", v, "; to take cards of ", v, " use take"));
-    }
+    if (v == x) return CheckNaturalBuild(pos, m, loose);
     if (!loose_fit_absorbing(v - x)) {
       return Illegal(absl::StrCat(
           c.ToString(), " with ", loose.ToString(),
@@ -562,7 +594,15 @@ MoveOutcome ApplyMove(Position& pos, const Move& m) {
       Build b;
       b.cards = m.table | CardSet::Of(m.card);
       b.value = m.value;
+      // A build belongs to whoever made or changed it; under v3 (revision
+      // 2) to the last player that set its value: duplicating it keeps
+      // its owner.
       b.controller = seat;
+      if (old != nullptr && old->value == m.value &&
+          pos.rules.builder_obligation == BuilderObligation::kV3 &&
+          pos.rules.revision >= 2) {
+        b.controller = old->controller;
+      }
       // Single or multiple by how it was made: a new build is single when
       // the played card and the loose cards make exactly the value; a raise
       // is single unless it absorbed loose groups; an add is multiple.

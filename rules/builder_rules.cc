@@ -81,6 +81,10 @@ BuilderViolation CheckBuilderRules(const Position& pos, const MoveEffect& e,
         if (e.kind == MoveKind::kTrail) {
           return report(BuilderViolation::kMayNotTrail, first);
         }
+        if (rules.revision >= 2 && e.kind == MoveKind::kCapture &&
+            (e.builds_taken & controlled) == 0) {
+          return report(BuilderViolation::kMustTakeOwnBuild, first);
+        }
         if (e.kind == MoveKind::kBuild && e.changed_build >= 0 &&
             (changed & controlled) == 0 &&
             builds[e.changed_build].value == e.value) {
@@ -158,6 +162,12 @@ std::string BuilderViolationReason(const Position& pos, BuilderViolation v,
           "while you control a build you may not add to another player's "
           "build ",
           which, " (builder_obligation=v3)");
+    case BuilderViolation::kMustTakeOwnBuild:
+      return absl::StrCat(
+          "you control a build of ", value, " (", which,
+          "): a capture must take it in; otherwise duplicate or increase it, "
+          "start another build or take over an opponent's single build "
+          "(builder_obligation=v3)");
     case BuilderViolation::kDuplicateValue:
       return "two builds of the same value may not stand on the table "
              "(builder_obligation=v3)";

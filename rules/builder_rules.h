@@ -13,7 +13,11 @@
 //   v3: while controlling a build, no trail; the move captures, raises or
 //       adds to their own build, starts a new build, or raises another
 //       player's single build (adding to another player's build is barred).
-//       Under v3 no move may leave two builds of one value on the table.
+//       From revision 2 a capture must take in a build they control ("You
+//       must either take in the build, duplicate it or increase it, OR
+//       defer by starting another build or assuming ownership of an
+//       opponent's build"). Under v3 no move may leave two builds of one
+//       value on the table.
 //   none: the guard only.
 
 #ifndef CASSINO_RULES_BUILDER_RULES_H_
@@ -29,13 +33,14 @@ namespace cassino {
 
 enum class BuilderViolation {
   kNone,
-  kGuard,            // leaves a controlled build whose value is not held
-  kGuardShared,      // one flexible card (TD) would have to take builds
-                     // of two values
-  kMayNotTrail,      // v1, v3
-  kMustUseOwnBuild,  // v2
-  kNoAddToOthers,    // v3
-  kDuplicateValue,   // v3
+  kGuard,             // leaves a controlled build whose value is not held
+  kGuardShared,       // one flexible card (TD) would have to take builds
+                      // of two values
+  kMayNotTrail,       // v1, v3
+  kMustUseOwnBuild,   // v2
+  kNoAddToOthers,     // v3
+  kMustTakeOwnBuild,  // v3 (revision 2): a capture that leaves one's build
+  kDuplicateValue,    // v3
 };
 
 // What a candidate move does to the builds on the table, by build index.

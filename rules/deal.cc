@@ -9,6 +9,7 @@
 #include <array>
 #include <utility>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 
@@ -137,14 +138,8 @@ Deck ShuffledDeck(const Seed& seed, uint32_t round, CardSet pack) {
 }
 
 std::string ToHex(std::span<const uint8_t> bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (uint8_t b : bytes) {
-    out.push_back(kDigits[b >> 4]);
-    out.push_back(kDigits[b & 15]);
-  }
-  return out;
+  return absl::BytesToHexString(absl::string_view(
+      reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 absl::StatusOr<Seed> ParseSeed(absl::string_view hex) {

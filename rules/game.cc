@@ -87,6 +87,7 @@ void Game::StartRound() {
   initial_capture_ = InitialCapture();
   round_start_totals_ = totals_;
   in_play_.assign(rules().Sides(), 0);
+  against_.assign(rules().Sides(), 0);
   position_.table = Table();
   DealCards();
   if (rules().initial_pairs) TakeInitialPairs();
@@ -190,6 +191,8 @@ bool Game::AddSweep(int side, int* immediate_points) {
   const int points = rules().sweep_points;
   sweeps_.push_back({side, points});
   if (!rules().sudden_death) return false;
+  // An instant score against every other side.
+  for (int s = 0; s < rules().Sides(); ++s) against_[s] += s != side;
   totals_[side] += points;
   in_play_[side] += points;
   *immediate_points = points;
@@ -209,7 +212,47 @@ absl::Status Game::Validate(const Move& move) const {
 absl::Status Game::Play(const Move& move) {
   if (absl::Status s = Validate(move); !s.ok()) return s;
   PlayUnchecked(move);
+  if (over() && result_->reason == GameEndReason::kAborted &&
+      turn() >= kMaxMoves) {
+    return absl::ResourceExhaustedError(result_->detail);
+  }
   return absl::OkStatus();
+}
+
+void Game::PlayUnchecked(const Move& move) {
+  PlayMove(move);
+  if (!over() && turn() >= kMaxMoves) {
+    Finish(-1, GameEndReason::kAborted,
+           absl::StrCat("the game did not end within ", kMaxMoves,
+                        " moves (its rules may never reach an end)"));
+  }
+}
+
+int Game::GiveUpPoints(int side, int points) {
+  ++against_[side];
+  if (rules().revision < 2) {
+    totals_[side] -= points;
+    in_play_[side] -= points;
+    return -1;
+  }
+  int winner = -1;
+  for (int s = 0; s < rules().Sides(); ++s) {
+    if (s == side) continue;
+    totals_[s] += points;
+    in_play_[s] += points;
+    if (rules().sudden_death && totals_[s] >= rules().target &&
+        (winner < 0 || totals_[s] > totals_[winner])) {
+      winner = s;
+    }
+  }
+  return winner;
+}
+
+bool Game::InstantLimitReached() const {
+  const int limit = rules().instant_limit;
+  if (limit == 0) return false;
+  return std::any_of(against_.begin(), against_.end(),
+                     [limit](int n) { return n >= limit; });
 }
 
 int Game::EarnedThisRound(int side) const {
@@ -245,7 +288,7 @@ int Game::EarnedThisRound(int side) const {
   return points;
 }
 
-void Game::PlayUnchecked(const Move& move) {
+void Game::PlayMove(const Move& move) {
   const int seat = position_.to_move;
   const int side = rules().SideOf(seat);
   PlayedMove played{turn(), round_, deal_, seat, move, {}, Card(), false, 0};
@@ -286,8 +329,7 @@ void Game::PlayUnchecked(const Move& move) {
       break;
   }
   played.outcome.penalty = penalty;
-  totals_[side] -= penalty;
-  in_play_[side] -= penalty;
+  const int default_winner = penalty > 0 ? GiveUpPoints(side, penalty) : -1;
   // pluck: the plucked card goes to the mover's pile (not a capture).
   if (played.outcome.plucked.valid()) {
     piles_[side].insert(played.outcome.plucked);
@@ -328,6 +370,17 @@ void Game::PlayUnchecked(const Move& move) {
     Finish(side, GameEndReason::kTarget,
            absl::StrCat("side ", side, " reached ", totals_[side],
                         " with a sweep (sudden death)"));
+    return;
+  }
+  if (default_winner >= 0) {
+    Finish(default_winner, GameEndReason::kTarget,
+           absl::StrCat("side ", default_winner, " reached ",
+                        totals_[default_winner], " with a default by seat ",
+                        seat, " (sudden death)"));
+    return;
+  }
+  if (InstantLimitReached()) {
+    EndRound();
     return;
   }
   if (!hands_empty()) {
@@ -381,6 +434,16 @@ void Game::EndRound() {
   result.leftovers = position_.table.AllCards();
   result.leftover_side = last_capturer_;
   result.builds_left = static_cast<int>(position_.table.builds.size());
+  // instant_limit may end a round before its cards are all played.
+  for (CardSet& hand : position_.hands) {
+    result.unplayed |= hand;
+    hand = CardSet();
+  }
+  for (int i = deck_pos_; i < static_cast<int>(deck_.size()); ++i) {
+    result.unplayed.insert(deck_[i]);
+  }
+  deck_pos_ = static_cast<int>(deck_.size());
+  result.ended_early = !result.unplayed.empty();
   if (last_capturer_ >= 0) piles_[last_capturer_] |= result.leftovers;
   position_.table = Table();
   result.score = r.game == GameKind::kTablanette

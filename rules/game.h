@@ -47,11 +47,15 @@
 // with highest_total every item is added and, if any side reached the target,
 // the side with the highest total wins (a tie for highest plays another round).
 // Move-level variants: under defaults_cost a move that breaks the builder
-// rules takes the points from the mover's total at once (PlayedMove's
-// outcome.penalty); under pluck the plucked card goes to the mover's pile
-// (not a capture), each deal clears who has plucked and the position says
-// when the stock is empty; a five-spades trail that takes the table counts
-// as a capture (and a sweep).
+// rules gives up its points at once (PlayedMove's outcome.penalty): each
+// other side scores them (revision 1: the mover's total lost them), and
+// under sudden_death a side that reaches the target that way wins at once;
+// with instant_limit, that many instant scores against one side in a round
+// (its defaults, and sudden-death sweeps by the others) end the round at
+// once (RoundResult::unplayed holds the cards nobody played); under pluck the
+// plucked card goes to the mover's pile (not a capture), each deal clears who
+// has plucked and the position says when the stock is empty; a five-spades
+// trail that takes the table counts as a capture (and a sweep).
 //
 // A forfeit ends the game: with two sides the other side wins, otherwise
 // the remaining side with the highest total (lowest side on a tie).
@@ -143,7 +147,11 @@ struct RoundResult {
   std::vector<int> totals_after;   // totals_before + in_play + items added
   InitialCapture initial_capture;  // initial_pairs=on
   std::vector<int> in_play;        // per side: points added during play
-                                   // (sudden-death sweeps)
+                                   // (sudden-death sweeps, defaults)
+  // instant_limit: the round ended at once; the cards still in hands or
+  // in the stock then, which nobody scores.
+  bool ended_early = false;
+  CardSet unplayed;
 };
 
 enum class GameEndReason {
@@ -207,10 +215,15 @@ class Game {
   // OK if `move` may be played now; FailedPrecondition when the game is
   // over, InvalidArgument with the reason when the move is illegal.
   absl::Status Validate(const Move& move) const;
-  // Validates and plays.
+  // Validates and plays. ResourceExhausted when the move was played but
+  // the game reached kMaxMoves without ending: it is then over (aborted).
   absl::Status Play(const Move& move);
   // Plays a move known to be legal (e.g. from LegalMoves), skipping checks.
+  // A game that reaches kMaxMoves moves is aborted (reason kAborted), so
+  // that a rule set whose games cannot end never grows without bound.
   void PlayUnchecked(const Move& move);
+  // The most moves a game may have (a standard game has about 48 a round).
+  static constexpr int kMaxMoves = 100'000;
 
   // Points side `side` has earned so far this round, as call_out counts them.
   int EarnedThisRound(int side) const;
@@ -235,6 +248,14 @@ class Game {
   // Records a sweep; with sudden_death adds it to the totals and returns
   // true when that won the game.
   bool AddSweep(int side, int* immediate_points);
+  // PlayUnchecked without the move cap.
+  void PlayMove(const Move& move);
+  // defaults_cost: side `side` gives up `points`, an instant score against
+  // it. Returns the side that reached the target with them under
+  // sudden_death (the highest such total), or -1.
+  int GiveUpPoints(int side, int points);
+  // instant_limit: some side has that many instant scores against it.
+  bool InstantLimitReached() const;
 
   DeckSource decks_;
   Position position_;
@@ -250,6 +271,7 @@ class Game {
   InitialCapture initial_capture_;
   std::vector<int> round_start_totals_;
   std::vector<int> in_play_;  // per side, this round
+  std::vector<int> against_;  // per side: instant scores against it, this round
   std::vector<PlayedMove> history_;
   std::vector<RoundResult> rounds_;
   std::optional<GameResult> result_;

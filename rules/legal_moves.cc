@@ -224,6 +224,13 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x, int declared,
     return scratch_;
   };
 
+  // A natural build (revision 2): c alone is a group of x, played onto one
+  // loose group of x and, absorbing, further groups of x. Always multiple.
+  if (rules.NaturalBuilds() && x <= rules.MaxBuild() && holds(x)) {
+    for (uint32_t m : unions(x, x)) {
+      Emit(pos, Move::Build(c, x, CardsOf(m), declared), 0, -1, out);
+    }
+  }
   for (int v = x + 1; v <= rules.MaxBuild(); ++v) {
     if (!holds(v)) continue;
     // A new build: c with loose cards summing to v - x, plus groups of v.
@@ -264,12 +271,25 @@ void MoveGenerator::FaceMoves(const Position& pos, Card c,
   const RuleSet& rules = pos.rules;
   const CardSet rank = CardSet::OfRank(c.rank());
   const CardSet same = pos.table.loose & rank;
-  // one, all: one loose card of the rank, or (all) every loose one.
+  // one: one loose card of the rank; all: any non-empty set of them
+  // (revision 1: one, or every loose one).
   if (rules.face_capture == FaceCapture::kOne ||
       rules.face_capture == FaceCapture::kAll) {
     for (Card f : same) Emit(pos, Move::Capture(c, CardSet::Of(f)), 0, -1, out);
-    if (rules.face_capture == FaceCapture::kAll && same.size() >= 2) {
+    if (rules.face_capture == FaceCapture::kOne || same.size() < 2) return;
+    if (rules.revision < 2) {
       Emit(pos, Move::Capture(c, same), 0, -1, out);
+      return;
+    }
+    const std::vector<Card> cards = same.ToVector();
+    const uint32_t n = static_cast<uint32_t>(cards.size());
+    for (uint32_t m = 1; m < (uint32_t{1} << n); ++m) {
+      if (std::has_single_bit(m)) continue;  // the singles came first
+      CardSet taken;
+      for (uint32_t j = 0; j < n; ++j) {
+        if (m >> j & 1) taken.insert(cards[j]);
+      }
+      Emit(pos, Move::Capture(c, taken), 0, -1, out);
     }
     return;
   }

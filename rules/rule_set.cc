@@ -177,8 +177,9 @@ const std::vector<Option>& Options() {
          return ParseEnum(kDealNames, "deal", v, &r.deal);
        }},
       {{"face_capture", "one, all, four, any", "one",
-        "a face card takes exactly one loose card of its rank; all: or all "
-        "loose cards of its rank; four: or every card of its rank on the "
+        "a face card takes exactly one loose card of its rank; all: any "
+        "non-empty set of the loose cards of its rank (revision 1: one or "
+        "all); four: or every card of its rank on the "
         "table when that gathers all four, with natural face builds while "
         "holding every other card of the rank; any: any number of loose "
         "cards of its rank, with natural face builds while holding another"},
@@ -188,9 +189,12 @@ const std::vector<Option>& Options() {
        [](RuleSet& r, absl::string_view v) {
          return ParseEnum(kFaceNames, "face_capture", v, &r.face_capture);
        }},
-      {{"builds_in_sums", "never, opponents_single", "never",
-        "whether an opponent of a single build's controller may capture it "
-        "as part of a sum"},
+      {{"builds_in_sums", "never, opponents_single", "opponents_single",
+        "opponents_single: an adversary of a single build's controller may "
+        "take it by combination, counting it at its value in a sum (an "
+        "eight build with an ace, by a nine); never: Hoyle's stricter "
+        "reading, a build is never part of a sum (the default of revision "
+        "1)"},
        [](const RuleSet& r) {
          return std::string(NameOf(kSumNames, r.builds_in_sums));
        },
@@ -406,7 +410,8 @@ const std::vector<Option>& Options() {
        }},
       {{"defaults_cost", "off, 1..10", "off",
         "Michigan: a move that breaks the builder obligation or the guard is "
-        "legal but costs the mover this many points at once"},
+        "legal, and the mover gives up this many points at once: each "
+        "other side scores them (revision 1: the mover's total lost them)"},
        [](const RuleSet& r) {
          return r.defaults_cost == 0 ? std::string("off")
                                      : absl::StrCat(r.defaults_cost);
@@ -418,6 +423,21 @@ const std::vector<Option>& Options() {
          }
          return ParseInt("defaults_cost", v, 0, 10, &r.defaults_cost);
        }},
+      {{"instant_limit", "off, 1..10", "off",
+        "Michigan: this many instant scores (defaults under defaults_cost, "
+        "sweeps under sudden_death) against one side end the round at "
+        "once; the cards not yet played count for nobody"},
+       [](const RuleSet& r) {
+         return r.instant_limit == 0 ? std::string("off")
+                                     : absl::StrCat(r.instant_limit);
+       },
+       [](RuleSet& r, absl::string_view v) {
+         if (v == "off") {
+           r.instant_limit = 0;
+           return absl::OkStatus();
+         }
+         return ParseInt("instant_limit", v, 1, 10, &r.instant_limit);
+       }},
       {{"pluck", "on, off", "off",
         "once per deal each player may, before or after playing a card in "
         "the same turn, take one loose table card into their pile (never an "
@@ -426,6 +446,16 @@ const std::vector<Option>& Options() {
        [](const RuleSet& r) { return std::string(OnOff(r.pluck)); },
        [](RuleSet& r, absl::string_view v) {
          return ParseBool("pluck", v, &r.pluck);
+       }},
+      {{"revision", "1, 2", "2",
+        "the readings of the rules: 2 the current; 1 those before issue #13 "
+        "(no natural build with the played card alone, builds_in_sums=never "
+        "unless stated, v3 without its capture rule, ...; kept so that "
+        "older records replay as played; a record's rules without revision "
+        "are 1)"},
+       [](const RuleSet& r) { return absl::StrCat(r.revision); },
+       [](RuleSet& r, absl::string_view v) {
+         return ParseInt("revision", v, 1, RuleSet::kRevision, &r.revision);
        }},
   };
   return *options;
@@ -485,9 +515,11 @@ const std::vector<PresetEntry>& Presets() {
            "sweeps"},
           {"pluck", "pluck=on",
            "once per deal a player may also pluck one loose non-point card"},
-          {"michigan", "defaults_cost=2 sweeps=2 sudden_death=on",
-           "breaking a builder rule is legal but costs 2 at once; sweeps 2, "
-           "scored when made"},
+          {"michigan",
+           "defaults_cost=2 sweeps=2 sudden_death=on instant_limit=3",
+           "breaking a builder rule is legal but gives the other side 2 at "
+           "once; sweeps 2, scored when made; three instant scores against "
+           "one side end the round"},
           {"face_four", "face_capture=four",
            "a face card takes one of its rank, or all four when it gathers "
            "them"},
@@ -542,9 +574,15 @@ std::vector<PresetDoc> PresetDocs() {
   return docs;
 }
 
-absl::StatusOr<RuleSet> RuleSet::Parse(absl::string_view text) {
+namespace {
+
+// Parse and ParseRecorded: a text without `revision=` is read as
+// `unstated_revision`.
+absl::StatusOr<RuleSet> ParseText(absl::string_view text,
+                                  int unstated_revision) {
   RuleSet rules;
   bool first = true;
+  bool revision_stated = false, sums_stated = false;
   for (absl::string_view word :
        absl::StrSplit(text, absl::ByAnyChar(" ,\t"), absl::SkipEmpty())) {
     auto eq = word.find('=');
@@ -554,18 +592,36 @@ absl::StatusOr<RuleSet> RuleSet::Parse(absl::string_view text) {
             absl::StrCat("rules: '", word,
                          "' must come first (a preset) or be option=value"));
       }
-      absl::StatusOr<RuleSet> preset = Preset(word);
+      absl::StatusOr<RuleSet> preset = RuleSet::Preset(word);
       if (!preset.ok()) return preset.status();
       rules = *preset;
     } else {
-      absl::Status s = rules.Set(word.substr(0, eq), word.substr(eq + 1));
+      const absl::string_view option = word.substr(0, eq);
+      revision_stated |= option == "revision";
+      sums_stated |= option == "builds_in_sums";
+      absl::Status s = rules.Set(option, word.substr(eq + 1));
       if (!s.ok()) return s;
     }
     first = false;
   }
+  if (!revision_stated) rules.revision = unstated_revision;
+  // Revision 1 had builds_in_sums=never by default.
+  if (rules.revision < 2 && !sums_stated) {
+    rules.builds_in_sums = BuildsInSums::kNever;
+  }
   absl::Status valid = rules.Validate();
   if (!valid.ok()) return valid;
   return rules;
+}
+
+}  // namespace
+
+absl::StatusOr<RuleSet> RuleSet::Parse(absl::string_view text) {
+  return ParseText(text, kRevision);
+}
+
+absl::StatusOr<RuleSet> RuleSet::ParseRecorded(absl::string_view text) {
+  return ParseText(text, 1);
 }
 
 absl::Status RuleSet::Set(absl::string_view option, absl::string_view value) {
@@ -718,95 +774,6 @@ int RuleSet::DealsPerRound() const {
   const int cards = pack - (removed.empty() ? 0 : removed.size());
   return (cards - kTableDeal - players * last_deal_extra) /
          (hand_size * players);
-}
-
-namespace {
-
-// The named (non-card) items of `scoring=`, in their printed order.
-struct ScoringItem {
-  absl::string_view name;
-  int Scoring::*points;
-};
-constexpr std::array<ScoringItem, 6> kScoringItems{{
-    {"cards", &Scoring::most_cards},
-    {"spades", &Scoring::most_spades},
-    {"diamonds", &Scoring::most_diamonds},
-    {"each_ace", &Scoring::each_ace},
-    {"each_spade", &Scoring::each_spade},
-    {"all_aces", &Scoring::all_aces},
-}};
-constexpr int kMaxItemPoints = 100;
-
-}  // namespace
-
-std::string Scoring::ToString() const {
-  std::vector<std::string> words;
-  for (const ScoringItem& item : kScoringItems) {
-    if (this->*item.points != 0) {
-      words.push_back(absl::StrCat(item.name, ":", this->*item.points));
-    }
-  }
-  for (int i = 0; i < kDeckSize; ++i) {
-    if (card[i] != 0) {
-      words.push_back(
-          absl::StrCat(Card::FromIndex(i).ToString(), ":", card[i]));
-    }
-  }
-  return words.empty() ? "none" : absl::StrJoin(words, "+");
-}
-
-absl::StatusOr<Scoring> Scoring::Parse(absl::string_view text) {
-  Scoring s;
-  for (const ScoringItem& item : kScoringItems) s.*item.points = 0;
-  s.card.fill(0);
-  if (text == "none") return s;
-  std::vector<std::string> seen;
-  for (absl::string_view word : absl::StrSplit(text, '+')) {
-    const size_t colon = word.find(':');
-    if (colon == absl::string_view::npos) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "option scoring: '", word, "' is not item:points (e.g. cards:3)"));
-    }
-    const absl::string_view name = word.substr(0, colon);
-    int points = 0;
-    if (!absl::SimpleAtoi(word.substr(colon + 1), &points) || points < 0 ||
-        points > kMaxItemPoints) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "option scoring: '", word, "': points must be a number from 0 to ",
-          kMaxItemPoints));
-    }
-    int* target = nullptr;
-    std::string key;
-    for (const ScoringItem& item : kScoringItems) {
-      if (item.name == name) {
-        target = &(s.*item.points);
-        key = std::string(name);
-      }
-    }
-    int8_t* card_target = nullptr;
-    if (target == nullptr) {
-      absl::StatusOr<Card> c = Card::Parse(name);
-      if (!c.ok()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "option scoring: unknown item '", name,
-            "' (items: cards, spades, diamonds, each_ace, each_spade, "
-            "all_aces, or a card such as TD)"));
-      }
-      card_target = &s.card[c->index()];
-      key = c->ToString();
-    }
-    if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("option scoring: '", key, "' is listed twice"));
-    }
-    seen.push_back(key);
-    if (target != nullptr) {
-      *target = points;
-    } else {
-      *card_target = static_cast<int8_t>(points);
-    }
-  }
-  return s;
 }
 
 std::vector<OptionDoc> OptionDocs() {

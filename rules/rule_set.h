@@ -43,6 +43,21 @@
 // its values the move needs. Under `card_values=royal` J, Q, K count 11, 12, 13
 // and are numerals in every respect (the face-card rule of `face_capture` does
 // not apply).
+//
+// Revisions (`revision`): a record states its rules as text, and must replay
+// as it was played. When a reading of the source texts changes what is
+// legal or how a game flows, the old reading stays reachable as revision 1:
+//   1: the readings before issue #13 (no natural build with the played card
+//      alone; `builds_in_sums=never` unless stated).
+//   2 (kRevision, the current): natural builds with the played card alone;
+//      under defaults_cost the points a defaulter gives up go to every
+//      other side (revision 1: they were taken from the defaulter's total);
+//      `builds_in_sums=opponents_single` unless stated; under v3 a capture
+//      must take in the player's build, and duplicating a build keeps its
+//      owner.
+// ToString() always writes the revision. Parse() reads a text without one as
+// the current revision (a player asking for a game); ParseRecorded() reads
+// it as revision 1 (a record written before revisions existed).
 
 #ifndef CASSINO_RULES_RULE_SET_H_
 #define CASSINO_RULES_RULE_SET_H_
@@ -70,7 +85,9 @@ enum class DealStyle { kTwos, kSingles };
 // variants*).
 enum class FaceCapture { kOne, kAll, kFour, kAny };
 // Whether a build may be part of a sum when capturing (docs/rules.md,
-// *Capturing*).
+// *Capturing*): `never` is Hoyle's stricter reading, `opponents_single` (the
+// default from revision 2) the sources' "an eight build may be combined with
+// an ace if an adversary holds a nine".
 enum class BuildsInSums { kNever, kOpponentsSingle };
 // Whether a player may raise a build they control (docs/rules.md,
 // *Building*).
@@ -122,7 +139,7 @@ struct RuleSet {
   bool partnerships = false;  // 4 players as two teams (0+2 vs 1+3)
   DealStyle deal = DealStyle::kTwos;
   FaceCapture face_capture = FaceCapture::kOne;
-  BuildsInSums builds_in_sums = BuildsInSums::kNever;
+  BuildsInSums builds_in_sums = BuildsInSums::kOpponentsSingle;
   bool multi_build_absorb = true;
   OwnRaise own_raise = OwnRaise::kAllowed;
   BuilderObligation builder_obligation = BuilderObligation::kV1;
@@ -152,14 +169,29 @@ struct RuleSet {
   bool face_builds = true;      // face_capture=four/any: natural face builds
   bool five_spades_sweep = false;  // trailing 5S takes the whole table
   int defaults_cost = 0;  // > 0: builder-rule breaks are legal, cost this
-  bool pluck = false;     // once per deal: take one loose card
+  // > 0: this many instant scores (defaults, sudden-death sweeps) against
+  // one side end the round at once (Michigan: 3); 0 off.
+  int instant_limit = 0;
+  bool pluck = false;  // once per deal: take one loose card
+  // The readings of the rules (see the file comment): 1 or kRevision.
+  int revision = kRevision;
+
+  static constexpr int kRevision = 2;
+
+  // Natural building with the played card alone (revision 2): a card of
+  // value V played onto loose groups of V makes a (multiple) build of V.
+  bool NaturalBuilds() const { return revision >= 2 && multiple_builds; }
 
   // The standard game's defaults (docs/rules.md, *Rule options*).
   static RuleSet Standard() { return RuleSet{}; }
 
   // Parses `[preset] [option=value ...]` separated by spaces or commas.
   // Unknown presets, options and values are errors naming the culprit.
+  // A text without `revision=` is the current revision.
   static absl::StatusOr<RuleSet> Parse(absl::string_view text);
+  // The rules text of a record: like Parse, but a text without `revision=`
+  // was written before revisions existed and is read as revision 1.
+  static absl::StatusOr<RuleSet> ParseRecorded(absl::string_view text);
   // A preset by name (`standard`, `diamond`, ...; see PresetDocs()).
   static absl::StatusOr<RuleSet> Preset(absl::string_view name);
   static std::vector<std::string> PresetNames();

@@ -61,8 +61,16 @@ TEST(AdjudicatorTest, BuildsAreNeverSplitOrMerged) {
 TEST(AdjudicatorTest, CaptureSumsMustSplit) {
   EXPECT_THAT(Reason("table: 6D 3C; hands: 8C / ?", "take 8C 6D 3C"),
               HasSubstr("do not split into groups summing to 8"));
-  EXPECT_THAT(Reason("table: [4C 2H]=6@1; hands: 8C / ?", "take 8C 4C 2H"),
+  EXPECT_THAT(Reason("table: [4C 2H]=6@0; hands: 8C / ?", "take 8C 4C 2H"),
               HasSubstr("cannot be taken with 8C"));
+  EXPECT_THAT(Reason("table: [4C 2H]=6@1; hands: 8C / ?; rules: "
+                     "builds_in_sums=never",
+                     "take 8C 4C 2H"),
+              HasSubstr("cannot be taken with 8C"));
+  // An adversary's single build may be part of a sum, which must still
+  // split into groups of the capturing value.
+  EXPECT_THAT(Reason("table: [4C 2H]=6@1; hands: 8C / ?", "take 8C 4C 2H"),
+              HasSubstr("do not split into groups summing to 8"));
 }
 
 TEST(AdjudicatorTest, FaceCards) {
@@ -83,8 +91,18 @@ TEST(AdjudicatorTest, MultipleBuildsAreNeverRaised) {
 }
 
 TEST(AdjudicatorTest, NewBuildNeedsATableCardWithThePlayedCard) {
-  EXPECT_THAT(Reason("table: 8H; hands: 8C 8D / ?", "build 8 8C 8H"),
-              HasSubstr("use take"));
+  EXPECT_THAT(ValidateMove(Pos("table: 8H; hands: 8C 8D / ?"),
+                           Move::Build(*Card::Parse("8C"), 8, CardSet()))
+                  .message(),
+              HasSubstr("at least one table card"));
+  // A natural build (the played card alone is a group) is legal from
+  // revision 2; revision 1 refused it.
+  EXPECT_TRUE(
+      ValidateMove(Pos("table: 8H; hands: 8C 8D / ?"), M("build 8 8C 8H"))
+          .ok());
+  EXPECT_THAT(
+      Reason("table: 8H; hands: 8C 8D / ?; rules: revision=1", "build 8 8C 8H"),
+      HasSubstr("use take"));
 }
 
 TEST(AdjudicatorTest, OwnRaiseForbidden) {

@@ -5,23 +5,31 @@
 //     gives;
 //   - the lines printed under `$ cassino moves [--count] '...'` are exactly
 //     what the engine lists (sorted as strings, as the tool prints them);
+//   - the line printed under `$ cassino rules '...'` is the rule set in
+//     full;
 //   - every rule set written as a preset followed by options (`diamond
 //     players=3`), given to `--rules '...'` or `cassino rules '...'`, parses
 //     and validates;
 //   - every lone option word (`remove=2H+2D+2C`) names a real option with a
 //     value it accepts (alone it may be an invalid combination: the pages
 //     show `players=5` as refused);
+//   - the option tables have a row per option with its default, and the
+//     presets table a row per preset;
 //   - every move written in a code span (`take 8C 8H 6D 2C`) parses and is
 //     in canonical form.
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
@@ -144,6 +152,25 @@ TEST(DocsExamplesTest, MovesExamplesPrintWhatTheEngineLists) {
   }
 }
 
+// `$ cassino rules 'RULES'` prints the rule set in full: the line under it
+// is what RuleSet::ToString gives.
+TEST(DocsExamplesTest, RulesExamplesPrintTheRuleSetInFull) {
+  static const std::regex kCommand(R"(^    \$ cassino rules '([^']*)'\s*$)");
+  int checked = 0;
+  for (const Doc& doc : Docs()) {
+    for (size_t i = 0; i + 1 < doc.lines.size(); ++i) {
+      std::smatch m;
+      if (!std::regex_match(doc.lines[i], m, kCommand)) continue;
+      ++checked;
+      absl::StatusOr<RuleSet> rules = RuleSet::Parse(m[1].str());
+      ASSERT_TRUE(rules.ok()) << doc.name << ":" << i + 1;
+      EXPECT_EQ(doc.lines[i + 1], "    " + rules->ToString())
+          << doc.name << ":" << i + 2;
+    }
+  }
+  EXPECT_GE(checked, 1);
+}
+
 TEST(DocsExamplesTest, EveryRuleSetExampleParses) {
   static const std::regex kQuoted(R"((?:--rules|cassino rules) '([^']*)')");
   int checked = 0;
@@ -195,6 +222,44 @@ TEST(DocsExamplesTest, EveryOptionWordNamesAnOptionAndAValueItAccepts) {
     }
   }
   EXPECT_GE(checked, 20);
+}
+
+// The option tables of docs/rules.md (*Rule options*, *Move-level
+// variants*) have a row for every option with the engine's default, and
+// *Presets* a row for every preset: a new option or a changed default
+// cannot go undocumented.
+TEST(DocsExamplesTest, OptionAndPresetTablesMatchTheEngine) {
+  const Doc& doc = Docs().front();
+  ASSERT_EQ(doc.name, "docs/rules.md");
+  std::map<std::string, std::string> option_default;  // from the tables
+  std::set<std::string> preset_rows;
+  std::string section;
+  static const std::regex kRow(R"(^\| `([a-z_0-9]+)` +\|([^|]*)\|([^|]*)\|)");
+  for (const std::string& line : doc.lines) {
+    if (absl::StartsWith(line, "## ")) section = line.substr(3);
+    std::smatch m;
+    if (!std::regex_search(line, m, kRow)) continue;
+    if (section == "Rule options" || section == "Move-level variants") {
+      option_default[m[1].str()] =
+          std::string(absl::StripAsciiWhitespace(m[3].str()));
+    } else if (section == "Presets") {
+      preset_rows.insert(m[1].str());
+    }
+  }
+  for (const OptionDoc& o : OptionDocs()) {
+    const auto it = option_default.find(std::string(o.name));
+    if (it == option_default.end()) {
+      ADD_FAILURE() << "docs/rules.md has no option table row for `" << o.name
+                    << "`";
+      continue;
+    }
+    EXPECT_EQ(it->second, absl::StrCat("`", o.default_value, "`"))
+        << "the default of `" << o.name << "`";
+  }
+  for (const PresetDoc& p : PresetDocs()) {
+    EXPECT_TRUE(preset_rows.contains(std::string(p.name)))
+        << "docs/rules.md, *Presets*, has no row for `" << p.name << "`";
+  }
 }
 
 // A move in a code span parses and is written in canonical form (the

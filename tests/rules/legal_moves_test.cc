@@ -26,16 +26,30 @@ TEST(WorkedExamples, Example1) {
                     "take 8C 8H 6D 2C", "trail 3D", "trail 8C"}));
 }
 
+// Revision 2: seat 0 may also take seat 1's single 6 by combination with
+// 2C (8C takes [4C 2H] + 2C besides its own 8); builds_in_sums=never
+// (Hoyle) gives the list of the first rules contract (revision 1).
 TEST(WorkedExamples, Example2V1) {
-  EXPECT_EQ(SortedMoves("table: 8D 2C AH [5S 3H]=8@0 [4C 2H]=6@1; "
-                        "hands: 8C 4D TS / ?"),
+  const std::string pos =
+      "table: 8D 2C AH [5S 3H]=8@0 [4C 2H]=6@1; hands: 8C 4D TS / ?";
+  EXPECT_EQ(
+      SortedMoves(pos),
+      Sorted({"build 10 4D 2H 4C", "build 10 4D 2H 8D 2C 4C", "take 8C 5S 3H",
+              "take 8C 5S 3H 8D", "take 8C 5S 2H 3H 2C 4C",
+              "take 8C 5S 2H 3H 8D 2C 4C", "take TS 8D 2C"}));
+  EXPECT_EQ(SortedMoves(pos + "; rules: builds_in_sums=never"),
             Sorted({"build 10 4D 2H 4C", "build 10 4D 2H 8D 2C 4C",
                     "take 8C 5S 3H", "take 8C 5S 3H 8D", "take TS 8D 2C"}));
 }
 
 TEST(WorkedExamples, Example2V2) {
-  EXPECT_EQ(SortedMoves("table: 8D 2C AH [5S 3H]=8@0 [4C 2H]=6@1; "
-                        "hands: 8C 4D TS / ?; rules: builder_obligation=v2"),
+  const std::string pos =
+      "table: 8D 2C AH [5S 3H]=8@0 [4C 2H]=6@1; hands: 8C 4D TS / ?; rules: "
+      "builder_obligation=v2";
+  EXPECT_EQ(SortedMoves(pos),
+            Sorted({"take 8C 5S 3H", "take 8C 5S 3H 8D",
+                    "take 8C 5S 2H 3H 2C 4C", "take 8C 5S 2H 3H 8D 2C 4C"}));
+  EXPECT_EQ(SortedMoves(pos + " builds_in_sums=never"),
             Sorted({"take 8C 5S 3H", "take 8C 5S 3H 8D"}));
 }
 
@@ -96,8 +110,10 @@ TEST(LegalMovesTest, MultiBuildAbsorbOff) {
 TEST(LegalMovesTest, BuildsInSumsOpponentsSingle) {
   // An opponent's single build of 5 plus a loose 3 make 8.
   const std::string pos = "table: [3S 2H]=5@1 3C; hands: 8D 4C / ?";
-  EXPECT_EQ(SortedMoves(pos), Sorted({"trail 8D", "trail 4C"}));
-  EXPECT_EQ(SortedMoves(pos + "; rules: builds_in_sums=opponents_single"),
+  EXPECT_EQ(SortedMoves(pos + "; rules: builds_in_sums=never"),
+            Sorted({"trail 8D", "trail 4C"}));
+  // The default (revision 2).
+  EXPECT_EQ(SortedMoves(pos),
             Sorted({"take 8D 3S 2H 3C", "trail 8D", "trail 4C"}));
   // Never one's own build.
   // (building 8 with 5C 3C would leave the own 5 unheld: the guard).

@@ -60,14 +60,19 @@ absl::Status Play(Game& g, const std::string& move) {
 TEST(PresetExamplesTest, MichiganBreakingTheBuilderRulesIsLegal) {
   const std::string pos =
       "table: 8D 2C AH [5S 3H]=8@0 [4C 2H]=6@1; hands: 8C 4D TS / ?; rules: ";
+  // (8C also takes seat 1's single 6 by combination with 2C.)
   const std::vector<std::string> standard =
-      Sorted({"take 8C 5S 3H", "take 8C 5S 3H 8D", "build 10 4D 2H 4C",
+      Sorted({"take 8C 5S 3H", "take 8C 5S 3H 8D", "take 8C 5S 2H 3H 2C 4C",
+              "take 8C 5S 2H 3H 8D 2C 4C", "build 10 4D 2H 4C",
               "build 10 4D 2H 8D 2C 4C", "take TS 8D 2C"});
   EXPECT_EQ(SortedMoves(pos + "standard"), standard);
-  EXPECT_EQ(SortedMoves(pos + "michigan"),
-            Sorted({"take 8C 5S 3H", "take 8C 5S 3H 8D", "build 10 4D 2H 4C",
-                    "build 10 4D 2H 8D 2C 4C", "take TS 8D 2C", "take 8C 8D",
-                    "build 10 8C 2C", "trail 8C", "trail 4D", "trail TS"}));
+  EXPECT_EQ(
+      SortedMoves(pos + "michigan"),
+      Sorted({"take 8C 5S 3H", "take 8C 5S 3H 8D", "take 8C 5S 2H 3H 2C 4C",
+              "take 8C 5S 2H 3H 8D 2C 4C", "take 8C 2H 2C 4C",
+              "take 8C 2H 8D 2C 4C", "build 10 4D 2H 4C",
+              "build 10 4D 2H 8D 2C 4C", "take TS 8D 2C", "take 8C 8D",
+              "build 10 8C 2C", "trail 8C", "trail 4D", "trail TS"}));
   EXPECT_FALSE(
       ValidateMove(testing::Pos(pos + "michigan"), testing::M("build 9 8C AH"))
           .ok());
@@ -77,7 +82,8 @@ TEST(PresetExamplesTest, MichiganBreakingTheBuilderRulesIsLegal) {
 // (5H 8H JH QH; table 3C KD 9C 4D) builds 8 with 5H 3C, holding 8H; seat 1
 // trails 2D. Seat 0 now controls the 8 with 8H JH QH: standard allows only
 // `take 8H 5H 3C` (no trail; nothing else to take, no build to make);
-// michigan adds the three trails, and trailing JH costs 2.
+// michigan adds the three trails, and trailing JH gives seat 1 2 points
+// (revision 1: seat 0 lost 2).
 TEST(PresetExamplesTest, MichiganChargesTheDefaultAtOnce) {
   // seat 0 d0 d1 d6 d7, table d2 d3 d8 d9, seat 1 d4 d5 d10 d11.
   const Deck deck = DeckStarting("5H 8H 3C KD 2D 6D JH QH 9C 4D 7D AD");
@@ -103,8 +109,13 @@ TEST(PresetExamplesTest, MichiganChargesTheDefaultAtOnce) {
             Sorted({"take 8H 5H 3C", "trail 8H", "trail JH", "trail QH"}));
   ASSERT_TRUE(Play(g, "trail JH").ok());
   EXPECT_EQ(g.history().back().outcome.penalty, 2);
-  EXPECT_EQ(g.totals(), (std::vector<int>{-2, 0}));
+  EXPECT_EQ(g.totals(), (std::vector<int>{0, 2}));
   EXPECT_EQ(g.position().table.ToString(), "JH 2D 4D KD 9C [5H 3C]=8@0");
+  Game old = NewGame("michigan revision=1", deck);
+  ASSERT_TRUE(Play(old, "build 8 5H 3C").ok());
+  ASSERT_TRUE(Play(old, "trail 2D").ok());
+  ASSERT_TRUE(Play(old, "trail JH").ok());
+  EXPECT_EQ(old.totals(), (std::vector<int>{-2, 0}));
 }
 
 // Sweeps are worth 2 and scored when made: seat 0 (7S 8S 9S TS) sweeps

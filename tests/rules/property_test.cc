@@ -19,6 +19,9 @@
 // The same checks run over 2,000 games of each move-level variant preset
 // (docs/rules.md, *Move-level variants*); random identities then also declare
 // card values.
+// Natural builds with the played card alone (revision 2) are listed, and
+// validated, in every configuration with multiple builds; revision 1 (the
+// reading of older records) gets its own configuration and lists none.
 
 #include <algorithm>
 #include <cstdlib>
@@ -48,13 +51,18 @@ class PropertyTest : public ::testing::TestWithParam<Config> {};
 // A round's points add up: the items plus the points scored during play
 // equal the base points and the sweeps, less what nobody won (a tie, aces
 // split under all_aces, cards nobody captured). Penalties (defaults_cost)
-// taken during the round are left out: `history` holds the moves.
+// given up during the round are left out: `history` holds the moves. Cards
+// nobody played (a round ended by instant_limit) score nobody.
 void ExpectRoundPointsAddUp(const RuleSet& rules, const RoundResult& r,
                             const std::vector<PlayedMove>& history) {
   const Scoring& sc = rules.scoring;
   int points = 0, sweeps = 0, bonus = 0;
   for (const PlayedMove& m : history) {
-    if (m.round == r.round) points += m.outcome.penalty;
+    if (m.round != r.round) continue;
+    // Revision 1 took a penalty from the mover; revision 2 gives it to each
+    // other side.
+    points += rules.revision < 2 ? m.outcome.penalty
+                                 : -m.outcome.penalty * (rules.Sides() - 1);
   }
   for (const SideTally& s : r.score.sides) {
     points += s.points;
@@ -79,18 +87,19 @@ void ExpectRoundPointsAddUp(const RuleSet& rules, const RoundResult& r,
     expected -= won[2] ? 0 : sc.most_diamonds;
   }
   expected -= won[3] ? 0 : sc.all_aces;
-  if (r.leftover_side < 0) {
-    for (Card c : r.leftovers) {
-      expected -= sc.card[c.index()] + sc.each_ace * (c.rank() == kAce) +
-                  sc.each_spade * (c.suit() == Suit::kSpades);
-    }
+  const CardSet unowned =
+      r.unplayed | (r.leftover_side < 0 ? r.leftovers : CardSet());
+  for (Card c : unowned) {
+    expected -= sc.card[c.index()] + sc.each_ace * (c.rank() == kAce) +
+                sc.each_spade * (c.suit() == Suit::kSpades);
   }
   EXPECT_EQ(points, expected)
       << "round " << r.round << " of " << rules.ToString();
   // Every card of the pack was taken (or left to nobody).
   int cards = 0;
   for (const SideTally& s : r.score.sides) cards += s.cards;
-  EXPECT_EQ(cards + (r.leftover_side < 0 ? r.leftovers.size() : 0),
+  EXPECT_EQ(cards + (r.leftover_side < 0 ? r.leftovers.size() : 0) +
+                r.unplayed.size(),
             pack.size());
 }
 
@@ -126,11 +135,13 @@ Move RandomIdentity(const Game& g, std::mt19937_64& rng) {
 
 // Plays `games` seeded random games under `rules` and checks the invariants
 // of the file comment; `tag` names the batch (its seed). Under defaults_cost
-// random players lose points faster than they score, so a game need not end:
-// there each game stops after its first two rounds.
+// with revision 1 random players lose points faster than they score, so a
+// game need not end: there each game stops after its first two rounds.
+// From revision 2 every game must end.
 void CheckRandomGames(const RuleSet& rules_in, const std::string& tag,
                       int games) {
-  const size_t max_rounds = rules_in.defaults_cost > 0 ? 2 : SIZE_MAX;
+  const size_t max_rounds =
+      rules_in.defaults_cost > 0 && rules_in.revision < 2 ? 2 : SIZE_MAX;
   const RuleSet* rules = &rules_in;
   Seed batch{};
   for (size_t i = 0; i < tag.size() && i < batch.size(); ++i) batch[i] = tag[i];
@@ -138,7 +149,7 @@ void CheckRandomGames(const RuleSet& rules_in, const std::string& tag,
   MoveGenerator gen;
   std::vector<Move> moves;
   std::mt19937_64 rng(7);
-  long positions = 0, rejected = 0;
+  long positions = 0, rejected = 0, natural = 0;
   for (int n = 0; n < games; ++n) {
     const Seed seed = BatchGameSeed(batch, n);
     Game g = *Game::Create(*rules, DeckSource::FromSeed(seed));
@@ -150,6 +161,13 @@ void CheckRandomGames(const RuleSet& rules_in, const std::string& tag,
       ASSERT_TRUE(gen.Generate(g.position(), &moves));
       ASSERT_FALSE(moves.empty()) << g.position().ToString();
       ++positions;
+      for (const Move& m : moves) {
+        // A natural build with the played card alone (revision 2): the
+        // played card's value, onto loose cards only.
+        natural += m.kind == MoveKind::kBuild && m.declared == 0 &&
+                   m.value == rules->CardValue(m.card) &&
+                   g.position().table.loose.contains(m.table);
+      }
       // Every enumerated move validates (checked on a sample of positions
       // in full, on the others for the chosen move only, to keep it fast).
       ASSERT_NO_FATAL_FAILURE(ExpectMovesMatchValidation(
@@ -195,6 +213,12 @@ void CheckRandomGames(const RuleSet& rules_in, const std::string& tag,
   }
   EXPECT_GT(positions, games * 40L);
   EXPECT_GT(rejected, 0);
+  // The games reach natural builds wherever the rules have them.
+  if (rules->NaturalBuilds()) {
+    EXPECT_GT(natural, 0);
+  } else {
+    EXPECT_EQ(natural, 0);
+  }
 }
 
 TEST_P(PropertyTest, RandomGamesKeepInvariants) {
@@ -216,20 +240,18 @@ TEST_P(MovePresetPropertyTest, RandomGamesKeepInvariants) {
                    GamesPerConfig(2000));
 }
 
-INSTANTIATE_TEST_SUITE_P(MovePresets, MovePresetPropertyTest,
-                         ::testing::Values("royal", "buckeye",
-                                           "trailing_royals", "face_four",
-                                           "five_spades", "pluck",
-                                           "standard defaults_cost=2",
-                                           "michigan"),
-                         [](const ::testing::TestParamInfo<const char*>& info) {
-                           std::string name = info.param;
-                           for (char& c : name) {
-                             if (!isalnum(static_cast<unsigned char>(c)))
-                               c = '_';
-                           }
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    MovePresets, MovePresetPropertyTest,
+    ::testing::Values("royal", "buckeye", "trailing_royals", "face_four",
+                      "five_spades", "pluck", "standard defaults_cost=2",
+                      "standard revision=1", "michigan revision=1", "michigan"),
+    [](const ::testing::TestParamInfo<const char*>& info) {
+      std::string name = info.param;
+      for (char& c : name) {
+        if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+      }
+      return name;
+    });
 
 INSTANTIATE_TEST_SUITE_P(
     AllConfigs, PropertyTest,

@@ -422,13 +422,19 @@ TEST(FiveSpadesTest, GameCountsTheSweep) {
 TEST(DefaultsCostTest, BreakingTheBuilderRulesIsLegal) {
   const std::string pos =
       "table: 8D 2C AH [5S 3H]=8@0 [4C 2H]=6@1; hands: 8C 4D TS / ?";
-  EXPECT_EQ(SortedMoves(pos),
-            Sorted({"build 10 4D 2H 4C", "build 10 4D 2H 8D 2C 4C",
-                    "take 8C 5S 3H", "take 8C 5S 3H 8D", "take TS 8D 2C"}));
+  // (8C also takes seat 1's single 6 by combination with 2C.)
+  EXPECT_EQ(
+      SortedMoves(pos),
+      Sorted({"build 10 4D 2H 4C", "build 10 4D 2H 8D 2C 4C", "take 8C 5S 3H",
+              "take 8C 5S 3H 8D", "take 8C 5S 2H 3H 2C 4C",
+              "take 8C 5S 2H 3H 8D 2C 4C", "take TS 8D 2C"}));
+  // Leaving the own 8 unheld breaks the guard: legal at a cost.
   const std::vector<std::string> all =
       Sorted({"take 8C 5S 3H", "take 8C 8D", "take 8C 5S 3H 8D",
-              "build 10 8C 2C", "build 10 4D 2H 4C", "build 10 4D 2H 8D 2C 4C",
-              "take TS 8D 2C", "trail 8C", "trail 4D", "trail TS"});
+              "take 8C 5S 2H 3H 2C 4C", "take 8C 5S 2H 3H 8D 2C 4C",
+              "take 8C 2H 2C 4C", "take 8C 2H 8D 2C 4C", "build 10 8C 2C",
+              "build 10 4D 2H 4C", "build 10 4D 2H 8D 2C 4C", "take TS 8D 2C",
+              "trail 8C", "trail 4D", "trail TS"});
   EXPECT_EQ(SortedMoves(pos + "; rules: defaults_cost=2"), all);
   EXPECT_EQ(SortedMoves(pos + "; rules: defaults_cost=2 builder_obligation=v2"),
             all);
@@ -447,40 +453,52 @@ TEST(DefaultsCostTest, BreakingTheBuilderRulesIsLegal) {
             "the cards taken (2C) do not split into groups summing to 8");
 }
 
+// Revision 2: the other side scores the defaulter's points; revision 1 took
+// them from the mover's total.
 TEST(DefaultsCostTest, GameChargesTheMover) {
-  const RuleSet rules = *RuleSet::Parse("defaults_cost=2");
-  int charged = 0;
-  for (uint8_t n = 0; n < 20 && charged < 3; ++n) {
-    Seed seed{};
-    seed[0] = n;
-    Game g = *Game::Create(rules, DeckSource::FromSeed(seed));
-    while (!g.over() && g.round() == 1) {
-      const std::vector<Move> moves = g.LegalMoves();
-      // Prefer a move that breaks the builder rules, else build, else the
-      // first move.
-      const Move* pick = &moves.front();
-      bool breaks = false;
-      for (const Move& m : moves) {
-        MoveEffect e;
-        ASSERT_TRUE(AnalyseMove(g.position(), m, &e).ok());
-        if (e.broken != BuilderViolation::kNone) {
-          pick = &m;
-          breaks = true;
-          break;
+  for (const int revision : {1, 2}) {
+    const RuleSet rules =
+        *RuleSet::Parse(absl::StrCat("defaults_cost=2 revision=", revision));
+    int charged = 0;
+    for (uint8_t n = 0; n < 20 && charged < 3; ++n) {
+      Seed seed{};
+      seed[0] = n;
+      Game g = *Game::Create(rules, DeckSource::FromSeed(seed));
+      while (!g.over() && g.round() == 1) {
+        const std::vector<Move> moves = g.LegalMoves();
+        // Prefer a move that breaks the builder rules, else build, else the
+        // first move.
+        const Move* pick = &moves.front();
+        bool breaks = false;
+        for (const Move& m : moves) {
+          MoveEffect e;
+          ASSERT_TRUE(AnalyseMove(g.position(), m, &e).ok());
+          if (e.broken != BuilderViolation::kNone) {
+            pick = &m;
+            breaks = true;
+            break;
+          }
+          if (m.kind == MoveKind::kBuild) pick = &m;
         }
-        if (m.kind == MoveKind::kBuild) pick = &m;
+        const int side = g.rules().SideOf(g.to_move());
+        const std::vector<int> before = g.totals();
+        const int round = g.round();
+        ASSERT_TRUE(g.Play(*pick).ok());
+        if (g.round() != round || g.over()) break;  // scored
+        EXPECT_EQ(g.history().back().outcome.penalty, breaks ? 2 : 0);
+        const int cost = breaks ? 2 : 0;
+        if (revision == 1) {
+          EXPECT_EQ(g.totals()[side], before[side] - cost);
+          EXPECT_EQ(g.totals()[1 - side], before[1 - side]);
+        } else {
+          EXPECT_EQ(g.totals()[side], before[side]);
+          EXPECT_EQ(g.totals()[1 - side], before[1 - side] + cost);
+        }
+        charged += breaks;
       }
-      const int side = g.rules().SideOf(g.to_move());
-      const int before = g.totals()[side];
-      const int round = g.round();
-      ASSERT_TRUE(g.Play(*pick).ok());
-      if (g.round() != round) break;
-      EXPECT_EQ(g.history().back().outcome.penalty, breaks ? 2 : 0);
-      EXPECT_EQ(g.totals()[side], before - (breaks ? 2 : 0));
-      charged += breaks;
     }
+    EXPECT_GT(charged, 0);
   }
-  EXPECT_GT(charged, 0);
 }
 
 // --- Pluck ---------------------------------------------------------------

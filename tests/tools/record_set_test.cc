@@ -2,6 +2,8 @@
 // directory names, verify and export over several databases, a game id in
 // two databases, and the CLI's DB... arguments.
 
+#include "recorder/record_set.h"
+
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -16,7 +18,6 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "recorder/record_set.h"
 #include "recorder/recorder.h"
 #include "tests/tools/record_fixture.h"
 #include "tools/verify/interchange.h"
@@ -124,8 +125,8 @@ TEST_F(RecordSetTest, AGameIdInTwoDatabasesFails) {
   EXPECT_EQ(r->games - r->ok, 1);
 
   std::ostringstream out;
-  EXPECT_TRUE(absl::IsFailedPrecondition(ExportRecordSet(
-      {one, two}, {}, ExportFormat::kJson, out)));
+  EXPECT_TRUE(absl::IsFailedPrecondition(
+      ExportRecordSet({one, two}, {}, ExportFormat::kJson, out)));
 }
 
 TEST_F(RecordSetTest, ExportMergesInIdOrderAndRoundTripsThroughOneDatabase) {

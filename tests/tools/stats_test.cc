@@ -6,10 +6,10 @@
 
 #include "tools/stats/stats.h"
 
+#include <png.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -1075,87 +1075,25 @@ TEST_F(StatsTest, TextHasEverySection) {
 // ---------------------------------------------------------------------------
 // HTML.
 
-// Decodes an 8-bit RGB or RGBA, non-interlaced PNG (what Chromium writes).
+// Decodes a PNG into 8-bit RGB (libpng's simplified API; an alpha channel
+// is composited on black, which leaves Chromium's opaque pixels as they
+// are).
 bool DecodePng(const std::string& png, int* width, int* height,
                std::vector<uint8_t>* rgb) {
-  if (png.size() < 8 || png.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0)
-    return false;
-  size_t pos = 8;
-  std::string idat;
-  int depth = 0, color = 0, interlace = 0;
-  auto be32 = [&](size_t p) {
-    return (static_cast<uint32_t>(static_cast<uint8_t>(png[p])) << 24) |
-           (static_cast<uint32_t>(static_cast<uint8_t>(png[p + 1])) << 16) |
-           (static_cast<uint32_t>(static_cast<uint8_t>(png[p + 2])) << 8) |
-           static_cast<uint32_t>(static_cast<uint8_t>(png[p + 3]));
-  };
-  while (pos + 8 <= png.size()) {
-    const uint32_t len = be32(pos);
-    const std::string type = png.substr(pos + 4, 4);
-    if (pos + 12 + len > png.size()) return false;
-    if (type == "IHDR") {
-      *width = static_cast<int>(be32(pos + 8));
-      *height = static_cast<int>(be32(pos + 12));
-      depth = static_cast<uint8_t>(png[pos + 16]);
-      color = static_cast<uint8_t>(png[pos + 17]);
-      interlace = static_cast<uint8_t>(png[pos + 20]);
-    } else if (type == "IDAT") {
-      idat += png.substr(pos + 8, len);
-    }
-    pos += 12 + len;
-  }
-  if (depth != 8 || (color != 2 && color != 6) || interlace != 0) return false;
-  const int channels = color == 6 ? 4 : 3;
-  const size_t stride = static_cast<size_t>(*width) * channels;
-  std::vector<uint8_t> raw((stride + 1) * *height);
-  uLongf raw_len = raw.size();
-  if (uncompress(raw.data(), &raw_len,
-                 reinterpret_cast<const Bytef*>(idat.data()),
-                 idat.size()) != Z_OK ||
-      raw_len != raw.size()) {
+  png_image image{};
+  image.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_memory(&image, png.data(), png.size())) {
     return false;
   }
-  std::vector<uint8_t> img(stride * *height);
-  for (int y = 0; y < *height; ++y) {
-    const uint8_t filter = raw[y * (stride + 1)];
-    const uint8_t* in = &raw[y * (stride + 1) + 1];
-    uint8_t* out = &img[y * stride];
-    const uint8_t* prev = y > 0 ? &img[(y - 1) * stride] : nullptr;
-    for (size_t x = 0; x < stride; ++x) {
-      const int a = x >= static_cast<size_t>(channels) ? out[x - channels] : 0;
-      const int b = prev ? prev[x] : 0;
-      const int c =
-          prev && x >= static_cast<size_t>(channels) ? prev[x - channels] : 0;
-      int v = in[x];
-      switch (filter) {
-        case 0:
-          break;
-        case 1:
-          v += a;
-          break;
-        case 2:
-          v += b;
-          break;
-        case 3:
-          v += (a + b) / 2;
-          break;
-        case 4: {
-          const int p = a + b - c;
-          const int pa = std::abs(p - a), pb = std::abs(p - b),
-                    pc = std::abs(p - c);
-          v += (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c);
-          break;
-        }
-        default:
-          return false;
-      }
-      out[x] = static_cast<uint8_t>(v);
-    }
+  image.format = PNG_FORMAT_RGB;
+  rgb->resize(PNG_IMAGE_SIZE(image));
+  if (!png_image_finish_read(&image, /*background=*/nullptr, rgb->data(),
+                             /*row_stride=*/0, /*colormap=*/nullptr)) {
+    png_image_free(&image);
+    return false;
   }
-  rgb->resize(static_cast<size_t>(*width) * *height * 3);
-  for (size_t i = 0; i < static_cast<size_t>(*width) * *height; ++i) {
-    for (int k = 0; k < 3; ++k) (*rgb)[i * 3 + k] = img[i * channels + k];
-  }
+  *width = static_cast<int>(image.width);
+  *height = static_cast<int>(image.height);
   return true;
 }
 

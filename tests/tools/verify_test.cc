@@ -13,10 +13,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "recorder/recorder.h"
+#include "rules/adjudicator.h"
+#include "rules/legal_moves.h"
 #include "tests/recorder/sql_util.h"
 #include "tests/tools/record_fixture.h"
 #include "tools/verify/verifier.h"
@@ -26,6 +29,7 @@ namespace {
 
 using ::cassino::tools_testing::ExecSql;
 using ::cassino::tools_testing::FixtureOptions;
+using ::cassino::tools_testing::FixtureSeed;
 using ::cassino::tools_testing::PlayFixtureGame;
 using ::cassino::tools_testing::Rechain;
 using ::cassino::tools_testing::UnpackToRows;
@@ -677,6 +681,96 @@ TEST_F(VerifyTest, CommandLineOutputAndExitStatus) {
   std::tie(code, text) = run("--help");
   EXPECT_EQ(code, 0);
   EXPECT_THAT(text, HasSubstr("EXIT STATUS"));
+}
+
+// A record written before rules revisions existed: its rules text states
+// every option but no revision, and a submission the engine of the time
+// refused (a natural build with the played card alone, legal since revision
+// 2) is recorded as a reject. It verifies as it was played, read as
+// revision 1; read as the current revision the same reject is caught.
+TEST_F(VerifyTest, RecordOfRevisionOneVerifiesUnderItsOwnReading) {
+  FixtureOptions opt;
+  opt.rules = "players=2 revision=1";
+  auto game = PlayFixtureGame("g", opt);
+  const std::string old_text =
+      absl::StrReplaceAll(game.header.rules, {{" revision=1", ""}});
+  ASSERT_NE(old_text, game.header.rules);
+  game.header.rules = old_text;
+  absl::StatusOr<RuleSet> old_rules = RuleSet::ParseRecorded(old_text);
+  ASSERT_TRUE(old_rules.ok()) << old_rules.status();
+  ASSERT_EQ(old_rules->revision, 1);
+  RuleSet current = *old_rules;
+  current.revision = RuleSet::kRevision;
+
+  // Replay the fixture's game to the first position where the current
+  // engine offers a natural build that revision 1 refuses.
+  Game engine = *Game::Create(*old_rules, *recorder::HeaderDecks(game.header));
+  RandomPlayer player(FixtureSeed(opt.seed_fill, opt.seed_index));
+  int move_index = -1, turn = 0, seat = 0;
+  Move natural;
+  for (int k = 0; !engine.over() && move_index < 0; ++k) {
+    Position now = engine.position();
+    now.rules = current;
+    for (const Move& m : LegalMoves(now)) {
+      if (m.kind == MoveKind::kBuild && m.value == current.CardValue(m.card) &&
+          !ValidateMove(engine.position(), m).ok()) {
+        natural = m;
+        move_index = k;
+        turn = engine.turn();
+        seat = engine.to_move();
+        break;
+      }
+    }
+    if (move_index < 0) engine.PlayUnchecked(player.Choose(engine));
+  }
+  ASSERT_GE(move_index, 0) << "the fixture game offers no natural build";
+  int moves_seen = 0;
+  for (auto it = game.events.begin(); it != game.events.end(); ++it) {
+    if (it->kind != recorder::EventKind::kMove || moves_seen++ < move_index) {
+      continue;
+    }
+    game.events.insert(
+        it, {recorder::EventKind::kReject, it->at_us - 1,
+             recorder::RejectPayload(turn, seat, natural.ToString(),
+                                     "a new build needs table cards", 10)});
+    break;
+  }
+  {
+    auto rec = recorder::Recorder::Open(path_, recorder::Durability::kNormal);
+    ASSERT_TRUE(WriteGame(**rec, game).ok());
+    game.header.game_id = "g2";
+    game.header.rules = absl::StrCat(old_text, " revision=2");
+    ASSERT_TRUE(WriteGame(**rec, game).ok());
+  }
+  VerifyReport r = Verify();
+  EXPECT_EQ(r.games, 2);
+  ASSERT_EQ(r.failures.size(), 1u);
+  EXPECT_EQ(r.failures[0].game_id, "g2");
+  EXPECT_THAT(r.failures[0].what, HasSubstr("legal move was rejected"));
+}
+
+// A v3 game recorded by the old engine (revision 1), which let a player
+// who controls a build make a capture that leaves it: it verifies as
+// played; read as revision 2, its first such capture is caught.
+TEST_F(VerifyTest, OldVariantThreeRecordVerifiesUnderItsOwnReading) {
+  FixtureOptions opt;
+  opt.rules = "players=2 builder_obligation=v3 revision=1";
+  auto game = PlayFixtureGame("g", opt);
+  const std::string old_text =
+      absl::StrReplaceAll(game.header.rules, {{" revision=1", ""}});
+  game.header.rules = old_text;
+  {
+    auto rec = recorder::Recorder::Open(path_, recorder::Durability::kNormal);
+    ASSERT_TRUE(WriteGame(**rec, game).ok());
+    game.header.game_id = "g2";
+    game.header.rules = absl::StrCat(old_text, " revision=2");
+    ASSERT_TRUE(WriteGame(**rec, game).ok());
+  }
+  VerifyReport r = Verify();
+  EXPECT_EQ(r.games, 2);
+  ASSERT_EQ(r.failures.size(), 1u);
+  EXPECT_EQ(r.failures[0].game_id, "g2");
+  EXPECT_THAT(r.failures[0].what, HasSubstr("a capture must take it in"));
 }
 
 }  // namespace

@@ -43,6 +43,12 @@ int Run(const Options& opt) {
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < opt.games; ++i) {
     Game game = PlayRandomGame(*rules, BatchGameSeed(*seed, i));
+    if (game.result()->reason == GameEndReason::kAborted) {
+      // The move cap (Game::kMaxMoves): these rules never end a game.
+      std::cerr << "cassino simulate: game " << i << ": "
+                << game.result()->detail << "\n";
+      return 1;
+    }
     moves += game.turn();
     for (const RoundResult& r : game.rounds()) {
       ++rounds;

@@ -257,6 +257,11 @@ std::string FormatJson(const Stats& stats);
 // One self-contained HTML page: inline CSS and SVG, no scripts, no
 // external references.
 std::string FormatHtml(const Stats& stats);
+// The ratings chart of FormatHtml on its own: an SVG element (with its
+// namespace, so it is also a standalone image/svg+xml document) drawing
+// each bot's rating with its 95% interval; names are escaped. A <p> saying
+// so when no bot is rated. The web viewer's tournament page shows it.
+std::string RatingsChart(const Stats& stats);
 std::string FormatAs(const Stats& stats, Format format);
 
 }  // namespace cassino::stats

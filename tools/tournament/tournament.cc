@@ -13,6 +13,7 @@
 #include "absl/synchronization/mutex.h"
 #include "cassino/v1/referee_service.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "recorder/display_text.h"
 #include "rules/schedule.h"
 #include "tools/playout/random_playout.h"
 #include "tools/tournament/process.h"
@@ -165,7 +166,9 @@ std::string DescribeGame(const std::string& game_id, const std::string& bot0,
                         totals[winner_seat], "-", totals[1 - winner_seat],
                         reason == "forfeit" ? " by forfeit" : "");
   }
-  return absl::StrCat(game_id, " ", bot0, " vs ", bot1, ": ", what);
+  // Names and reasons may come from a referee's record: escaped.
+  return recorder::EscapeDisplay(
+      absl::StrCat(game_id, " ", bot0, " vs ", bot1, ": ", what));
 }
 
 absl::StatusOr<TournamentResult> RunTournament(
