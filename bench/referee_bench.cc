@@ -32,6 +32,7 @@
 #include <thread>
 #include <vector>
 
+#include "CLI/CLI.hpp"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "bench/echo.grpc.pb.h"
@@ -275,24 +276,36 @@ int main(int argc, char** argv) {
   std::vector<int> games = {1, 16, 64};
   std::vector<std::string> modes = {"normal", "full"};
   std::filesystem::path dir = std::filesystem::temp_directory_path();
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i], value = argv[i + 1];
-    if (flag == "--seconds") {
-      seconds = std::stod(value);
-    } else if (flag == "--games") {
-      games = ParseInts(value);
-    } else if (flag == "--modes") {
-      modes.clear();
-      for (absl::string_view m : absl::StrSplit(value, ',')) {
-        modes.emplace_back(m);
-      }
-    } else if (flag == "--dir") {
-      dir = value;
-    } else {
-      std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
+  std::string games_text = "1,16,64", modes_text = "normal,full";
+  std::string dir_text = dir.string();
+  CLI::App app(
+      "The referee under bots that answer instantly, against a bare gRPC "
+      "echo stream measured in the same run (see the comment at the top of "
+      "bench/referee_bench.cc and docs/performance.md).",
+      "referee_bench");
+  app.add_option("--seconds", seconds, "seconds per run")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--games", games_text,
+                 "concurrent games per run, comma-separated")
+      ->capture_default_str();
+  app.add_option("--modes", modes_text,
+                 "durability modes, comma-separated (normal, full)")
+      ->capture_default_str();
+  app.add_option("--dir", dir_text, "directory for the benchmark databases")
+      ->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+  games = ParseInts(games_text);
+  modes.clear();
+  for (absl::string_view m : absl::StrSplit(modes_text, ',')) {
+    if (m != "normal" && m != "full") {
+      std::fprintf(stderr, "referee_bench: unknown mode '%s'\n",
+                   std::string(m).c_str());
       return 2;
     }
+    modes.emplace_back(m);
   }
+  dir = dir_text;
   // A typical YourTurn (2 players, mid-round) is about 1 KB on the wire.
   constexpr size_t kPayload = 1000;
   std::printf("%-16s %6s %13s %11s %9s %9s %s\n", "run", "games",

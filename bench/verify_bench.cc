@@ -151,7 +151,7 @@ int main(int argc, char** argv) {
   using cassino::Since;
   int64_t existing = -1;
   if (std::filesystem::exists(db)) {
-    if (auto r = cassino::verify::DatabaseReader::Open(db); r.ok()) {
+    if (auto r = cassino::recorder::RecordReader::Open(db); r.ok()) {
       if (auto n = (*r)->CountGames(); n.ok()) existing = *n;
     }
   }
@@ -182,7 +182,7 @@ int main(int argc, char** argv) {
 
   {
     // The reading alone (SQLite and copying), for comparison.
-    auto reader = cassino::verify::DatabaseReader::Open(db);
+    auto reader = cassino::recorder::RecordReader::Open(db);
     int64_t n = 0, events = 0;
     const auto start = cassino::Clock::now();
     absl::Status s =

@@ -146,31 +146,37 @@ absl::StatusOr<std::shared_ptr<GameSession>> GameSession::Resume(
   std::shared_ptr<GameSession> s(
       new GameSession(deps, record.header, std::move(replayed->game)));
   absl::MutexLock lock(&s->mu_);
-  s->bank_left_ms_ = replayed->bank_left_ms;
-  s->illegal_ = replayed->illegal_count;
-  const Game& g = s->game_;
-  s->durable_turns_ = g.turn();
+  s->RestoreLocked(record, *replayed);
+  return s;
+}
+
+void GameSession::RestoreLocked(const recorder::GameRecord& record,
+                                const recorder::ReplayedGame& replayed) {
+  bank_left_ms_ = replayed.bank_left_ms;
+  illegal_ = replayed.illegal_count;
+  const Game& g = game_;
+  durable_turns_ = g.turn();
 
   // The public log as it was, so that spectators see the whole game.
   v1::WatchGameResponse started;
-  *started.mutable_game_started() = s->GameStartedMessage(-1);
-  s->LogPublic(std::move(started));
+  *started.mutable_game_started() = GameStartedMessage(-1);
+  LogPublic(std::move(started));
   size_t next_round = 0;
   for (const PlayedMove& m : g.history()) {
     while (next_round < g.rounds().size() &&
            g.rounds()[next_round].round < m.round) {
       v1::WatchGameResponse e;
       ToProto(g.rounds()[next_round++], e.mutable_round_ended());
-      s->LogPublic(std::move(e));
+      LogPublic(std::move(e));
     }
     v1::WatchGameResponse e;
     ToProto(m, kSpectator, e.mutable_move_played());
-    s->LogPublic(std::move(e));
+    LogPublic(std::move(e));
   }
   for (; next_round < g.rounds().size(); ++next_round) {
     v1::WatchGameResponse e;
     ToProto(g.rounds()[next_round], e.mutable_round_ended());
-    s->LogPublic(std::move(e));
+    LogPublic(std::move(e));
   }
 
   // A move and what it caused (a round's result, the next deal, the end)
@@ -197,18 +203,17 @@ absl::StatusOr<std::shared_ptr<GameSession>> GameSession::Resume(
     missing.push_back({EventKind::kEnd,
                        recorder::EndPayload(*g.result(), record.header.seed)});
   }
-  if (!g.over()) s->LogPublic(DealInfoEvent(g));
+  if (!g.over()) LogPublic(DealInfoEvent(g));
   if (g.over()) {
     v1::WatchGameResponse e;
-    *e.mutable_game_ended() = s->GameEndedMessage();
-    s->LogPublic(std::move(e));
+    *e.mutable_game_ended() = GameEndedMessage();
+    LogPublic(std::move(e));
   }
   if (!missing.empty()) {
-    s->RecordThenPublish(std::move(missing), [](const absl::Status&) {});
+    RecordThenPublish(std::move(missing), [](const absl::Status&) {});
   } else {
-    s->StartTurnOrFinish();
+    StartTurnOrFinish();
   }
-  return s;
 }
 
 void GameSession::RecordThenPublish(
@@ -423,8 +428,8 @@ void GameSession::ForfeitLocked(int seat, const std::string& reason,
                      &public_events);
   RecordThenPublish(
       std::move(events),
-      [this, then = std::move(then),
-       public_events = std::move(public_events)](const absl::Status& status) {
+      [this, then = std::move(then), public_events = std::move(public_events)](
+          const absl::Status& status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
         then(status);
         if (status.ok()) Broadcast(public_events);
       });
@@ -445,12 +450,15 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
     }
   } flush_now{origin.get()};
   const int max_illegal = header_.clock.max_illegal;
-  auto illegal_left = [&] { return std::max(0, max_illegal - illegal_[seat]); };
-  auto respond = [&](grpc::StatusCode code, const std::string& reason) {
-    reply(grpc::Status(code, reason),
-          Answer(game_, turn, submitted, code, reason, illegal_left(),
-                 NextToMove(game_)));
+  auto illegal_left = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return std::max(0, max_illegal - illegal_[seat]);
   };
+  auto respond = [&](grpc::StatusCode code, const std::string& reason)
+                     ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+                       reply(grpc::Status(code, reason),
+                             Answer(game_, turn, submitted, code, reason,
+                                    illegal_left(), NextToMove(game_)));
+                     };
   if (broken_) {
     return respond(grpc::StatusCode::UNAVAILABLE,
                    "the game's record could not be written: " + *broken_);
@@ -546,7 +554,8 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
     RecordThenPublish(
         std::move(events),
         [this, reply = std::move(reply), r, reason,
-         public_events = std::move(public_events)](const absl::Status& st) {
+         public_events = std::move(public_events)](
+            const absl::Status& st) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
           if (!st.ok()) {
             reply(grpc::Status(grpc::StatusCode::UNAVAILABLE,
                                std::string(st.message())),
@@ -596,7 +605,8 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
       std::move(events),
       [this, reply = std::move(reply), r,
        public_events = std::move(public_events),
-       mover_view = std::move(mover_view)](const absl::Status& st) {
+       mover_view = std::move(mover_view)](
+          const absl::Status& st) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
         if (!st.ok()) {
           reply(grpc::Status(grpc::StatusCode::UNAVAILABLE,
                              absl::StrCat("the move could not be recorded: ",
@@ -693,9 +703,10 @@ absl::Status GameSession::Abort(const std::string& reason) {
   *public_events[0].mutable_game_ended() = GameEndedMessage();
   RecordThenPublish(
       {{EventKind::kAbort, recorder::AbortPayload(reason)}},
-      [this, public_events = std::move(public_events)](const absl::Status& st) {
-        if (st.ok()) Broadcast(public_events);
-      });
+      [this, public_events = std::move(public_events)](const absl::Status& st)
+          ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+            if (st.ok()) Broadcast(public_events);
+          });
   return absl::OkStatus();
 }
 

@@ -155,6 +155,11 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   // `mover_view` (draw=on: the move as its mover may see it, with the card
   // it drew), the mover's seat is sent that instead of the public
   // move_played of the same turn; nobody else ever is.
+  // Resume's work once the session exists: the clocks, the public log, the
+  // events a crash left unwritten, and the turn in force.
+  void RestoreLocked(const recorder::GameRecord& record,
+                     const recorder::ReplayedGame& replayed)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Broadcast(std::vector<v1::WatchGameResponse> events,
                  const v1::PlayedMove* mover_view = nullptr)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

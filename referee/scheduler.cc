@@ -502,10 +502,11 @@ void Scheduler::Run() {
       }
       return it->second;
     };
-    auto inflight = [&](const std::string& account) {
-      auto it = inflight_.find(account);
-      return it == inflight_.end() ? 0 : it->second;
-    };
+    auto inflight = [&](const std::string& account)
+                        ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+                          auto it = inflight_.find(account);
+                          return it == inflight_.end() ? 0 : it->second;
+                        };
     for (auto& [name, t] : tournaments_) {
       if (t.row.status != "running" || t.ending) continue;
       Refresh(t);

@@ -6,13 +6,14 @@
 // requires a 9 left in hand"). It agrees exactly with MoveGenerator: the
 // property tests check both directions.
 //
-// Variants (VARIANTS.md) judged here: a declared value for the played card
-// (ace_high, dual_ten); natural face builds (face_capture=four/any); a trail
-// of 5S that takes the table (five_spades_sweep: a capture and a sweep);
-// builder-rule breaks that are legal at a cost (defaults_cost: the effect
-// names the broken rule, Game charges the points); and a pluck before or
-// after the play (pluck: a play after a pluck is judged on the table
-// without the plucked card; the plucked card goes to the mover's pile).
+// Variants (docs/rules.md, *Move-level variants*) judged here: a declared value
+// for the played card (ace_high, dual_ten); natural face builds
+// (face_capture=four/any); a trail of 5S that takes the table
+// (five_spades_sweep: a capture and a sweep); builder-rule breaks that are
+// legal at a cost (defaults_cost: the effect names the broken rule, Game
+// charges the points); and a pluck before or after the play (pluck: a play
+// after a pluck is judged on the table without the plucked card; the plucked
+// card goes to the mover's pile).
 
 #ifndef CASSINO_RULES_ADJUDICATOR_H_
 #define CASSINO_RULES_ADJUDICATOR_H_

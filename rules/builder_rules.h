@@ -1,5 +1,6 @@
-// The guard and the builder obligations (RULES.md §5), shared by move
-// generation and validation so that both apply exactly the same rule.
+// The guard and the builder obligations (docs/rules.md, *Builder obligations*),
+// shared by move generation and validation so that both apply exactly the same
+// rule.
 //
 // A player controls a build if they made or last changed it.
 //   Guard (always): no move may leave the mover controlling a build whose

@@ -1,5 +1,5 @@
 // Callabra: a related fishing game, played through the same interface as
-// Cassino (VARIANTS.md, "Related games").
+// Cassino (docs/rules.md, *Related games*).
 //
 // Rules. 52 cards valued A=1, 2..10, J=11, Q=12, K=13; 2, 3 or 4 players,
 // each for themselves. The dealer (the last seat) deals one card at a time
@@ -17,7 +17,7 @@
 // then count for nobody. There is one round and no score beyond the cards.
 //
 // Move encoding: Cassino's `Move`: `trail 7H`, `take 8C 8H` (hand card,
-// then the card taken), and for a pair capture `take 3C+5H 8D` (`card` and
+// then the card taken), and for a pair capture `take 3S+5H 8D` (`card` and
 // `second` hold the two hand cards, in deck order).
 //
 // This module holds the move rules over a `Position` (loose cards only, no

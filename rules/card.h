@@ -1,9 +1,9 @@
 // Cards, card sets and their text notation.
 //
 // A card is written rank + suit: ranks `A 2 3 4 5 6 7 8 9 T J Q K`, suits
-// `S H D C` (RULES.md §1). The canonical deck order numbers the 52 cards
-// 0..51: suits in the order S, H, D, C and, within a suit, A, 2, ..., K, so
-// that index = suit * 13 + (rank - 1). Everything that sorts cards (the
+// `S H D C` (docs/rules.md, *Cards*). The canonical deck order numbers the 52
+// cards 0..51: suits in the order S, H, D, C and, within a suit, A, 2, ..., K,
+// so that index = suit * 13 + (rank - 1). Everything that sorts cards (the
 // canonical move notation, printed positions) sorts by this index.
 //
 // `Card` and `CardSet` are trivially copyable value types. A `CardSet` is a

@@ -51,7 +51,7 @@ class WordStream {
     return w;
   }
 
-  // uniform(n) of RULES.md §2.
+  // uniform(n) of docs/rules.md, *The seeded shuffle*.
   uint32_t Uniform(uint32_t n) {
     // 2^32 - (2^32 mod n), computed in 64 bits.
     const uint64_t limit = (uint64_t{1} << 32) - ((uint64_t{1} << 32) % n);

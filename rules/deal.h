@@ -1,4 +1,5 @@
-// The seeded shuffle of RULES.md §2, reproducible in any language.
+// The seeded shuffle of docs/rules.md, *The seeded shuffle*, reproducible in
+// any language.
 //
 // A game has a 32-byte seed. Its commitment is SHA-256(seed), published when
 // the game is created; the seed itself is revealed when the game ends. The
@@ -7,11 +8,12 @@
 // SHA-256(seed || uint32_be(r) || uint32_be(i)), read as big-endian uint32
 // words, with rejection sampling for uniformity. deck[0] is dealt first.
 //
-// A smaller pack (VARIANTS.md `pack=40`, `remove=`) is shuffled the same way
-// over its n cards: start from the pack's cards in canonical order (deck
-// index ascending), then for i from n-1 down to 1, j = uniform(i + 1), swap
-// deck[i] and deck[j], reading the same byte stream. For the full pack this
-// is exactly the 52-card shuffle above (the RULES.md test vector).
+// A smaller pack (docs/rules.md, *The deal*: `pack=40`, `remove=`) is shuffled
+// the same way over its n cards: start from the pack's cards in canonical order
+// (deck index ascending), then for i from n-1 down to 1, j = uniform(i + 1),
+// swap deck[i] and deck[j], reading the same byte stream. For the full pack
+// this is exactly the 52-card shuffle above (the test vector of docs/rules.md,
+// *The seeded shuffle*).
 
 #ifndef CASSINO_RULES_DEAL_H_
 #define CASSINO_RULES_DEAL_H_

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "rules/callabra.h"
+#include "rules/game_moves.h"
 #include "rules/tablanette.h"
 
 namespace cassino {
@@ -197,28 +198,12 @@ bool Game::AddSweep(int side, int* immediate_points) {
 
 std::vector<Move> Game::LegalMoves() const {
   if (over()) return {};
-  switch (rules().game) {
-    case GameKind::kCallabra:
-      return callabra::LegalMoves(position_);
-    case GameKind::kTablanette:
-      return tablanette::LegalMoves(position_);
-    case GameKind::kCassino:
-      break;
-  }
-  return cassino::LegalMoves(position_);
+  return GameLegalMoves(position_);
 }
 
 absl::Status Game::Validate(const Move& move) const {
   if (over()) return absl::FailedPreconditionError("the game is over");
-  switch (rules().game) {
-    case GameKind::kCallabra:
-      return callabra::ValidateMove(position_, move);
-    case GameKind::kTablanette:
-      return tablanette::ValidateMove(position_, move);
-    case GameKind::kCassino:
-      break;
-  }
-  return ValidateMove(position_, move);
+  return ValidateGameMove(position_, move);
 }
 
 absl::Status Game::Play(const Move& move) {

@@ -7,19 +7,21 @@
 // round is scored and the next round is dealt, unless the game is over.
 // So between calls the game is always either waiting for a move or over.
 //
-// Dealing (RULES.md §3): the dealer of round 1 is the last seat and the deal
-// passes left each round; the player left of the dealer plays first in every
-// deal. With deal=twos each player in turn gets 2 cards, the table getting 2
-// just before the dealer on the first deal, twice over; deal=singles deals
-// the same order one card at a time.
+// Dealing (docs/rules.md, *The deal*): the dealer of round 1 is the last seat
+// and the deal passes left each round; the player left of the dealer plays
+// first in every deal. With deal=twos each player in turn gets 2 cards, the
+// table getting 2 just before the dealer on the first deal, twice over;
+// deal=singles deals the same order one card at a time.
 //
-// Deal sizes (VARIANTS.md): each deal gives `hand_size` cards to each player
+// Deal sizes (docs/rules.md, *The deal*): each deal gives `hand_size` cards to
+// each player
 // (`hand_size + last_deal_extra` on the last deal of a round) in passes of
 // 2 cards with deal=twos (a last pass of 1 when the count is odd) or of 1
 // with deal=singles. On the first deal the table gets, just before the
 // dealer in each pass, as many cards as the pass gives each player until it
 // holds 4; any still owed (hand_size below 4) go to the table after the
-// last pass. For hand_size 4 this is exactly the RULES.md §3 order.
+// last pass. For hand_size 4 this is exactly the docs/rules.md, *The deal*
+// order.
 //
 // Flow options: with draw=on there is one deal per round and after each
 // play the player draws the top card of the stock while it lasts
@@ -39,11 +41,11 @@
 // explicitly; explicit decks hold exactly the cards of the rules' pack and
 // are used in order, round 1 first, and then again from the first.
 //
-// The game end (RULES.md §7): with count_out the round's items are added in
-// count-out order and the first side to reach the target wins at once (the
-// items after the winning one are not added to the totals); with
-// highest_total every item is added and, if any side reached the target, the
-// side with the highest total wins (a tie for highest plays another round).
+// The game end (docs/rules.md, *End of the game*): with count_out the round's
+// items are added in count-out order and the first side to reach the target
+// wins at once (the items after the winning one are not added to the totals);
+// with highest_total every item is added and, if any side reached the target,
+// the side with the highest total wins (a tie for highest plays another round).
 // Move-level variants: under defaults_cost a move that breaks the builder
 // rules takes the points from the mover's total at once (PlayedMove's
 // outcome.penalty); under pluck the plucked card goes to the mover's pile

@@ -1,4 +1,4 @@
-// A move and its canonical text notation (RULES.md §4).
+// A move and its canonical text notation (docs/rules.md, *Move notation*).
 //
 // The identity of a move is: the kind, the played card, for builds the build
 // value, and the set of table cards involved (loose cards and whole builds).
@@ -6,13 +6,15 @@
 // exactly that identity, so equality of Moves is equality of moves.
 //
 // Under ace_high or dual_ten the identity also holds the value declared for
-// the played card when it is not the card's default value (VARIANTS.md):
+// the played card when it is not the card's default value (docs/rules.md,
+// *Move-level variants*):
 // `take AC=14 KS AH`, `build 14 AC=14 ...`, `take TD=11 5H 6C`. The default
 // value is never written (`AC=1` and `TD=10` parse as plain `AC`, `TD`), so
 // the notation stays canonical.
 //
 // Under pluck the identity also holds the plucked card and whether it was
-// plucked before or after the card was played (VARIANTS.md):
+// plucked before or after the card was played (docs/rules.md,
+// *Move-level variants*):
 //   pluck 7H, trail 3D          pluck first, then play
 //   trail 3D, pluck 7H          play first, then pluck
 //
@@ -21,7 +23,7 @@
 //   take 8C 8H 6D 2C            played card, then every table card taken
 //   build 8 3D 5S 8H 6D 2C      value, played card, table cards involved
 //   call                        call out (option call_out): claim the win
-//   take 3C+5H 8D               Callabra's pair capture: two hand cards
+//   take 3S+5H 8D               Callabra's pair capture: two hand cards
 //                               (joined by '+', deck order) take one card
 //                               whose value is their sum
 // The parser accepts table cards in any order, `capture` for `take`, and

@@ -228,6 +228,12 @@ absl::Status Position::Validate() const {
   };
   absl::Status s = claim(table.loose, "the table");
   if (!s.ok()) return s;
+  if (rules.game != GameKind::kCassino && !table.builds.empty()) {
+    return PositionError(absl::StrCat(
+        "build ", table.builds[0].ToString(), ": ",
+        rules.game == GameKind::kCallabra ? "Callabra" : "Tablanette",
+        " has no builds"));
+  }
   for (const Build& b : table.builds) {
     std::string where = absl::StrCat("build ", b.ToString());
     if (s = claim(b.cards, where); !s.ok()) return s;
@@ -278,6 +284,14 @@ absl::Status Position::Validate() const {
   }
   for (size_t i = 0; i < hands.size(); ++i) {
     if (s = claim(hands[i], absl::StrCat("hand ", i)); !s.ok()) return s;
+  }
+  if (const CardSet outside = seen - rules.Pack(); !outside.empty()) {
+    const Card c = outside.first();
+    return PositionError(
+        absl::StrCat(c.ToString(), " is not in the pack of these rules (",
+                     rules.removed.contains(c) ? "remove= takes it out"
+                                               : "pack=40 has no J, Q, K",
+                     ")"));
   }
   return absl::OkStatus();
 }

@@ -8,7 +8,7 @@
 //
 // Text format (one line; sections separated by ';', in any order):
 //
-//   table: 2C KH [5S 3H]=8@0 [5C 3D 2H]=5m@1; hands: 3D 8C / ?; to_move: 0;
+//   table: 2C KH [5S 3H]=8@0 [5C 3D 2H]=5m@1; hands: 4D 8C / ?; to_move: 0;
 //   rules: builder_obligation=v2
 //
 //   table    loose cards and builds; a build is `[cards]=V@P` (V its value,
@@ -70,8 +70,9 @@ struct Position {
   Table table;
   std::vector<CardSet> hands;  // one per seat
   int to_move = 0;
-  // pluck (VARIANTS.md): bit s set once seat s has plucked in this deal;
-  // and whether the stock is empty, when nobody may pluck.
+  // pluck (docs/rules.md, *Move-level variants*): bit s set once seat s has
+  // plucked in this deal; and whether the stock is empty, when nobody may
+  // pluck.
   uint32_t plucked = 0;
   bool stock_empty = false;
 

@@ -267,7 +267,7 @@ const std::vector<Option>& Options() {
        [](RuleSet& r, absl::string_view v) {
          return ParseBool("call_out", v, &r.call_out);
        }},
-      // Deal, scoring and game flow (VARIANTS.md).
+      // Deal, scoring and game flow (docs/rules.md, *The deal*, *Scoring*).
       {{"pack", "52, 40", "52",
         "the pack: all 52 cards, or 40 without the jacks, queens and kings"},
        [](const RuleSet& r) { return absl::StrCat(r.pack); },
@@ -347,7 +347,7 @@ const std::vector<Option>& Options() {
        [](RuleSet& r, absl::string_view v) {
          return ParseEnum(kMatchNames, "match", v, &r.match);
        }},
-      // Move-level variant options (VARIANTS.md).
+      // Move-level variant options (docs/rules.md, *Move-level variants*).
       {{"card_values", "standard, royal", "standard",
         "standard: A=1 .. T=10, faces have no value; royal: J=11, Q=12, "
         "K=13, and faces sum, build and capture like numerals"},
@@ -442,8 +442,8 @@ struct PresetEntry {
 const std::vector<PresetEntry>& Presets() {
   static const std::vector<PresetEntry>* const presets =
       new std::vector<PresetEntry>{
-          {"standard", "", "the standard game (RULES.md defaults)"},
-          // Deal, scoring and game flow (VARIANTS.md).
+          {"standard", "", "the standard game (every option at its default)"},
+          // Deal, scoring and game flow (docs/rules.md, *The deal*, *Scoring*).
           {"portuguese", "target=31 tie_cards=spades",
            "2 players or 4 in partnerships; to 31; a tie for most cards goes "
            "to most spades"},
@@ -470,7 +470,7 @@ const std::vector<PresetEntry>& Presets() {
            "2, 3, 4 or 6 players, dealt one at a time; face cards pair any "
            "number, no face builds, no multiple builds, no sweeps; each "
            "player deals twice and the highest total wins"},
-          // Move-level variants (VARIANTS.md).
+          // Move-level variants (docs/rules.md, *Move-level variants*).
           {"royal",
            "card_values=royal ace_high=on max_build=14 sweeps=off "
            "game_end=highest_total target=21",
@@ -493,7 +493,8 @@ const std::vector<PresetEntry>& Presets() {
            "them"},
           {"five_spades", "five_spades_sweep=on",
            "trailing 5S takes the whole table as a sweep"},
-          // Related games, each its own rules module (VARIANTS.md).
+          // Related games, each its own rules module (docs/rules.md, *Related
+          // games*).
           {"callabra", "game=callabra",
            "Callabra: 3 cards each, 5 to the table; take one card of the same "
            "value, or one worth the sum of two hand cards; clearing the table "

@@ -1,16 +1,17 @@
-// The rule set: every option of RULES.md as one value type, plus presets.
+// The rule set: every option of docs/rules.md as one value type, plus presets.
 //
 // A RuleSet is plain data. Its text form is a preset name followed by
 // `option=value` words, e.g. `standard builder_obligation=v2 target=11`;
 // `ToString()` prints every option in a fixed order so that a record states
 // the rules completely. Options that players disagree about are named here
-// exactly as in RULES.md; `OptionDocs()` describes each for `--help` and the
-// documentation.
+// exactly as in docs/rules.md, *Rule options*; `OptionDocs()` describes each
+// for `--help` and the documentation.
 //
 // Card values come from the rule set (`CardValue`), never from constants in
 // the engine, so that later variants can give face cards values.
 //
-// Deal, scoring and game flow (VARIANTS.md): the pack (`pack`, `remove`),
+// Deal, scoring and game flow (docs/rules.md, *The deal*, *Scoring*, *End of
+// the game*): the pack (`pack`, `remove`),
 // the deal sizes (`hand_size`, `last_deal_extra`, up to 6 players), what a
 // round scores (`scoring`, `tie_cards`) and how play flows (`draw`,
 // `initial_pairs`, `sudden_death`, `match`). The number of deals in a round
@@ -26,7 +27,8 @@
 // that card's own points). Sweep points stay the `sweeps` option. `none`
 // is the empty table.
 //
-// Move-level variant options and presets (VARIANTS.md): card_values,
+// Move-level variant options and presets (docs/rules.md, *Move-level
+// variants*, *Presets*): card_values,
 // max_build, ace_high, dual_ten, multiple_builds, face_capture four/any
 // with face_builds, five_spades_sweep, defaults_cost and pluck; presets
 // royal, buckeye, trailing_royals, face_four, five_spades and pluck.
@@ -34,12 +36,13 @@
 //
 // Card values come from the rule set, never from constants in the engine.
 // `CardValue` is a card's default value; `ValueMask` is every value it may
-// count. Only two cards are flexible (VARIANTS.md): an ace counts 1 or 14
-// under `ace_high`, and `TD` counts 10 or 11 under `dual_ten`. A flexible
-// card played from the hand declares its value in the move (Move::declared);
-// a flexible loose card on the table counts whichever of its values the move
-// needs. Under `card_values=royal` J, Q, K count 11, 12, 13 and are numerals
-// in every respect (the face-card rule of `face_capture` does not apply).
+// count. Only two cards are flexible (docs/rules.md, *Move-level variants*): an
+// ace counts 1 or 14 under `ace_high`, and `TD` counts 10 or 11 under
+// `dual_ten`. A flexible card played from the hand declares its value in the
+// move (Move::declared); a flexible loose card on the table counts whichever of
+// its values the move needs. Under `card_values=royal` J, Q, K count 11, 12, 13
+// and are numerals in every respect (the face-card rule of `face_capture` does
+// not apply).
 
 #ifndef CASSINO_RULES_RULE_SET_H_
 #define CASSINO_RULES_RULE_SET_H_
@@ -57,31 +60,37 @@
 
 namespace cassino {
 
-// Which game is played: Cassino (RULES.md) or one of the related games of
-// VARIANTS.md, each its own rules module (callabra.h, tablanette.h).
+// Which game is played: Cassino or one of the related games of docs/rules.md
+// (*Related games*), each its own rules module (callabra.h, tablanette.h).
 enum class GameKind { kCassino, kCallabra, kTablanette };
-// How the cards are dealt (RULES.md §3).
+// How the cards are dealt (docs/rules.md, *The deal*).
 enum class DealStyle { kTwos, kSingles };
-// What a face card may take (RULES.md §4).
-// `four` and `any` add natural face builds (VARIANTS.md).
+// What a face card may take (docs/rules.md, *Capturing*).
+// `four` and `any` add natural face builds (docs/rules.md, *Move-level
+// variants*).
 enum class FaceCapture { kOne, kAll, kFour, kAny };
-// Whether a build may be part of a sum when capturing (RULES.md §4).
+// Whether a build may be part of a sum when capturing (docs/rules.md,
+// *Capturing*).
 enum class BuildsInSums { kNever, kOpponentsSingle };
-// Whether a player may raise a build they control (RULES.md §4).
+// Whether a player may raise a build they control (docs/rules.md,
+// *Building*).
 enum class OwnRaise { kAllowed, kNeedsOldValue, kForbidden };
-// What a player who controls a build must do (RULES.md §5).
+// What a player who controls a build must do (docs/rules.md, *Builder
+// obligations*).
 enum class BuilderObligation { kV1, kV2, kV3, kNone };
-// What taking all 11 base points in a round earns (RULES.md §6).
+// What taking all 11 base points in a round earns (docs/rules.md, *Scoring*).
 enum class AllEleven { kNone, kBonus, kSkunk, kWin };
-// How the winner is decided when a round ends (RULES.md §7).
+// How the winner is decided when a round ends (docs/rules.md, *End of the
+// game*).
 enum class GameEnd { kCountOut, kHighestTotal };
-// Who scores "most cards" when the most cards are tied (VARIANTS.md).
+// Who scores "most cards" when the most cards are tied (docs/rules.md,
+// *Scoring*).
 enum class TieCards { kNone, kSpades };
-// How long a game lasts (VARIANTS.md): to the target, or a fixed number of
-// rounds in which each player deals twice.
+// How long a game lasts (docs/rules.md, *End of the game*): to the target, or a
+// fixed number of rounds in which each player deals twice.
 enum class Match { kTarget, kDealRounds };
 
-// What a round scores, item by item (VARIANTS.md `scoring`). Points are
+// What a round scores, item by item (docs/rules.md, *Scoring*). Points are
 // 0..100 each; the standard game is the default.
 struct Scoring {
   int most_cards = 3;
@@ -103,8 +112,8 @@ struct Scoring {
   static absl::StatusOr<Scoring> Parse(absl::string_view text);
   friend bool operator==(const Scoring&, const Scoring&) = default;
 };
-// The values of the cards (VARIANTS.md): standard A=1..T=10 and faces none;
-// royal J=11, Q=12, K=13.
+// The values of the cards (docs/rules.md, *Move-level variants*): standard
+// A=1..T=10 and faces none; royal J=11, Q=12, K=13.
 enum class CardValues { kStandard, kRoyal };
 
 struct RuleSet {
@@ -123,7 +132,7 @@ struct RuleSet {
   GameEnd game_end = GameEnd::kCountOut;
   bool call_out = false;  // 2 players only
 
-  // Deal, scoring and game flow (VARIANTS.md); see the file comment.
+  // Deal, scoring and game flow; see the file comment.
   int pack = 52;            // 52, or 40 (no J, Q, K)
   CardSet removed;          // cards taken out of the pack
   int hand_size = 4;        // cards to each player per deal
@@ -134,7 +143,7 @@ struct RuleSet {
   bool initial_pairs = false;  // pairs on the first table go to the leader
   bool sudden_death = false;   // sweeps score when made; may end the game
   Match match = Match::kTarget;
-  // Move-level variant options (VARIANTS.md).
+  // Move-level variant options (docs/rules.md, *Move-level variants*).
   CardValues card_values = CardValues::kStandard;
   int max_build = 10;           // 10; 13 or 14 with royal values (14: ace_high)
   bool ace_high = false;        // royal only: an ace counts 1 or 14
@@ -145,7 +154,7 @@ struct RuleSet {
   int defaults_cost = 0;  // > 0: builder-rule breaks are legal, cost this
   bool pluck = false;     // once per deal: take one loose card
 
-  // The standard game's defaults (RULES.md).
+  // The standard game's defaults (docs/rules.md, *Rule options*).
   static RuleSet Standard() { return RuleSet{}; }
 
   // Parses `[preset] [option=value ...]` separated by spaces or commas.

@@ -1,4 +1,4 @@
-// Round scoring (RULES.md §6, VARIANTS.md `scoring`) as an itemised list in
+// Round scoring (docs/rules.md, *Scoring*) as an itemised list in
 // count-out order.
 //
 // Items, in the order count_out adds them (points from the rule set's
@@ -90,7 +90,8 @@ struct RoundScore {
 RoundScore ScoreRound(const RuleSet& rules, std::span<const CardSet> piles,
                       std::span<const Sweep> sweeps);
 
-// How a round's score changes the game totals (RULES.md §7).
+// How a round's score changes the game totals (docs/rules.md, *End of the
+// game*).
 struct TotalsUpdate {
   std::vector<int> totals;  // after the round
   int winner = -1;          // the side that won the game, or -1 to play on

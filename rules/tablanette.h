@@ -1,5 +1,5 @@
 // Tablanette: a related fishing game, played through the same interface as
-// Cassino (VARIANTS.md, "Related games").
+// Cassino (docs/rules.md, *Related games*).
 //
 // Rules. 52 cards; 2 players, or 4 (alone or as two partnerships). Each deal
 // gives every player 6 cards; the first deal of a round also puts 4 cards

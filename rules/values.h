@@ -1,11 +1,11 @@
 // Values of card sets when some cards are flexible.
 //
 // Under ace_high an ace counts 1 or 14, under dual_ten `TD` counts 10 or 11
-// (VARIANTS.md). A flexible card on the table counts whichever of its values
-// the move that uses it needs: a move is legal if some choice of values for
-// the flexible table cards it involves makes it legal. These helpers run a
-// check under each such choice (at most 2^5 of them: four aces and TD), and
-// under exactly one choice when no flexible card is involved.
+// (docs/rules.md, *Move-level variants*). A flexible card on the table counts
+// whichever of its values the move that uses it needs: a move is legal if some
+// choice of values for the flexible table cards it involves makes it legal.
+// These helpers run a check under each such choice (at most 2^5 of them: four
+// aces and TD), and under exactly one choice when no flexible card is involved.
 
 #ifndef CASSINO_RULES_VALUES_H_
 #define CASSINO_RULES_VALUES_H_

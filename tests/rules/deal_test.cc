@@ -9,7 +9,7 @@
 namespace cassino {
 namespace {
 
-// The test vector of RULES.md §2.
+// The test vector of docs/rules.md, *The seeded shuffle*.
 TEST(DealTest, SeedTestVector) {
   Seed zero{};
   EXPECT_EQ(ToHex(SeedCommitment(zero)),

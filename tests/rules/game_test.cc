@@ -18,8 +18,8 @@ Game NewGame(const std::string& rules_text,
   return *game;
 }
 
-// RULES.md §3: 2 players, dealer seat 1, deck d0 d1 ...: seat 0 d0 d1,
-// table d2 d3, seat 1 d4 d5, seat 0 d6 d7, table d8 d9, seat 1 d10 d11.
+// docs/rules.md, *The deal*: 2 players, dealer seat 1, deck d0 d1 ...: seat 0
+// d0 d1, table d2 d3, seat 1 d4 d5, seat 0 d6 d7, table d8 d9, seat 1 d10 d11.
 TEST(GameTest, DealOrderTwosTwoPlayers) {
   Game g = NewGame("standard");
   EXPECT_EQ(g.dealer(), 1);

@@ -1,6 +1,6 @@
-// Move generation pinned by the worked examples of RULES.md §8 and by exact
-// move counts of known positions, and cross-checked against a brute-force
-// search that validates every conceivable move identity.
+// Move generation pinned by the worked examples of docs/rules.md (*Worked
+// examples*) and by exact move counts of known positions, and cross-checked
+// against a brute-force search that validates every conceivable move identity.
 
 #include "rules/legal_moves.h"
 

@@ -1,5 +1,7 @@
 #include "rules/position.h"
 
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 namespace cassino {
@@ -48,6 +50,37 @@ TEST(PositionTest, RejectsInconsistentPositions) {
            "table: 5S; rules: builder_obligation=v9",
        }) {
     EXPECT_FALSE(Position::Parse(bad).ok()) << bad;
+  }
+}
+
+// A position may hold only cards of the rule set's pack, and the error
+// names the card and why it is missing.
+TEST(PositionTest, RefusesCardsThePackRemoves) {
+  absl::StatusOr<Position> p =
+      Position::Parse("table: 5C 2H; hands: 7D / ?; rules: five_players");
+  ASSERT_FALSE(p.ok());
+  EXPECT_THAT(
+      p.status().message(),
+      ::testing::HasSubstr(
+          "2H is not in the pack of these rules (remove= takes it out)"));
+  p = Position::Parse("table: 5C; hands: 7D KS / ?; rules: diamond");
+  ASSERT_FALSE(p.ok());
+  EXPECT_THAT(p.status().message(),
+              ::testing::HasSubstr(
+                  "KS is not in the pack of these rules (pack=40 has no J"));
+  // The cards the pack keeps are fine: 2S stays in five_players.
+  EXPECT_TRUE(
+      Position::Parse("table: 2S 5C; hands: 7D; rules: five_players").ok());
+  EXPECT_TRUE(Position::Parse("table: 5C; hands: 7D TS; rules: diamond").ok());
+}
+
+// Callabra and Tablanette have no builds, so their positions hold none.
+TEST(PositionTest, RelatedGamesRefuseBuilds) {
+  for (const char* game : {"callabra", "tablanette"}) {
+    absl::StatusOr<Position> p = Position::Parse(
+        absl::StrCat("table: [5S 3H]=8@0; hands: 8C; rules: ", game));
+    ASSERT_FALSE(p.ok()) << game;
+    EXPECT_THAT(p.status().message(), ::testing::HasSubstr("has no builds"));
   }
 }
 

@@ -2,8 +2,8 @@
 // that show what a preset changes against the standard game, for the
 // presets that had fewer than three such tests (michigan, california, draw,
 // portuguese, spade).
-// Every expected list and figure is worked out by hand from docs/rules.md and
-// VARIANTS.md; the comments give the reasoning.
+// Every expected list and figure is worked out by hand from docs/rules.md
+// (*Presets* and the sections they point to); the comments give the reasoning.
 //
 // Scripted games use explicit decks: DeckStarting(top) is `top` followed by
 // the rest of the canonical deck. With 2 players and deal=twos seat 0 gets

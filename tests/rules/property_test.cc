@@ -11,13 +11,14 @@
 // points equal 11 + sweep points minus the points of tied categories; and
 // every game ends.
 //
-// The presets of the deal, scoring and flow variants (VARIANTS.md) get the
-// same checks over 2,000 games each (PresetPropertyTest): the pack's cards
-// are all accounted for, enumerated moves validate, games end, and a
+// The presets of the deal, scoring and flow variants (docs/rules.md, *Presets*)
+// get the same checks over 2,000 games each (PresetPropertyTest): the pack's
+// cards are all accounted for, enumerated moves validate, games end, and a
 // round's points (items plus points scored during play) equal the preset's
 // base points (BasePoints) plus sweeps, less the items nobody won.
 // The same checks run over 2,000 games of each move-level variant preset
-// (VARIANTS.md); random identities then also declare card values.
+// (docs/rules.md, *Move-level variants*); random identities then also declare
+// card values.
 
 #include <algorithm>
 #include <cstdlib>
@@ -251,7 +252,8 @@ INSTANTIATE_TEST_SUITE_P(
       return name;
     });
 
-// The deal, scoring and flow presets (VARIANTS.md), 2,000 games each.
+// The deal, scoring and flow presets (docs/rules.md, *Presets*), 2,000 games
+// each.
 struct PresetConfig {
   const char* rules;
   int base_points;  // the preset's documented round total

@@ -6,6 +6,7 @@
 #include "gtest/gtest.h"
 #include "rules/callabra.h"
 #include "rules/game.h"
+#include "rules/game_moves.h"
 #include "rules/tablanette.h"
 #include "tests/rules/test_util.h"
 
@@ -164,6 +165,32 @@ TEST(CallabraTest, PairCaptureTakesBothHandCards) {
   EXPECT_EQ(pos.hands[0].ToString(), "2C");
   EXPECT_EQ(pos.table.loose.ToString(), "6D");
   EXPECT_EQ(pos.to_move, 1);
+}
+
+// GameLegalMoves and ValidateGameMove follow the position's `game=`: the
+// tools (cassino moves) and the game share this one dispatch.
+TEST(GameMovesTest, FollowTheRuleSetsGame) {
+  const std::string callabra =
+      "table: 5C 8D KH 2S AD; hands: 3C 5H 8S / -; rules: callabra";
+  EXPECT_THAT(
+      Moves(callabra, GameLegalMoves),
+      ElementsAreArray({"trail 8S", "take 8S 8D", "take 8S+5H KH", "trail 5H",
+                        "take 5H 5C", "take 5H+3C 8D", "trail 3C"}));
+  EXPECT_THAT(Refusal(ValidateGameMove(Pos(callabra), M("build 8 5H 3C"))),
+              HasSubstr("no builds"));
+  EXPECT_TRUE(ValidateGameMove(Pos(callabra), M("take 5H+3C 8D")).ok());
+
+  const std::string tablanette =
+      "table: 9S 2H KD; hands: JC 5C / -; rules: tablanette";
+  EXPECT_THAT(Moves(tablanette, GameLegalMoves),
+              ElementsAreArray({"trail 5C", "trail JC", "take JC 9S 2H KD"}));
+  EXPECT_TRUE(ValidateGameMove(Pos(tablanette), M("take JC 9S 2H KD")).ok());
+
+  // Cassino: the same list as its own generator; the jack only pairs.
+  const std::string cassino = "table: 9S 2H KD; hands: JC 5C / -";
+  EXPECT_EQ(Moves(cassino, GameLegalMoves), Moves(cassino, LegalMoves));
+  EXPECT_THAT(Refusal(ValidateGameMove(Pos(cassino), M("take JC 9S 2H KD"))),
+              ::testing::Not(::testing::IsEmpty()));
 }
 
 TEST(CallabraGameTest, DealsThreeEachOneAtATimeThenFiveToTheTable) {

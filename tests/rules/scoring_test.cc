@@ -13,8 +13,9 @@ std::vector<CardSet> Split(CardSet first) {
   return {first, CardSet::FullDeck() - first};
 }
 
-// RULES.md §8 example 7: 28 cards, 6 spades, TD, AS, AH, 1 sweep for seat 0
-// (8 points); 24 cards, 7 spades incl. 2S, AC, AD, 2 sweeps for seat 1 (6).
+// docs/rules.md, *Worked examples*, example 7: 28 cards, 6 spades, TD, AS, AH,
+// 1 sweep for seat 0 (8 points); 24 cards, 7 spades incl. 2S, AC, AD, 2 sweeps
+// for seat 1 (6).
 TEST(ScoringTest, WorkedExample7) {
   // Seat 0: 6 spades (AS 3S..7S), TD, AH, and 19 more non-spade non-point
   // cards to make 28.
@@ -69,8 +70,8 @@ TEST(ScoringTest, CountOutOrderIsCardsSpadesTenTwoAcesSweeps) {
   EXPECT_EQ(score.items[7].card.ToString(), "AD");
 }
 
-// RULES.md §8 example 8: before the round 18-15; seat 1 takes cards, spades
-// and TD, seat 0 takes 2S and four aces.
+// docs/rules.md, *Worked examples*, example 8: before the round 18-15; seat 1
+// takes cards, spades and TD, seat 0 takes 2S and four aces.
 TEST(ScoringTest, WorkedExample8) {
   CardSet p0 = Cards("2S AS AC AH AD 3H 4H");
   std::vector<CardSet> piles = Split(p0);

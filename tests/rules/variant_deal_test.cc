@@ -1,8 +1,9 @@
-// The pack, deal sizes and player counts of VARIANTS.md: `pack`, `remove`,
-// `hand_size`, `last_deal_extra`, 5 and 6 players, and the seeded shuffle of
-// a smaller pack. Expected hands are worked out by hand from the deal order
-// of game.h; the seeded decks were computed by an independent Python
-// implementation of RULES.md §2 over the pack's canonical order.
+// The pack, deal sizes and player counts of docs/rules.md, *The deal*: `pack`,
+// `remove`, `hand_size`, `last_deal_extra`, 5 and 6 players, and the seeded
+// shuffle of a smaller pack. Expected hands are worked out by hand from the
+// deal order of game.h; the seeded decks were computed by an independent Python
+// implementation of docs/rules.md, *The seeded shuffle* over the pack's
+// canonical order.
 
 #include <string>
 #include <vector>
@@ -150,8 +151,8 @@ TEST(VariantDealTest, SixPlayersTwoDeals) {
 }
 
 // The seeded shuffle of a smaller pack: canonical order of its cards, then
-// Fisher-Yates over n cards with the RULES.md §2 stream. Vectors from an
-// independent implementation (seed = 32 zero bytes).
+// Fisher-Yates over n cards with the docs/rules.md, *The seeded shuffle*
+// stream. Vectors from an independent implementation (seed = 32 zero bytes).
 TEST(VariantDealTest, SeededSmallerPackTestVectors) {
   const Seed zero{};
   const CardSet pack40 = Rules("diamond").Pack();
@@ -164,7 +165,8 @@ TEST(VariantDealTest, SeededSmallerPackTestVectors) {
       DeckToString(ShuffledDeck(zero, 1, Rules("five_players").Pack()));
   EXPECT_EQ(five.substr(0, 17), "KC QC AD 9D 4D 4C");
   EXPECT_EQ(five.substr(five.size() - 11), "6S TS 5C 3C");
-  // The full pack is the RULES.md vector, whichever overload is used.
+  // The full pack is the vector of docs/rules.md, *The seeded shuffle*,
+  // whichever overload is used.
   EXPECT_EQ(ShuffledDeck(zero, 1, CardSet::FullDeck()), ShuffledDeck(zero, 1));
   // A seeded game deals the shuffled pack.
   absl::StatusOr<Game> g =

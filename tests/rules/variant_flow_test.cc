@@ -1,8 +1,9 @@
-// The game-flow options of VARIANTS.md, as short scripted games: `draw`,
-// `initial_pairs`, `sudden_death` and `match=deal_rounds` (presets draw,
-// initial_pairs, california). Decks are the canonical deck with a few cards
-// moved; with 2 players and deal=twos seat 0 gets d0 d1 d6 d7, the table
-// d2 d3 d8 d9 and seat 1 d4 d5 d10 d11 (RULES.md §3).
+// The game-flow options of docs/rules.md (*Turns*, *End of the game*), as short
+// scripted games: `draw`, `initial_pairs`, `sudden_death` and
+// `match=deal_rounds` (presets draw, initial_pairs, california). Decks are the
+// canonical deck with a few cards moved; with 2 players and deal=twos seat 0
+// gets d0 d1 d6 d7, the table d2 d3 d8 d9 and seat 1 d4 d5 d10 d11
+// (docs/rules.md, *The deal*).
 
 #include <algorithm>
 #include <string>

@@ -1,5 +1,5 @@
-// The scoring options of VARIANTS.md (`scoring`, `tie_cards`) and the
-// presets that use them: portuguese, spade, diamond. Each example is a pair
+// The scoring options of docs/rules.md, *Scoring* (`scoring`, `tie_cards`) and
+// the presets that use them: portuguese, spade, diamond. Each example is a pair
 // of capture piles worked out by hand.
 
 #include <string>

@@ -1,7 +1,7 @@
-// The move-level variants of VARIANTS.md: worked positions per preset with
-// the full legal-move list, the notation of declared values, the reasons
-// validation gives, and a brute-force cross-check of the generator under
-// each variant's rules.
+// The move-level variants of docs/rules.md (*Move-level variants*): worked
+// positions per preset with the full legal-move list, the notation of declared
+// values, the reasons validation gives, and a brute-force cross-check of the
+// generator under each variant's rules.
 
 #include <random>
 

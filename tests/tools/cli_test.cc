@@ -80,7 +80,7 @@ TEST(CliMoves, WorkedExample1PrintsTheNineMovesSorted) {
   const Result r = RunCli({"moves", "table: 2C KH 6D 5S 8H; hands: 3D 8C / ?"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.err, IsEmpty());
-  // RULES.md §8 example 1, sorted as strings.
+  // docs/rules.md, *Worked examples*, example 1, sorted as strings.
   EXPECT_THAT(
       Lines(r.out),
       ElementsAre("build 8 3D 5S", "build 8 3D 5S 6D 2C", "build 8 3D 5S 8H",
@@ -100,6 +100,32 @@ TEST(CliMoves, BadPositionFailsWithAMessage) {
   EXPECT_NE(r.exit_code, 0);
   EXPECT_THAT(r.out, IsEmpty());
   EXPECT_THAT(r.err, HasSubstr("2C is on the table twice"));
+}
+
+// The moves are those of the rule set's game (docs/rules.md, *Related
+// games*): Callabra's pair capture, Tablanette's jack taking the table.
+TEST(CliMoves, CallabraListsItsOwnMoves) {
+  const Result r = RunCli(
+      {"moves", "table: 8D 3D 4C; hands: 3S 5H KD / ?; rules: callabra"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(Lines(r.out), ElementsAre("take 3S 3D", "take 3S+5H 8D",
+                                        "trail 3S", "trail 5H", "trail KD"));
+}
+
+TEST(CliMoves, TablanettesJackTakesTheTable) {
+  const Result r =
+      RunCli({"moves", "table: 9S 2H KD; hands: JC 5C / ?; rules: tablanette"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(Lines(r.out),
+              ElementsAre("take JC 9S 2H KD", "trail 5C", "trail JC"));
+}
+
+TEST(CliMoves, RefusesACardThePackRemoves) {
+  const Result r =
+      RunCli({"moves", "table: 5C 2H; hands: 7D / ?; rules: five_players"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.out, IsEmpty());
+  EXPECT_THAT(r.err, HasSubstr("2H is not in the pack of these rules"));
 }
 
 TEST(CliMoves, MissingPositionFails) {
@@ -173,6 +199,41 @@ TEST(CliSimulate, BadOptionsFail) {
     EXPECT_NE(r.exit_code, 0) << args.back();
     EXPECT_THAT(r.err, Not(IsEmpty())) << args.back();
   }
+}
+
+// The rule set decides the number of players; california plays six and
+// five_players five (docs/rules.md, *Presets*).
+TEST(CliSimulate, PlaysTheRuleSetsPlayers) {
+  for (const auto& [rules, players] : std::vector<std::pair<std::string, int>>{
+           {"california players=6", 6}, {"five_players", 5}}) {
+    const Result r = RunCli({"simulate", "--games", "3", "--rules", rules});
+    ASSERT_EQ(r.exit_code, 0) << rules << ": " << r.err;
+    const std::vector<std::string> lines = Lines(r.out);
+    ASSERT_GE(lines.size(), 4u + players) << r.out;
+    EXPECT_THAT(lines[0],
+                HasSubstr(" players=" + std::to_string(players) + " "));
+    // One row per side, sides 0 .. players - 1, and no more.
+    for (int side = 0; side < players; ++side) {
+      std::istringstream row(lines[4 + side]);
+      int s = -1;
+      row >> s;
+      EXPECT_EQ(s, side) << lines[4 + side];
+    }
+    EXPECT_THAT(lines[4 + players],
+                ::testing::AnyOf(StartsWith("games without a winner"),
+                                 HasSubstr("rounds/s")));
+  }
+}
+
+// --players overrides the rule set's players=, and the rule set validates
+// it: six players deal from 52 cards, five do not.
+TEST(CliSimulate, PlayersIsAnOverrideTheRuleSetValidates) {
+  const Result six = RunCli({"simulate", "--games", "2", "--players", "6"});
+  ASSERT_EQ(six.exit_code, 0) << six.err;
+  EXPECT_THAT(Lines(six.out).at(0), HasSubstr(" players=6 "));
+  const Result five = RunCli({"simulate", "--games", "2", "--players", "5"});
+  EXPECT_EQ(five.exit_code, 2);
+  EXPECT_THAT(five.err, HasSubstr("to each of 5 players"));
 }
 
 TEST(CliRules, ListsEveryOptionWithItsDefault) {

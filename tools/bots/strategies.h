@@ -7,8 +7,8 @@
 //
 // Every strategy handles the call-out option the same way: it calls out
 // only when its side's total plus the points it has certainly earned this
-// round (as RULES.md §7 counts them) reaches the target, and never
-// otherwise (a wrong call loses at once).
+// round (as docs/rules.md, *End of the game* counts them) reaches the target,
+// and never otherwise (a wrong call loses at once).
 
 #ifndef CASSINO_TOOLS_BOTS_STRATEGIES_H_
 #define CASSINO_TOOLS_BOTS_STRATEGIES_H_

@@ -9,10 +9,11 @@
 namespace cassino::cli {
 
 void AddDealCommand(CLI::App& app, int* exit_code) {
-  auto* cmd = app.add_subcommand(
-      "deal",
-      "Print the deck of a round as dealt from a seed (RULES.md §2), top card "
-      "first, and the seed's commitment.");
+  auto* cmd =
+      app.add_subcommand("deal",
+                         "Print the deck of a round as dealt from a seed "
+                         "(docs/rules.md, *The seeded shuffle*), top card "
+                         "first, and the seed's commitment.");
   auto seed_hex = std::make_shared<std::string>();
   auto round = std::make_shared<int>(1);
   cmd->add_option("--seed", *seed_hex, "the game seed: 64 hex digits")

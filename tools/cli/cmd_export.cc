@@ -1,4 +1,4 @@
-// cassino export DB [GAME...] --format json|text [--out FILE].
+// cassino export DB... [GAME...] --format json|text [--out FILE].
 
 #include <fstream>
 #include <iostream>
@@ -30,7 +30,10 @@ FORMATS
         score breakdown and totals, and the result. Export only.
 
 ARGUMENTS
-  DB      the record database (SQLite file)
+  DB      record databases: SQLite files, or directories of them (their
+          *.db, *.sqlite and *.sqlite3 files), exported as one record set
+          (games in id order across them; a game id in two databases is an
+          error)
   GAME    game ids to export (default: every game)
 
 EXIT STATUS
@@ -39,13 +42,17 @@ EXIT STATUS
   2  usage error, or the database or output file cannot be used)doc";
 
 struct Options {
-  std::string db;
-  std::vector<std::string> games;
+  std::vector<std::string> args;  // DB... [GAME...]
   std::string format = "json";
   std::string out;
 };
 
 int Run(const Options& opt) {
+  RecordArgs args;
+  if (absl::Status s = SplitRecordArgs(opt.args, &args); !s.ok()) {
+    std::cerr << "cassino export: " << s.message() << "\n";
+    return 2;
+  }
   const verify::ExportFormat format = opt.format == "text"
                                           ? verify::ExportFormat::kText
                                           : verify::ExportFormat::kJson;
@@ -58,7 +65,8 @@ int Run(const Options& opt) {
     }
   }
   std::ostream& out = opt.out.empty() ? std::cout : file;
-  absl::Status s = verify::ExportDatabase(opt.db, opt.games, format, out);
+  absl::Status s =
+      verify::ExportRecordSet(args.databases, args.games, format, out);
   out.flush();
   if (!s.ok()) {
     std::cerr << "cassino export: " << s.message() << "\n";
@@ -72,9 +80,10 @@ int Run(const Options& opt) {
 void AddExportCommand(CLI::App& app, int* exit_code) {
   auto* cmd = app.add_subcommand("export", kDescription);
   auto opt = std::make_shared<Options>();
-  cmd->add_option("DB", opt->db, "the record database (SQLite file)")
+  cmd->add_option("DB... [GAME...]", opt->args,
+                  "record databases (SQLite files, or directories of them), "
+                  "then game ids (default: every game)")
       ->required();
-  cmd->add_option("GAME", opt->games, "game ids (default: every game)");
   cmd->add_option("--format", opt->format, "json (default) or text")
       ->check(CLI::IsMember({"json", "text"}));
   cmd->add_option("--out", opt->out, "write to FILE instead of stdout");

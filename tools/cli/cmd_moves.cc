@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "rules/legal_moves.h"
+#include "rules/game_moves.h"
 #include "rules/position.h"
 #include "tools/cli/commands.h"
 
@@ -16,7 +16,10 @@ void AddMovesCommand(CLI::App& app, int* exit_code) {
       "moves",
       "Print every legal move of a position in canonical notation, one per "
       "line, sorted. Position format: 'table: 2C KH [5S 3H]=8@1; hands: 3D 8C "
-      "/ ?; to_move: 0; rules: builder_obligation=v2' (see docs/rules.md).");
+      "/ ?; to_move: 0; rules: builder_obligation=v2' (see docs/rules.md). "
+      "The moves are those of the game the rules name: Cassino, or "
+      "Callabra or Tablanette with 'rules: callabra' or 'rules: "
+      "tablanette'.");
   auto position = std::make_shared<std::string>();
   auto count_only = std::make_shared<bool>(false);
   cmd->add_option("position", *position, "the position, in one argument")
@@ -31,7 +34,7 @@ void AddMovesCommand(CLI::App& app, int* exit_code) {
     }
     MoveGenerator gen;
     std::vector<Move> moves;
-    const bool complete = gen.Generate(*pos, &moves);
+    const bool complete = GenerateGameMoves(*pos, gen, &moves);
     std::vector<std::string> lines;
     for (const Move& m : moves) lines.push_back(m.ToString());
     std::sort(lines.begin(), lines.end());

@@ -1,5 +1,5 @@
-// cassino replay DB GAME [--seat N | --all] [--round R] [--move K]
-//                        [--format text|html] [--out FILE].
+// cassino replay DB... GAME [--seat N | --all] [--round R] [--move K]
+//                           [--format text|html] [--out FILE].
 
 #include <unistd.h>
 
@@ -8,13 +8,14 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "recorder/event_fields.h"
 #include "recorder/payload.h"
 #include "recorder/record.h"
-#include "recorder/recorder.h"
+#include "recorder/record_reader.h"
 #include "recorder/replay.h"
 #include "rules/game.h"
 #include "rules/observation.h"
@@ -39,7 +40,8 @@ VIEWS
   --all       every hand, and each round's deck.
 
 ARGUMENTS
-  DB     the record database (SQLite file)
+  DB     the record database (SQLite file); several files, or directories
+         of them, are searched in turn for the game
   GAME   the game id
   --round R   show only round R
   --move K    stop after turn K (turns count accepted moves from 0)
@@ -64,8 +66,7 @@ EXIT STATUS
   2  usage error or the database cannot be opened)doc";
 
 struct Options {
-  std::string db;
-  std::string game;
+  std::vector<std::string> args;  // DB... GAME
   int seat = -1;
   bool all = false;
   int round = 0;
@@ -75,19 +76,23 @@ struct Options {
 };
 
 // --format html: the viewer's page of the game, self-contained.
-int RunHtml(const Options& opt) {
+int RunHtml(const Options& opt, const RecordArgs& args) {
   if (opt.seat >= 0 || opt.all || opt.round != 0 || opt.move >= 0) {
     std::cerr << "cassino replay: --seat, --all, --round and --move do not "
                  "apply to --format html\n";
     return 2;
   }
+  if (args.games.size() != 1) {
+    std::cerr << "cassino replay: name one game after the database(s)\n";
+    return 2;
+  }
   absl::StatusOr<std::unique_ptr<viewer::Viewer>> v =
-      viewer::Viewer::Open({opt.db});
+      viewer::Viewer::Open(args.databases);
   if (!v.ok()) {
     std::cerr << "cassino replay: " << v.status().message() << "\n";
     return 2;
   }
-  absl::StatusOr<std::string> json = (*v)->GameJson(opt.game);
+  absl::StatusOr<std::string> json = (*v)->GameJson(args.games[0]);
   if (!json.ok()) {
     std::cerr << "cassino replay: " << json.status().message() << "\n";
     return absl::IsNotFound(json.status()) ? 1 : 2;
@@ -136,22 +141,34 @@ std::string ScoreLines(const RoundResult& r) {
 }
 
 int Run(const Options& opt) {
-  if (opt.format == "html") return RunHtml(opt);
+  RecordArgs args;
+  if (absl::Status s = SplitRecordArgs(opt.args, &args); !s.ok()) {
+    std::cerr << "cassino replay: " << s.message() << "\n";
+    return 2;
+  }
+  if (opt.format == "html") return RunHtml(opt, args);
   if (!opt.out.empty()) {
     std::cerr << "cassino replay: --out applies to --format html\n";
     return 2;
   }
-  if (access(opt.db.c_str(), R_OK) != 0) {
-    std::cerr << "cassino replay: cannot read " << opt.db << "\n";
+  if (args.games.size() != 1) {
+    std::cerr << "cassino replay: name one game after the database(s)\n";
     return 2;
   }
-  absl::StatusOr<std::unique_ptr<recorder::Recorder>> rec =
-      recorder::Recorder::Open(opt.db, recorder::Durability::kNormal);
-  if (!rec.ok()) {
-    std::cerr << "cassino replay: " << rec.status().message() << "\n";
-    return 2;
+  const std::string& game_id = args.games[0];
+  // Read-only: replaying never changes (or migrates) a database.
+  absl::StatusOr<recorder::GameRecord> record =
+      absl::NotFoundError(absl::StrCat("no game ", game_id));
+  for (const std::string& db : args.databases) {
+    absl::StatusOr<std::unique_ptr<recorder::RecordReader>> reader =
+        recorder::RecordReader::Open(db);
+    if (!reader.ok()) {
+      std::cerr << "cassino replay: " << reader.status().message() << "\n";
+      return 2;
+    }
+    record = (*reader)->Load(game_id);
+    if (!absl::IsNotFound(record.status())) break;
   }
-  absl::StatusOr<recorder::GameRecord> record = (*rec)->Load(opt.game);
   if (!record.ok()) {
     std::cerr << "cassino replay: " << record.status().message() << "\n";
     return 1;
@@ -317,9 +334,10 @@ int Run(const Options& opt) {
 void AddReplayCommand(CLI::App& app, int* exit_code) {
   auto* cmd = app.add_subcommand("replay", kDescription);
   auto opt = std::make_shared<Options>();
-  cmd->add_option("DB", opt->db, "the record database (SQLite file)")
+  cmd->add_option("DB... GAME", opt->args,
+                  "the record database(s) (SQLite files, or directories of "
+                  "them), then the game id")
       ->required();
-  cmd->add_option("GAME", opt->game, "the game id")->required();
   auto* seat = cmd->add_option("--seat", opt->seat,
                                "show what seat N saw (its own hand)")
                    ->check(CLI::Range(0, 3));

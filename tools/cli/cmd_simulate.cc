@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,7 @@ namespace {
 struct Options {
   std::string seed = std::string(64, '0');
   int games = 100;
-  int players = 2;
+  std::optional<int> players;  // unset: the rule set's own
   std::string rules = "standard";
 };
 
@@ -27,8 +28,11 @@ int Run(const Options& opt) {
     std::cerr << "cassino simulate: " << seed.status().message() << "\n";
     return 2;
   }
-  absl::StatusOr<RuleSet> rules =
-      RuleSet::Parse(absl::StrCat(opt.rules, " players=", opt.players));
+  // An explicit --players is the last option word, so the rule set
+  // validates it like any other (a count the pack cannot deal is refused).
+  absl::StatusOr<RuleSet> rules = RuleSet::Parse(
+      !opt.players ? opt.rules
+                   : absl::StrCat(opt.rules, " players=", *opt.players));
   if (!rules.ok()) {
     std::cerr << "cassino simulate: " << rules.status().message() << "\n";
     return 2;
@@ -88,9 +92,9 @@ void AddSimulateCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--games", opt->games, "number of games")
       ->check(CLI::Range(1, 100000000))
       ->capture_default_str();
-  cmd->add_option("--players", opt->players, "2, 3 or 4")
-      ->check(CLI::Range(2, 4))
-      ->capture_default_str();
+  cmd->add_option("--players", opt->players,
+                  "number of players; overrides the rule set's players= "
+                  "(default: the rule set's own, 2 for standard)");
   cmd->add_option("--rules", opt->rules,
                   "rule set: a preset and option=value words, e.g. "
                   "'standard partnerships=on builder_obligation=v2'")

@@ -1,4 +1,4 @@
-// cassino verify DB [GAME...]: re-adjudicates recorded games.
+// cassino verify DB... [GAME...]: re-adjudicates recorded games.
 
 #include <unistd.h>
 
@@ -18,15 +18,15 @@ namespace {
 constexpr char kDescription[] =
     R"doc(Re-adjudicate recorded games, independently of what the referee stored.
 
-For each game (every game of the database when none is named) verify:
+For each game (every game of the databases when none is named) verify:
   - the hash chain: every stored hash equals SHA-256 recomputed from the
     stored payload bytes (event 0 chained from the seed commitment, or 32
     zero bytes for explicit decks), with no missing or reordered events;
   - the header: the games/seats rows equal the hashed create event;
   - the seed: a finished game's end event reveals a seed whose SHA-256 is
     the commitment;
-  - the deals: every deal event's deck is the deck RULES.md §2 derives from
-    the seed (or the explicit deck);
+  - the deals: every deal event's deck is the deck the seed gives (or the
+    explicit deck; docs/rules.md, *The seeded shuffle*);
   - the play, replayed with the rules engine: every move was legal and made
     by the seat to move at its turn; every rejected submission that parses
     as a move is indeed illegal; forfeits follow the rules; every round
@@ -36,6 +36,12 @@ For each game (every game of the database when none is named) verify:
   - the game's tally (game_tallies, schema version 2: the derived figures
     `cassino stats` reads), when there is one, equals the tally of the
     replayed events, column by column; a running game has none.
+
+SEVERAL DATABASES
+  Several files, or a directory (its *.db, *.sqlite and *.sqlite3 files), are
+  one record set, e.g. the databases of several referees of one
+  competition: every game of each is verified, and a game id found in two
+  databases fails.
 
 OUTPUT
   One line per failing game, naming its first discrepancy:
@@ -53,15 +59,19 @@ EXIT STATUS
      database)doc";
 
 struct Options {
-  std::string db;
-  std::vector<std::string> games;
+  std::vector<std::string> args;  // DB... [GAME...]
   int threads = 2;
   bool quiet = false;
 };
 
 int Run(const Options& opt) {
+  RecordArgs args;
+  if (absl::Status s = SplitRecordArgs(opt.args, &args); !s.ok()) {
+    std::cerr << "cassino verify: " << s.message() << "\n";
+    return 2;
+  }
   verify::VerifyOptions vo;
-  vo.games = opt.games;
+  vo.games = args.games;
   vo.threads = opt.threads;
   const bool tty = isatty(STDERR_FILENO) == 1 && !opt.quiet;
   const auto start = std::chrono::steady_clock::now();
@@ -84,7 +94,7 @@ int Run(const Options& opt) {
     };
   }
   absl::StatusOr<verify::VerifyReport> report =
-      verify::VerifyDatabase(opt.db, vo);
+      verify::VerifyRecordSet(args.databases, vo);
   if (drew) std::fprintf(stderr, "\n");
   if (!report.ok()) {
     std::cerr << "cassino verify: " << report.status().message() << "\n";
@@ -104,10 +114,10 @@ int Run(const Options& opt) {
 void AddVerifyCommand(CLI::App& app, int* exit_code) {
   auto* cmd = app.add_subcommand("verify", kDescription);
   auto opt = std::make_shared<Options>();
-  cmd->add_option("DB", opt->db, "the record database (SQLite file)")
+  cmd->add_option("DB... [GAME...]", opt->args,
+                  "record databases (SQLite files, or directories of them), "
+                  "then the game ids to verify (default: every game)")
       ->required();
-  cmd->add_option("GAME", opt->games,
-                  "game ids to verify (default: every game)");
   cmd->add_option("--threads", opt->threads, "verifying threads (default 2)")
       ->check(CLI::Range(1, 64));
   cmd->add_flag("--quiet", opt->quiet, "no progress bar");

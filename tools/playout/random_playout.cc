@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "rules/game_moves.h"
+
 namespace cassino {
 
 namespace {
@@ -15,11 +17,7 @@ uint64_t FirstWord(const Seed& seed) {
 RandomPlayer::RandomPlayer(const Seed& seed) : rng_(FirstWord(seed)) {}
 
 Move RandomPlayer::Choose(const Game& game) {
-  if (game.rules().game == GameKind::kCassino) {
-    generator_.Generate(game.position(), &moves_);  // without allocating
-  } else {
-    moves_ = game.LegalMoves();
-  }
+  GenerateGameMoves(game.position(), generator_, &moves_);  // no allocation
   // Drop the call-out, which would end a random game at once.
   if (!moves_.empty() && moves_.front().kind == MoveKind::kCallOut) {
     moves_.erase(moves_.begin());

@@ -28,6 +28,7 @@
 #include "absl/strings/str_cat.h"
 #include "recorder/canonical_json.h"
 #include "recorder/event_pack.h"
+#include "recorder/sqlite.h"
 #include "recorder/tally.h"
 #include "rules/position.h"
 #include "rules/rule_set.h"
@@ -65,76 +66,42 @@ struct StringHash {
 // ---------------------------------------------------------------------------
 // SQLite helpers.
 
-struct DbCloser {
-  void operator()(sqlite3* db) const { sqlite3_close_v2(db); }
-};
-using Db = std::unique_ptr<sqlite3, DbCloser>;
-struct StmtFinalizer {
-  void operator()(sqlite3_stmt* s) const { sqlite3_finalize(s); }
-};
-using Stmt = std::unique_ptr<sqlite3_stmt, StmtFinalizer>;
+using Db = recorder::Connection;
+using Stmt = recorder::Statement;
 
 absl::StatusOr<Db> OpenReadOnly(const std::string& path) {
-  sqlite3* raw = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &raw,
-                           SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
-  Db db(raw);
-  if (rc != SQLITE_OK) {
-    return absl::UnavailableError(absl::StrCat(
-        "opening ", path, ": ",
-        raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc)));
+  absl::StatusOr<Db> db =
+      recorder::OpenDatabase(path, recorder::OpenMode::kReadOnly);
+  if (!db.ok()) return db.status();
+  if (absl::Status s = recorder::CheckSchemaNotNewer(db->get(), path);
+      !s.ok()) {
+    return s;
   }
-  sqlite3_busy_timeout(raw, 10000);
-  // Memory-mapped reads are markedly faster for a full scan.
-  sqlite3_exec(raw, "PRAGMA mmap_size=4294967296", nullptr, nullptr, nullptr);
-  sqlite3_exec(raw, "PRAGMA cache_size=-65536", nullptr, nullptr, nullptr);
   return db;
 }
 
 absl::StatusOr<Stmt> Prepare(sqlite3* db, const std::string& sql) {
-  sqlite3_stmt* stmt = nullptr;
-  int rc = sqlite3_prepare_v2(db, sql.c_str(), static_cast<int>(sql.size()),
-                              &stmt, nullptr);
-  if (rc != SQLITE_OK) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("reading the database: ", sqlite3_errmsg(db)));
-  }
-  return Stmt(stmt);
+  return recorder::Prepare(db, sql);
 }
 
 std::string_view Text(sqlite3_stmt* stmt, int col) {
-  const unsigned char* p = sqlite3_column_text(stmt, col);
-  if (p == nullptr) return {};
-  return std::string_view(reinterpret_cast<const char*>(p),
-                          sqlite3_column_bytes(stmt, col));
+  const absl::string_view v = recorder::ColumnText(stmt, col);
+  return std::string_view(v.data(), v.size());
+}
+
+std::string_view Blob(sqlite3_stmt* stmt, int col) {
+  const absl::string_view v = recorder::ColumnBlob(stmt, col);
+  return std::string_view(v.data(), v.size());
 }
 
 // Whether the database has the table `name` (false if it cannot tell).
 bool HasTable(sqlite3* db, const char* name) {
-  sqlite3_stmt* q = nullptr;
-  if (sqlite3_prepare_v2(db,
-                         "SELECT count(*) FROM sqlite_master WHERE type = "
-                         "'table' AND name = ?1",
-                         -1, &q, nullptr) != SQLITE_OK) {
-    return false;
-  }
-  sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
-  const bool found =
-      sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 1;
-  sqlite3_finalize(q);
-  return found;
-}
-
-std::string_view Blob(sqlite3_stmt* stmt, int col) {
-  const void* p = sqlite3_column_blob(stmt, col);
-  if (p == nullptr) return {};
-  return std::string_view(static_cast<const char*>(p),
-                          sqlite3_column_bytes(stmt, col));
+  absl::StatusOr<bool> has = recorder::HasTable(db, name);
+  return has.ok() && *has;
 }
 
 absl::Status StepError(sqlite3* db) {
-  return absl::UnavailableError(
-      absl::StrCat("reading the database: ", sqlite3_errmsg(db)));
+  return recorder::SqlError(db, sqlite3_errcode(db), "reading the database");
 }
 
 // ---------------------------------------------------------------------------

@@ -116,7 +116,7 @@ struct Proportion {
 // 95%). With no trials: rate 0, interval [0, 1].
 Proportion Wilson(int64_t successes, int64_t trials, double z = 1.96);
 
-// The score items of RULES.md §6 as stats reports them.
+// The score items of docs/rules.md, *Scoring* as stats reports them.
 enum ItemKind {
   kCards,
   kSpades,

@@ -515,7 +515,7 @@ std::optional<Failure> GameVerifier::Impl::ReplayEvent(size_t i) {
         const char* source =
             !game_->explicit_decks.empty() ? " differs from the explicit deck"
             : seed_hex_.empty()            ? " differs from the deck played"
-                                : " differs from the seed's deck (RULES.md §2)";
+                                           : " differs from the seed's deck";
         return Fail(seq,
                     absl::StrCat("the deck of round ", game.round(), source),
                     expected_, Clip(deal_.deck));

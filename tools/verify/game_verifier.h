@@ -17,13 +17,13 @@
 //   3. the seed: a finished game's `end` event reveals a seed whose SHA-256
 //      is the commitment (and equals the stored seed column, if any);
 //   4. the play, replayed through the rules engine: every `deal` deck is the
-//      deck of its round (RULES.md §2 from the seed, or the explicit decks);
-//      every `move` was legal, by the seat to move, at its turn and round;
-//      every `reject` was for the seat to move at that turn and, when the
-//      submitted text parses as a move, the engine refuses it; a seat
-//      forfeits for `illegal` only after max_illegal rejects; every `round`
-//      payload equals RoundPayload() of the engine's round result and every
-//      `end` payload EndPayload() of the engine's game result, byte for
+//      deck of its round (docs/rules.md, *The seeded shuffle* from the seed, or
+//      the explicit decks); every `move` was legal, by the seat to move, at its
+//      turn and round; every `reject` was for the seat to move at that turn
+//      and, when the submitted text parses as a move, the engine refuses it; a
+//      seat forfeits for `illegal` only after max_illegal rejects; every
+//      `round` payload equals RoundPayload() of the engine's round result and
+//      every `end` payload EndPayload() of the engine's game result, byte for
 //      byte; events come in the order the referee writes them
 //      (record_format.md) and nothing follows `end` or `abort`;
 //   5. the summary columns (status, winner, end_reason, totals, finished_us)

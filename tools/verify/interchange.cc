@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <ctime>
+#include <map>
+#include <memory>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
 #include "recorder/payload.h"
+#include "recorder/record_set.h"
 #include "recorder/recorder.h"
 
 namespace cassino::verify {
@@ -215,18 +218,59 @@ std::string GameToText(const StoredGame& g) {
 absl::Status ExportDatabase(const std::string& db_path,
                             std::vector<std::string> ids, ExportFormat format,
                             std::ostream& out) {
-  absl::StatusOr<std::unique_ptr<DatabaseReader>> reader =
-      DatabaseReader::Open(db_path);
-  if (!reader.ok()) return reader.status();
+  return ExportRecordSet({db_path}, std::move(ids), format, out);
+}
+
+absl::Status ExportRecordSet(const std::vector<std::string>& paths,
+                             std::vector<std::string> ids, ExportFormat format,
+                             std::ostream& out) {
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  // Which database holds which game, in id order across the set (with one
+  // database the reader streams every game in id order by itself).
+  std::vector<std::unique_ptr<recorder::RecordReader>> readers;
+  for (const std::string& path : paths) {
+    absl::StatusOr<std::unique_ptr<recorder::RecordReader>> reader =
+        recorder::RecordReader::Open(path);
+    if (!reader.ok()) return reader.status();
+    readers.push_back(*std::move(reader));
+  }
+  std::vector<std::pair<std::string, size_t>> order;  // (id, reader)
+  if (paths.size() > 1) {
+    absl::StatusOr<recorder::GameIndex> index = recorder::IndexGames(paths);
+    if (!index.ok()) return index.status();
+    if (!index->duplicates.empty()) {
+      const auto& [id, others] = *index->duplicates.begin();
+      return absl::FailedPreconditionError(
+          absl::StrCat("game ", id, " is in more than one database (",
+                       index->path_of.at(id), ", ", others.front(), ")"));
+    }
+    const std::map<std::string, size_t> reader_of = [&] {
+      std::map<std::string, size_t> m;
+      for (size_t i = 0; i < paths.size(); ++i) m.emplace(paths[i], i);
+      return m;
+    }();
+    if (ids.empty()) {
+      for (const auto& [id, path] : index->path_of) {
+        order.emplace_back(id, reader_of.at(path));
+      }
+    } else {
+      for (const std::string& id : ids) {
+        auto it = index->path_of.find(id);
+        if (it == index->path_of.end()) {
+          return absl::NotFoundError(absl::StrCat("no such game '", id, "'"));
+        }
+        order.emplace_back(id, reader_of.at(it->second));
+      }
+    }
+  }
   if (format == ExportFormat::kJson) {
     out << "{\"format\":\"" << kExportFormat
         << "\",\"version\":" << kExportVersion << ",\"games\":[\n";
   }
   bool first = true;
   absl::Status missing;
-  absl::Status s = (*reader)->ForEach(ids, [&](StoredGame& g) {
+  auto write = [&](StoredGame& g) {
     if (g.missing_game_row) {
       if (missing.ok()) {
         missing =
@@ -241,7 +285,15 @@ absl::Status ExportDatabase(const std::string& db_path,
       out << GameToText(g);
     }
     first = false;
-  });
+  };
+  absl::Status s;
+  if (paths.size() == 1) {
+    s = readers[0]->ForEach(ids, write);
+  } else {
+    for (size_t k = 0; k < order.size() && s.ok(); ++k) {
+      s = readers[order[k].second]->ForEach({order[k].first}, write);
+    }
+  }
   if (format == ExportFormat::kJson) out << (first ? "" : "\n") << "]}\n";
   if (!s.ok()) return s;
   if (!missing.ok() && !ids.empty()) return missing;

@@ -39,10 +39,17 @@ enum class ExportFormat { kJson, kText };
 
 // Writes the games named in `ids` (every game when empty) of the database
 // at `db_path`, ordered by game id, to `out`. NotFound for an unknown id;
-// database errors as DatabaseReader reports them.
+// database errors as recorder::RecordReader reports them.
 absl::Status ExportDatabase(const std::string& db_path,
                             std::vector<std::string> ids, ExportFormat format,
                             std::ostream& out);
+// The same over a record set (recorder/record_set.h): one document, games
+// in id order across the databases, so that exporting several referees'
+// databases, importing into one and exporting again gives the same bytes.
+// FailedPrecondition if a game id is in two databases.
+absl::Status ExportRecordSet(const std::vector<std::string>& paths,
+                             std::vector<std::string> ids, ExportFormat format,
+                             std::ostream& out);
 
 // One game as an export line (JSON object, no newline), and as text.
 std::string GameToJson(const recorder::StoredGame& game);

@@ -13,7 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
 #include "nlohmann/json.hpp"
-#include "tools/verify/verifier.h"
+#include "recorder/record_reader.h"
 
 namespace cassino::viewer {
 
@@ -174,8 +174,8 @@ class ViewerDatabase::Impl {
       return absl::FailedPreconditionError(
           absl::StrCat(path, " is not a game record database"));
     }
-    absl::StatusOr<std::unique_ptr<verify::DatabaseReader>> reader =
-        verify::DatabaseReader::Open(uri);
+    absl::StatusOr<std::unique_ptr<recorder::RecordReader>> reader =
+        recorder::RecordReader::Open(path);
     if (!reader.ok()) return reader.status();
     absl::MutexLock lock(&mu_);
     reader_ = *std::move(reader);
@@ -557,7 +557,7 @@ class ViewerDatabase::Impl {
   mutable absl::Mutex mu_;
   sqlite3* db_ = nullptr;  // set once by Open, used under mu_
   bool has_tournaments_ = false;
-  std::unique_ptr<verify::DatabaseReader> reader_ ABSL_GUARDED_BY(mu_);
+  std::unique_ptr<recorder::RecordReader> reader_ ABSL_GUARDED_BY(mu_);
 };
 
 ViewerDatabase::ViewerDatabase(std::string path, std::unique_ptr<Impl> impl)

@@ -68,7 +68,8 @@ class LobbyClient {
   using SeatKey = std::pair<std::string, int>;
 
   // Starts a player for the seat (mu_ held).
-  void StartPlayer(const SeatKey& key, const std::string& token);
+  void StartPlayer(const SeatKey& key, const std::string& token)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void PlayerDone(const SeatKey& key, absl::StatusOr<BotResult> result);
   bool Finished() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Log(const std::string& line) const;

@@ -1,0 +1,276 @@
+// Recorder::Impl, the recorder's internals, shared by the files that
+// implement it (internal to recorder/; include only from there):
+//   recorder_open.cc    opening, migrations, prepared writer statements,
+//                       the tally backfill, shutdown
+//   recorder_writer.cc  the writer thread (group commit) and each write
+//   recorder_reads.cc   reads, on their own connection
+//   recorder.cc         the public Recorder, forwarding here
+//
+// Threads: one writer thread owns `writer_` and everything marked
+// writer-thread state; reads hold read_mu_; callbacks run on the completion
+// thread, in commit order.
+
+#ifndef CASSINO_RECORDER_RECORDER_IMPL_H_
+#define CASSINO_RECORDER_RECORDER_IMPL_H_
+
+#include <sqlite3.h>
+
+#include <atomic>
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
+#include "recorder/recorder.h"
+#include "recorder/sqlite.h"
+#include "recorder/tally.h"
+
+namespace cassino::recorder {
+namespace internal {
+
+// A game's event rows, and its event pack, by game id (?1).
+inline constexpr char kGameRowsSql[] =
+    "SELECT seq, kind, at_us, payload, hash FROM events WHERE game_id = ?1 "
+    "ORDER BY seq";
+inline constexpr char kGamePackSql[] =
+    "SELECT pack FROM event_packs WHERE game_id = ?1";
+
+// A statement the Impl keeps for its lifetime (finalized by ~Impl).
+absl::StatusOr<sqlite3_stmt*> PrepareKept(sqlite3* db, absl::string_view sql);
+
+// Reads a game's events, from its `events` rows or from its event pack
+// (the statements kGameRowsSql and kGamePackSql, bound to `game_id` here).
+// DataLoss if the game has both, or a row's kind or the pack is unreadable.
+absl::Status ReadStoredEvents(sqlite3_stmt* rows, sqlite3_stmt* pack,
+                              const std::string& game_id,
+                              std::vector<Event>* events);
+
+// The summary columns an `end` or `abort` event sets.
+struct Summary {
+  GameStatus status = GameStatus::kFinished;
+  int winner = -1;
+  std::string end_reason;
+  std::optional<std::string> totals;  // JSON array text
+  int64_t finished_us = 0;
+};
+
+}  // namespace internal
+
+class Recorder::Impl {
+ public:
+  explicit Impl(Durability durability) : durability_(durability) {}
+  ~Impl();
+
+  absl::Status Init(const std::string& path);
+
+  // The writer queue.
+  struct CreateWrite {
+    GameHeader header;
+  };
+  struct AppendWrite {
+    std::string game_id;
+    std::vector<Recorder::NewEvent> events;  // written together or not at all
+  };
+  struct ImportWrite {
+    const GameRecord* record;  // owned by the waiting Import() caller
+  };
+  struct AccountWrite {
+    BotAccountRow account;
+    bool insert = false;  // else update
+  };
+  struct SeatTokenWrite {
+    std::string game_id;
+    int seat = 0;
+    std::string token_hash;
+  };
+  struct TournamentWrite {
+    TournamentRow tournament;
+    std::vector<TournamentGameRow> games;
+  };
+  struct TournamentGameWrite {
+    std::string tournament;
+    int index = 0;
+    std::string game_id;
+  };
+  struct TournamentEndWrite {
+    std::string tournament;
+    std::string status;
+    std::string reason;
+    int64_t ended_us = 0;
+  };
+  using Op = std::variant<CreateWrite, AppendWrite, ImportWrite, AccountWrite,
+                          SeatTokenWrite, TournamentWrite, TournamentGameWrite,
+                          TournamentEndWrite>;
+  struct Write {
+    Op op;
+    DoneCallback done;
+  };
+  void Enqueue(Write write);
+  absl::Status EnqueueAndWait(Op op);
+
+  absl::StatusOr<GameRecord> Load(const std::string& game_id);
+  absl::StatusOr<std::vector<GameSummary>> List(const ListFilter& filter);
+  absl::StatusOr<std::vector<std::string>> Unfinished();
+  absl::StatusOr<std::map<std::string, std::vector<int>>> ForfeitsByLabel(
+      const std::string& label);
+  absl::StatusOr<std::vector<BotAccountRow>> Accounts();
+  absl::StatusOr<std::vector<TournamentRow>> Tournaments();
+  absl::StatusOr<std::vector<TournamentGameRow>> TournamentGames(
+      const std::string& tournament);
+  Stats stats() const {
+    return {transactions_.load(std::memory_order_relaxed),
+            writes_.load(std::memory_order_relaxed)};
+  }
+
+ private:
+  // Where a game's hash chain stands: the next seq and the last hash.
+  struct ChainState {
+    int64_t next_seq = 0;
+    Digest last_hash{};
+    bool closed = false;  // ended or aborted: dropped from the cache
+  };
+
+  absl::Status Configure(sqlite3* db, bool writer);
+  absl::Status Migrate();
+  absl::Status PrepareWriter();
+
+  void WriterLoop();
+  // Runs done callbacks in order on the completion thread, so that the
+  // writer goes on with the next transaction while they run.
+  void CompletionLoop();
+  void WriteBatch(std::deque<Write>& batch);
+  absl::Status DoWrite(const CreateWrite& w);
+  absl::Status DoWrite(const AppendWrite& w);
+  absl::Status AppendOne(const std::string& game_id,
+                         const Recorder::NewEvent& event);
+  absl::Status DoWrite(const ImportWrite& w);
+  absl::Status DoWrite(const AccountWrite& w);
+  absl::Status DoWrite(const SeatTokenWrite& w);
+  absl::Status DoWrite(const TournamentWrite& w);
+  absl::Status DoWrite(const TournamentGameWrite& w);
+  absl::Status DoWrite(const TournamentEndWrite& w);
+  // The rules a new game must meet against what is already written, checked
+  // here, in the writer's transaction, where concurrent calls are ordered
+  // (the service checks them earlier too, for a quick answer):
+  // FailedPrecondition for a game labelled with a tournament's name that is
+  // not in its schedule (the scheduler writes a game's id into the schedule
+  // before creating it; docs/tournaments.md), or, unless scheduled, for a
+  // seat whose bot account is revoked (docs/lobby.md).
+  absl::Status CheckNewGame(const GameHeader& header);
+  absl::StatusOr<ChainState> Chain(const std::string& game_id);
+  absl::Status GameExists(const std::string& game_id, bool* exists);
+  absl::Status InsertGame(const GameHeader& header, GameStatus status,
+                          const std::optional<internal::Summary>& summary);
+  absl::Status InsertEvent(const std::string& game_id, int64_t seq,
+                           EventKind kind, int64_t at_us,
+                           absl::string_view payload, absl::string_view hash);
+  absl::Status SetSummary(const std::string& game_id,
+                          const internal::Summary& summary);
+  // Computes the game's tally from its events (all of them, this
+  // transaction's included) and writes it, replacing any.
+  absl::Status WriteTally(const std::string& game_id,
+                          std::span<const Event> events);
+  // The game has just ended (its end or abort event is in this
+  // transaction): writes its tally and moves its event rows into an event
+  // pack (event_pack.h).
+  absl::Status CloseGame(const std::string& game_id);
+  // Writes the game's pack of `events` and deletes its event rows.
+  absl::Status PackRows(const std::string& game_id,
+                        std::span<const Event> events);
+  absl::Status InsertTally(const std::string& game_id, const GameTally& tally);
+  // Writes the missing tallies of ended games (databases from before
+  // migration 002, or a crash between the migration and the backfill).
+  // Games that ended before migration 005 keep their event rows: a
+  // database's existing records are never rewritten.
+  absl::Status Backfill();
+
+  // Reader helpers; read_mu_ must be held.
+  absl::StatusOr<sqlite3_stmt*> ReadStmt(const std::string& sql)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(read_mu_);
+  // Fills in the game's bots and accounts.
+  absl::Status SeatsOf(GameSummary& game)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(read_mu_);
+  // The game's events, from its rows or its pack (ReadStoredEvents).
+  absl::Status LoadEvents(const std::string& game_id,
+                          std::vector<Event>* events)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(read_mu_);
+
+  const Durability durability_;
+  bool has_tallies_ = false;  // the game_tallies table exists
+  sqlite3* writer_ = nullptr;
+  sqlite3* reader_ = nullptr;
+
+  // Writer-thread state (and Init's, before the thread starts).
+  struct WriterStmts {
+    sqlite3_stmt* begin = nullptr;
+    sqlite3_stmt* commit = nullptr;
+    sqlite3_stmt* rollback = nullptr;
+    sqlite3_stmt* savepoint = nullptr;
+    sqlite3_stmt* release = nullptr;
+    sqlite3_stmt* rollback_to = nullptr;
+    sqlite3_stmt* game_exists = nullptr;
+    sqlite3_stmt* last_event = nullptr;
+    sqlite3_stmt* insert_game = nullptr;
+    sqlite3_stmt* insert_seat = nullptr;
+    sqlite3_stmt* insert_event = nullptr;
+    sqlite3_stmt* set_summary = nullptr;
+    sqlite3_stmt* game_shape = nullptr;
+    sqlite3_stmt* game_rows = nullptr;
+    sqlite3_stmt* game_pack = nullptr;
+    sqlite3_stmt* pack_exists = nullptr;
+    sqlite3_stmt* insert_pack = nullptr;
+    sqlite3_stmt* delete_rows = nullptr;
+    sqlite3_stmt* insert_tally = nullptr;
+    sqlite3_stmt* set_seat_account = nullptr;
+    sqlite3_stmt* insert_account = nullptr;
+    sqlite3_stmt* update_account = nullptr;
+    sqlite3_stmt* set_seat_token = nullptr;
+    sqlite3_stmt* insert_tournament = nullptr;
+    sqlite3_stmt* insert_tournament_game = nullptr;
+    sqlite3_stmt* set_tournament_game = nullptr;
+    sqlite3_stmt* end_tournament = nullptr;
+    sqlite3_stmt* import_account = nullptr;
+    sqlite3_stmt* tournament_exists = nullptr;
+    sqlite3_stmt* scheduled_game = nullptr;
+    sqlite3_stmt* label_used = nullptr;
+    sqlite3_stmt* account_revoked = nullptr;
+  } w_;
+  // Committed chain states of games written to or read by this writer.
+  std::unordered_map<std::string, ChainState> cache_;
+  // Chain states changed by the open transaction; merged into cache_ on
+  // commit, dropped on rollback.
+  std::unordered_map<std::string, ChainState> overlay_;
+
+  absl::Mutex queue_mu_;
+  absl::CondVar queue_cv_;
+  std::deque<Write> queue_ ABSL_GUARDED_BY(queue_mu_);
+  bool stop_ ABSL_GUARDED_BY(queue_mu_) = false;
+  std::thread writer_thread_;
+
+  // Committed writes whose callbacks have not run yet, in order.
+  absl::Mutex done_mu_;
+  absl::CondVar done_cv_;
+  std::deque<std::pair<DoneCallback, absl::Status>> done_queue_
+      ABSL_GUARDED_BY(done_mu_);
+  bool done_stop_ ABSL_GUARDED_BY(done_mu_) = false;
+  std::thread completion_thread_;
+
+  absl::Mutex read_mu_;
+  std::map<std::string, sqlite3_stmt*> read_stmts_ ABSL_GUARDED_BY(read_mu_);
+
+  std::atomic<int64_t> transactions_{0};
+  std::atomic<int64_t> writes_{0};
+};
+
+}  // namespace cassino::recorder
+
+#endif  // CASSINO_RECORDER_RECORDER_IMPL_H_

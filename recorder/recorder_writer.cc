@@ -1,0 +1,694 @@
+#include <algorithm>
+#include <deque>
+#include <future>
+#include <span>
+#include <utility>
+#include <variant>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "nlohmann/json.hpp"
+#include "recorder/canonical_json.h"
+#include "recorder/event_pack.h"
+#include "recorder/payload.h"
+#include "recorder/recorder_impl.h"
+#include "recorder/tally.h"
+
+namespace cassino::recorder {
+namespace {
+
+using Json = nlohmann::json;
+using internal::ReadStoredEvents;
+using internal::Summary;
+
+// Checks that an event payload is a JSON object and, for `end` and `abort`,
+// extracts the summary (an end payload must read: recorder/payload.h).
+// Never throws.
+absl::StatusOr<std::optional<Summary>> CheckPayload(EventKind kind,
+                                                    int64_t at_us,
+                                                    absl::string_view payload) {
+  if (kind == EventKind::kEnd) {
+    EndFields end;
+    if (absl::Status s = ParseEndPayload(payload, &end); !s.ok()) return s;
+    Summary summary;
+    summary.finished_us = at_us;
+    summary.winner = end.winner;
+    summary.end_reason = end.reason;
+    std::string totals;
+    JsonWriter(&totals).IntArray(end.totals);
+    summary.totals = std::move(totals);
+    if (end.reason == GameEndReasonName(GameEndReason::kAborted)) {
+      summary.status = GameStatus::kAborted;
+    }
+    return summary;
+  }
+  if (payload.empty() || payload.front() != '{' || !Json::accept(payload)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        EventKindName(kind), " payload is not a JSON object: ", payload));
+  }
+  if (kind == EventKind::kAbort) {
+    return Summary{GameStatus::kAborted, -1, "aborted", std::nullopt, at_us};
+  }
+  return std::nullopt;
+}
+
+absl::StatusOr<Digest> ParseDigest(absl::string_view hex,
+                                   absl::string_view what) {
+  absl::StatusOr<Seed> digest = ParseSeed(hex);
+  if (!digest.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, ": not 64 hex digits: '", hex, "'"));
+  }
+  return *digest;
+}
+
+}  // namespace
+
+void Recorder::Impl::Enqueue(Write write) {
+  {
+    absl::MutexLock lock(&queue_mu_);
+    queue_.push_back(std::move(write));
+  }
+  queue_cv_.Signal();
+}
+
+absl::Status Recorder::Impl::EnqueueAndWait(Op op) {
+  std::promise<absl::Status> promise;
+  std::future<absl::Status> result = promise.get_future();
+  Enqueue({std::move(op),
+           [&promise](absl::Status s) { promise.set_value(std::move(s)); }});
+  return result.get();
+}
+
+void Recorder::Impl::WriterLoop() {
+  while (true) {
+    std::deque<Write> batch;
+    {
+      absl::MutexLock lock(&queue_mu_);
+      while (!stop_ && queue_.empty()) queue_cv_.Wait(&queue_mu_);
+      if (queue_.empty()) return;  // stopping and drained
+      batch.swap(queue_);
+    }
+    WriteBatch(batch);
+  }
+}
+
+void Recorder::Impl::WriteBatch(std::deque<Write>& batch) {
+  std::vector<absl::Status> results(batch.size());
+  overlay_.clear();
+  absl::Status txn = Query(w_.begin).Run("BEGIN");
+  int64_t written = 0;
+  if (txn.ok()) {
+    for (size_t i = 0; i < batch.size(); ++i) {
+      // A savepoint per write, so that one failing write (an unknown or
+      // duplicate game, a bad payload) fails alone. DoWrite changes overlay_
+      // only after all of its SQL succeeded, so a failed write leaves the
+      // overlay as it was.
+      absl::Status s = Query(w_.savepoint).Run("SAVEPOINT");
+      if (s.ok()) {
+        s = std::visit([this](const auto& op) { return DoWrite(op); },
+                       batch[i].op);
+        if (s.ok()) {
+          s = Query(w_.release).Run("RELEASE");
+        } else {
+          Query(w_.rollback_to).Run("ROLLBACK TO").IgnoreError();
+          Query(w_.release).Run("RELEASE").IgnoreError();
+        }
+      }
+      if (s.ok()) ++written;
+      results[i] = std::move(s);
+    }
+    txn = Query(w_.commit).Run("COMMIT");
+    if (!txn.ok()) Query(w_.rollback).Run("ROLLBACK").IgnoreError();
+  }
+  if (txn.ok()) {
+    for (auto& [id, state] : overlay_) {
+      if (state.closed) {
+        cache_.erase(id);
+      } else {
+        cache_[id] = state;
+      }
+    }
+    transactions_.fetch_add(1, std::memory_order_relaxed);
+    writes_.fetch_add(written, std::memory_order_relaxed);
+  } else {
+    for (absl::Status& s : results) {
+      if (s.ok()) s = txn;
+    }
+  }
+  overlay_.clear();
+  {
+    absl::MutexLock lock(&done_mu_);
+    for (size_t i = 0; i < batch.size(); ++i) {
+      if (batch[i].done) {
+        done_queue_.emplace_back(std::move(batch[i].done),
+                                 std::move(results[i]));
+      }
+    }
+  }
+  done_cv_.Signal();
+}
+
+void Recorder::Impl::CompletionLoop() {
+  while (true) {
+    std::deque<std::pair<DoneCallback, absl::Status>> ready;
+    {
+      absl::MutexLock lock(&done_mu_);
+      while (!done_stop_ && done_queue_.empty()) done_cv_.Wait(&done_mu_);
+      if (done_queue_.empty()) return;  // stopping and drained
+      ready.swap(done_queue_);
+    }
+    for (auto& [done, status] : ready) done(std::move(status));
+  }
+}
+
+absl::Status Recorder::Impl::GameExists(const std::string& game_id,
+                                        bool* exists) {
+  Query q(w_.game_exists);
+  q.Bind(1, game_id);
+  int rc = q.Step();
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+    return SqlError(writer_, rc, "looking up a game");
+  }
+  *exists = rc == SQLITE_ROW;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Recorder::Impl::ChainState> Recorder::Impl::Chain(
+    const std::string& game_id) {
+  if (auto it = overlay_.find(game_id); it != overlay_.end()) {
+    return it->second;
+  }
+  if (auto it = cache_.find(game_id); it != cache_.end()) return it->second;
+  Query q(w_.last_event);
+  q.Bind(1, game_id);
+  int rc = q.Step();
+  if (rc == SQLITE_DONE) {
+    // No rows: an unknown game, or an ended one whose events are packed.
+    Query p(w_.pack_exists);
+    p.Bind(1, game_id);
+    rc = p.Step();
+    if (rc == SQLITE_ROW) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("game '", game_id, "' has ended"));
+    }
+    if (rc != SQLITE_DONE) {
+      return SqlError(writer_, rc, "looking for an event pack");
+    }
+    return absl::NotFoundError(absl::StrCat("unknown game '", game_id, "'"));
+  }
+  if (rc != SQLITE_ROW) return SqlError(writer_, rc, "reading the last event");
+  absl::StatusOr<Digest> hash =
+      ParseDigest(q.Text(1), absl::StrCat("game ", game_id, " last hash"));
+  if (!hash.ok()) return absl::DataLossError(hash.status().message());
+  ChainState state{q.Int(0) + 1, *hash, false};
+  // Reads here see only committed rows for this game (this transaction's
+  // writes to it would be in overlay_), so the cache may take them.
+  cache_[game_id] = state;
+  return state;
+}
+
+absl::Status Recorder::Impl::InsertGame(const GameHeader& h, GameStatus status,
+                                        const std::optional<Summary>& summary) {
+  for (const std::string& deck : h.explicit_decks) {
+    if (deck.find('\n') != std::string::npos) {
+      return absl::InvalidArgumentError("an explicit deck contains a newline");
+    }
+  }
+  {
+    Query q(w_.insert_game);
+    q.Bind(1, h.game_id)
+        .Bind(2, h.label)
+        .Bind(3, h.rules)
+        .Bind(4, h.commitment)
+        .Bind(5, h.seed)
+        .Bind(6, absl::StrJoin(h.explicit_decks, "\n"))
+        .Bind(7, h.clock.per_move_ms)
+        .Bind(8, h.clock.bank_ms)
+        .Bind(9, static_cast<int64_t>(h.clock.max_illegal))
+        .Bind(10, h.created_us)
+        .Bind(11, GameStatusName(status));
+    if (summary.has_value()) {
+      q.Bind(12, static_cast<int64_t>(summary->winner))
+          .Bind(13, summary->end_reason)
+          .Bind(15, summary->finished_us);
+      if (summary->totals.has_value()) q.Bind(14, *summary->totals);
+    }
+    if (absl::Status s = q.Run("inserting a game"); !s.ok()) return s;
+  }
+  for (size_t seat = 0; seat < h.seats.size(); ++seat) {
+    Query q(w_.insert_seat);
+    q.Bind(1, h.game_id)
+        .Bind(2, static_cast<int64_t>(seat))
+        .Bind(3, h.seats[seat].bot_name)
+        .Bind(4, h.seats[seat].token_hash);
+    if (absl::Status s = q.Run("inserting a seat"); !s.ok()) return s;
+  }
+  for (size_t seat = 0; seat < h.seats.size(); ++seat) {
+    if (h.seats[seat].account.empty()) continue;
+    Query q(w_.set_seat_account);
+    q.Bind(1, h.game_id)
+        .Bind(2, static_cast<int64_t>(seat))
+        .Bind(3, h.seats[seat].account);
+    if (absl::Status s = q.Run("naming a seat's account"); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Recorder::Impl::InsertEvent(const std::string& game_id,
+                                         int64_t seq, EventKind kind,
+                                         int64_t at_us,
+                                         absl::string_view payload,
+                                         absl::string_view hash) {
+  Query q(w_.insert_event);
+  q.Bind(1, game_id)
+      .Bind(2, seq)
+      .Bind(3, EventKindName(kind))
+      .Bind(4, at_us)
+      .Bind(5, payload)
+      .Bind(6, hash);
+  return q.Run("inserting an event");
+}
+
+absl::Status Recorder::Impl::SetSummary(const std::string& game_id,
+                                        const Summary& summary) {
+  Query q(w_.set_summary);
+  q.Bind(1, game_id)
+      .Bind(2, GameStatusName(summary.status))
+      .Bind(3, static_cast<int64_t>(summary.winner))
+      .Bind(4, summary.end_reason)
+      .Bind(6, summary.finished_us);
+  if (summary.totals.has_value()) q.Bind(5, *summary.totals);
+  return q.Run("updating the game summary");
+}
+
+absl::Status Recorder::Impl::InsertTally(const std::string& game_id,
+                                         const GameTally& tally) {
+  if (!has_tallies_) return absl::OkStatus();
+  Query q(w_.insert_tally);
+  q.Bind(1, game_id)
+      .Bind(2, tally.events)
+      .Bind(3, tally.rounds)
+      .Bind(4, tally.moves)
+      .Bind(5, tally.bad_moves)
+      .Bind(6, tally.bad_events)
+      .Bind(7, tally.PointsText())
+      .Bind(8, tally.ConductText())
+      .Bind(9, tally.MoveMsText());
+  return q.Run("writing the game tally");
+}
+
+absl::Status Recorder::Impl::WriteTally(const std::string& game_id,
+                                        std::span<const Event> events) {
+  if (!has_tallies_) return absl::OkStatus();
+  std::string rules;
+  int64_t players = 0;
+  {
+    Query q(w_.game_shape);
+    q.Bind(1, game_id);
+    int rc = q.Step();
+    if (rc != SQLITE_ROW)
+      return SqlError(writer_, rc, "reading a game's rules");
+    rules = q.Text(0);
+    players = q.Int(1);
+  }
+  const int seats = static_cast<int>(std::clamp<int64_t>(players, 0, 64));
+  TallyBuilder builder(seats, TallySides(rules, seats));
+  for (const Event& e : events) builder.Add(e.kind, e.payload);
+  return InsertTally(game_id, builder.tally());
+}
+
+absl::Status Recorder::Impl::PackRows(const std::string& game_id,
+                                      std::span<const Event> events) {
+  absl::StatusOr<std::string> pack = PackEvents(events);
+  if (!pack.ok()) {
+    return absl::Status(
+        pack.status().code(),
+        absl::StrCat("game ", game_id, ": ", pack.status().message()));
+  }
+  {
+    Query q(w_.insert_pack);
+    q.Bind(1, game_id)
+        .Bind(2, static_cast<int64_t>(events.size()))
+        .BindBlob(3, *pack);
+    if (absl::Status s = q.Run("writing an event pack"); !s.ok()) return s;
+  }
+  Query q(w_.delete_rows);
+  q.Bind(1, game_id);
+  return q.Run("deleting packed event rows");
+}
+
+absl::Status Recorder::Impl::CloseGame(const std::string& game_id) {
+  std::vector<Event> events;
+  if (absl::Status s =
+          ReadStoredEvents(w_.game_rows, w_.game_pack, game_id, &events);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = WriteTally(game_id, events); !s.ok()) return s;
+  return PackRows(game_id, events);
+}
+
+absl::Status Recorder::Impl::CheckNewGame(const GameHeader& h) {
+  bool scheduled = false;
+  if (!h.label.empty()) {
+    Query t(w_.tournament_exists);
+    t.Bind(1, h.label);
+    int rc = t.Step();
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+      return SqlError(writer_, rc, "reading tournaments");
+    }
+    if (rc == SQLITE_ROW) {
+      Query g(w_.scheduled_game);
+      g.Bind(1, h.label).Bind(2, h.game_id);
+      rc = g.Step();
+      if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+        return SqlError(writer_, rc, "reading a schedule");
+      }
+      if (rc == SQLITE_DONE) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "label '", h.label,
+            "' is the name of a tournament: only the referee's scheduler "
+            "creates games with it"));
+      }
+      scheduled = true;
+    }
+  }
+  // (A scheduled game may seat a revoked account: its seat forfeits at
+  // once, docs/tournaments.md.)
+  if (scheduled) return absl::OkStatus();
+  for (size_t seat = 0; seat < h.seats.size(); ++seat) {
+    const std::string& account = h.seats[seat].account;
+    if (account.empty()) continue;
+    Query q(w_.account_revoked);
+    q.Bind(1, account);
+    const int rc = q.Step();
+    if (rc == SQLITE_ROW && !q.IsNull(0)) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "seats[", seat, "].account: bot account '", account, "' is revoked"));
+    }
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+      return SqlError(writer_, rc, "reading a bot account");
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Recorder::Impl::DoWrite(const CreateWrite& w) {
+  const GameHeader& h = w.header;
+  if (h.game_id.empty()) return absl::InvalidArgumentError("empty game id");
+  Digest previous{};
+  if (!h.commitment.empty()) {
+    absl::StatusOr<Digest> commitment = ParseDigest(h.commitment, "commitment");
+    if (!commitment.ok()) return commitment.status();
+    previous = *commitment;
+  }
+  bool exists = overlay_.contains(h.game_id) || cache_.contains(h.game_id);
+  if (!exists) {
+    if (absl::Status s = GameExists(h.game_id, &exists); !s.ok()) return s;
+  }
+  if (exists) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("game '", h.game_id, "' already exists"));
+  }
+  if (absl::Status s = CheckNewGame(h); !s.ok()) return s;
+  if (absl::Status s = InsertGame(h, GameStatus::kRunning, std::nullopt);
+      !s.ok()) {
+    return s;
+  }
+  const std::string payload = CreatePayload(h);
+  const Digest hash = ChainHash(previous, EventKind::kCreate, payload);
+  if (absl::Status s = InsertEvent(h.game_id, 0, EventKind::kCreate,
+                                   h.created_us, payload, ToHex(hash));
+      !s.ok()) {
+    return s;
+  }
+  overlay_[h.game_id] = ChainState{1, hash, false};
+  return absl::OkStatus();
+}
+
+absl::Status Recorder::Impl::DoWrite(const AppendWrite& w) {
+  // On failure the savepoint undoes the SQL; the chain state is put back
+  // here, so that the overlay again matches what is written.
+  const auto before = overlay_.find(w.game_id);
+  const std::optional<ChainState> saved =
+      before == overlay_.end() ? std::nullopt
+                               : std::optional<ChainState>(before->second);
+  for (const Recorder::NewEvent& e : w.events) {
+    absl::Status s = AppendOne(w.game_id, e);
+    if (!s.ok()) {
+      if (saved) {
+        overlay_[w.game_id] = *saved;
+      } else {
+        overlay_.erase(w.game_id);
+      }
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Recorder::Impl::AppendOne(const std::string& game_id,
+                                       const Recorder::NewEvent& e) {
+  if (e.kind == EventKind::kCreate) {
+    return absl::InvalidArgumentError(
+        "create events are written by CreateGame, not Append");
+  }
+  absl::StatusOr<std::optional<Summary>> summary =
+      CheckPayload(e.kind, e.at_us, e.payload);
+  if (!summary.ok()) return summary.status();
+  absl::StatusOr<ChainState> chain = Chain(game_id);
+  if (!chain.ok()) return chain.status();
+  if (chain->closed) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("game '", game_id, "' has ended"));
+  }
+  const Digest hash = ChainHash(chain->last_hash, e.kind, e.payload);
+  if (absl::Status s = InsertEvent(game_id, chain->next_seq, e.kind, e.at_us,
+                                   e.payload, ToHex(hash));
+      !s.ok()) {
+    return s;
+  }
+  if (summary->has_value()) {
+    if (absl::Status s = SetSummary(game_id, **summary); !s.ok()) return s;
+    if (absl::Status s = CloseGame(game_id); !s.ok()) return s;
+  }
+  overlay_[game_id] = ChainState{chain->next_seq + 1, hash,
+                                 chain->closed || summary->has_value()};
+  return absl::OkStatus();
+}
+
+absl::Status Recorder::Impl::DoWrite(const ImportWrite& w) {
+  const GameRecord& r = *w.record;
+  const GameHeader& h = r.header;
+  if (h.game_id.empty()) return absl::InvalidArgumentError("empty game id");
+  if (r.events.empty() || r.events[0].kind != EventKind::kCreate) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("game ", h.game_id, ": a record starts with create"));
+  }
+  Digest last{};
+  std::optional<Summary> summary;
+  for (size_t i = 0; i < r.events.size(); ++i) {
+    const Event& e = r.events[i];
+    if (e.seq != static_cast<int64_t>(i)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("game ", h.game_id, ": event ", i, " has seq ", e.seq));
+    }
+    if (i > 0 && e.kind == EventKind::kCreate) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("game ", h.game_id, ": create may only be event 0"));
+    }
+    absl::StatusOr<Digest> hash = ParseDigest(
+        e.hash, absl::StrCat("game ", h.game_id, " event ", i, " hash"));
+    if (!hash.ok()) return hash.status();
+    last = *hash;
+    absl::StatusOr<std::optional<Summary>> s =
+        CheckPayload(e.kind, e.at_us, e.payload);
+    if (!s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "game ", h.game_id, " event ", i, ": ", s.status().message()));
+    }
+    if (s->has_value()) summary = *std::move(s).value();
+  }
+  bool exists = overlay_.contains(h.game_id) || cache_.contains(h.game_id);
+  if (!exists) {
+    if (absl::Status s = GameExists(h.game_id, &exists); !s.ok()) return s;
+  }
+  if (exists) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("game '", h.game_id, "' already exists"));
+  }
+  if (r.status == GameStatus::kRunning) {
+    summary.reset();
+  } else if (summary.has_value()) {
+    summary->status = r.status;
+  } else {
+    summary = Summary{r.status, -1, "", std::nullopt, r.events.back().at_us};
+  }
+  // The accounts the seats name must exist (seats.account references
+  // bot_accounts): one this database does not know is added without a key
+  // and revoked, so nothing can play as it until an organiser rotates its
+  // key (docs/export_format.md).
+  for (const SeatInfo& seat : h.seats) {
+    if (seat.account.empty()) continue;
+    Query q(w_.import_account);
+    q.Bind(1, seat.account).Bind(2, h.created_us);
+    if (absl::Status s = q.Run("adding an imported seat's account"); !s.ok()) {
+      return s;
+    }
+  }
+  if (absl::Status s = InsertGame(h, r.status, summary); !s.ok()) return s;
+  if (r.status == GameStatus::kRunning) {
+    for (const Event& e : r.events) {
+      if (absl::Status s =
+              InsertEvent(h.game_id, e.seq, e.kind, e.at_us, e.payload,
+                          absl::AsciiStrToLower(e.hash));
+          !s.ok()) {
+        return s;
+      }
+    }
+  } else {
+    // An ended game is stored as the referee leaves one: its events
+    // packed. Derived data is never imported: the tally is computed from
+    // the events.
+    if (absl::Status s = PackRows(h.game_id, r.events); !s.ok()) return s;
+    if (absl::Status s = InsertTally(h.game_id, TallyOf(r)); !s.ok()) return s;
+  }
+  overlay_[h.game_id] = ChainState{static_cast<int64_t>(r.events.size()), last,
+                                   r.status != GameStatus::kRunning};
+  return absl::OkStatus();
+}
+
+absl::Status Recorder::Impl::DoWrite(const AccountWrite& w) {
+  const BotAccountRow& a = w.account;
+  if (a.name.empty()) return absl::InvalidArgumentError("empty account name");
+  Query q(w.insert ? w_.insert_account : w_.update_account);
+  q.Bind(1, a.name)
+      .Bind(2, a.owner)
+      .Bind(3, a.contact)
+      .Bind(4, a.key_hash)
+      .Bind(5, a.created_us)
+      .Bind(6, a.key_us);
+  if (a.revoked_us != 0) {
+    q.Bind(7, a.revoked_us);
+  } else {
+    q.BindNull(7);
+  }
+  const int rc = q.Step();
+  if (rc != SQLITE_DONE) {
+    if (w.insert && (rc & 0xff) == SQLITE_CONSTRAINT) {
+      return absl::AlreadyExistsError(
+          absl::StrCat("bot account '", a.name, "' already exists"));
+    }
+    return SqlError(writer_, rc, "writing a bot account");
+  }
+  if (!w.insert && sqlite3_changes(writer_) == 0) {
+    return absl::NotFoundError(absl::StrCat("no bot account '", a.name, "'"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Recorder::Impl::DoWrite(const SeatTokenWrite& w) {
+  Query q(w_.set_seat_token);
+  q.Bind(1, w.game_id)
+      .Bind(2, static_cast<int64_t>(w.seat))
+      .Bind(3, w.token_hash);
+  if (absl::Status s = q.Run("setting a seat token"); !s.ok()) return s;
+  if (sqlite3_changes(writer_) == 0) {
+    return absl::NotFoundError(
+        absl::StrCat("no seat ", w.seat, " in game '", w.game_id, "'"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Recorder::Impl::DoWrite(const TournamentWrite& w) {
+  const TournamentRow& t = w.tournament;
+  if (t.name.empty())
+    return absl::InvalidArgumentError("empty tournament name");
+  {
+    Query q(w_.label_used);
+    q.Bind(1, t.name);
+    const int rc = q.Step();
+    if (rc == SQLITE_ROW) {
+      return absl::AlreadyExistsError(
+          absl::StrCat("games labelled '", t.name,
+                       "' already exist; a tournament's name must be a new "
+                       "label"));
+    }
+    if (rc != SQLITE_DONE) return SqlError(writer_, rc, "reading labels");
+  }
+  {
+    Query q(w_.insert_tournament);
+    q.Bind(1, t.name)
+        .Bind(2, Json(t.participants).dump())
+        .Bind(3, t.format)
+        .Bind(4, static_cast<int64_t>(t.games_per_pairing))
+        .Bind(5, static_cast<int64_t>(t.duplicate ? 1 : 0))
+        .Bind(6, t.rules)
+        .Bind(7, t.clock.per_move_ms)
+        .Bind(8, t.clock.bank_ms)
+        .Bind(9, static_cast<int64_t>(t.clock.max_illegal))
+        .Bind(10, static_cast<int64_t>(t.max_concurrent))
+        .Bind(11, t.grace_ms)
+        .Bind(12, t.seed)
+        .Bind(13, t.commitment)
+        .Bind(14, t.status)
+        .Bind(15, t.reason)
+        .Bind(16, t.created_us);
+    if (t.ended_us != 0) q.Bind(17, t.ended_us);
+    const int rc = q.Step();
+    if (rc != SQLITE_DONE) {
+      if (rc == SQLITE_CONSTRAINT_PRIMARYKEY) {
+        return absl::AlreadyExistsError(
+            absl::StrCat("tournament '", t.name, "' already exists"));
+      }
+      return SqlError(writer_, rc, "inserting a tournament");
+    }
+  }
+  for (const TournamentGameRow& g : w.games) {
+    if (g.seats.size() != 2) {
+      return absl::InvalidArgumentError("a tournament game has two seats");
+    }
+    Query q(w_.insert_tournament_game);
+    q.Bind(1, t.name)
+        .Bind(2, static_cast<int64_t>(g.index))
+        .Bind(3, g.seats[0])
+        .Bind(4, g.seats[1])
+        .Bind(5, g.seed);
+    if (!g.game_id.empty()) q.Bind(6, g.game_id);
+    if (absl::Status s = q.Run("inserting a tournament game"); !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Recorder::Impl::DoWrite(const TournamentGameWrite& w) {
+  Query q(w_.set_tournament_game);
+  q.Bind(1, w.tournament).Bind(2, static_cast<int64_t>(w.index));
+  if (!w.game_id.empty()) q.Bind(3, w.game_id);
+  if (absl::Status s = q.Run("setting a tournament game"); !s.ok()) return s;
+  if (sqlite3_changes(writer_) == 0) {
+    return absl::NotFoundError(absl::StrCat(
+        "no game ", w.index, " in tournament '", w.tournament, "'"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Recorder::Impl::DoWrite(const TournamentEndWrite& w) {
+  Query q(w_.end_tournament);
+  q.Bind(1, w.tournament)
+      .Bind(2, w.status)
+      .Bind(3, w.reason)
+      .Bind(4, w.ended_us);
+  if (absl::Status s = q.Run("ending a tournament"); !s.ok()) return s;
+  if (sqlite3_changes(writer_) == 0) {
+    return absl::NotFoundError(
+        absl::StrCat("no tournament '", w.tournament, "'"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace cassino::recorder

@@ -1,0 +1,38 @@
+// The move rules of whichever game a position's rule set plays
+// (`game=cassino|callabra|tablanette`): the one dispatch by game kind that
+// the game, the tools and the playouts share, so that a tool never lists
+// Cassino's moves for a Callabra or Tablanette position.
+//
+// Contract: the functions read `pos` only for the duration of the call and
+// keep nothing. `pos` must be valid (Position::Validate).
+
+#ifndef CASSINO_RULES_GAME_MOVES_H_
+#define CASSINO_RULES_GAME_MOVES_H_
+
+#include <vector>
+
+#include "absl/status/status.h"
+#include "rules/legal_moves.h"
+#include "rules/move.h"
+#include "rules/position.h"
+
+namespace cassino {
+
+// Replaces `out` with every legal move of pos.to_move under the position's
+// game, in that game's fixed order. `gen` is scratch space for Cassino
+// (reused without allocating once warm). Returns false if the list is
+// incomplete (only Cassino's generator caps very large tables; see
+// MoveGenerator::kMaxItems).
+bool GenerateGameMoves(const Position& pos, MoveGenerator& gen,
+                       std::vector<Move>* out);
+
+// Convenience: every legal move of pos.to_move under the position's game.
+std::vector<Move> GameLegalMoves(const Position& pos);
+
+// OK if `move` is legal for pos.to_move under the position's game;
+// otherwise InvalidArgument with the reason.
+absl::Status ValidateGameMove(const Position& pos, const Move& move);
+
+}  // namespace cassino
+
+#endif  // CASSINO_RULES_GAME_MOVES_H_
