@@ -12,7 +12,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "recorder/display_text.h"
 #include "recorder/event_fields.h"
 #include "recorder/payload.h"
 #include "recorder/record.h"
@@ -77,20 +76,23 @@ struct Options {
 };
 
 // --format html: the viewer's page of the game, self-contained.
-int RunHtml(const Options& opt, const std::vector<std::string>& databases,
-            const std::string& game_id) {
+int RunHtml(const Options& opt, const RecordArgs& args) {
   if (opt.seat >= 0 || opt.all || opt.round != 0 || opt.move >= 0) {
     std::cerr << "cassino replay: --seat, --all, --round and --move do not "
                  "apply to --format html\n";
     return 2;
   }
+  if (args.games.size() != 1) {
+    std::cerr << "cassino replay: name one game after the database(s)\n";
+    return 2;
+  }
   absl::StatusOr<std::unique_ptr<viewer::Viewer>> v =
-      viewer::Viewer::Open(databases);
+      viewer::Viewer::Open(args.databases);
   if (!v.ok()) {
     std::cerr << "cassino replay: " << v.status().message() << "\n";
     return 2;
   }
-  absl::StatusOr<std::string> json = (*v)->GameJson(game_id);
+  absl::StatusOr<std::string> json = (*v)->GameJson(args.games[0]);
   if (!json.ok()) {
     std::cerr << "cassino replay: " << json.status().message() << "\n";
     return absl::IsNotFound(json.status()) ? 1 : 2;
@@ -144,16 +146,16 @@ int Run(const Options& opt) {
     std::cerr << "cassino replay: " << s.message() << "\n";
     return 2;
   }
+  if (opt.format == "html") return RunHtml(opt, args);
+  if (!opt.out.empty()) {
+    std::cerr << "cassino replay: --out applies to --format html\n";
+    return 2;
+  }
   if (args.games.size() != 1) {
     std::cerr << "cassino replay: name one game after the database(s)\n";
     return 2;
   }
   const std::string& game_id = args.games[0];
-  if (opt.format == "html") return RunHtml(opt, args.databases, game_id);
-  if (!opt.out.empty()) {
-    std::cerr << "cassino replay: --out applies to --format html\n";
-    return 2;
-  }
   // Read-only: replaying never changes (or migrates) a database.
   absl::StatusOr<recorder::GameRecord> record =
       absl::NotFoundError(absl::StrCat("no game ", game_id));
@@ -210,15 +212,10 @@ int Run(const Options& opt) {
   Game game = *std::move(created);
 
   std::ostream& out = std::cout;
-  // Names, labels and texts from the record are escaped: a record (an
-  // imported one, or one written before they were checked) may hold
-  // control characters.
-  using recorder::EscapeDisplay;
-  out << "Game " << EscapeDisplay(h.game_id)
-      << (h.label.empty() ? "" : " (" + EscapeDisplay(h.label) + ")")
-      << "\n  rules: " << EscapeDisplay(h.rules) << "\n  seats:";
+  out << "Game " << h.game_id << (h.label.empty() ? "" : " (" + h.label + ")")
+      << "\n  rules: " << h.rules << "\n  seats:";
   for (size_t s = 0; s < h.seats.size(); ++s) {
-    out << " " << s << "=" << EscapeDisplay(h.seats[s].bot_name);
+    out << " " << s << "=" << h.seats[s].bot_name;
   }
   out << "\n  view: "
       << (opt.all         ? std::string("every hand")
@@ -244,8 +241,7 @@ int Run(const Options& opt) {
   };
   auto fail = [&](const recorder::Event& e, absl::string_view what) {
     std::cerr << "cassino replay: event " << e.seq << " ("
-              << recorder::EventKindName(e.kind)
-              << "): " << recorder::EscapeDisplay(what) << "\n";
+              << recorder::EventKindName(e.kind) << "): " << what << "\n";
     return 1;
   };
   bool state_shown = false;
@@ -271,8 +267,7 @@ int Run(const Options& opt) {
         state_shown = true;
         if (shown(game.round())) {
           out << "  rejected from seat " << p.reject.seat << ": \""
-              << EscapeDisplay(p.reject.submitted) << "\" ("
-              << EscapeDisplay(p.reject.reason) << ")\n";
+              << p.reject.submitted << "\" (" << p.reject.reason << ")\n";
         }
         break;
       case recorder::EventKind::kMove: {
@@ -312,12 +307,12 @@ int Run(const Options& opt) {
           return fail(e, "bad seat");
         }
         game.Forfeit(p.forfeit.seat, p.forfeit.detail);
-        out << "\nForfeit: seat " << p.forfeit.seat << ": "
-            << EscapeDisplay(p.forfeit.detail) << "\n";
+        out << "\nForfeit: seat " << p.forfeit.seat << ": " << p.forfeit.detail
+            << "\n";
         break;
       case recorder::EventKind::kAbort:
         game.Abort("");
-        out << "\nAborted: " << EscapeDisplay(p.abort.detail) << "\n";
+        out << "\nAborted: " << p.abort.detail << "\n";
         break;
     }
   }

@@ -13,7 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
 #include "nlohmann/json.hpp"
-#include "tools/verify/verifier.h"
+#include "recorder/record_reader.h"
 
 namespace cassino::viewer {
 
@@ -175,7 +175,7 @@ class ViewerDatabase::Impl {
           absl::StrCat(path, " is not a game record database"));
     }
     absl::StatusOr<std::unique_ptr<recorder::RecordReader>> reader =
-        recorder::RecordReader::Open(uri);
+        recorder::RecordReader::Open(path);
     if (!reader.ok()) return reader.status();
     absl::MutexLock lock(&mu_);
     reader_ = *std::move(reader);
