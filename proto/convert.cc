@@ -19,98 +19,6 @@ v1::MoveKind KindToProto(MoveKind kind) {
   return v1::MOVE_KIND_UNSPECIFIED;
 }
 
-// The kind, cards and value of a structured move, checked for shape.
-absl::StatusOr<Move> StructuredMoveBody(const v1::Move& m, Card played,
-                                        CardSet table) {
-  if (!m.second_card().empty() && m.kind() != v1::MOVE_KIND_CAPTURE) {
-    return absl::InvalidArgumentError(
-        "move.second_card is only for a pair capture (kind CAPTURE)");
-  }
-  switch (m.kind()) {
-    case v1::MOVE_KIND_TRAIL:
-      if (!table.empty()) {
-        return absl::InvalidArgumentError("a trail involves no table cards");
-      }
-      return Move::Trail(played);
-    case v1::MOVE_KIND_CAPTURE:
-      if (table.empty()) {
-        return absl::InvalidArgumentError("a capture must take table cards");
-      }
-      if (!m.second_card().empty()) {
-        absl::StatusOr<Card> second = Card::Parse(m.second_card());
-        if (!second.ok()) {
-          return absl::InvalidArgumentError(
-              absl::StrCat("move.second_card: ", second.status().message()));
-        }
-        if (*second == played || table.size() != 1 || table.contains(*second)) {
-          return absl::InvalidArgumentError(
-              "a pair capture plays two different hand cards and takes one "
-              "table card");
-        }
-        return Move::PairCapture(played, *second, table.first());
-      }
-      return Move::Capture(played, table);
-    case v1::MOVE_KIND_BUILD:
-      if (m.value() < 1 || m.value() > 14) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("move.value ", m.value(), " is not a build value"));
-      }
-      if (table.empty()) {
-        return absl::InvalidArgumentError("a build must use table cards");
-      }
-      return Move::Build(played, m.value(), table);
-    default:
-      return absl::InvalidArgumentError(
-          "move.kind is not set and move.notation is empty");
-  }
-}
-
-// The structured fields of a move, checked for shape (not legality).
-absl::StatusOr<Move> StructuredMove(const v1::Move& m) {
-  if (m.kind() == v1::MOVE_KIND_CALL_OUT) return Move::CallOut();
-  absl::StatusOr<Card> card = Card::Parse(m.card());
-  if (!card.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("move.card: ", card.status().message()));
-  }
-  absl::StatusOr<CardSet> table_cards = CardsFromProto(m.table_cards());
-  if (!table_cards.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("move.table_cards: ", table_cards.status().message()));
-  }
-  const CardSet table = *table_cards;
-  absl::StatusOr<Move> move = StructuredMoveBody(m, *card, table);
-  if (!move.ok()) return move;
-  if (m.declared_value() != 0) {
-    if (move->kind == MoveKind::kTrail || move->second.valid()) {
-      return absl::InvalidArgumentError(
-          "move.declared_value is for a card played to capture or build");
-    }
-    if (m.declared_value() < 1 || m.declared_value() > 14) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "move.declared_value ", m.declared_value(), " is not a card value"));
-    }
-    // The card's own rank is the default, as the notation writes it.
-    move->declared = static_cast<int8_t>(
-        m.declared_value() == card->rank() ? 0 : m.declared_value());
-  }
-  if (!m.pluck_card().empty()) {
-    absl::StatusOr<Card> pluck = Card::Parse(m.pluck_card());
-    if (!pluck.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("move.pluck_card: ", pluck.status().message()));
-    }
-    if (*pluck == *card || table.contains(*pluck)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(pluck->ToString(), " cannot be plucked and played"));
-    }
-    *move = move->WithPluck(*pluck, m.pluck_after());
-  } else if (m.pluck_after()) {
-    return absl::InvalidArgumentError("move.pluck_after without a pluck_card");
-  }
-  return move;
-}
-
 }  // namespace
 
 absl::string_view StatusCodeName(grpc::StatusCode code) {
@@ -298,33 +206,27 @@ void ToProto(const Observation& obs, v1::Observation* out) {
   }
 }
 
+Submission SubmissionOf(const v1::Move& move) {
+  Submission s;
+  s.notation = move.notation();
+  s.kind = move.kind();
+  s.card = move.card();
+  s.value = move.value();
+  s.table_cards.assign(move.table_cards().begin(), move.table_cards().end());
+  s.second_card = move.second_card();
+  s.declared_value = move.declared_value();
+  s.pluck_card = move.pluck_card();
+  s.pluck_after = move.pluck_after();
+  return s;
+}
+
 absl::StatusOr<Move> FromProto(const v1::Move& move) {
-  const bool structured = move.kind() != v1::MOVE_KIND_UNSPECIFIED;
-  if (move.notation().empty()) {
-    if (!structured) {
-      return absl::InvalidArgumentError(
-          "the move is empty: give move.notation or move.kind with its cards");
-    }
-    return StructuredMove(move);
+  // (Sizes first: a huge list is not copied.)
+  if (move.table_cards_size() > static_cast<int>(kMaxTableCards)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "move.table_cards lists more than ", kMaxTableCards, " cards"));
   }
-  if (move.notation().size() > 256) {
-    return absl::InvalidArgumentError("move.notation is too long");
-  }
-  absl::StatusOr<Move> parsed = Move::Parse(move.notation());
-  if (!parsed.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("move.notation: ", parsed.status().message()));
-  }
-  if (structured) {
-    absl::StatusOr<Move> fields = StructuredMove(move);
-    if (!fields.ok()) return fields.status();
-    if (!(*fields == *parsed)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "move.notation \"", move.notation(), "\" and the structured fields (",
-          fields->ToString(), ") disagree"));
-    }
-  }
-  return parsed;
+  return Interpret(SubmissionOf(move));
 }
 
 }  // namespace cassino::convert

@@ -17,6 +17,7 @@
 #include "grpcpp/support/status.h"
 #include "rules/game.h"
 #include "rules/observation.h"
+#include "rules/submission.h"
 
 namespace cassino::convert {
 
@@ -38,8 +39,11 @@ void ToProto(const GameResult& result, v1::GameResult* out);
 // `obs.seat` may see them.
 void ToProto(const Observation& obs, v1::Observation* out);
 
-// A submitted move. Either the notation or the structured fields; if both
-// are given they must agree. InvalidArgument says what is malformed.
+// A submitted move's fields, as they came.
+Submission SubmissionOf(const v1::Move& move);
+// A submitted move: Interpret(SubmissionOf(move)) (rules/submission.h).
+// Either the notation or the structured fields; if both are given they
+// must agree in every field. InvalidArgument says what is malformed.
 absl::StatusOr<Move> FromProto(const v1::Move& move);
 
 // Cards given as two-character strings; a malformed or repeated card is

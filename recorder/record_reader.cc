@@ -6,6 +6,7 @@
 #include <cstring>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "recorder/event_pack.h"
@@ -108,6 +109,30 @@ class RecordReader::Impl {
     const int64_t n = sqlite3_column_int64(count_, 0);
     sqlite3_reset(count_);
     return n;
+  }
+
+  absl::StatusOr<std::set<std::string>> HeldSeeds() {
+    absl::StatusOr<bool> tournaments = HasTable(db_, "tournament_games");
+    if (!tournaments.ok()) return tournaments.status();
+    std::string sql =
+        "SELECT seed FROM games WHERE status = 'running' AND seed <> ''";
+    if (*tournaments) {
+      absl::StrAppend(
+          &sql,
+          " UNION SELECT tg.seed FROM tournament_games tg JOIN tournaments t "
+          "ON t.name = tg.tournament WHERE t.status = 'running' AND NOT "
+          "EXISTS (SELECT 1 FROM games g WHERE g.game_id = tg.game_id AND "
+          "g.status <> 'running')");
+    }
+    absl::StatusOr<Statement> q = Prepare(db_, sql);
+    if (!q.ok()) return q.status();
+    std::set<std::string> seeds;
+    int rc;
+    while ((rc = sqlite3_step(q->get())) == SQLITE_ROW) {
+      seeds.emplace(absl::AsciiStrToLower(ColumnText(q->get(), 0)));
+    }
+    if (rc != SQLITE_DONE) return SqlError(db_, rc, "reading the seeds");
+    return seeds;
   }
 
   absl::StatusOr<std::vector<std::string>> GameIds() {
@@ -494,6 +519,10 @@ absl::StatusOr<GameRecord> RecordReader::Load(const std::string& game_id) {
   });
   if (!status.ok()) return status;
   return record;
+}
+
+absl::StatusOr<std::set<std::string>> RecordReader::HeldSeeds() {
+  return impl_->HeldSeeds();
 }
 
 absl::StatusOr<std::vector<std::string>> RecordReader::GameIds() {

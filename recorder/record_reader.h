@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,12 @@ class RecordReader {
   absl::StatusOr<GameRecord> Load(const std::string& game_id);
   // Every game id of the games table, in id order.
   absl::StatusOr<std::vector<std::string>> GameIds();
+  // The seeds that are still secret because a game dealt from them, or to
+  // be dealt from them, is unfinished: those of running games and of the
+  // pending games of running tournaments (a duplicate twin). A finished
+  // game whose seed is among them must not show it (docs/tournaments.md).
+  // Lower-case hex.
+  absl::StatusOr<std::set<std::string>> HeldSeeds();
   // Number of games rows (for progress reporting).
   absl::StatusOr<int64_t> CountGames();
   // The ids of the games rows at positions step, 2 * step, ... in id order

@@ -68,6 +68,11 @@ absl::StatusOr<std::vector<std::string>> Recorder::Unfinished() const {
   return impl_->Unfinished();
 }
 
+absl::StatusOr<std::vector<Recorder::SeatTokenRow>> Recorder::EndedSeatTokens(
+    int64_t since_us) const {
+  return impl_->EndedSeatTokens(since_us);
+}
+
 absl::Status Recorder::Import(const GameRecord& record) {
   return impl_->EnqueueAndWait(Impl::ImportWrite{&record});
 }

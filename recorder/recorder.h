@@ -198,6 +198,16 @@ class Recorder {
       const std::string& label) const;
   // Ids of games whose status is running, oldest first.
   absl::StatusOr<std::vector<std::string>> Unfinished() const;
+  // The seat tokens (hashes) of the games that ended (finished or aborted)
+  // at or after `since_us`, for a restarted referee to keep honouring them.
+  struct SeatTokenRow {
+    std::string game_id;
+    int seat = 0;
+    std::string token_hash;
+    int64_t finished_us = 0;
+  };
+  absl::StatusOr<std::vector<SeatTokenRow>> EndedSeatTokens(
+      int64_t since_us) const;
 
   // Inserts a complete record as it is (hashes included, not recomputed),
   // for `cassino import`, with the tally of an ended game computed from its

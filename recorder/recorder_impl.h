@@ -120,6 +120,8 @@ class Recorder::Impl {
   absl::StatusOr<GameRecord> Load(const std::string& game_id);
   absl::StatusOr<std::vector<GameSummary>> List(const ListFilter& filter);
   absl::StatusOr<std::vector<std::string>> Unfinished();
+  absl::StatusOr<std::vector<Recorder::SeatTokenRow>> EndedSeatTokens(
+      int64_t since_us);
   absl::StatusOr<std::map<std::string, std::vector<int>>> ForfeitsByLabel(
       const std::string& label);
   absl::StatusOr<std::vector<BotAccountRow>> Accounts();

@@ -264,6 +264,29 @@ absl::StatusOr<std::vector<GameSummary>> Recorder::Impl::List(
   return out;
 }
 
+absl::StatusOr<std::vector<Recorder::SeatTokenRow>>
+Recorder::Impl::EndedSeatTokens(int64_t since_us) {
+  absl::MutexLock lock(&read_mu_);
+  absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
+      "SELECT s.game_id, s.seat, s.token_hash, g.finished_us FROM games g "
+      "JOIN seats s ON s.game_id = g.game_id WHERE g.status <> 'running' "
+      "AND g.finished_us >= ?1 AND s.token_hash <> '' "
+      "ORDER BY s.game_id, s.seat");
+  if (!stmt.ok()) return stmt.status();
+  Query q(*stmt);
+  q.Bind(1, since_us);
+  std::vector<Recorder::SeatTokenRow> rows;
+  int rc;
+  while ((rc = q.Step()) == SQLITE_ROW) {
+    rows.push_back(
+        {q.Text(0), static_cast<int>(q.Int(1)), q.Text(2), q.Int(3)});
+  }
+  if (rc != SQLITE_DONE) {
+    return SqlError(reader_, rc, "listing the seat tokens of ended games");
+  }
+  return rows;
+}
+
 absl::StatusOr<std::vector<std::string>> Recorder::Impl::Unfinished() {
   absl::MutexLock lock(&read_mu_);
   absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(

@@ -228,7 +228,8 @@ absl::Status ReplayEvent(const GameHeader& header, const Event& event,
 
 }  // namespace
 
-absl::StatusOr<ReplayedGame> Replay(const GameRecord& record) {
+absl::StatusOr<ReplayedGame> Replay(const GameRecord& record,
+                                    const ReplayObserver& observer) {
   const GameHeader& header = record.header;
   absl::StatusOr<RuleSet> rules = HeaderRules(header);
   if (!rules.ok()) return rules.status();
@@ -255,10 +256,12 @@ absl::StatusOr<ReplayedGame> Replay(const GameRecord& record) {
                                       : "create may only be the first event");
     }
     out.last_event_us = event.at_us;
-    if (i == 0) continue;
-    if (absl::Status s = ReplayEvent(header, event, fields, out); !s.ok()) {
-      return s;
+    if (i != 0) {
+      if (absl::Status s = ReplayEvent(header, event, fields, out); !s.ok()) {
+        return s;
+      }
     }
+    if (observer) observer(event, out);
   }
   return out;
 }

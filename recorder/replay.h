@@ -9,6 +9,7 @@
 #define CASSINO_RECORDER_REPLAY_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -54,10 +55,18 @@ struct ReplayedGame {
   int64_t last_event_us = 0;          // when the current turn began
 };
 
+// Called after each event has been replayed (event 0, `create`, included)
+// with the state it left; the state lives only for the call.
+using ReplayObserver =
+    std::function<void(const Event& event, const ReplayedGame& state)>;
+
 // Rebuilds the game by playing every recorded move through the engine.
 // Fails, naming the event, if a recorded move is illegal or events disagree.
-// (`cassino verify` checks far more; this is what resuming needs.)
-absl::StatusOr<ReplayedGame> Replay(const GameRecord& record);
+// (`cassino verify` checks far more; this is what resuming needs.) With an
+// observer, also shows it every intermediate state (the web viewer's
+// positions per turn).
+absl::StatusOr<ReplayedGame> Replay(const GameRecord& record,
+                                    const ReplayObserver& observer = nullptr);
 
 }  // namespace cassino::recorder
 

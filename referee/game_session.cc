@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "proto/convert.h"
+#include "recorder/submission_text.h"
 #include "referee/status_util.h"
 #include "rules/observation.h"
 
@@ -30,18 +31,6 @@ v1::GameStatus StatusOf(const Game& game) {
   return game.result()->reason == GameEndReason::kAborted
              ? v1::GAME_STATUS_ABORTED
              : v1::GAME_STATUS_FINISHED;
-}
-
-// How a move was submitted, for the record of a rejection.
-std::string SubmittedText(const v1::Move& move) {
-  if (!move.notation().empty()) return move.notation().substr(0, 256);
-  std::string text = absl::StrCat("kind=", v1::MoveKind_Name(move.kind()),
-                                  " card=", move.card().substr(0, 8),
-                                  " value=", move.value(), " table=");
-  for (int i = 0; i < move.table_cards_size() && i < 52; ++i) {
-    absl::StrAppend(&text, i ? "," : "", move.table_cards(i).substr(0, 8));
-  }
-  return text;
 }
 
 v1::WatchGameResponse DealInfoEvent(const Game& game) {
@@ -109,6 +98,9 @@ GameSession::GameSession(SessionDeps deps, recorder::GameHeader header,
   seat_limits_.assign(n, TokenBucket(deps_.seat_rate));
   turn_waiters_.resize(n);
   turn_started_ = SteadyClock::now();
+  if (deps_.seeds != nullptr && !game_.over()) {
+    deps_.seeds->Hold(header_.seed, header_.game_id);
+  }
 }
 
 std::shared_ptr<GameSession> GameSession::Create(SessionDeps deps,
@@ -200,8 +192,8 @@ void GameSession::RestoreLocked(const recorder::GameRecord& record,
         {EventKind::kDeal, recorder::DealPayload(g.round(), g.deck())});
   }
   if (g.over() && !ended) {
-    missing.push_back({EventKind::kEnd,
-                       recorder::EndPayload(*g.result(), record.header.seed)});
+    missing.push_back(
+        {EventKind::kEnd, recorder::EndPayload(*g.result(), RevealableSeed())});
   }
   if (!g.over()) LogPublic(DealInfoEvent(g));
   if (g.over()) {
@@ -259,7 +251,7 @@ void GameSession::AppendConsequences(
     size_t rounds_before, int round_before, std::vector<PendingEvent>* events,
     std::vector<v1::WatchGameResponse>* public_events) {
   std::vector<PendingEvent> record = recorder::ConsequenceEvents(
-      game_, rounds_before, round_before, header_.seed);
+      game_, rounds_before, round_before, RevealableSeed());
   events->insert(events->end(), std::make_move_iterator(record.begin()),
                  std::make_move_iterator(record.end()));
   // What the seats and spectators see of them: each round's result and the
@@ -326,6 +318,9 @@ void GameSession::StartTurnOrFinish() {
   if (game_.over()) {
     if (end_published_) return;
     end_published_ = true;
+    if (deps_.seeds != nullptr) {
+      deps_.seeds->Release(header_.seed, header_.game_id);
+    }
     if (deps_.on_finished) deps_.on_finished(header_.game_id);
     for (auto& ch : seat_channels_) {
       if (ch) ch->Close(grpc::Status::OK);
@@ -529,8 +524,10 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
     std::vector<PendingEvent> events;
     events.push_back(
         {EventKind::kReject,
-         recorder::RejectPayload(turn, seat, SubmittedText(submitted), reason,
-                                 elapsed_ms)});
+         recorder::RejectPayload(
+             turn, seat,
+             recorder::SubmissionText(convert::SubmissionOf(submitted)), reason,
+             elapsed_ms)});
     std::vector<v1::WatchGameResponse> public_events;
     if (left == 0) {
       const std::string detail = absl::StrCat(
@@ -750,7 +747,7 @@ v1::GameInfo GameSession::Info() const {
   for (int t : game_.totals()) info.add_totals(t);
   if (game_.over()) {
     ToProto(*game_.result(), info.mutable_result());
-    info.set_seed(header_.seed);
+    info.set_seed(RevealableSeed());
   }
   info.set_seed_commitment(header_.commitment);
   info.set_created_unix_ms(header_.created_us / 1000);
@@ -801,8 +798,17 @@ v1::YourTurn GameSession::YourTurnMessage() const {
 v1::GameEnded GameSession::GameEndedMessage() const {
   v1::GameEnded e;
   if (game_.result()) ToProto(*game_.result(), e.mutable_result());
-  e.set_seed(header_.seed);
+  e.set_seed(RevealableSeed());
   return e;
+}
+
+std::string GameSession::RevealableSeed() const {
+  if (StatusOf(game_) != v1::GAME_STATUS_FINISHED) return "";
+  if (deps_.seeds != nullptr &&
+      deps_.seeds->HeldByOthers(header_.seed, header_.game_id)) {
+    return "";
+  }
+  return header_.seed;
 }
 
 v1::GetTurnResponse GameSession::TurnResponse(int seat) const {

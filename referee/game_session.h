@@ -43,6 +43,7 @@
 #include "referee/channel.h"
 #include "referee/deadline_timer.h"
 #include "referee/rate_limiter.h"
+#include "referee/seed_holds.h"
 #include "rules/game.h"
 
 namespace cassino::service {
@@ -58,6 +59,10 @@ struct SessionDeps {
   // Called (under the session's lock) once a game's end is on disk and
   // published; it must not call back into the session.
   std::function<void(const std::string& game_id)> on_finished;
+  // The seeds that must stay secret (seed_holds.h); may be null (no other
+  // game can share a seed). A session holds its seed from construction
+  // until its end is published.
+  SeedHolds* seeds = nullptr;
 };
 
 // Queues every event of a record on a spectator's stream.
@@ -181,6 +186,10 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
 
   v1::YourTurn YourTurnMessage() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   v1::GameEnded GameEndedMessage() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The seed as it may be shown now: the header's once the game finished
+  // (not aborted: an aborted game's seed stays secret) and no other game
+  // dealt from it is unfinished (SeedHolds); else empty.
+  std::string RevealableSeed() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   v1::GetTurnResponse TurnResponse(int seat) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   int64_t TimeLeftMs(SteadyClock::time_point now) const

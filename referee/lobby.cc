@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <tuple>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "recorder/display_text.h"
 #include "referee/auth.h"
 #include "referee/status_util.h"
 
@@ -17,7 +19,7 @@ constexpr int kMaxCapacity = 64;
 
 grpc::Status NoAccount(const std::string& name) {
   return grpc::Status(grpc::StatusCode::NOT_FOUND,
-                      absl::StrCat("no bot account '", name, "'"));
+                      absl::StrCat("no bot account ", Quote(name)));
 }
 
 grpc::Status Unrecorded(const absl::Status& s) {
@@ -88,9 +90,13 @@ void Lobby::Register(const v1::RegisterBotRequest& request,
         absl::StrCat("name must be 1 to ", kMaxAccountName,
                      " characters, each a letter, a digit, '-', '_' or '.'"));
   }
-  if (request.owner().size() > kMaxOwner) return invalid("owner is too long");
-  if (request.contact().size() > kMaxContact) {
-    return invalid("contact is too long");
+  for (const auto& [field, text, max] :
+       {std::tuple{"owner", &request.owner(), kMaxOwner},
+        std::tuple{"contact", &request.contact(), kMaxContact}}) {
+    if (absl::Status s = recorder::CheckDisplayText(*text, field, max);
+        !s.ok()) {
+      return invalid(std::string(s.message()));
+    }
   }
   const std::string key = NewToken();
   recorder::BotAccountRow row;
@@ -149,9 +155,10 @@ grpc::Status Lobby::BeginChange(const std::string& name,
     return NoAccount(name);
   }
   if (it->second.changing) {
-    return grpc::Status(grpc::StatusCode::ABORTED,
-                        absl::StrCat("another change to bot account '", name,
-                                     "' is being recorded; try again"));
+    return grpc::Status(
+        grpc::StatusCode::ABORTED,
+        absl::StrCat("another change to bot account ", Quote(name),
+                     " is being recorded; try again"));
   }
   it->second.changing = true;
   *row = it->second.row;

@@ -6,10 +6,15 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "recorder/display_text.h"
 #include "referee/channel.h"
+#include "referee/status_util.h"
 
 namespace cassino::service {
 namespace {
+
+// Reasons an organiser gives (AbortGame, CancelTournament), in characters.
+constexpr size_t kMaxReason = 256;
 
 grpc::Status TooManyRequests() {
   return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
@@ -213,7 +218,7 @@ class WatchReactor final
       channel_->Close(
           absl::IsNotFound(record.status())
               ? grpc::Status(grpc::StatusCode::NOT_FOUND,
-                             absl::StrCat("no game ", request.game_id()))
+                             absl::StrCat("no game ", Quote(request.game_id())))
               : grpc::Status(grpc::StatusCode::INTERNAL,
                              std::string(record.status().message())));
       return;
@@ -389,16 +394,22 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::AbortGame(
     grpc::CallbackServerContext* context, const v1::AbortGameRequest* request,
     v1::AbortGameResponse* response) {
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
-    std::shared_ptr<GameSession> game = registry_->Find(request->game_id());
-    if (!game) {
-      reactor->Finish(
-          grpc::Status(grpc::StatusCode::NOT_FOUND,
-                       absl::StrCat("no running game ", request->game_id())));
+    if (absl::Status s =
+            recorder::CheckDisplayText(request->reason(), "reason", kMaxReason);
+        !s.ok()) {
+      reactor->Finish(FromAbsl(s));
       return;
     }
-    if (absl::Status s = game->Abort(request->reason().empty()
-                                         ? "aborted by the organiser"
-                                         : request->reason().substr(0, 256));
+    std::shared_ptr<GameSession> game = registry_->Find(request->game_id());
+    if (!game) {
+      reactor->Finish(grpc::Status(
+          grpc::StatusCode::NOT_FOUND,
+          absl::StrCat("no running game ", Quote(request->game_id()))));
+      return;
+    }
+    if (absl::Status s =
+            game->Abort(request->reason().empty() ? "aborted by the organiser"
+                                                  : request->reason());
         !s.ok()) {
       reactor->Finish(grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
                                    std::string(s.message())));
@@ -491,6 +502,12 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::CancelTournament(
     const v1::CancelTournamentRequest* request,
     v1::CancelTournamentResponse* response) {
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
+    if (absl::Status s =
+            recorder::CheckDisplayText(request->reason(), "reason", kMaxReason);
+        !s.ok()) {
+      reactor->Finish(FromAbsl(s));
+      return;
+    }
     scheduler_->Cancel(request->name(), request->reason(),
                        TournamentReplyTo(reactor, response));
   });

@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "proto/convert.h"
+#include "recorder/display_text.h"
 #include "referee/auth.h"
 #include "referee/status_util.h"
 #include "rules/deal.h"
@@ -18,6 +19,7 @@ constexpr size_t kMaxNameLength = 64;
 constexpr size_t kMaxLabelLength = 128;
 constexpr int kMaxDecks = 64;
 constexpr int64_t kMaxMillis = 3600 * 1000;
+constexpr int kMaxPageSize = 1000;
 
 void SummaryToInfo(const recorder::GameSummary& s, v1::GameInfo* info) {
   info->set_game_id(s.game_id);
@@ -94,14 +96,18 @@ absl::StatusOr<RuleSet> GameRules(const std::string& text, int seats) {
 
 Registry::Registry(recorder::Recorder* recorder, DeadlineTimer* timer,
                    const std::string& admin_token, RateLimit seat_rate,
-                   std::chrono::milliseconds keep_ended)
+                   std::chrono::milliseconds keep_ended,
+                   std::chrono::milliseconds token_retention)
     : deps_{recorder, timer, seat_rate, nullptr},
+      token_retention_(token_retention),
       admin_token_hash_(HashToken(admin_token)) {
+  deps_.seeds = &seed_holds_;
   // Ended games leave memory a while after their end; the timer thread does
   // the eviction, which takes only the registry's lock.
   // An ended game also frees its bots' lobby capacity.
   deps_.on_finished = [this, keep_ended](const std::string& game_id) {
     lobby_->GameEnded(game_id);
+    StartTokenRetention(game_id);
     deps_.timer->Schedule(DeadlineTimer::Clock::now() + keep_ended,
                           [this, game_id] { Evict(game_id); });
   };
@@ -127,6 +133,66 @@ void Registry::Evict(const std::string& game_id) {
   }
 }
 
+void Registry::StartTokenRetention(const std::string& game_id) {
+  const int64_t expires =
+      UnixMicros() +
+      std::chrono::duration_cast<std::chrono::microseconds>(token_retention_)
+          .count();
+  {
+    absl::MutexLock lock(&mu_);
+    auto start = [&](const std::string& hash) {
+      auto it = hash.empty() ? tokens_.end() : tokens_.find(hash);
+      // (A game read back from its record keeps its first expiry.)
+      if (it != tokens_.end() && it->second.expires_us == 0) {
+        it->second.expires_us = expires;
+      }
+    };
+    if (auto game = games_.find(game_id); game != games_.end()) {
+      for (const recorder::SeatInfo& s : game->second->header().seats) {
+        if (s.account.empty()) start(s.token_hash);
+      }
+    }
+    for (auto it = lobby_tokens_.lower_bound({game_id, 0});
+         it != lobby_tokens_.end() && it->first.first == game_id; ++it) {
+      start(it->second);
+    }
+  }
+  deps_.timer->Schedule(DeadlineTimer::Clock::now() + token_retention_ +
+                            std::chrono::milliseconds(1),
+                        [this] { ForgetExpiredTokens(); });
+}
+
+void Registry::ForgetExpiredTokens() {
+  const int64_t now = UnixMicros();
+  absl::MutexLock lock(&mu_);
+  for (auto it = tokens_.begin(); it != tokens_.end();) {
+    const TokenSeat& t = it->second;
+    if (t.expires_us != 0 && t.expires_us <= now) {
+      tokens_.erase(it++);
+    } else {
+      ++it;
+    }
+  }
+}
+
+absl::StatusOr<std::shared_ptr<GameSession>> Registry::Revive(
+    const std::string& game_id) {
+  absl::StatusOr<recorder::GameRecord> record = deps_.recorder->Load(game_id);
+  if (!record.ok()) return record.status();
+  // Ended: no clock starts; its end is published at once, which schedules
+  // its eviction again.
+  absl::StatusOr<std::shared_ptr<GameSession>> game =
+      GameSession::Resume(deps_, *record);
+  if (!game.ok()) return game.status();
+  {
+    absl::MutexLock lock(&mu_);
+    // Another call may have brought it back first: one session per game.
+    if (auto it = games_.find(game_id); it != games_.end()) return it->second;
+  }
+  Register(*game);
+  return game;
+}
+
 void Registry::MintSeatToken(const std::shared_ptr<GameSession>& game, int seat,
                              Lobby::TokenCallback done) {
   const std::string& game_id = game->header().game_id;
@@ -137,7 +203,7 @@ void Registry::MintSeatToken(const std::shared_ptr<GameSession>& game, int seat,
     std::string& current = lobby_tokens_[{game_id, seat}];
     if (!current.empty()) tokens_.erase(current);
     current = hash;
-    tokens_[hash] = {game_id, seat};
+    tokens_[hash] = {game_id, seat, 0};
   }
   // Offered only once on disk, so that it survives a restart.
   deps_.recorder->SetSeatToken(
@@ -202,6 +268,23 @@ grpc::Status Registry::ConnectLobby(
 
 absl::StatusOr<int> Registry::ResumeAll() {
   if (absl::Status s = lobby_->Load(); !s.ok()) return s;
+  // The seat tokens of games ended within the retention keep working.
+  const int64_t retention_us =
+      std::chrono::duration_cast<std::chrono::microseconds>(token_retention_)
+          .count();
+  absl::StatusOr<std::vector<recorder::Recorder::SeatTokenRow>> ended =
+      deps_.recorder->EndedSeatTokens(UnixMicros() - retention_us);
+  if (!ended.ok()) return ended.status();
+  {
+    absl::MutexLock lock(&mu_);
+    for (const recorder::Recorder::SeatTokenRow& t : *ended) {
+      tokens_[t.token_hash] = {t.game_id, t.seat, t.finished_us + retention_us};
+    }
+  }
+  if (!ended->empty()) {
+    deps_.timer->Schedule(DeadlineTimer::Clock::now() + token_retention_,
+                          [this] { ForgetExpiredTokens(); });
+  }
   absl::StatusOr<std::vector<std::string>> ids = deps_.recorder->Unfinished();
   if (!ids.ok()) return ids.status();
   int resumed = 0;
@@ -239,7 +322,9 @@ void Registry::Register(const std::shared_ptr<GameSession>& game) {
       lobby_tokens_[{h.game_id, static_cast<int>(seat)}] = s.token_hash;
     // (An account seat not yet offered has no token.)
     if (s.token_hash.empty()) continue;
-    tokens_[s.token_hash] = {h.game_id, static_cast<int>(seat)};
+    TokenSeat& t = tokens_[s.token_hash];  // (keeps an expiry already set)
+    t.game_id = h.game_id;
+    t.seat = static_cast<int>(seat);
   }
 }
 
@@ -267,7 +352,7 @@ grpc::Status Registry::AuthorizeAdmin(const Metadata& metadata) const {
 
 grpc::Status Registry::AuthorizeSeat(const Metadata& metadata,
                                      const std::string& game_id,
-                                     SeatAccess* access) const {
+                                     SeatAccess* access) {
   std::optional<std::string> token = BearerToken(metadata);
   if (!token) {
     return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
@@ -277,11 +362,40 @@ grpc::Status Registry::AuthorizeSeat(const Metadata& metadata,
   // Looking the token up by its hash takes the same time whatever the token
   // shares with a real one.
   const std::string hash = HashToken(*token);
+  std::string ended_game;  // the token's game, ended and out of memory
+  int ended_seat = 0;
   {
     absl::MutexLock lock(&mu_);
     auto it = tokens_.find(hash);
-    if (it != tokens_.end())
-      return SeatAccessLocked(it->second, game_id, access);
+    if (it != tokens_.end()) {
+      if (it->second.expires_us != 0 && it->second.expires_us <= UnixMicros()) {
+        const std::string expired_game = it->second.game_id;
+        tokens_.erase(it);
+        return grpc::Status(
+            grpc::StatusCode::UNAUTHENTICATED,
+            absl::StrCat("this seat token expired: game ", expired_game,
+                         " ended more than ", RetentionText(token_retention_),
+                         " ago (the organiser's GetGame has its result)"));
+      }
+      grpc::Status s = SeatAccessLocked(it->second, game_id, access);
+      if (!s.ok() || access->game != nullptr) return s;
+      ended_game = it->second.game_id;
+      ended_seat = it->second.seat;
+    }
+  }
+  if (!ended_game.empty()) {
+    // Ended and evicted, or ended before a restart: back from the record.
+    absl::StatusOr<std::shared_ptr<GameSession>> revived = Revive(ended_game);
+    if (!revived.ok()) {
+      return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                          absl::StrCat("game ", ended_game,
+                                       " has ended but its record cannot be "
+                                       "read: ",
+                                       revived.status().message()));
+    }
+    access->game = *std::move(revived);
+    access->seat = ended_seat;
+    return grpc::Status::OK;
   }
   // Unknown: say why. (The lobby's lock is never taken under the
   // registry's.)
@@ -296,31 +410,36 @@ grpc::Status Registry::AuthorizeSeat(const Metadata& metadata,
   }
   return grpc::Status(
       grpc::StatusCode::UNAUTHENTICATED,
-      "unknown token (a lobby seat token stops working when the lobby "
-      "offers the seat again)");
+      absl::StrCat("unknown token (a lobby seat token stops working when "
+                   "the lobby offers the seat again; a seat token expires ",
+                   RetentionText(token_retention_), " after its game ends)"));
 }
 
-grpc::Status Registry::SeatAccessLocked(
-    const std::pair<std::string, int>& token_seat, const std::string& game_id,
-    SeatAccess* access) const {
-  const auto& [token_game, seat] = token_seat;
-  if (!game_id.empty() && game_id != token_game) {
+grpc::Status Registry::SeatAccessLocked(const TokenSeat& token_seat,
+                                        const std::string& game_id,
+                                        SeatAccess* access) const {
+  access->game = nullptr;
+  if (!game_id.empty() && game_id != token_seat.game_id) {
     if (!games_.contains(game_id)) {
       return grpc::Status(grpc::StatusCode::NOT_FOUND,
-                          absl::StrCat("no game ", game_id));
+                          absl::StrCat("no game ", Quote(game_id)));
     }
     return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
                         "your token is for another game");
   }
-  auto game = games_.find(token_game);
-  if (game == games_.end()) {
-    // Evicted after its end (the only way a known token loses its game).
-    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
-                        absl::StrCat("game ", token_game, " is over"));
+  auto game = games_.find(token_seat.game_id);
+  if (game != games_.end()) {
+    access->game = game->second;
+    access->seat = token_seat.seat;
   }
-  access->game = game->second;
-  access->seat = seat;
   return grpc::Status::OK;
+}
+
+std::string RetentionText(std::chrono::milliseconds retention) {
+  const int64_t ms = retention.count();
+  if (ms % 3600000 == 0) return absl::StrCat(ms / 3600000, " h");
+  if (ms % 1000 == 0) return absl::StrCat(ms / 1000, " s");
+  return absl::StrCat(ms, " ms");
 }
 
 std::string NewGameId() { return ToHex(RandomBytes32()).substr(0, 20); }
@@ -342,8 +461,10 @@ void Registry::CreateGame(
   if (!rules.ok()) return fail(FromAbsl(rules.status()));
   absl::StatusOr<recorder::TimeControl> clock = ClockOf(request.clock());
   if (!clock.ok()) return fail(FromAbsl(clock.status()));
-  if (request.label().size() > kMaxLabelLength) {
-    return fail(Invalid("label is too long"));
+  if (absl::Status s =
+          recorder::CheckDisplayText(request.label(), "label", kMaxLabelLength);
+      !s.ok()) {
+    return fail(FromAbsl(s));
   }
   if (!options.scheduled && label_guard_) {
     if (grpc::Status s = label_guard_(request.label()); !s.ok()) return fail(s);
@@ -417,10 +538,15 @@ void Registry::CreateGame(
     const std::string& name = request.seats(seat).bot_name().empty()
                                   ? account
                                   : request.seats(seat).bot_name();
-    if (name.empty() || name.size() > kMaxNameLength) {
-      return fail(
-          Invalid(absl::StrCat("seats[", seat, "].bot_name must be 1 to ",
-                               kMaxNameLength, " characters")));
+    const std::string field = absl::StrCat("seats[", seat, "].bot_name");
+    if (name.empty()) {
+      return fail(Invalid(absl::StrCat(field, " must be 1 to ", kMaxNameLength,
+                                       " characters")));
+    }
+    if (absl::Status s =
+            recorder::CheckDisplayText(name, field, kMaxNameLength);
+        !s.ok()) {
+      return fail(FromAbsl(s));
     }
     v1::SeatToken* t = response.add_tokens();
     t->set_seat(seat);
@@ -444,6 +570,10 @@ void Registry::CreateGame(
       deps_, std::move(header), std::move(*game),
       [this, response, has_accounts, done = std::move(done)](
           absl::Status status, std::shared_ptr<GameSession> session) {
+        if (!status.ok()) {
+          seed_holds_.Release(session->header().seed,
+                              session->header().game_id);
+        }
         if (absl::IsFailedPrecondition(status)) {
           // The recorder's own check of the request (a tournament's label),
           // made where concurrent calls are ordered.
@@ -480,7 +610,7 @@ grpc::Status Registry::GetGame(const std::string& game_id,
   if (!record.ok()) {
     if (absl::IsNotFound(record.status())) {
       return grpc::Status(grpc::StatusCode::NOT_FOUND,
-                          absl::StrCat("no game ", game_id));
+                          absl::StrCat("no game ", Quote(game_id)));
     }
     return FromAbsl(record.status());
   }
@@ -493,20 +623,31 @@ grpc::Status Registry::GetGame(const std::string& game_id,
     if (s.game_id == game_id) {
       SummaryToInfo(s, info);
       info->set_seed_commitment(record->header.commitment);
-      if (s.status != recorder::GameStatus::kRunning) {
+      // Secret for an aborted game, and while another game dealt from it
+      // is unfinished (a duplicate twin).
+      if (s.status == recorder::GameStatus::kFinished &&
+          !seed_holds_.HeldByOthers(record->header.seed, game_id)) {
         info->set_seed(record->header.seed);
       }
       return grpc::Status::OK;
     }
   }
   return grpc::Status(grpc::StatusCode::NOT_FOUND,
-                      absl::StrCat("no game ", game_id));
+                      absl::StrCat("no game ", Quote(game_id)));
 }
 
 grpc::Status Registry::ListGames(const v1::ListGamesRequest& request,
                                  v1::ListGamesResponse* response) const {
   recorder::ListFilter filter;
+  // Out of range is refused, not defaulted (issue #14, Low 10).
+  if (request.page_size() < 0 || request.page_size() > kMaxPageSize) {
+    return Invalid(absl::StrCat("page_size must be 1 to ", kMaxPageSize,
+                                " (0 means 100); ", request.page_size(),
+                                " given"));
+  }
   switch (request.status()) {
+    case v1::GAME_STATUS_UNSPECIFIED:
+      break;
     case v1::GAME_STATUS_RUNNING:
       filter.status = recorder::GameStatus::kRunning;
       break;
@@ -517,12 +658,12 @@ grpc::Status Registry::ListGames(const v1::ListGamesRequest& request,
       filter.status = recorder::GameStatus::kAborted;
       break;
     default:
-      break;
+      return Invalid(absl::StrCat("status: unknown game status ",
+                                  static_cast<int>(request.status())));
   }
   filter.label = request.label();
   filter.newest_first = true;
-  filter.limit =
-      request.page_size() > 0 ? std::min(request.page_size(), 1000) : 100;
+  filter.limit = request.page_size() > 0 ? request.page_size() : 100;
   absl::StatusOr<std::vector<recorder::GameSummary>> list =
       deps_.recorder->List(filter);
   if (!list.ok()) return FromAbsl(list.status());

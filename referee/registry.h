@@ -27,6 +27,7 @@
 #include "referee/deadline_timer.h"
 #include "referee/game_session.h"
 #include "referee/lobby.h"
+#include "referee/seed_holds.h"
 #include "rules/rule_set.h"
 
 namespace cassino::service {
@@ -48,6 +49,8 @@ absl::StatusOr<recorder::TimeControl> ClockOf(const v1::Clock& clock);
 absl::StatusOr<RuleSet> GameRules(const std::string& text, int seats);
 // A game status as the API names it.
 v1::GameStatus ProtoStatus(recorder::GameStatus status);
+// A retention period as messages give it ("24 h", "90 s", "250 ms").
+std::string RetentionText(std::chrono::milliseconds retention);
 // A fresh random game id (20 hex digits).
 std::string NewGameId();
 
@@ -68,12 +71,19 @@ class Registry {
   // `seat_rate` limits each seat's requests.
   // Ended games stay in memory for `keep_ended` (late reconnects, GetTurn,
   // spectators) before only the database serves them.
+  // A game's seat tokens keep working for `token_retention` after its end,
+  // across restarts: to read the result (GetTurn, Play, which bring the
+  // game back from the record when it has left memory) and to resend the
+  // last move (the same verdict again). After that they are refused as
+  // expired.
   Registry(recorder::Recorder* recorder, DeadlineTimer* timer,
            const std::string& admin_token, RateLimit seat_rate = RateLimit(),
-           std::chrono::milliseconds keep_ended = std::chrono::seconds(60));
+           std::chrono::milliseconds keep_ended = std::chrono::seconds(60),
+           std::chrono::milliseconds token_retention = std::chrono::hours(24));
 
   // Loads the bot accounts, then every unfinished game of the database, and
-  // starts its clock; seats played by accounts join their lobby queues.
+  // starts its clock; seats played by accounts join their lobby queues. The
+  // seat tokens of games ended within the token retention are honoured.
   // Returns how many were resumed; a game that cannot be replayed is
   // reported in the status and the others are still resumed.
   absl::StatusOr<int> ResumeAll();
@@ -82,10 +92,11 @@ class Registry {
   // missing or unknown token, PERMISSION_DENIED for a seat token.
   grpc::Status AuthorizeAdmin(const Metadata& metadata) const;
   // The seat of a token. `game_id`, when not empty, must be the token's game
-  // (NOT_FOUND if no such game, PERMISSION_DENIED if another game).
+  // (NOT_FOUND if no such game, PERMISSION_DENIED if another game). An
+  // ended game that left memory is read back from the record; a token whose
+  // game ended more than the retention ago is UNAUTHENTICATED, saying so.
   grpc::Status AuthorizeSeat(const Metadata& metadata,
-                             const std::string& game_id,
-                             SeatAccess* access) const;
+                             const std::string& game_id, SeatAccess* access);
   // Opens a Lobby stream for the bot key in the metadata (see
   // Lobby::Connect); PERMISSION_DENIED for the admin or a seat token.
   grpc::Status ConnectLobby(const Metadata& metadata, int capacity,
@@ -117,9 +128,20 @@ class Registry {
                          v1::ListGamesResponse* response) const;
 
   recorder::Recorder* recorder() const { return deps_.recorder; }
+  // The seeds that must stay secret; the scheduler holds its pending
+  // games' seeds here.
+  SeedHolds& seed_holds() { return seed_holds_; }
 
  private:
   void Register(const std::shared_ptr<GameSession>& game);
+  // An ended game back in memory from its record (a token of it was used
+  // after its eviction); evicted again keep_ended after.
+  absl::StatusOr<std::shared_ptr<GameSession>> Revive(
+      const std::string& game_id);
+  // The game has ended: its seat tokens expire token_retention from now.
+  void StartTokenRetention(const std::string& game_id);
+  // Drops the tokens that have expired.
+  void ForgetExpiredTokens();
   // Drops an ended game from memory; its seat tokens stay known, so its bots
   // are told the game is over rather than that their token is unknown.
   void Evict(const std::string& game_id);
@@ -128,25 +150,36 @@ class Registry {
   void MintSeatToken(const std::shared_ptr<GameSession>& game, int seat,
                      Lobby::TokenCallback done);
   void RevokeSeatToken(const std::shared_ptr<GameSession>& game, int seat);
-  // The access a known token (its game id and seat) gives to a call naming
-  // `game_id` ("" = any).
-  grpc::Status SeatAccessLocked(const std::pair<std::string, int>& token_seat,
+  struct TokenSeat;
+  // The access a known token gives to a call naming `game_id` ("" = any):
+  // an error, or OK with its game in memory (access->game), or OK with
+  // access->game null when its game has ended and left memory.
+  grpc::Status SeatAccessLocked(const TokenSeat& token_seat,
                                 const std::string& game_id,
                                 SeatAccess* access) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Queues the game's account seats in the lobby.
   void AddToLobby(const std::shared_ptr<GameSession>& game);
 
+  // Declared before deps_, which points to it: outlives the sessions the
+  // registry destroys.
+  SeedHolds seed_holds_;
   SessionDeps deps_;  // fixed after construction
+  const std::chrono::milliseconds token_retention_;
   std::function<grpc::Status(const std::string&)> label_guard_;
   const std::string admin_token_hash_;
 
   mutable absl::Mutex mu_;
   absl::flat_hash_map<std::string, std::shared_ptr<GameSession>> games_
       ABSL_GUARDED_BY(mu_);
-  // Token hash -> (game id, seat).
-  absl::flat_hash_map<std::string, std::pair<std::string, int>> tokens_
-      ABSL_GUARDED_BY(mu_);
+  // Token hash -> its seat; expires_us is 0 while the game runs, else when
+  // the token stops working (Unix us).
+  struct TokenSeat {
+    std::string game_id;
+    int seat = 0;
+    int64_t expires_us = 0;
+  };
+  absl::flat_hash_map<std::string, TokenSeat> tokens_ ABSL_GUARDED_BY(mu_);
   // (game id, seat) -> hash of the valid lobby token, for account seats of
   // games in memory.
   std::map<std::pair<std::string, int>, std::string> lobby_tokens_

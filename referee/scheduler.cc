@@ -34,6 +34,11 @@ absl::StatusOr<T> OrDefault(T value, const char* field, T max, T fallback) {
   return value == 0 ? fallback : value;
 }
 
+// How a tournament's pending game holds its seed (SeedHolds).
+std::string SeedHolder(const std::string& tournament, int index) {
+  return absl::StrCat("tournament ", tournament, " game ", index);
+}
+
 }  // namespace
 
 std::vector<recorder::TournamentGameRow> MakeTournamentSchedule(
@@ -84,6 +89,9 @@ absl::Status Scheduler::Load() {
                         ? State::kCreated
                         : State::kEnded;
         }
+        if (s.state == State::kPending && row.status == "running") {
+          registry_->seed_holds().Hold(g.seed, SeedHolder(row.name, g.index));
+        }
         s.row = std::move(g);
         t.games.push_back(std::move(s));
       }
@@ -110,8 +118,8 @@ grpc::Status Scheduler::CheckLabel(const std::string& label) const {
   if (tournaments_.contains(label) || reserved_.contains(label)) {
     return grpc::Status(
         grpc::StatusCode::FAILED_PRECONDITION,
-        absl::StrCat("label '", label,
-                     "' is the name of a tournament: only the referee's "
+        absl::StrCat("label ", Quote(label),
+                     " is the name of a tournament: only the referee's "
                      "scheduler creates games with it"));
   }
   return grpc::Status::OK;
@@ -141,8 +149,8 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
     for (int j = 0; j < i; ++j) {
       if (spec.participants(j) == p) {
         return fail(
-            Invalid(absl::StrCat("spec.participants[", i, "]: '", p,
-                                 "' is already participants[", j, "]")));
+            Invalid(absl::StrCat("spec.participants[", i, "]: ", Quote(p),
+                                 " is already participants[", j, "]")));
       }
     }
     // NOT_FOUND for an unknown account, FAILED_PRECONDITION for a revoked
@@ -252,6 +260,8 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
             Tournament& t = tournaments_[row.name];
             t.row = row;
             for (const recorder::TournamentGameRow& g : schedule) {
+              registry_->seed_holds().Hold(g.seed,
+                                           SeedHolder(row.name, g.index));
               t.games.push_back({g, State::kPending});
             }
             copy = t;
@@ -271,7 +281,7 @@ void Scheduler::Cancel(const std::string& name, const std::string& reason,
     auto it = tournaments_.find(name);
     if (it == tournaments_.end()) {
       reply(grpc::Status(grpc::StatusCode::NOT_FOUND,
-                         absl::StrCat("no tournament '", name, "'")),
+                         absl::StrCat("no tournament ", Quote(name))),
             v1::TournamentInfo());
       return;
     }
@@ -318,7 +328,7 @@ grpc::Status Scheduler::Get(const std::string& name,
     auto it = tournaments_.find(name);
     if (it == tournaments_.end()) {
       return grpc::Status(grpc::StatusCode::NOT_FOUND,
-                          absl::StrCat("no tournament '", name, "'"));
+                          absl::StrCat("no tournament ", Quote(name)));
     }
     copy = it->second;
   }
@@ -478,6 +488,12 @@ void Scheduler::RecordEnd(
                                  t.row.status = status;
                                  t.row.reason = reason;
                                  t.row.ended_us = now;
+                                 // No pending game will be dealt now.
+                                 for (const Scheduled& g : t.games) {
+                                   registry_->seed_holds().Release(
+                                       g.row.seed,
+                                       SeedHolder(name, g.row.index));
+                                 }
                                }
                                if (then) copy = t;
                              }
@@ -523,8 +539,18 @@ void Scheduler::Run() {
         continue;
       }
       const int64_t grace_us = t.row.grace_ms * 1000;
+      // Seeds of games in play: the twin of a duplicate pair waits until
+      // its partner has ended (both bots would hold each other's hands).
+      std::set<std::string> in_play;
+      for (const Scheduled& g : t.games) {
+        if (g.state == State::kStarting || g.state == State::kCreated) {
+          in_play.insert(g.row.seed);
+        }
+      }
       for (Scheduled& g : t.games) {
-        if (g.state != State::kPending) continue;
+        if (g.state != State::kPending || in_play.contains(g.row.seed)) {
+          continue;
+        }
         Lobby::Presence p[2];
         bool ready[2], absent[2];
         for (int seat = 0; seat < 2; ++seat) {
@@ -553,6 +579,7 @@ void Scheduler::Run() {
           continue;
         }
         g.state = State::kStarting;
+        in_play.insert(g.row.seed);
         g.row.game_id = NewGameId();
         start.row.game_id = g.row.game_id;
         starts.push_back(std::move(start));
@@ -613,6 +640,9 @@ void Scheduler::Created(const Start& start, const grpc::Status& status) {
     Scheduled& g = tournaments_[start.tournament].games[start.index];
     if (status.ok()) {
       g.state = State::kCreated;
+      // The game holds its seed itself now.
+      registry_->seed_holds().Release(
+          g.row.seed, SeedHolder(start.tournament, start.index));
     } else {
       // Pending again; the schedule row names a game that does not exist,
       // which reads as pending too.

@@ -10,6 +10,11 @@
 //    game of a duplicate pair. The tournament seed stays secret (only its
 //    SHA-256 is shown) until the tournament is over and none of its games
 //    is running.
+//  * The second game of a duplicate pair (any game sharing a seed with one
+//    being created or running) waits until that game has ended. Each
+//    pending game of a running tournament holds its seed in the registry's
+//    SeedHolds until its own game holds it, so that no game dealt from a
+//    seed reveals it while its twin is unplayed.
 //  * A pending game is started, in schedule order but skipping games that
 //    cannot start yet, when both of its bots are connected to the Lobby with
 //    a free slot (capacity minus seats in unfinished games) and fewer than

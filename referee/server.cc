@@ -14,6 +14,10 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
     return absl::InvalidArgumentError("an admin token is required");
   }
   std::unique_ptr<RefereeServer> s(new RefereeServer());
+  absl::StatusOr<std::unique_ptr<DbLock>> lock =
+      DbLock::Acquire(options.db_path);
+  if (!lock.ok()) return lock.status();
+  s->db_lock_ = std::move(*lock);
   absl::StatusOr<std::unique_ptr<recorder::Recorder>> recorder =
       recorder::Recorder::Open(options.db_path, options.durability);
   if (!recorder.ok()) return recorder.status();
@@ -21,7 +25,7 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   s->timer_ = std::make_unique<DeadlineTimer>();
   s->registry_ = std::make_unique<Registry>(
       s->recorder_.get(), s->timer_.get(), options.admin_token,
-      options.seat_rate, options.keep_ended);
+      options.seat_rate, options.keep_ended, options.token_retention);
   absl::StatusOr<int> resumed = s->registry_->ResumeAll();
   if (!resumed.ok()) return resumed.status();
   s->resumed_ = *resumed;
@@ -47,13 +51,25 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
     credentials = grpc::InsecureServerCredentials();
   }
   builder.AddListeningPort(options.listen, credentials, &s->port_);
+  // gRPC binds with SO_REUSEPORT by default, which would let a second
+  // referee share the port (and half the connections).
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.RegisterService(s->service_.get());
+  s->reflection_v1_ = std::make_unique<ReflectionV1>(std::vector<std::string>{
+      v1::RefereeService::service_full_name(),
+      "grpc.health.v1.Health",
+      grpc::reflection::v1::ServerReflection::service_full_name(),
+      "grpc.reflection.v1alpha.ServerReflection",
+  });
+  builder.RegisterService(s->reflection_v1_.get());
   // Requests are small; a bound keeps a hostile client from sending huge ones.
   builder.SetMaxReceiveMessageSize(64 * 1024);
   s->server_ = builder.BuildAndStart();
   if (!s->server_ || s->port_ == 0) {
     return absl::UnavailableError(
-        absl::StrCat("cannot listen on ", options.listen));
+        absl::StrCat("cannot listen on ", options.listen,
+                     ": the address is in use (another referee?) or not "
+                     "available"));
   }
   if (!options.health_listen.empty()) {
     // Built after EnableDefaultHealthCheckService, it gets the default health
@@ -68,8 +84,9 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
     health.SetMaxReceiveMessageSize(4 * 1024);
     s->health_server_ = health.BuildAndStart();
     if (!s->health_server_ || s->health_port_ == 0) {
-      return absl::UnavailableError(absl::StrCat(
-          "cannot listen on ", options.health_listen, " (health)"));
+      return absl::UnavailableError(
+          absl::StrCat("cannot listen on ", options.health_listen,
+                       " (health): the address is in use or not available"));
     }
   }
   // Both listeners answer for the server as a whole ("") and for the API.
@@ -109,9 +126,11 @@ void RefereeServer::Shutdown(int grace_ms) {
   health_server_.reset();
   health_fallback_.reset();
   service_.reset();
+  reflection_v1_.reset();
   registry_.reset();
   scheduler_.reset();
   timer_.reset();
+  db_lock_.reset();  // the database is closed: another referee may open it
 }
 
 }  // namespace cassino::service

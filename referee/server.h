@@ -13,8 +13,10 @@
 #include "grpcpp/generic/async_generic_service.h"
 #include "grpcpp/grpcpp.h"
 #include "recorder/recorder.h"
+#include "referee/db_lock.h"
 #include "referee/deadline_timer.h"
 #include "referee/referee_service.h"
+#include "referee/reflection_v1.h"
 #include "referee/registry.h"
 #include "referee/scheduler.h"
 
@@ -42,11 +44,17 @@ struct ServerOptions {
   // How long an ended game stays in memory before only the database serves
   // it (GetGame, WatchGame); its bots are then told the game is over.
   std::chrono::milliseconds keep_ended = std::chrono::seconds(60);
+  // How long after its game's end a seat token still works (reading the
+  // result, resending the last move), across restarts.
+  std::chrono::milliseconds token_retention = std::chrono::hours(24);
 };
 
 class RefereeServer {
  public:
-  // Opens the database, resumes unfinished games and starts serving.
+  // Locks the database (DbLock: FailedPrecondition if another referee holds
+  // it), opens it, resumes unfinished games and starts serving; Unavailable
+  // if `listen` (or `health_listen`) is in use: ports are bound without
+  // SO_REUSEPORT, so a second referee cannot share one.
   static absl::StatusOr<std::unique_ptr<RefereeServer>> Start(
       const ServerOptions& options);
   // Shutdown()s.
@@ -67,6 +75,9 @@ class RefereeServer {
  private:
   RefereeServer() = default;
 
+  // Held from before the database opens until after it closes: no second
+  // referee runs on the same database.
+  std::unique_ptr<DbLock> db_lock_;
   std::unique_ptr<recorder::Recorder> recorder_;
   std::unique_ptr<DeadlineTimer> timer_;
   // Destroyed after the registry, whose lobby calls it (Shutdown resets
@@ -74,6 +85,8 @@ class RefereeServer {
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<Registry> registry_;
   std::unique_ptr<RefereeServiceImpl> service_;
+  // grpc.reflection.v1 (the plugin serves v1alpha).
+  std::unique_ptr<ReflectionV1> reflection_v1_;
   std::unique_ptr<grpc::Server> server_;
   // Serves only the health service (ServerOptions::health_listen), or null;
   // every other method gets UNIMPLEMENTED from health_fallback_, which also

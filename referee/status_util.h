@@ -9,6 +9,9 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
 #include "grpcpp/support/status.h"
 
 namespace cassino::service {
@@ -29,6 +32,36 @@ inline grpc::Status Invalid(const std::string& message) {
 inline grpc::Status FromAbsl(const absl::Status& s) {
   return grpc::Status(static_cast<grpc::StatusCode>(s.code()),
                       std::string(s.message()));
+}
+
+// A client's text as an error message may quote it: in single quotes, at
+// most `max` bytes of it (cut at a UTF-8 character boundary, then "..." and
+// its length), control characters and quotes escaped as \xNN. Messages
+// never echo more of what a client sent (issue #14: a 7,000-character id
+// made a 7,008-character message).
+inline std::string Quote(absl::string_view text, size_t max = 40) {
+  size_t cut = text.size();
+  if (cut > max) {
+    cut = max;
+    // Back to the start of a character.
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) {
+      --cut;
+    }
+  }
+  std::string out = "'";
+  for (char c : text.substr(0, cut)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7F || c == '\'' || c == '\\') {
+      absl::StrAppend(&out, absl::StrFormat("\\x%02X", u));
+    } else {
+      out.push_back(c);
+    }
+  }
+  out.push_back('\'');
+  if (cut < text.size()) {
+    absl::StrAppend(&out, "... (", text.size(), " bytes)");
+  }
+  return out;
 }
 
 }  // namespace cassino::service

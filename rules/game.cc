@@ -88,6 +88,7 @@ void Game::StartRound() {
   round_start_totals_ = totals_;
   in_play_.assign(rules().Sides(), 0);
   against_.assign(rules().Sides(), 0);
+  scored_in_play_ = CardSet();
   position_.table = Table();
   DealCards();
   if (rules().initial_pairs) TakeInitialPairs();
@@ -118,6 +119,25 @@ void Game::DealRelatedGame() {
   position_.to_move = (dealer_ + 1) % n;
 }
 
+namespace {
+
+// The cards each player gets per pass of the deal.
+int DealPacket(DealStyle style) {
+  switch (style) {
+    case DealStyle::kSingles:
+      return 1;
+    case DealStyle::kTwos:
+      return 2;
+    case DealStyle::kThrees:
+      return 3;
+    case DealStyle::kFours:
+      return 4;
+  }
+  return 2;
+}
+
+}  // namespace
+
 void Game::DealCards() {
   if (rules().game != GameKind::kCassino) {
     DealRelatedGame();
@@ -129,7 +149,7 @@ void Game::DealCards() {
   ++deal_;
   const int size =
       r.hand_size + (deal_ == r.DealsPerRound() ? r.last_deal_extra : 0);
-  const int packet = r.deal == DealStyle::kTwos ? 2 : 1;
+  const int packet = DealPacket(r.deal);
   int table_owed = first ? RuleSet::kTableDeal : 0;
   auto take = [&](int count) {
     CardSet cards;
@@ -248,6 +268,23 @@ int Game::GiveUpPoints(int side, int points) {
   return winner;
 }
 
+bool Game::ScoreCaptured(int side, CardSet captured, int* immediate_points) {
+  const Scoring& sc = rules().scoring;
+  int points = 0;
+  for (Card c : captured) {
+    const int p = sc.card[c.index()] + sc.each_ace * (c.rank() == kAce) +
+                  sc.each_spade * (c.suit() == Suit::kSpades);
+    if (p == 0) continue;
+    points += p;
+    scored_in_play_.insert(c);
+  }
+  totals_[side] += points;
+  in_play_[side] += points;
+  *immediate_points += points;
+  return points > 0 && rules().match == Match::kTarget &&
+         totals_[side] >= rules().target;
+}
+
 bool Game::InstantLimitReached() const {
   const int limit = rules().instant_limit;
   if (limit == 0) return false;
@@ -358,6 +395,11 @@ void Game::PlayMove(const Move& move) {
       return;
     }
     if (played.outcome.sweep) won = AddSweep(side, &played.immediate_points);
+    if (rules().score_as_captured) {
+      won = ScoreCaptured(side, played.outcome.captured,
+                          &played.immediate_points) ||
+            won;
+    }
   }
   if (rules().draw && deck_pos_ < static_cast<int>(deck_.size())) {
     played.drawn = deck_[deck_pos_++];
@@ -369,7 +411,9 @@ void Game::PlayMove(const Move& move) {
   if (won) {
     Finish(side, GameEndReason::kTarget,
            absl::StrCat("side ", side, " reached ", totals_[side],
-                        " with a sweep (sudden death)"));
+                        played.outcome.sweep && rules().sudden_death
+                            ? " with a sweep (sudden death)"
+                            : " with a capture (score_as_captured)"));
     return;
   }
   if (default_winner >= 0) {
@@ -448,7 +492,7 @@ void Game::EndRound() {
   position_.table = Table();
   result.score = r.game == GameKind::kTablanette
                      ? tablanette::ScoreRound(piles_, sweeps_)
-                     : ScoreRound(r, piles_, sweeps_);
+                     : ScoreRound(r, piles_, sweeps_, scored_in_play_);
   result.totals_before = round_start_totals_;
   result.initial_capture = initial_capture_;
   result.in_play = in_play_;

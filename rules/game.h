@@ -16,9 +16,10 @@
 // Deal sizes (docs/rules.md, *The deal*): each deal gives `hand_size` cards to
 // each player
 // (`hand_size + last_deal_extra` on the last deal of a round) in passes of
-// 2 cards with deal=twos (a last pass of 1 when the count is odd) or of 1
-// with deal=singles. On the first deal the table gets, just before the
-// dealer in each pass, as many cards as the pass gives each player until it
+// 2 cards with deal=twos (a last pass of 1 when the count is odd), of 1
+// with deal=singles, of 3 with deal=threes and of 4 with deal=fours (a last,
+// smaller pass for what remains). On the first deal the table gets, just before
+// the dealer in each pass, as many cards as the pass gives each player until it
 // holds 4; any still owed (hand_size below 4) go to the table after the
 // last pass. For hand_size 4 this is exactly the docs/rules.md, *The deal*
 // order.
@@ -33,7 +34,9 @@
 // RoundResult::initial_capture). With sudden_death=on each sweep is added
 // to the totals when made (PlayedMove::immediate_points,
 // RoundResult::in_play) and a side that reaches the target that way wins
-// at once (reason kTarget). With match=deal_rounds the game lasts 2 rounds
+// at once (reason kTarget); score_as_captured does the same for each point
+// card a play captures (PlayedMove::immediate_points). With
+// match=deal_rounds the game lasts 2 rounds
 // per player and ends after the last (reason kDealRounds): the highest
 // total wins; equal highest totals are a draw (winner -1, draw true).
 //
@@ -256,6 +259,9 @@ class Game {
   int GiveUpPoints(int side, int points);
   // instant_limit: some side has that many instant scores against it.
   bool InstantLimitReached() const;
+  // score_as_captured: scores the point cards of `captured` for `side` at
+  // once; returns true when that won the game.
+  bool ScoreCaptured(int side, CardSet captured, int* immediate_points);
 
   DeckSource decks_;
   Position position_;
@@ -272,6 +278,7 @@ class Game {
   std::vector<int> round_start_totals_;
   std::vector<int> in_play_;  // per side, this round
   std::vector<int> against_;  // per side: instant scores against it, this round
+  CardSet scored_in_play_;    // score_as_captured: this round's scored cards
   std::vector<PlayedMove> history_;
   std::vector<RoundResult> rounds_;
   std::optional<GameResult> result_;

@@ -23,8 +23,11 @@ constexpr std::array<Named<GameKind>, 3> kGameNames{
     {{GameKind::kCassino, "cassino"},
      {GameKind::kCallabra, "callabra"},
      {GameKind::kTablanette, "tablanette"}}};
-constexpr std::array<Named<DealStyle>, 2> kDealNames{
-    {{DealStyle::kTwos, "twos"}, {DealStyle::kSingles, "singles"}}};
+constexpr std::array<Named<DealStyle>, 4> kDealNames{
+    {{DealStyle::kTwos, "twos"},
+     {DealStyle::kSingles, "singles"},
+     {DealStyle::kThrees, "threes"},
+     {DealStyle::kFours, "fours"}}};
 constexpr std::array<Named<FaceCapture>, 4> kFaceNames{
     {{FaceCapture::kOne, "one"},
      {FaceCapture::kAll, "all"},
@@ -170,8 +173,10 @@ const std::vector<Option>& Options() {
        [](RuleSet& r, absl::string_view v) {
          return ParseBool("partnerships", v, &r.partnerships);
        }},
-      {{"deal", "twos, singles", "twos",
-        "cards are dealt two or one at a time"},
+      {{"deal", "twos, singles, threes, fours", "twos",
+        "cards are dealt two, one, three or four at a time to each player "
+        "in turn (the table's first cards likewise, just before the "
+        "dealer's)"},
        [](const RuleSet& r) { return std::string(NameOf(kDealNames, r.deal)); },
        [](RuleSet& r, absl::string_view v) {
          return ParseEnum(kDealNames, "deal", v, &r.deal);
@@ -334,6 +339,15 @@ const std::vector<Option>& Options() {
        [](const RuleSet& r) { return std::string(OnOff(r.initial_pairs)); },
        [](RuleSet& r, absl::string_view v) {
          return ParseBool("initial_pairs", v, &r.initial_pairs);
+       }},
+      {{"score_as_captured", "on, off", "off",
+        "each point card scores for the side that captures it at once (its "
+        "own points, each_ace, each_spade), and reaching the target that "
+        "way wins at once; cards taken at the round's end score with the "
+        "round"},
+       [](const RuleSet& r) { return std::string(OnOff(r.score_as_captured)); },
+       [](RuleSet& r, absl::string_view v) {
+         return ParseBool("score_as_captured", v, &r.score_as_captured);
        }},
       {{"sudden_death", "on, off", "off",
         "sweeps score the moment they are made; reaching the target that "
@@ -666,7 +680,8 @@ absl::Status RuleSet::Validate() const {
     if (pack != standard.pack || !removed.empty() ||
         hand_size != standard.hand_size || last_deal_extra != 0 ||
         !(scoring == standard.scoring) || tie_cards != standard.tie_cards ||
-        draw || initial_pairs || sudden_death || match != standard.match) {
+        draw || initial_pairs || sudden_death || score_as_captured ||
+        match != standard.match) {
       return absl::InvalidArgumentError(
           "pack, remove, hand_size, last_deal_extra, scoring, tie_cards, "
           "draw, initial_pairs, sudden_death and match are Cassino options; "
@@ -726,6 +741,11 @@ absl::Status RuleSet::Validate() const {
       return absl::InvalidArgumentError(
           "match=deal_rounds has no target: sudden_death and call_out need "
           "match=target");
+    }
+    if (score_as_captured && call_out) {
+      return absl::InvalidArgumentError(
+          "call_out counts the point cards of the round itself: it does not "
+          "go with score_as_captured");
     }
   }
   // Move-level variant options.

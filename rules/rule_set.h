@@ -78,8 +78,12 @@ namespace cassino {
 // Which game is played: Cassino or one of the related games of docs/rules.md
 // (*Related games*), each its own rules module (callabra.h, tablanette.h).
 enum class GameKind { kCassino, kCallabra, kTablanette };
-// How the cards are dealt (docs/rules.md, *The deal*).
-enum class DealStyle { kTwos, kSingles };
+// How the cards are dealt (docs/rules.md, *The deal*): two at a time (the
+// tradition), or one, three or four at a time ("The dealer has the option to
+// deal any number of cards at one time to each person so long as each person is
+// dealt in sequence. This can include a deal of one, two, three, or four
+// cards to each", source 002).
+enum class DealStyle { kTwos, kSingles, kThrees, kFours };
 // What a face card may take (docs/rules.md, *Capturing*).
 // `four` and `any` add natural face builds (docs/rules.md, *Move-level
 // variants*).
@@ -159,6 +163,10 @@ struct RuleSet {
   bool draw = false;           // one deal; draw a card after each play
   bool initial_pairs = false;  // pairs on the first table go to the leader
   bool sudden_death = false;   // sweeps score when made; may end the game
+  // Each point card (its own points, each_ace, each_spade) scores when a
+  // play captures it, and may end the game at once; the round's items then
+  // leave it out.
+  bool score_as_captured = false;
   Match match = Match::kTarget;
   // Move-level variant options (docs/rules.md, *Move-level variants*).
   CardValues card_values = CardValues::kStandard;

@@ -95,7 +95,7 @@ int BasePoints(const RuleSet& rules) {
 }
 
 RoundScore ScoreRound(const RuleSet& rules, std::span<const CardSet> piles,
-                      std::span<const Sweep> sweeps) {
+                      std::span<const Sweep> sweeps, CardSet scored_in_play) {
   const Scoring& sc = rules.scoring;
   RoundScore score;
   const int sides = static_cast<int>(piles.size());
@@ -118,6 +118,8 @@ RoundScore ScoreRound(const RuleSet& rules, std::span<const CardSet> piles,
     score.sides[side].points += points;
   };
   auto holder = [&](Card c) { return HolderOf(piles, c); };
+  // A card scored when captured (score_as_captured) is no item here.
+  auto item = [&](Card c) { return !scored_in_play.contains(c); };
   if (sc.most_cards > 0) {
     int s = UniqueMost(cards);
     if (s < 0 && rules.tie_cards == TieCards::kSpades) {
@@ -146,18 +148,20 @@ RoundScore ScoreRound(const RuleSet& rules, std::span<const CardSet> piles,
   if (const int p = sc.card[kBigCassino.index()]; p > 0) {
     if (int s = holder(kBigCassino); s >= 0) {
       score.sides[s].big_cassino = true;
-      add(ScoreItemKind::kBigCassino, s, p, kBigCassino);
+      if (item(kBigCassino)) add(ScoreItemKind::kBigCassino, s, p, kBigCassino);
     }
   }
   if (const int p = sc.card[kLittleCassino.index()]; p > 0) {
     if (int s = holder(kLittleCassino); s >= 0) {
       score.sides[s].little_cassino = true;
-      add(ScoreItemKind::kLittleCassino, s, p, kLittleCassino);
+      if (item(kLittleCassino)) {
+        add(ScoreItemKind::kLittleCassino, s, p, kLittleCassino);
+      }
     }
   }
   const CardSet point_cards = PointCards(sc);
   for (Card c : point_cards - CardSet{kBigCassino, kLittleCassino}) {
-    if (int s = holder(c); s >= 0)
+    if (int s = holder(c); s >= 0 && item(c))
       add(ScoreItemKind::kCard, s, sc.card[c.index()], c);
   }
   for (Suit suit :
@@ -165,7 +169,9 @@ RoundScore ScoreRound(const RuleSet& rules, std::span<const CardSet> piles,
     const Card ace = Card::Of(kAce, suit);
     if (int s = holder(ace); s >= 0) {
       ++score.sides[s].aces;
-      if (sc.each_ace > 0) add(ScoreItemKind::kAce, s, sc.each_ace, ace);
+      if (sc.each_ace > 0 && item(ace)) {
+        add(ScoreItemKind::kAce, s, sc.each_ace, ace);
+      }
     }
   }
   if (sc.all_aces > 0) {
@@ -176,7 +182,7 @@ RoundScore ScoreRound(const RuleSet& rules, std::span<const CardSet> piles,
   }
   if (sc.each_spade > 0) {
     for (Card c : CardSet::OfSuit(Suit::kSpades)) {
-      if (int s = holder(c); s >= 0)
+      if (int s = holder(c); s >= 0 && item(c))
         add(ScoreItemKind::kSpade, s, sc.each_spade, c);
     }
   }

@@ -87,8 +87,11 @@ struct RoundScore {
 };
 
 // `piles[s]` is everything side s took this round (leftovers included).
+// `scored_in_play` (score_as_captured): cards whose own, ace and spade
+// points were scored when captured; they score no item here.
 RoundScore ScoreRound(const RuleSet& rules, std::span<const CardSet> piles,
-                      std::span<const Sweep> sweeps);
+                      std::span<const Sweep> sweeps,
+                      CardSet scored_in_play = CardSet());
 
 // How a round's score changes the game totals (docs/rules.md, *End of the
 // game*).

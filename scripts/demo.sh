@@ -3,7 +3,7 @@
 # embedded SQLite database (cassino.db), runs a short tournament among the
 # reference bots (C++ random/greedy/builder, the Python and Node examples),
 # verifies every record, and writes the statistics report (report.html),
-# printing the standings.
+# printing the standings and how to open the web viewer on the games.
 #
 # Environment: CASSINO_DB (default cassino.db), GAMES (games per pairing,
 # default 4), BUILD_DIR (default ./build). Extra arguments go to
@@ -36,3 +36,11 @@ echo
 echo "==> statistics of this tournament (report.html has the charts)"
 "$BUILD_DIR/tools/cassino" stats "$DB" --tournament "$label" --format html --out report.html
 "$BUILD_DIR/tools/cassino" stats "$DB" --tournament "$label"
+echo
+echo "==> watch the games in a browser (replays, live games, standings):"
+echo "      $BUILD_DIR/tools/cassino serve $(realpath "$DB")"
+echo "    then open http://127.0.0.1:8080/tournament/$label"
+echo "    With the viewer running, run this script again in another terminal"
+echo "    and open http://127.0.0.1:8080/live to watch its games live."
+echo "    One game as a single HTML file:"
+echo "      $BUILD_DIR/tools/cassino replay $(realpath "$DB") GAME --format html --out game.html"

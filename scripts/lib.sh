@@ -13,7 +13,7 @@ BUILD_PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   libabsl-dev libsqlite3-dev libssl-dev
-  libcli11-dev nlohmann-json3-dev
+  libcli11-dev nlohmann-json3-dev libcpp-httplib-dev grpc-proto
 )
 
 # Every Debian package the build, the tests and the example bots use.
@@ -47,15 +47,17 @@ install_deps() {
 # npm packages, as each package-lock.json pins them: the Node example bot's
 # (@grpc/grpc-js, @grpc/proto-loader), buf for linting the API, and
 # kubernetes-models for checking the deployment manifests against the
-# Kubernetes API schema. (`npm
+# Kubernetes API schema, and puppeteer-core for the web viewer's browser
+# tests (with Debian's chromium; its own browser download is skipped). (`npm
 # install`, not `npm ci`: npm's ci refuses lock files that, like buf's, list
 # platform-specific optional packages for this platform only.)
 install_node_deps() {
   local dir
-  for dir in "$ROOT/tools/bots/node" "$ROOT/proto" "$ROOT/tests/deploy"; do
+  for dir in "$ROOT/tools/bots/node" "$ROOT/proto" "$ROOT/tests/deploy" \
+             "$ROOT/tests/viewer"; do
     if [[ ! -d "$dir/node_modules" ]] && command -v npm >/dev/null; then
       echo "==> installing npm packages in ${dir#$ROOT/}"
-      (cd "$dir" && npm install --silent --no-audit --no-fund) || \
+      (cd "$dir" && PUPPETEER_SKIP_DOWNLOAD=1 npm install --silent --no-audit --no-fund) || \
         echo "warning: npm install failed in $dir; the tests that need it are skipped" >&2
     fi
   done

@@ -645,13 +645,17 @@ TEST(RefereeEvictionTest, EndedGamesLeaveMemoryAndTheDatabaseServesThem) {
   EXPECT_EQ(stored.status(), v1::GAME_STATUS_FINISHED);
   EXPECT_EQ(stored.result().winner(), live.result().winner());
   EXPECT_EQ(stored.seed(), live.seed());
-  // A bot is told the game is over.
+  // A bot still reads the result with its seat token (issue #14, Medium
+  // 3): the game comes back from the record.
   v1::GetTurnRequest req;
   req.set_game_id(g.game_id());
   v1::GetTurnResponse resp;
   grpc::Status s = referee.stub().GetTurn(
       TestReferee::Context(g.tokens(0).token()).get(), req, &resp);
-  EXPECT_EQ(s.error_code(), StatusCode::FAILED_PRECONDITION);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(resp.status(), v1::GAME_STATUS_FINISHED);
+  EXPECT_EQ(resp.ended().result().winner(), live.result().winner());
+  EXPECT_EQ(resp.ended().seed(), live.seed());
   // A spectator gets the whole record.
   const std::vector<v1::WatchGameResponse> seen =
       WatchToEnd(referee.stub(), g.game_id());

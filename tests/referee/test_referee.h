@@ -95,11 +95,13 @@ class TestReferee {
       std::filesystem::path db,
       recorder::Durability durability = recorder::Durability::kNormal,
       service::RateLimit seat_rate = service::RateLimit(),
-      std::chrono::milliseconds keep_ended = std::chrono::seconds(60))
+      std::chrono::milliseconds keep_ended = std::chrono::seconds(60),
+      std::chrono::milliseconds token_retention = std::chrono::hours(24))
       : db_(std::move(db)),
         durability_(durability),
         seat_rate_(seat_rate),
-        keep_ended_(keep_ended) {
+        keep_ended_(keep_ended),
+        token_retention_(token_retention) {
     Start();
   }
 
@@ -111,6 +113,7 @@ class TestReferee {
     options.admin_token = kAdminToken;
     options.seat_rate = seat_rate_;
     options.keep_ended = keep_ended_;
+    options.token_retention = token_retention_;
     absl::StatusOr<std::unique_ptr<service::RefereeServer>> s =
         service::RefereeServer::Start(options);
     ASSERT_TRUE(s.ok()) << s.status();
@@ -171,6 +174,7 @@ class TestReferee {
   recorder::Durability durability_;
   service::RateLimit seat_rate_;
   std::chrono::milliseconds keep_ended_;
+  std::chrono::milliseconds token_retention_;
   std::unique_ptr<service::RefereeServer> server_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::RefereeService::Stub> stub_;

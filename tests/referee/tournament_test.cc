@@ -7,6 +7,7 @@
 #include <chrono>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "tests/referee/lobby_client.h"
 #include "tests/referee/test_referee.h"
 #include "tools/stats/stats.h"
+#include "tools/verify/interchange.h"
 #include "tools/verify/verifier.h"
 
 namespace cassino::testing {
@@ -129,7 +131,7 @@ void ExpectStandingsMatchStatsAndVerify(const std::filesystem::path& db,
 }
 
 // The seed is revealed once the tournament is over and matches the
-// commitment; every game's seed is derived from it as documented.
+// commitment; every finished game's seed is derived from it as documented.
 void ExpectSeedRevealed(TestReferee& referee, const v1::TournamentInfo& t) {
   ASSERT_FALSE(t.spec().seed().empty());
   absl::StatusOr<Seed> seed = ParseSeed(t.spec().seed());
@@ -139,8 +141,12 @@ void ExpectSeedRevealed(TestReferee& referee, const v1::TournamentInfo& t) {
     if (g.game_id().empty()) continue;
     const bool second_of_pair = t.spec().duplicate() && g.index() % 2 == 1;
     const uint32_t seed_index = g.index() - (second_of_pair ? 1 : 0);
+    // An aborted game's seed stays secret (GetGame shows none); the
+    // tournament's seed derives it.
     EXPECT_EQ(referee.Info(g.game_id()).seed(),
-              ToHex(BatchGameSeed(*seed, seed_index)))
+              g.status() == v1::GAME_STATUS_ABORTED
+                  ? ""
+                  : ToHex(BatchGameSeed(*seed, seed_index)))
         << "game " << g.index();
   }
 }
@@ -729,6 +735,90 @@ TEST(TournamentPlayTest, TheGraceCountsAgainFromARestart) {
   EXPECT_EQ(t.status(), v1::TOURNAMENT_STATUS_FINISHED);
   EXPECT_EQ(t.games_aborted(), 1);
   ExpectStandingsMatchStatsAndVerify(dir / "t.db", t);
+}
+
+// Issue #14, High 1: the two games of a duplicate pair share a deck with
+// the seats swapped, so they are never in play at once, and neither's seed
+// shows (GetGame, GameEnded, the record's end event, the export) while the
+// other is unfinished.
+TEST(TournamentPlayTest, DuplicateTwinsNeverOverlapAndHideTheSharedSeed) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "t.db");
+  const std::string key_a = Register(referee, "twin-a");
+  const std::string key_b = Register(referee, "twin-b");
+  v1::TournamentSpec spec = Spec("dup", {"twin-a", "twin-b"});
+  spec.set_games_per_pairing(2);
+  spec.set_duplicate(true);
+  spec.set_max_concurrent_games(4);
+  spec.set_seed(kSeed);
+  ASSERT_TRUE(CreateTournament(referee, spec).ok());
+  // Room for both games on both bots: only the pairing holds the twin back.
+  LobbyStream lobby_a(referee.stub(), key_a, 2);
+  LobbyStream lobby_b(referee.stub(), key_b, 2);
+  const v1::GameOffer first_a = lobby_a.NextOffer();
+  const v1::GameOffer first_b = lobby_b.NextOffer();
+  const std::string first = first_a.game().game_id();
+  ASSERT_EQ(first, first_b.game().game_id());
+  // The twin is not offered while the first game runs.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  v1::TournamentInfo t = GetTournament(referee, "dup");
+  EXPECT_EQ(t.games_running(), 1);
+  EXPECT_EQ(t.games_pending(), 1);
+
+  auto play = [&](const v1::GameOffer& a, const v1::GameOffer& b) {
+    std::thread other(
+        [&] { PlayUnary(referee.stub(), b.token(), b.game().game_id(), 2); });
+    PlayUnary(referee.stub(), a.token(), a.game().game_id(), 1);
+    other.join();
+  };
+  play(first_a, first_b);
+  const std::string seed_hex = ToHex(BatchGameSeed(*ParseSeed(kSeed), 0));
+  auto exported = [&] {
+    std::ostringstream out;
+    EXPECT_TRUE(verify::ExportDatabase((dir / "t.db").string(), {},
+                                       verify::ExportFormat::kJson, out)
+                    .ok());
+    return out.str();
+  };
+  // The first game is over, its twin not yet played: the seed is secret
+  // everywhere.
+  {
+    const v1::GameInfo info = referee.Info(first);
+    EXPECT_EQ(info.status(), v1::GAME_STATUS_FINISHED);
+    EXPECT_EQ(info.seed(), "");
+    v1::GetTurnRequest req;
+    req.set_game_id(first);
+    v1::GetTurnResponse turn;
+    ASSERT_TRUE(
+        referee.stub()
+            .GetTurn(TestReferee::Context(first_a.token()).get(), req, &turn)
+            .ok());
+    EXPECT_TRUE(turn.has_ended());
+    EXPECT_EQ(turn.ended().seed(), "");
+    absl::StatusOr<recorder::GameRecord> record =
+        LoadRecord(dir / "t.db", first);
+    ASSERT_TRUE(record.ok());
+    EXPECT_EQ(record->events.back().payload.find(seed_hex), std::string::npos)
+        << record->events.back().payload;
+    EXPECT_EQ(exported().find(seed_hex), std::string::npos);
+  }
+  const v1::GameOffer second_a = lobby_a.NextOffer();
+  const v1::GameOffer second_b = lobby_b.NextOffer();
+  ASSERT_NE(second_a.game().game_id(), first);
+  // Seats swapped: a plays seat 1 now.
+  EXPECT_EQ(second_a.game().seat(), 1 - first_a.game().seat());
+  play(second_a, second_b);
+  t = WaitOver(referee, "dup");
+  EXPECT_EQ(t.games_finished(), 2);
+  // Both over: the seed is out, for both games, and the records verify.
+  EXPECT_EQ(referee.Info(first).seed(), seed_hex);
+  EXPECT_EQ(referee.Info(second_a.game().game_id()).seed(), seed_hex);
+  EXPECT_NE(exported().find(seed_hex), std::string::npos);
+  const std::vector<Played> played = PlayedGames(referee, "dup");
+  EXPECT_EQ(MaxOverlap(played, [](const Played&) { return true; }), 1);
+  ExpectStandingsMatchStatsAndVerify(dir / "t.db", t);
+  lobby_a.Cancel();
+  lobby_b.Cancel();
 }
 
 }  // namespace

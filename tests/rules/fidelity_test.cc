@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "rules/adjudicator.h"
 #include "rules/game.h"
@@ -328,6 +329,79 @@ TEST(MoveCap, ARunawayGameIsAnErrorNotUnboundedMemory) {
   EXPECT_EQ(g.result()->detail,
             "the game did not end within 100000 moves (its rules may never "
             "reach an end)");
+}
+
+// --- 6. Missing variants -------------------------------------------------
+// "The dealer has the option to deal any number of cards at one time to
+// each person so long as each person is dealt in sequence. This can include
+// a deal of one, two, three, or four cards to each" (source 002).
+
+// The hands and table after the first deal of an explicit canonical deck
+// (AS 2S 3S ...), 2 players, dealer seat 1.
+std::string FirstDeal(const std::string& deal) {
+  Deck deck;
+  for (int i = 0; i < kDeckSize; ++i) deck.push_back(Card::FromIndex(i));
+  const Game g = *Game::Create(Rules("standard deal=" + deal),
+                               DeckSource::Explicit({deck}));
+  return absl::StrCat(g.position().hands[0].ToString(), " / ",
+                      g.position().hands[1].ToString(), " / ",
+                      g.position().table.ToString());
+}
+
+TEST(DealPackets, OneTwoThreeOrFourAtATime) {
+  // d0.. = AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS.
+  EXPECT_EQ(FirstDeal("twos"), "AS 2S 7S 8S / 5S 6S JS QS / 3S 4S 9S TS");
+  EXPECT_EQ(FirstDeal("singles"), "AS 4S 7S TS / 3S 6S 9S QS / 2S 5S 8S JS");
+  EXPECT_EQ(FirstDeal("threes"), "AS 2S 3S TS / 7S 8S 9S QS / 4S 5S 6S JS");
+  EXPECT_EQ(FirstDeal("fours"), "AS 2S 3S 4S / 9S TS JS QS / 5S 6S 7S 8S");
+}
+
+// "A scoring variation in which each point card is scored as it is
+// captured also exists" (sources 000, 001).
+TEST(ScoreAsCaptured, PointCardsScoreWhenTakenAndNotAgainWithTheRound) {
+  int captures = 0;
+  const bool round_seen = PlayUntil(
+      "standard score_as_captured=on", 20,
+      [&](const Game& g, const std::vector<int>& before, size_t rounds) {
+        const PlayedMove& m = g.history().back();
+        if (g.rounds().size() == rounds) {
+          if (m.outcome.captured.empty() || g.over()) return false;
+          int points = 0;
+          for (Card c : m.outcome.captured) {
+            points += (c == kBigCassino) * 2 + (c == kLittleCassino) +
+                      (c.rank() == kAce);
+          }
+          if (points == 0) return false;
+          ++captures;
+          const int side = g.rules().SideOf(m.seat);
+          EXPECT_EQ(m.immediate_points, points);
+          EXPECT_EQ(g.totals()[side], before[side] + points);
+          return false;
+        }
+        // At the round's end only the leftovers' point cards are items.
+        const RoundResult& r = g.rounds().back();
+        for (const ScoreItem& it : r.score.items) {
+          if (ScoreItemHasCard(it.kind)) {
+            EXPECT_TRUE(r.leftovers.contains(it.card)) << it.card.ToString();
+          }
+        }
+        return true;
+      });
+  EXPECT_TRUE(round_seen);
+  EXPECT_GT(captures, 0);
+}
+
+TEST(ScoreAsCaptured, ReachingTheTargetWithACaptureWinsAtOnce) {
+  const bool won = PlayUntil(
+      "standard score_as_captured=on target=3", 20,
+      [](const Game& g, const std::vector<int>&, size_t) {
+        if (!g.over()) return false;
+        EXPECT_EQ(g.result()->reason, GameEndReason::kTarget);
+        EXPECT_GT(g.history().back().immediate_points, 0);
+        EXPECT_TRUE(g.rounds().empty()) << "won during the first round";
+        return true;
+      });
+  EXPECT_TRUE(won);
 }
 
 }  // namespace

@@ -187,9 +187,11 @@ TEST(RuleSetTest, TextRoundTripAndErrors) {
   EXPECT_FALSE(RuleSet::Parse("colour=red").ok());
   EXPECT_FALSE(RuleSet::Parse("players=3 partnerships=on").ok());
   EXPECT_FALSE(RuleSet::Parse("players=3 call_out=on").ok());
-  EXPECT_NE(
-      RuleSet::Parse("deal=threes").status().message().find("twos, singles"),
-      absl::string_view::npos);
+  EXPECT_NE(RuleSet::Parse("deal=fives")
+                .status()
+                .message()
+                .find("twos, singles, threes, fours"),
+            absl::string_view::npos);
 }
 
 }  // namespace

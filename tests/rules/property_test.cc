@@ -360,15 +360,19 @@ TEST_P(PresetPropertyTest, RandomGamesKeepInvariants) {
 
 INSTANTIATE_TEST_SUITE_P(
     Presets, PresetPropertyTest,
-    ::testing::Values(
-        PresetConfig{"portuguese", 11},
-        PresetConfig{"portuguese players=4 partnerships=on", 11},
-        PresetConfig{"spade", 25}, PresetConfig{"diamond", 5},
-        PresetConfig{"diamond players=3", 5}, PresetConfig{"five_players", 11},
-        PresetConfig{"draw", 11}, PresetConfig{"draw players=3", 11},
-        PresetConfig{"initial_pairs", 11}, PresetConfig{"california", 11},
-        PresetConfig{"california players=6", 11},
-        PresetConfig{"standard sweeps=2 sudden_death=on", 11}),
+    ::testing::Values(PresetConfig{"portuguese", 11},
+                      PresetConfig{"portuguese players=4 partnerships=on", 11},
+                      PresetConfig{"spade", 25}, PresetConfig{"diamond", 5},
+                      PresetConfig{"diamond players=3", 5},
+                      PresetConfig{"five_players", 11},
+                      PresetConfig{"draw", 11},
+                      PresetConfig{"draw players=3", 11},
+                      PresetConfig{"initial_pairs", 11},
+                      PresetConfig{"standard score_as_captured=on", 11},
+                      PresetConfig{"standard deal=threes players=3", 11},
+                      PresetConfig{"california", 11},
+                      PresetConfig{"california players=6", 11},
+                      PresetConfig{"standard sweeps=2 sudden_death=on", 11}),
     [](const ::testing::TestParamInfo<PresetConfig>& info) {
       std::string name = info.param.rules;
       for (char& c : name) {

@@ -33,6 +33,8 @@
 #include "recorder/recorder.h"
 #include "rules/position.h"
 #include "tests/tools/stats_fixture.h"
+#include "tools/stats/sprt.h"
+#include "tools/stats/sprt_records.h"
 
 namespace cassino::stats {
 namespace {
@@ -193,6 +195,8 @@ struct Expected {
   };
   std::map<std::string, Bot> bots;
   std::map<std::pair<std::string, std::string>, HeadToHead> h2h;
+  // Duplicate pairs of (a, b) by a's half points over the pair.
+  std::map<std::pair<std::string, std::string>, Pentanomial> penta;
   int64_t games = 0, finished = 0, running = 0, aborted = 0, rounds = 0;
   int64_t moves = 0, duplicate_pairs = 0;
   int64_t two_player = 0, seat0_wins = 0;
@@ -323,6 +327,13 @@ Expected Compute(const std::vector<PlayedGame>& played, const Filter& f) {
     int result = a_wins == 2   ? 1
                  : b_wins == 2 ? -1
                                : (a_points > b_points) - (a_points < b_points);
+    auto half_points = [](int winner, int side) {
+      return winner == side ? 2 : winner < 0 ? 1 : 0;
+    };
+    const int a_half =
+        half_points(g->result->winner, 0) + half_points(h.result->winner, 1);
+    ++e.penta[{a, b}][a_half];
+    ++e.penta[{b, a}][4 - a_half];
     ++e.duplicate_pairs;
     ++e.bots[a].dup_pairs;
     ++e.bots[b].dup_pairs;
@@ -523,6 +534,41 @@ TEST_F(StatsTest, DuplicatePairsDetected) {
   // The per-game tables still count games, not pairs.
   EXPECT_EQ(Find(s, "random_a")->games,
             Compute(*played_, {}).bots["random_a"].games);
+}
+
+// The SPRT over records: pentanomial over the duplicate pairs the league
+// played (counted here from the games as played), trinomial over the
+// pairwise results where two bots have no pairs.
+TEST_F(StatsTest, SprtOverRecordedPairs) {
+  const Stats s = Read();
+  const Expected e = Compute(*played_, {});
+  SprtParams params;
+  params.elo1 = 50;
+  ASSERT_EQ(e.penta.size(), 6u);
+  for (const auto& [bots, counts] : e.penta) {
+    EXPECT_EQ(PairsBetween(s, bots.first, bots.second), counts)
+        << bots.first << " vs " << bots.second;
+    absl::StatusOr<SprtResult> r =
+        SprtFromStats(s, bots.first, bots.second, params);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_TRUE(r->pentanomial);
+    EXPECT_EQ(r->pair_count, kLeagueSeeds);
+    EXPECT_EQ(r->llr, EvaluatePairs(params, counts).llr);
+  }
+  Filter cup;
+  cup.tournament = "cup";
+  const Stats c = Read(cup);
+  absl::StatusOr<SprtResult> games =
+      SprtFromStats(c, "greedy", "random_a", params);
+  ASSERT_TRUE(games.ok()) << games.status();
+  EXPECT_FALSE(games->pentanomial);
+  const HeadToHead h = Compute(*played_, cup).h2h[{"greedy", "random_a"}];
+  EXPECT_EQ(games->games_wdl, (Trinomial{h.losses, h.draws, h.wins}));
+  EXPECT_GT(games->games, 0);
+  EXPECT_EQ(SprtFromStats(s, "greedy", "nobody", params).status().code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(SprtFromStats(s, "greedy", "greedy", params).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST_F(StatsTest, FiltersSelectGames) {
@@ -1186,6 +1232,38 @@ TEST_F(StatsTest, Command) {
   EXPECT_EQ(
       RunCli(absl::StrCat("stats ", *db_, " --format xml"), *dir_).exit_code,
       2);
+  // --sprt: the same LLR as the library's over the same games.
+  CliRun sprt = RunCli(absl::StrCat("stats ", *db_,
+                                    " --sprt elo0=0,elo1=50 --bot greedy "
+                                    "--bot random_a --format json"),
+                       *dir_);
+  ASSERT_EQ(sprt.exit_code, 0) << sprt.err;
+  const nlohmann::json sj = nlohmann::json::parse(sprt.out);
+  SprtParams params;
+  params.elo1 = 50;
+  Filter greedy;
+  greedy.bot = "greedy";
+  const absl::StatusOr<SprtResult> lib =
+      SprtFromStats(Read(greedy), "greedy", "random_a", params);
+  ASSERT_TRUE(lib.ok());
+  EXPECT_DOUBLE_EQ(sj["llr"].get<double>(), lib->llr);
+  EXPECT_EQ(sj["pairs"], kLeagueSeeds);
+  EXPECT_EQ(sj["outcomes"], "pentanomial");
+  CliRun sprt_text = RunCli(absl::StrCat("stats ", *db_,
+                                         " --sprt elo0=0,elo1=50 --bot greedy "
+                                         "--bot random_a"),
+                            *dir_);
+  EXPECT_EQ(sprt_text.exit_code, 0) << sprt_text.err;
+  EXPECT_THAT(sprt_text.out, HasSubstr("SPRT greedy vs random_a"));
+  for (const char* bad :
+       {" --sprt elo1=5 --bot greedy", " --bot greedy --bot random_a",
+        " --sprt elo1=-5 --bot greedy --bot random_a",
+        " --sprt elo1=5 --bot greedy --bot random_a "
+        "--format csv"}) {
+    EXPECT_EQ(RunCli(absl::StrCat("stats ", *db_, bad), *dir_).exit_code, 2)
+        << bad;
+  }
+
   CliRun missing = RunCli(absl::StrCat("stats ", *dir_, "/nope.db"), *dir_);
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_THAT(missing.err, HasSubstr("no such file"));

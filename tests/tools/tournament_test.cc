@@ -3,7 +3,9 @@
 
 #include <sys/wait.h>
 
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <random>
@@ -119,6 +121,74 @@ TEST(TournamentTest, ACrashingBotLosesOnlyItsOwnGames) {
   }
   EXPECT_EQ(forfeits, 4);
   EXPECT_EQ(normal, 2);
+  fs::remove_all(dir);
+}
+
+// The figure after `key` in `text` ("LLR      3.02 (..." -> 3.02); NaN if
+// absent.
+double FigureAfter(const std::string& text, const std::string& key) {
+  const size_t at = text.rfind(key);
+  if (at == std::string::npos) return std::nan("");
+  return std::strtod(text.c_str() + at + key.size(), nullptr);
+}
+
+// An SPRT match: the strong builder against the random bot reaches H1
+// within a few pairs; interrupted (here: capped) and started again with the
+// same label, it resumes from the recorded pairs; and `cassino stats
+// --sprt` recomputes the same LLR from the database.
+TEST(TournamentTest, SprtStrongBotAcceptsH1AndResumes) {
+  const fs::path dir = TempDir();
+  const std::string db = (dir / "t.db").string();
+  const std::string sprt = "elo0=0,elo1=150,alpha=0.05,beta=0.05";
+  const std::string common = absl::StrCat(
+      CASSINO_CLI_PATH, " tournament --db ", db, " --bot ", Bot("builder"),
+      " --bot ", Bot("random"), " --sprt ", sprt, " -j 2 --label sprt");
+  const ShellRun first = Shell(common + " --max-pairs 2");
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  EXPECT_NE(first.output.find("no decision (pair cap) after 2 pairs"),
+            std::string::npos)
+      << first.output;
+  const ShellRun second = Shell(common + " --max-pairs 30");
+  ASSERT_EQ(second.exit_code, 0) << second.output;
+  EXPECT_NE(second.output.find("resuming sprt: 2 pairs counted, from pair 2"),
+            std::string::npos)
+      << second.output;
+  EXPECT_NE(second.output.find("sprt sprt: H1 accepted"), std::string::npos)
+      << second.output;
+  const double llr = FigureAfter(second.output, "LLR      ");
+  const double upper = std::log(0.95 / 0.05);
+  EXPECT_GE(llr, upper - 0.005) << second.output;
+
+  const ShellRun audit =
+      Shell(absl::StrCat(CASSINO_CLI_PATH, " stats ", db, " --sprt ", sprt,
+                         " --bot builder --bot random --tournament sprt"));
+  ASSERT_EQ(audit.exit_code, 0) << audit.output;
+  EXPECT_NEAR(FigureAfter(audit.output, "LLR      "), llr, 0.005)
+      << audit.output;
+  EXPECT_NE(audit.output.find("H1 accepted"), std::string::npos)
+      << audit.output;
+  fs::remove_all(dir);
+}
+
+// A bot against itself (two names, one deterministic program): every pair
+// is the same deal played the same way from both seats, so it splits; the
+// test never accepts H1.
+TEST(TournamentTest, SprtBotAgainstItselfDoesNotAcceptH1) {
+  const fs::path dir = TempDir();
+  for (const char* seed : {"01", "02"}) {
+    const ShellRun run = Shell(absl::StrCat(
+        CASSINO_CLI_PATH, " tournament --db ", (dir / "t.db").string(),
+        " --bot a='", CASSINO_BOT_PATH, " --strategy greedy -q' --bot b='",
+        CASSINO_BOT_PATH, " --strategy greedy -q' --sprt elo0=0,elo1=150 ",
+        "--max-pairs 6 -j 2 --seed ", std::string(62, '0'), seed,
+        " --label self", seed));
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    EXPECT_EQ(run.output.find("H1 accepted"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("LL 0, LD 0, WL+DD 6, WD 0, WW 0"),
+              std::string::npos)
+        << run.output;
+    EXPECT_LT(FigureAfter(run.output, "LLR      "), 0) << run.output;
+  }
   fs::remove_all(dir);
 }
 

@@ -1,7 +1,9 @@
-// cassino replay DB... GAME [--seat N | --all] [--round R] [--move K].
+// cassino replay DB... GAME [--seat N | --all] [--round R] [--move K]
+//                           [--format text|html] [--out FILE].
 
 #include <unistd.h>
 
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -10,6 +12,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "recorder/display_text.h"
+#include "recorder/event_fields.h"
 #include "recorder/payload.h"
 #include "recorder/record.h"
 #include "recorder/record_reader.h"
@@ -17,6 +21,8 @@
 #include "rules/game.h"
 #include "rules/observation.h"
 #include "tools/cli/commands.h"
+#include "tools/viewer/page.h"
+#include "tools/viewer/viewer.h"
 
 namespace cassino::cli {
 namespace {
@@ -41,6 +47,16 @@ ARGUMENTS
   --round R   show only round R
   --move K    stop after turn K (turns count accepted moves from 0)
 
+HTML
+  --format html writes the web viewer's game page (`cassino serve`) as one
+  self-contained file: the cards drawn in SVG, step/back/play, the move
+  list, the round scores, the result and the "verified" badge, with the
+  game's data inlined and no network access. It shows what the viewer
+  shows: every hand and deck once the game has finished (unless a game
+  dealt the same cards is unfinished), the public view otherwise; --seat,
+  --all, --round and --move do not apply. --out FILE writes it there
+  instead of to standard output.
+
 The record is read with the recorder and replayed with the engine; a record
 the engine cannot replay stops the display at the offending event (use
 `cassino verify` for a full check).
@@ -56,7 +72,43 @@ struct Options {
   bool all = false;
   int round = 0;
   int move = -1;
+  std::string format = "text";
+  std::string out;
 };
+
+// --format html: the viewer's page of the game, self-contained.
+int RunHtml(const Options& opt, const std::vector<std::string>& databases,
+            const std::string& game_id) {
+  if (opt.seat >= 0 || opt.all || opt.round != 0 || opt.move >= 0) {
+    std::cerr << "cassino replay: --seat, --all, --round and --move do not "
+                 "apply to --format html\n";
+    return 2;
+  }
+  absl::StatusOr<std::unique_ptr<viewer::Viewer>> v =
+      viewer::Viewer::Open(databases);
+  if (!v.ok()) {
+    std::cerr << "cassino replay: " << v.status().message() << "\n";
+    return 2;
+  }
+  absl::StatusOr<std::string> json = (*v)->GameJson(game_id);
+  if (!json.ok()) {
+    std::cerr << "cassino replay: " << json.status().message() << "\n";
+    return absl::IsNotFound(json.status()) ? 1 : 2;
+  }
+  const std::string html = viewer::StandaloneGameHtml(*json);
+  if (opt.out.empty()) {
+    std::cout << html;
+    return std::cout.good() ? 0 : 2;
+  }
+  std::ofstream file(opt.out, std::ios::binary | std::ios::trunc);
+  file << html;
+  file.close();
+  if (!file) {
+    std::cerr << "cassino replay: cannot write " << opt.out << "\n";
+    return 2;
+  }
+  return 0;
+}
 
 std::string ScoreLines(const RoundResult& r) {
   std::string out;
@@ -86,39 +138,6 @@ std::string ScoreLines(const RoundResult& r) {
   return out;
 }
 
-// The payload of the event being shown, read with recorder/payload.h.
-struct Payloads {
-  recorder::DealFields deal;
-  recorder::MoveFields move;
-  recorder::RejectFields reject;
-  recorder::RoundFields round;
-  recorder::ForfeitFields forfeit;
-  recorder::EndFields end;
-  recorder::AbortFields abort;
-
-  absl::Status Read(const recorder::Event& e) {
-    switch (e.kind) {
-      case recorder::EventKind::kCreate:
-        return absl::OkStatus();
-      case recorder::EventKind::kDeal:
-        return recorder::ParseDealPayload(e.payload, &deal);
-      case recorder::EventKind::kMove:
-        return recorder::ParseMovePayload(e.payload, &move);
-      case recorder::EventKind::kReject:
-        return recorder::ParseRejectPayload(e.payload, &reject);
-      case recorder::EventKind::kRound:
-        return recorder::ParseRoundPayload(e.payload, &round);
-      case recorder::EventKind::kForfeit:
-        return recorder::ParseForfeitPayload(e.payload, &forfeit);
-      case recorder::EventKind::kEnd:
-        return recorder::ParseEndPayload(e.payload, &end);
-      case recorder::EventKind::kAbort:
-        return recorder::ParseAbortPayload(e.payload, &abort);
-    }
-    return absl::OkStatus();
-  }
-};
-
 int Run(const Options& opt) {
   RecordArgs args;
   if (absl::Status s = SplitRecordArgs(opt.args, &args); !s.ok()) {
@@ -130,6 +149,11 @@ int Run(const Options& opt) {
     return 2;
   }
   const std::string& game_id = args.games[0];
+  if (opt.format == "html") return RunHtml(opt, args.databases, game_id);
+  if (!opt.out.empty()) {
+    std::cerr << "cassino replay: --out applies to --format html\n";
+    return 2;
+  }
   // Read-only: replaying never changes (or migrates) a database.
   absl::StatusOr<recorder::GameRecord> record =
       absl::NotFoundError(absl::StrCat("no game ", game_id));
@@ -186,10 +210,15 @@ int Run(const Options& opt) {
   Game game = *std::move(created);
 
   std::ostream& out = std::cout;
-  out << "Game " << h.game_id << (h.label.empty() ? "" : " (" + h.label + ")")
-      << "\n  rules: " << h.rules << "\n  seats:";
+  // Names, labels and texts from the record are escaped: a record (an
+  // imported one, or one written before they were checked) may hold
+  // control characters.
+  using recorder::EscapeDisplay;
+  out << "Game " << EscapeDisplay(h.game_id)
+      << (h.label.empty() ? "" : " (" + EscapeDisplay(h.label) + ")")
+      << "\n  rules: " << EscapeDisplay(h.rules) << "\n  seats:";
   for (size_t s = 0; s < h.seats.size(); ++s) {
-    out << " " << s << "=" << h.seats[s].bot_name;
+    out << " " << s << "=" << EscapeDisplay(h.seats[s].bot_name);
   }
   out << "\n  view: "
       << (opt.all         ? std::string("every hand")
@@ -215,14 +244,17 @@ int Run(const Options& opt) {
   };
   auto fail = [&](const recorder::Event& e, absl::string_view what) {
     std::cerr << "cassino replay: event " << e.seq << " ("
-              << recorder::EventKindName(e.kind) << "): " << what << "\n";
+              << recorder::EventKindName(e.kind)
+              << "): " << recorder::EscapeDisplay(what) << "\n";
     return 1;
   };
   bool state_shown = false;
-  Payloads p;
+  recorder::EventFields p;
   for (const recorder::Event& e : record->events) {
     if (e.kind == recorder::EventKind::kCreate) continue;
-    if (absl::Status s = p.Read(e); !s.ok()) return fail(e, s.message());
+    if (absl::Status s = p.Read(e.kind, e.payload); !s.ok()) {
+      return fail(e, s.message());
+    }
     switch (e.kind) {
       case recorder::EventKind::kCreate:
       case recorder::EventKind::kEnd:
@@ -239,7 +271,8 @@ int Run(const Options& opt) {
         state_shown = true;
         if (shown(game.round())) {
           out << "  rejected from seat " << p.reject.seat << ": \""
-              << p.reject.submitted << "\" (" << p.reject.reason << ")\n";
+              << EscapeDisplay(p.reject.submitted) << "\" ("
+              << EscapeDisplay(p.reject.reason) << ")\n";
         }
         break;
       case recorder::EventKind::kMove: {
@@ -279,12 +312,12 @@ int Run(const Options& opt) {
           return fail(e, "bad seat");
         }
         game.Forfeit(p.forfeit.seat, p.forfeit.detail);
-        out << "\nForfeit: seat " << p.forfeit.seat << ": " << p.forfeit.detail
-            << "\n";
+        out << "\nForfeit: seat " << p.forfeit.seat << ": "
+            << EscapeDisplay(p.forfeit.detail) << "\n";
         break;
       case recorder::EventKind::kAbort:
         game.Abort("");
-        out << "\nAborted: " << p.abort.detail << "\n";
+        out << "\nAborted: " << EscapeDisplay(p.abort.detail) << "\n";
         break;
     }
   }
@@ -319,6 +352,10 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
       ->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--move", opt->move, "stop after turn K")
       ->check(CLI::Range(0, 1 << 20));
+  cmd->add_option("--format", opt->format,
+                  "text (default) or html: the web viewer's page, one file")
+      ->check(CLI::IsMember({"text", "html"}));
+  cmd->add_option("--out", opt->out, "with --format html: write to FILE");
   cmd->callback([opt, exit_code] { *exit_code = Run(*opt); });
 }
 

@@ -8,6 +8,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "tools/cli/commands.h"
+#include "tools/stats/sprt.h"
+#include "tools/stats/sprt_records.h"
 #include "tools/stats/stats.h"
 
 namespace cassino::cli {
@@ -16,7 +18,8 @@ namespace {
 struct Options {
   std::string db;
   std::string tournament;
-  std::string bot;
+  std::vector<std::string> bots;
+  std::string sprt;
   std::string rules;
   std::string from;
   std::string to;
@@ -48,6 +51,17 @@ constexpr const char kFooter[] = R"(DESCRIPTION
   sides swapped. The pair goes to the bot that won both games; when they
   split, to the bot with more points over the two games; equal points draw.
   Pairs are reported in their own table; every other table counts games.
+
+SPRT
+  --sprt elo0=0,elo1=5,alpha=0.05,beta=0.05 with --bot A --bot B tests
+  whether A is stronger than B by elo1 (H1) rather than elo0 (H0) over the
+  selected games, as `cassino tournament --sprt` does while it plays:
+  pentanomial over their duplicate pairs (games not in a pair left out),
+  trinomial over their games when they have no pairs. Prints the verdict
+  (H0, H1 or no decision yet), the log-likelihood ratio and its bounds,
+  games and pairs, Elo and normalized Elo with 95% intervals, LOS and the
+  pair outcomes (LL, LD, WL+DD, WD, WW). model=logistic states elo0/elo1
+  in logistic instead of normalized Elo. Formats: text and json.
 
 FILTERS
   --tournament matches the game label exactly. --from and --to are UTC
@@ -82,7 +96,15 @@ EXAMPLES
 int Run(const Options& opt) {
   stats::Filter filter;
   filter.tournament = opt.tournament;
-  filter.bot = opt.bot;
+  if (opt.bots.size() > 1 && opt.sprt.empty()) {
+    std::cerr << "cassino stats: --bot twice is for --sprt\n";
+    return 2;
+  }
+  if (!opt.sprt.empty() && opt.bots.size() != 2) {
+    std::cerr << "cassino stats: --sprt needs --bot A --bot B\n";
+    return 2;
+  }
+  if (!opt.bots.empty()) filter.bot = opt.bots[0];
   filter.rules = opt.rules;
   if (!opt.from.empty()) {
     absl::StatusOr<int64_t> from = stats::ParseDate(opt.from);
@@ -105,15 +127,40 @@ int Run(const Options& opt) {
     std::cerr << "cassino stats: " << format.status().message() << "\n";
     return 2;
   }
+  absl::StatusOr<stats::SprtParams> sprt;
+  if (!opt.sprt.empty()) {
+    sprt = stats::ParseSprtParams(opt.sprt);
+    if (!sprt.ok()) {
+      std::cerr << "cassino stats: --" << sprt.status().message() << "\n";
+      return 2;
+    }
+    if (*format != stats::Format::kText && *format != stats::Format::kJson) {
+      std::cerr << "cassino stats: --sprt writes text or json\n";
+      return 2;
+    }
+  }
   stats::Options options;
-  options.move_times = !opt.no_move_times;
+  options.move_times = !opt.no_move_times && opt.sprt.empty();
   absl::StatusOr<stats::Stats> result =
       stats::ReadStats(opt.db, filter, options);
   if (!result.ok()) {
     std::cerr << "cassino stats: " << result.status().message() << "\n";
     return 1;
   }
-  const std::string text = stats::FormatAs(*result, *format);
+  std::string text;
+  if (opt.sprt.empty()) {
+    text = stats::FormatAs(*result, *format);
+  } else {
+    absl::StatusOr<stats::SprtResult> test =
+        stats::SprtFromStats(*result, opt.bots[0], opt.bots[1], *sprt);
+    if (!test.ok()) {
+      std::cerr << "cassino stats: " << test.status().message() << "\n";
+      return 1;
+    }
+    text = *format == stats::Format::kJson
+               ? stats::FormatSprtJson(*test, opt.bots[0], opt.bots[1])
+               : stats::FormatSprtText(*test, opt.bots[0], opt.bots[1]);
+  }
   if (opt.out.empty() || opt.out == "-") {
     std::cout << text;
     std::cout.flush();
@@ -142,7 +189,12 @@ void AddStatsCommand(CLI::App& app, int* exit_code) {
       ->required();
   cmd->add_option("--tournament", opt->tournament,
                   "only games with this label (exact match)");
-  cmd->add_option("--bot", opt->bot, "only games in which this bot plays");
+  cmd->add_option("--bot", opt->bots,
+                  "only games in which this bot plays (with --sprt: twice, "
+                  "A then B)");
+  cmd->add_option("--sprt", opt->sprt,
+                  "elo0=E0,elo1=E1,alpha=A,beta=B[,model=normalized|logistic]"
+                  ": the SPRT of the first --bot against the second");
   cmd->add_option("--rules", opt->rules,
                   "only games of this rule set (a preset and options, e.g. "
                   "royal or 'standard target=11')");

@@ -14,8 +14,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "tools/cli/commands.h"
+#include "tools/stats/sprt.h"
+#include "tools/stats/sprt_records.h"
+#include "tools/stats/stats.h"
 #include "tools/tournament/process.h"
+#include "tools/tournament/progress.h"
 #include "tools/tournament/remote.h"
+#include "tools/tournament/sprt_match.h"
 #include "tools/tournament/tournament.h"
 
 namespace cassino::cli {
@@ -47,7 +52,112 @@ struct Options {
   std::string seed = std::string(64, '0');
   std::string log_dir;
   bool quiet = false;
+  std::string sprt;  // SPRT parameters; empty: a fixed schedule
+  int max_pairs = 10000;
 };
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// Event lines and, on a terminal, a live status line on standard error.
+tournament::ProgressLine MakeProgress() {
+  return tournament::ProgressLine(stderr, isatty(fileno(stderr)) != 0);
+}
+
+// The pair's two results from A's side, e.g. "WL" or "DW".
+std::string PairLetters(const tournament::PairOutcome& p) {
+  std::string out;
+  for (int g = 0; g < 2; ++g) {
+    const int half = tournament::HalfPoints(p.games[g], g);
+    out += half == 2 ? 'W' : half == 1 ? 'D' : 'L';
+  }
+  return out;
+}
+
+// --sprt: plays duplicate pairs of bots[0] against bots[1] until the test
+// decides (tools/tournament/sprt_match.h), resuming from the games already
+// recorded under the label in `db` (empty: nothing to resume from).
+int RunSprt(const Options& opt, const tournament::TournamentOptions& t,
+            const stats::SprtParams& params, const std::string& db) {
+  tournament::SprtMatchOptions m;
+  m.tournament = t;
+  m.params = params;
+  m.max_pairs = opt.max_pairs;
+  const std::string& a = t.bots[0].name;
+  const std::string& b = t.bots[1].name;
+  if (!db.empty() && fs::exists(db)) {
+    stats::Filter filter;
+    filter.tournament = t.label;
+    stats::Options read;
+    read.move_times = false;
+    absl::StatusOr<stats::Stats> before = stats::ReadStats(db, filter, read);
+    if (!before.ok()) {
+      std::cerr << "cassino tournament: resuming from " << db << ": "
+                << before.status().message() << "\n";
+      return 1;
+    }
+    m.resumed = stats::PairsBetween(*before, a, b);
+    m.first_pair = static_cast<int>((before->summary.games + 1) / 2);
+    if (m.first_pair > 0 && !opt.quiet) {
+      int64_t counted = 0;
+      for (int64_t n : m.resumed) counted += n;
+      std::cerr << "resuming " << t.label << ": " << counted
+                << " pairs counted, from pair " << m.first_pair << "\n";
+    }
+  }
+  const auto start = std::chrono::steady_clock::now();
+  tournament::ProgressLine progress = MakeProgress();
+  int pairs_done = 0;
+  absl::StatusOr<tournament::SprtMatchResult> result = tournament::RunSprtMatch(
+      m, [&](const tournament::PairOutcome& p, const stats::SprtResult& now) {
+        ++pairs_done;
+        if (opt.quiet) return;
+        std::string line = absl::StrFormat(
+            "[pair %d] %s vs %s: %s", p.pair, a, b,
+            p.counted ? PairLetters(p) : std::string("not counted"));
+        for (const tournament::GameOutcome& g : p.games) {
+          if (!g.error.empty()) absl::StrAppend(&line, " (", g.error, ")");
+        }
+        absl::StrAppendFormat(&line, "; LLR %.2f (%.2f, %.2f)", now.llr,
+                              now.lower, now.upper);
+        progress.Event(line);
+        progress.Status(tournament::SprtProgress(
+            now.llr, now.lower, now.upper, pairs_done, SecondsSince(start)));
+      });
+  progress.Finish();
+  if (!result.ok()) {
+    std::cerr << "cassino tournament: " << result.status().message() << "\n";
+    return 1;
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  int errors = 0;
+  for (const auto& g : result->games) errors += !g.error.empty();
+  const char* ended =
+      result->verdict == stats::Verdict::kAcceptH1   ? "H1 accepted"
+      : result->verdict == stats::Verdict::kAcceptH0 ? "H0 accepted"
+                                                     : "no decision (pair cap)";
+  std::cout << "sprt " << t.label << ": " << ended << " after "
+            << result->pairs_started << " pairs in "
+            << absl::StrFormat("%.1f", seconds) << " s"
+            << (m.first_pair > 0
+                    ? absl::StrCat(" (resumed at pair ", m.first_pair, ")")
+                    : "")
+            << (result->pairs_uncounted
+                    ? absl::StrCat(", ", result->pairs_uncounted,
+                                   " pairs not counted")
+                    : "")
+            << (errors
+                    ? absl::StrCat(", ", errors, " games could not be played")
+                    : "")
+            << "\n\n"
+            << stats::FormatSprtText(result->sprt, a, b) << "\n"
+            << tournament::FormatStandings(result->standings);
+  return errors ? 1 : 0;
+}
 
 // The referee binary: --referee, else beside this program's build, else PATH.
 std::string FindReferee(const std::string& flag) {
@@ -127,12 +237,16 @@ int RunOnReferee(const Options& opt) {
     if (opt.detach) return 0;
   }
   const auto start = std::chrono::steady_clock::now();
+  tournament::ProgressLine progress = MakeProgress();
   absl::StatusOr<v1::TournamentInfo> info = remote.Follow(
       name, [&](const v1::TournamentGame& g, int ended, int total) {
         if (opt.quiet) return;
-        std::fprintf(stderr, "[%d/%d] %s\n", ended, total,
-                     tournament::DescribeGame(g).c_str());
+        progress.Event(absl::StrFormat("[%d/%d] %s", ended, total,
+                                       tournament::DescribeGame(g)));
+        progress.Status(
+            tournament::GamesProgress(ended, total, SecondsSince(start)));
       });
+  progress.Finish();
   if (!info.ok()) {
     std::cerr << "cassino tournament: " << info.status().message() << "\n";
     return 1;
@@ -168,6 +282,19 @@ int Run(Options opt) {
   if (!opt.bots.empty() && (!opt.name.empty() || opt.detach)) {
     std::cerr << "cassino tournament: --name and --detach are for --account\n";
     return 2;
+  }
+  absl::StatusOr<stats::SprtParams> sprt;
+  if (!opt.sprt.empty()) {
+    sprt = stats::ParseSprtParams(opt.sprt);
+    if (!sprt.ok()) {
+      std::cerr << "cassino tournament: --" << sprt.status().message() << "\n";
+      return 2;
+    }
+    if (opt.bots.size() != 2) {
+      std::cerr << "cassino tournament: --sprt plays two --bot NAME=COMMAND "
+                   "against each other\n";
+      return 2;
+    }
   }
   if (!opt.accounts.empty() || !opt.follow.empty()) return RunOnReferee(opt);
   tournament::TournamentOptions t;
@@ -256,18 +383,31 @@ int Run(Options opt) {
   t.address = opt.address;
   t.admin_token = opt.admin_token;
 
+  if (sprt.ok() && !opt.sprt.empty()) {
+    const int code = RunSprt(opt, t, *sprt, referee ? opt.db : "");
+    if (referee) {
+      kill(referee->pid(), SIGTERM);
+      if (!referee->Wait(std::chrono::milliseconds(10000))) referee->Kill();
+      std::error_code ec;
+      fs::remove_all(scratch, ec);
+    }
+    return code;
+  }
   const auto start = std::chrono::steady_clock::now();
+  tournament::ProgressLine progress = MakeProgress();
   absl::StatusOr<tournament::TournamentResult> result =
-      tournament::RunTournament(
-          t, [&](const tournament::GameOutcome& g, int done, int total) {
-            if (opt.quiet) return;
-            std::fprintf(stderr, "[%d/%d] %s\n", done, total,
-                         tournament::DescribeGame(
-                             g.game_id, t.bots[g.spec.bot[0]].name,
-                             t.bots[g.spec.bot[1]].name, g.winner_seat,
-                             g.reason, g.totals, g.error)
-                             .c_str());
-          });
+      tournament::RunTournament(t, [&](const tournament::GameOutcome& g,
+                                       int done, int total) {
+        if (opt.quiet) return;
+        progress.Event(absl::StrFormat(
+            "[%d/%d] %s", done, total,
+            tournament::DescribeGame(g.game_id, t.bots[g.spec.bot[0]].name,
+                                     t.bots[g.spec.bot[1]].name, g.winner_seat,
+                                     g.reason, g.totals, g.error)));
+        progress.Status(
+            tournament::GamesProgress(done, total, SecondsSince(start)));
+      });
+  progress.Finish();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
@@ -315,8 +455,19 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
       "earlier; --detach only creates it); following rides out a restart "
       "of the referee (it retries for a minute).\n\n"
       "Prints a line per game as it ends and the standings.\n\n"
+      "SPRT (--sprt, two --bot): plays duplicate pairs (one deal, the seats "
+      "swapped) of the first bot against the second until the generalized "
+      "SPRT over the pairs (pentanomial model) accepts H0 (the first bot is "
+      "not stronger by elo1) or H1, or --max-pairs is reached; prints a "
+      "line per pair with the LLR, then the verdict, the LLR and its bounds, "
+      "games and pairs, Elo and normalized Elo with 95% intervals, LOS and "
+      "the pair outcomes. A run interrupted and started again with the same "
+      "--db, --label and --seed resumes: the pairs recorded count and play "
+      "goes on with the next deal. `cassino stats DB --sprt ... --bot A "
+      "--bot B --tournament LABEL` recomputes the test from the records.\n\n"
       "Exit status: 0 when every game was played (or, with --detach, the "
-      "tournament was created), 1 otherwise (including a cancelled "
+      "tournament was created; with --sprt, whatever the verdict), 1 "
+      "otherwise (including a cancelled "
       "tournament), 2 for usage errors.\n\n"
       "Examples:\n"
       "  cassino tournament --bot greedy='cassino-bot --strategy greedy' \\\n"
@@ -386,6 +537,15 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--log-dir", opt->log_dir,
                   "keep each bot's output in DIR/GAME-seatN.log");
   cmd->add_flag("--quiet,-q", opt->quiet, "print only the standings");
+  cmd->add_option("--sprt", opt->sprt,
+                  "elo0=E0,elo1=E1,alpha=A,beta=B[,model=normalized|logistic]"
+                  ": play duplicate pairs of the first --bot against the "
+                  "second until the SPRT accepts H0 or H1");
+  cmd->add_option("--max-pairs", opt->max_pairs,
+                  "with --sprt: stop after this many pairs (resumed ones "
+                  "included) without a decision")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
   cmd->callback([opt, seed, exit_code] {
     opt->seed_given = seed->count() > 0;
     *exit_code = Run(*opt);

@@ -23,6 +23,7 @@ void AddExportCommand(CLI::App& app, int* exit_code);
 void AddImportCommand(CLI::App& app, int* exit_code);
 void AddStatsCommand(CLI::App& app, int* exit_code);
 void AddHealthCommand(CLI::App& app, int* exit_code);
+void AddServeCommand(CLI::App& app, int* exit_code);
 
 // The positional arguments of a command over a record set (`DB... [GAME...]`):
 // each argument that names an existing file or directory is a database (a

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   cassino::cli::AddExportCommand(app, &exit_code);
   cassino::cli::AddImportCommand(app, &exit_code);
   cassino::cli::AddHealthCommand(app, &exit_code);
+  cassino::cli::AddServeCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

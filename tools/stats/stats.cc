@@ -1248,11 +1248,13 @@ absl::StatusOr<Stats> ReadStats(const std::string& path, const Filter& filter,
         if (head[other] < waiting[other].size()) {
           const GameInfo& h = games[waiting[other][head[other]++]];
           int lo_wins = 0, hi_wins = 0;
+          int lo_half_points = 0;  // 2 a win, 1 no winner
           int64_t lo_points = 0, hi_points = 0;
           for (const GameInfo* x : {&h, &g}) {
             const int ls = side_of_bot(*x, lo), hs = side_of_bot(*x, hi);
             lo_wins += x->winner == ls;
             hi_wins += x->winner == hs;
+            lo_half_points += x->winner == ls ? 2 : x->winner < 0 ? 1 : 0;
             lo_points += x->totals[ls];
             hi_points += x->totals[hs];
           }
@@ -1270,6 +1272,7 @@ absl::StatusOr<Stats> ReadStats(const std::string& path, const Filter& filter,
           }
           DuplicateResult& d = stats.duplicates[dup_index[lo][hi]];
           ++d.pairs;
+          ++d.penta[lo_half_points];
           ++stats.summary.duplicate_pairs;
           ++bots[lo].dup_pairs;
           ++bots[hi].dup_pairs;
@@ -1360,6 +1363,7 @@ absl::StatusOr<Stats> ReadStats(const std::string& path, const Filter& filter,
     if (a > b) {
       std::swap(a, b);
       std::swap(d.a_wins, d.b_wins);
+      std::reverse(d.penta.begin(), d.penta.end());
     }
     d.a = a;
     d.b = b;

@@ -58,6 +58,8 @@
 //    won both games; when they split, to the bot with more points over the
 //    two games (final totals); equal points make a drawn pair. Pairs are
 //    reported separately; the per-game tables still count each game.
+//    DuplicateResult::penta also counts each pair by its games' results
+//    alone (no points), as the SPRT does (sprt.h).
 //
 // Lifetimes: Stats is a value. ReadStats opens its own read-only
 // connections and closes them before returning.
@@ -170,6 +172,10 @@ struct DuplicateResult {
   int64_t a_wins = 0;
   int64_t b_wins = 0;
   int64_t draws = 0;
+  // The pairs by a's half points over the two games (a game: 2 won, 1
+  // finished without a winner, 0 lost): [0] LL, [1] LD, [2] WL or DD,
+  // [3] WD, [4] WW. The pentanomial counts of the SPRT (sprt.h).
+  std::array<int64_t, 5> penta{};
 };
 
 struct SeatStats {
@@ -251,6 +257,11 @@ std::string FormatJson(const Stats& stats);
 // One self-contained HTML page: inline CSS and SVG, no scripts, no
 // external references.
 std::string FormatHtml(const Stats& stats);
+// The ratings chart of FormatHtml on its own: an SVG element (with its
+// namespace, so it is also a standalone image/svg+xml document) drawing
+// each bot's rating with its 95% interval; names are escaped. A <p> saying
+// so when no bot is rated. The web viewer's tournament page shows it.
+std::string RatingsChart(const Stats& stats);
 std::string FormatAs(const Stats& stats, Format format);
 
 }  // namespace cassino::stats

@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
+#include "recorder/display_text.h"
 #include "tools/stats/stats.h"
 
 namespace cassino::stats {
@@ -219,7 +220,15 @@ Table DuplicatesTable(const Stats& s) {
   return t;
 }
 
-std::string RenderText(const Table& t) {
+std::string RenderText(const Table& table) {
+  // Bot names come from the record, which may hold control characters
+  // (an imported record, or one from before they were refused).
+  Table t = table;
+  t.title = recorder::EscapeDisplay(t.title);
+  for (std::string& cell : t.header) cell = recorder::EscapeDisplay(cell);
+  for (auto& row : t.rows) {
+    for (std::string& cell : row) cell = recorder::EscapeDisplay(cell);
+  }
   std::vector<size_t> width(t.header.size(), 0);
   for (size_t c = 0; c < t.header.size(); ++c) width[c] = t.header[c].size();
   for (const auto& row : t.rows) {
@@ -349,6 +358,8 @@ double LabelWidth(const Stats& s) {
   return 16 + 7.0 * std::min<size_t>(longest, 32);
 }
 
+}  // namespace
+
 std::string RatingsChart(const Stats& s) {
   const size_t n = s.bots.size();
   if (n == 0) return "<p>No rated bots.</p>\n";
@@ -367,7 +378,8 @@ std::string RatingsChart(const Stats& s) {
   if (hi <= lo) hi = lo + step;
   auto x = [&](double v) { return left + (v - lo) / (hi - lo) * plot; };
   std::string out = absl::StrCat(
-      "<svg class=\"chart\" role=\"img\" aria-label=\"ratings\" width=\"",
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" "
+      "role=\"img\" aria-label=\"ratings\" width=\"",
       F(width), "\" height=\"", F(height), "\" viewBox=\"0 0 ", F(width), " ",
       F(height), "\">\n");
   // Grid and axis.
@@ -412,6 +424,8 @@ std::string RatingsChart(const Stats& s) {
   }
   return out + "</svg>\n";
 }
+
+namespace {
 
 // Red (0) through light grey (0.5) to green (1).
 std::string HeatColor(double score) {

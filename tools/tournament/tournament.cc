@@ -13,16 +13,16 @@
 #include "absl/synchronization/mutex.h"
 #include "cassino/v1/referee_service.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "recorder/display_text.h"
 #include "rules/schedule.h"
 #include "tools/playout/random_playout.h"
 #include "tools/tournament/process.h"
+#include "tools/tournament/run_game.h"
 
 namespace cassino::tournament {
-namespace {
 
 namespace v1 = ::cassino::v1;
 
-// Runs one game: creates it, starts both bots, waits for the end.
 GameOutcome RunGame(const TournamentOptions& o, v1::RefereeService::Stub& stub,
                     const GameSpec& spec) {
   GameOutcome out;
@@ -100,8 +100,6 @@ GameOutcome RunGame(const TournamentOptions& o, v1::RefereeService::Stub& stub,
   return out;
 }
 
-}  // namespace
-
 std::unique_ptr<grpc::ClientContext> AdminContext(const std::string& token,
                                                   int64_t timeout_ms) {
   auto ctx = std::make_unique<grpc::ClientContext>();
@@ -168,7 +166,9 @@ std::string DescribeGame(const std::string& game_id, const std::string& bot0,
                         totals[winner_seat], "-", totals[1 - winner_seat],
                         reason == "forfeit" ? " by forfeit" : "");
   }
-  return absl::StrCat(game_id, " ", bot0, " vs ", bot1, ": ", what);
+  // Names and reasons may come from a referee's record: escaped.
+  return recorder::EscapeDisplay(
+      absl::StrCat(game_id, " ", bot0, " vs ", bot1, ": ", what));
 }
 
 absl::StatusOr<TournamentResult> RunTournament(

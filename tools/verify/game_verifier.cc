@@ -12,9 +12,11 @@
 #include "recorder/canonical_json.h"
 #include "recorder/hex_pairs.h"
 #include "recorder/payload.h"
+#include "recorder/submission_text.h"
 #include "recorder/tally.h"
 #include "rules/deal.h"
 #include "rules/game.h"
+#include "rules/submission.h"
 
 namespace cassino::verify {
 namespace {
@@ -126,6 +128,9 @@ class GameVerifier::Impl {
   std::optional<RuleSet> last_rules_;
   std::optional<DeckSource> decks_;
   std::string seed_hex_;  // the seed as EndPayload writes it ("" explicit)
+  // The end event withholds the seed (a game dealt from it was unfinished
+  // when this one ended: a duplicate twin); its payload has "seed":"".
+  bool seed_withheld_ = false;
   Game* engine_ = nullptr;
   std::optional<Game> game_state_;
   // Where the replay stands.
@@ -300,6 +305,7 @@ std::optional<Failure> GameVerifier::Impl::CheckHeader() {
 std::optional<Failure> GameVerifier::Impl::FindDecks() {
   const StoredGame& g = *game_;
   seed_hex_.clear();
+  seed_withheld_ = false;
   if (!g.explicit_decks.empty()) {
     if (!g.commitment.empty()) {
       return Fail(0, "the game has both a commitment and explicit decks");
@@ -326,12 +332,12 @@ std::optional<Failure> GameVerifier::Impl::FindDecks() {
         !s.ok()) {
       return Unreadable(last, s);
     }
+    // An empty seed is withheld (another game dealt from it was still
+    // unfinished): the seed column, once revealed, or the deals serve.
+    seed_withheld_ = end_.seed.empty();
+  }
+  if (kinds_[last] == EventKind::kEnd && !seed_withheld_) {
     const std::string& seed_text = end_.seed;
-    if (seed_text.empty()) {
-      return Fail(static_cast<int64_t>(last),
-                  "the end event does not reveal the seed",
-                  "the seed whose SHA-256 is the commitment", "no seed");
-    }
     absl::StatusOr<Seed> seed = ParseSeed(seed_text);
     if (!seed.ok()) {
       return Fail(static_cast<int64_t>(last),
@@ -527,7 +533,8 @@ std::optional<Failure> GameVerifier::Impl::ReplayEvent(size_t i) {
                          " is missing before the end"),
             "round", "end");
       }
-      recorder::AppendEndPayload(*game.result(), seed_hex_, &expected_);
+      recorder::AppendEndPayload(*game.result(),
+                                 seed_withheld_ ? "" : seed_hex_, &expected_);
       if (expected_ != payload) {
         return PayloadMismatch(seq, "the game result",
                                recorder::ParseEndPayload(payload, &end_),
@@ -603,7 +610,10 @@ std::optional<Failure> GameVerifier::Impl::ReplayReject(size_t i) {
     return Fail(seq, "a reject for a seat not to move",
                 absl::StrCat(game.to_move()), absl::StrCat(reject_.seat));
   }
-  absl::StatusOr<Move> move = Move::Parse(reject_.submitted);
+  // Interpreted as the referee interpreted the submission: refused if
+  // malformed (fields that disagree, too long, unparsable) or illegal.
+  absl::StatusOr<Move> move =
+      Interpret(recorder::ParseSubmissionText(reject_.submitted));
   if (move.ok() && game.Validate(*move).ok()) {
     return Fail(seq, "a legal move was rejected", "an illegal move",
                 Clip(reject_.submitted, 80));

@@ -4,11 +4,14 @@
 #include <ctime>
 #include <map>
 #include <memory>
+#include <set>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
+#include "recorder/display_text.h"
 #include "recorder/payload.h"
 #include "recorder/record_set.h"
 #include "recorder/recorder.h"
@@ -39,11 +42,18 @@ int64_t Int(const Json& j, const char* key, int64_t def = 0) {
   return it != j.end() && it->is_number_integer() ? it->get<int64_t>() : def;
 }
 
+// Text from a record, safe for a terminal (recorder/display_text.h): a
+// record, imported ones included, may hold anything.
+std::string Safe(absl::string_view text) {
+  return recorder::EscapeDisplay(text);
+}
+
+// In double quotes, escaped (a quote as \").
 std::string Quote(absl::string_view text) {
   std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out.push_back('\\');
-    out.push_back(c == '\n' ? ' ' : c);
+  for (char c : Safe(text)) {
+    if (c == '"') out.push_back('\\');
+    out.push_back(c);
   }
   out.push_back('"');
   return out;
@@ -65,8 +75,9 @@ void AppendRoundText(const recorder::RoundFields& f, std::string* out) {
   absl::StrAppend(out, "  Score of round ", f.round, " (dealer seat ", f.dealer,
                   "):\n");
   for (const recorder::RoundFields::Item& item : f.items) {
-    absl::StrAppend(out, "    ", item.kind, item.card.empty() ? "" : " ",
-                    item.card, " +", item.points, " side ", item.side, "\n");
+    absl::StrAppend(out, "    ", Safe(item.kind), item.card.empty() ? "" : " ",
+                    Safe(item.card), " +", item.points, " side ", item.side,
+                    "\n");
   }
   for (size_t side = 0; side < f.sides.size(); ++side) {
     const recorder::RoundFields::Side& s = f.sides[side];
@@ -75,7 +86,7 @@ void AppendRoundText(const recorder::RoundFields& f, std::string* out) {
                     s.points, " points\n");
   }
   if (f.leftovers != "-") {
-    absl::StrAppend(out, "    leftovers ", f.leftovers, " to side ",
+    absl::StrAppend(out, "    leftovers ", Safe(f.leftovers), " to side ",
                     f.leftover_side, "\n");
   }
   absl::StrAppend(out, "    totals ", absl::StrJoin(f.totals_before, "-"),
@@ -90,19 +101,19 @@ void AppendEventText(const StoredEvent& e, absl::string_view result,
   if (e.kind == "deal") {
     recorder::DealFields f;
     if (read = recorder::ParseDealPayload(e.payload, &f); read.ok()) {
-      absl::StrAppend(out, "Round ", f.round, "\n  deck ", f.deck, "\n");
+      absl::StrAppend(out, "Round ", f.round, "\n  deck ", Safe(f.deck), "\n");
     }
   } else if (e.kind == "move") {
     recorder::MoveFields f;
     if (read = recorder::ParseMovePayload(e.payload, &f); read.ok()) {
-      absl::StrAppend(out, "  ", f.turn + 1, ". seat ", f.seat, ": ", f.move,
-                      "  {", f.elapsed_ms, " ms}\n");
+      absl::StrAppend(out, "  ", f.turn + 1, ". seat ", f.seat, ": ",
+                      Safe(f.move), "  {", f.elapsed_ms, " ms}\n");
     }
   } else if (e.kind == "reject") {
     recorder::RejectFields f;
     if (read = recorder::ParseRejectPayload(e.payload, &f); read.ok()) {
       absl::StrAppend(out, "     (seat ", f.seat, " rejected ",
-                      Quote(f.submitted), ": ", f.reason, ")\n");
+                      Quote(f.submitted), ": ", Safe(f.reason), ")\n");
     }
   } else if (e.kind == "round") {
     recorder::RoundFields f;
@@ -112,22 +123,22 @@ void AppendEventText(const StoredEvent& e, absl::string_view result,
   } else if (e.kind == "forfeit") {
     recorder::ForfeitFields f;
     if (read = recorder::ParseForfeitPayload(e.payload, &f); read.ok()) {
-      absl::StrAppend(out, "Forfeit: seat ", f.seat, " (", f.reason,
-                      "): ", f.detail, "\n");
+      absl::StrAppend(out, "Forfeit: seat ", f.seat, " (", Safe(f.reason),
+                      "): ", Safe(f.detail), "\n");
     }
   } else if (e.kind == "end") {
     recorder::EndFields f;
     if (read = recorder::ParseEndPayload(e.payload, &f); read.ok()) {
-      absl::StrAppend(out, "End: ", result, ": ", f.detail, "\n");
+      absl::StrAppend(out, "End: ", Safe(result), ": ", Safe(f.detail), "\n");
     }
   } else if (e.kind == "abort") {
     recorder::AbortFields f;
     if (read = recorder::ParseAbortPayload(e.payload, &f); read.ok()) {
-      absl::StrAppend(out, "Aborted: ", f.detail, "\n");
+      absl::StrAppend(out, "Aborted: ", Safe(f.detail), "\n");
     }
   }
   if (!read.ok()) {
-    absl::StrAppend(out, "  (event ", e.seq, ": ", read.message(), ")\n");
+    absl::StrAppend(out, "  (event ", e.seq, ": ", Safe(read.message()), ")\n");
   }
 }
 
@@ -235,6 +246,14 @@ absl::Status ExportRecordSet(const std::vector<std::string>& paths,
     if (!reader.ok()) return reader.status();
     readers.push_back(*std::move(reader));
   }
+  // A finished game's seed stays out while another game dealt from it is
+  // unfinished (the twin of a duplicate pair), in any database of the set.
+  std::set<std::string> held;
+  for (const auto& reader : readers) {
+    absl::StatusOr<std::set<std::string>> h = reader->HeldSeeds();
+    if (!h.ok()) return h.status();
+    held.merge(*h);
+  }
   std::vector<std::pair<std::string, size_t>> order;  // (id, reader)
   if (paths.size() > 1) {
     absl::StatusOr<recorder::GameIndex> index = recorder::IndexGames(paths);
@@ -278,6 +297,7 @@ absl::Status ExportRecordSet(const std::vector<std::string>& paths,
       }
       return;
     }
+    if (held.contains(absl::AsciiStrToLower(g.seed))) g.seed.clear();
     if (format == ExportFormat::kJson) {
       if (!first) out << ",\n";
       out << GameToJson(g);

@@ -1,0 +1,205 @@
+#include "rules/submission.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+
+namespace cassino {
+namespace {
+
+absl::Status Invalid(absl::string_view message) {
+  return absl::InvalidArgumentError(message);
+}
+
+absl::StatusOr<CardSet> ParseCards(const std::vector<std::string>& cards) {
+  CardSet set;
+  for (const std::string& text : cards) {
+    absl::StatusOr<Card> c = Card::Parse(text);
+    if (!c.ok()) {
+      return Invalid(absl::StrCat("card \"", text.substr(0, kMaxCardField),
+                                  "\": ", c.status().message()));
+    }
+    if (set.contains(*c))
+      return Invalid(absl::StrCat(text, " is listed twice"));
+    set.insert(*c);
+  }
+  return set;
+}
+
+// The kind, cards and value of the structured fields, checked for shape.
+absl::StatusOr<Move> StructuredBody(const Submission& m, Card played,
+                                    CardSet table) {
+  if (!m.second_card.empty() && m.kind != kSubmittedCapture) {
+    return Invalid(
+        "move.second_card is only for a pair capture (kind CAPTURE)");
+  }
+  if (m.value != 0 && m.kind != kSubmittedBuild) {
+    return Invalid("move.value is only for a build (kind BUILD)");
+  }
+  switch (m.kind) {
+    case kSubmittedTrail:
+      if (!table.empty()) return Invalid("a trail involves no table cards");
+      return Move::Trail(played);
+    case kSubmittedCapture:
+      if (table.empty()) return Invalid("a capture must take table cards");
+      if (!m.second_card.empty()) {
+        absl::StatusOr<Card> second = Card::Parse(m.second_card);
+        if (!second.ok()) {
+          return Invalid(
+              absl::StrCat("move.second_card: ", second.status().message()));
+        }
+        if (*second == played || table.size() != 1 || table.contains(*second)) {
+          return Invalid(
+              "a pair capture plays two different hand cards and takes one "
+              "table card");
+        }
+        return Move::PairCapture(played, *second, table.first());
+      }
+      return Move::Capture(played, table);
+    case kSubmittedBuild:
+      if (m.value < 1 || m.value > 14) {
+        return Invalid(
+            absl::StrCat("move.value ", m.value, " is not a build value"));
+      }
+      if (table.empty()) return Invalid("a build must use table cards");
+      return Move::Build(played, m.value, table);
+    default:
+      return Invalid(absl::StrCat("move.kind ", m.kind, " is not a move kind"));
+  }
+}
+
+// The structured fields (kind set), checked for shape.
+absl::StatusOr<Move> Structured(const Submission& m) {
+  if (m.kind == kSubmittedCallOut) {
+    if (!m.card.empty() || m.value != 0 || !m.table_cards.empty() ||
+        !m.second_card.empty() || m.declared_value != 0 ||
+        !m.pluck_card.empty() || m.pluck_after) {
+      return Invalid("a call-out (kind CALL_OUT) has no other field");
+    }
+    return Move::CallOut();
+  }
+  absl::StatusOr<Card> card = Card::Parse(m.card);
+  if (!card.ok()) {
+    return Invalid(absl::StrCat("move.card: ", card.status().message()));
+  }
+  absl::StatusOr<CardSet> table = ParseCards(m.table_cards);
+  if (!table.ok()) {
+    return Invalid(
+        absl::StrCat("move.table_cards: ", table.status().message()));
+  }
+  absl::StatusOr<Move> move = StructuredBody(m, *card, *table);
+  if (!move.ok()) return move;
+  if (m.declared_value != 0) {
+    if (move->kind == MoveKind::kTrail || move->second.valid()) {
+      return Invalid(
+          "move.declared_value is for a card played to capture or build");
+    }
+    if (m.declared_value < 1 || m.declared_value > 14) {
+      return Invalid(absl::StrCat("move.declared_value ", m.declared_value,
+                                  " is not a card value"));
+    }
+    // The card's own rank is the default, as the notation writes it.
+    move->declared = static_cast<int8_t>(
+        m.declared_value == card->rank() ? 0 : m.declared_value);
+  }
+  if (!m.pluck_card.empty()) {
+    absl::StatusOr<Card> pluck = Card::Parse(m.pluck_card);
+    if (!pluck.ok()) {
+      return Invalid(
+          absl::StrCat("move.pluck_card: ", pluck.status().message()));
+    }
+    if (*pluck == *card || table->contains(*pluck)) {
+      return Invalid(
+          absl::StrCat(pluck->ToString(), " cannot be plucked and played"));
+    }
+    *move = move->WithPluck(*pluck, m.pluck_after);
+  } else if (m.pluck_after) {
+    return Invalid("move.pluck_after without a pluck_card");
+  }
+  return move;
+}
+
+absl::Status CheckSizes(const Submission& m) {
+  if (m.notation.size() > kMaxNotation) {
+    return Invalid(
+        absl::StrCat("move.notation is longer than ", kMaxNotation, " bytes"));
+  }
+  if (m.table_cards.size() > kMaxTableCards) {
+    return Invalid(absl::StrCat("move.table_cards lists more than ",
+                                kMaxTableCards, " cards"));
+  }
+  auto too_long = [](const std::string& s) { return s.size() > kMaxCardField; };
+  for (const auto& [field, text] :
+       {std::pair<const char*, const std::string*>{"card", &m.card},
+        {"second_card", &m.second_card},
+        {"pluck_card", &m.pluck_card}}) {
+    if (too_long(*text)) {
+      return Invalid(absl::StrCat("move.", field, " is longer than ",
+                                  kMaxCardField, " bytes"));
+    }
+  }
+  for (const std::string& c : m.table_cards) {
+    if (too_long(c)) {
+      return Invalid(absl::StrCat("move.table_cards: a card is longer than ",
+                                  kMaxCardField, " bytes"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+bool Submission::NotationOnly() const {
+  Submission bare;
+  bare.notation = notation;
+  return *this == bare;
+}
+
+absl::StatusOr<Move> Interpret(const Submission& m) {
+  if (absl::Status s = CheckSizes(m); !s.ok()) return s;
+  const bool structured = m.kind != kSubmittedUnspecified;
+  if (m.notation.empty()) {
+    if (!structured) {
+      return Invalid(
+          "the move is empty: give move.notation or move.kind with its cards");
+    }
+    return Structured(m);
+  }
+  absl::StatusOr<Move> parsed = Move::Parse(m.notation);
+  if (!parsed.ok()) {
+    return Invalid(absl::StrCat("move.notation: ", parsed.status().message()));
+  }
+  if (!structured) {
+    if (!m.NotationOnly()) {
+      return Invalid(
+          "move.notation is given with other fields but no move.kind: give "
+          "the notation alone, or the kind and every field in agreement");
+    }
+    return parsed;
+  }
+  absl::StatusOr<Move> fields = Structured(m);
+  if (!fields.ok()) return fields.status();
+  if (!(*fields == *parsed)) {
+    return Invalid(absl::StrCat("move.notation \"", parsed->ToString(),
+                                "\" and the structured fields (",
+                                fields->ToString(), ") disagree"));
+  }
+  return parsed;
+}
+
+Submission ClipSubmission(Submission m) {
+  auto clip = [](std::string& s, size_t limit) {
+    if (s.size() > limit + 1) s.resize(limit + 1);
+  };
+  clip(m.notation, kMaxNotation);
+  clip(m.card, kMaxCardField);
+  clip(m.second_card, kMaxCardField);
+  clip(m.pluck_card, kMaxCardField);
+  if (m.table_cards.size() > kMaxTableCards + 1) {
+    m.table_cards.resize(kMaxTableCards + 1);
+  }
+  for (std::string& c : m.table_cards) clip(c, kMaxCardField);
+  return m;
+}
+
+}  // namespace cassino

@@ -1,0 +1,231 @@
+// The referee binary as separate processes: what only a second process or
+// a real restart shows (issue #14: two referees on one port or database;
+// seat tokens across restarts).
+
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cassino/v1/referee_service.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
+#include "tests/child_process.h"
+#include "tests/referee/test_referee.h"
+
+namespace cassino::testing {
+namespace {
+
+namespace v1 = ::cassino::v1;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kAdmin = kAdminToken;
+
+std::filesystem::path FreshDir() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                              (std::string("cassino_process_") + info->name() +
+                               "_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "admin_token") << kAdmin << "\n";
+  return dir;
+}
+
+// A cassino-referee child process.
+class Referee {
+ public:
+  // Starts the binary with `listen` and `db` (and the test's admin token);
+  // logs to `log`.
+  Referee(const std::filesystem::path& dir, const std::string& listen,
+          const std::filesystem::path& db, const std::string& log_name)
+      : log_(dir / log_name), port_file_(dir / (log_name + ".port")) {
+    std::filesystem::remove(port_file_);
+    pid_ =
+        Spawn({CASSINO_REFEREE_BINARY, "--listen", listen, "--db", db.string(),
+               "--admin-token-file", (dir / "admin_token").string(),
+               "--port-file", port_file_.string()},
+              log_);
+  }
+  ~Referee() { Kill(); }
+
+  // Waits until it listens (its port) or exits (0, `exit_status` set).
+  int WaitListening(int* exit_status = nullptr,
+                    milliseconds timeout = milliseconds(20000)) {
+    const auto until = Clock::now() + timeout;
+    while (Clock::now() < until && pid_ > 0) {
+      const std::string text = ReadText(port_file_);
+      if (!text.empty() && text.back() == '\n') return std::atoi(text.c_str());
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        if (exit_status != nullptr) *exit_status = status;
+        return 0;
+      }
+      std::this_thread::sleep_for(milliseconds(10));
+    }
+    return 0;
+  }
+  void Kill() {
+    if (pid_ <= 0) return;
+    kill(pid_, SIGKILL);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+  }
+  // SIGTERM; the wait status (-1 if it had to be killed).
+  int Stop() {
+    if (pid_ <= 0) return -1;
+    kill(pid_, SIGTERM);
+    int status = 0;
+    if (!WaitFor(pid_, milliseconds(10000), &status)) {
+      Kill();
+      return -1;
+    }
+    pid_ = -1;
+    return status;
+  }
+  pid_t pid() const { return pid_; }
+  std::string Log() const { return Tail(log_); }
+
+ private:
+  std::filesystem::path log_, port_file_;
+  pid_t pid_ = -1;
+};
+
+// Issue #14, Medium 4: a second referee on the port or the database of a
+// running one refuses to start, with a message saying why; once the first
+// is gone (even by kill -9), the database is free again.
+TEST(TwoRefereesTest, ASecondRefereeOnThePortOrTheDatabaseRefusesToStart) {
+  const auto dir = FreshDir();
+  Referee first(dir, "127.0.0.1:0", dir / "a.db", "first.log");
+  const int port = first.WaitListening();
+  ASSERT_GT(port, 0) << first.Log();
+  const std::string address = "127.0.0.1:" + std::to_string(port);
+
+  {  // Same port, another database.
+    Referee second(dir, address, dir / "b.db", "second.log");
+    int status = 0;
+    EXPECT_EQ(second.WaitListening(&status, milliseconds(10000)), 0)
+        << "a second referee listens on the first one's port";
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << status;
+    EXPECT_NE(second.Log().find("cannot listen on " + address +
+                                ": the address is in use"),
+              std::string::npos)
+        << second.Log();
+  }
+  {  // Same database, another port.
+    Referee third(dir, "127.0.0.1:0", dir / "a.db", "third.log");
+    int status = 0;
+    EXPECT_EQ(third.WaitListening(&status, milliseconds(10000)), 0)
+        << "a second referee runs on the first one's database";
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << status;
+    EXPECT_NE(third.Log().find("is in use by another referee (pid " +
+                               std::to_string(first.pid()) + ")"),
+              std::string::npos)
+        << third.Log();
+  }
+  // kill -9 releases both.
+  first.Kill();
+  Referee again(dir, address, dir / "a.db", "again.log");
+  EXPECT_EQ(again.WaitListening(), port) << again.Log();
+  EXPECT_EQ(again.Stop(), 0);
+}
+
+std::unique_ptr<v1::RefereeService::Stub> Connect(int port) {
+  return v1::RefereeService::NewStub(grpc::CreateChannel(
+      "127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
+}
+
+// Issue #14, Medium 3: after the end, and across restarts (kill -9 and
+// SIGTERM), a seat token still reads its game's result and resends its last
+// move for the same verdict.
+TEST(SeatTokenRetentionTest, TokensOfAnEndedGameWorkAcrossRestarts) {
+  const auto dir = FreshDir();
+  auto referee =
+      std::make_unique<Referee>(dir, "127.0.0.1:0", dir / "g.db", "r1.log");
+  int port = referee->WaitListening();
+  ASSERT_GT(port, 0) << referee->Log();
+  auto stub = Connect(port);
+  v1::CreateGameRequest create;
+  create.add_seats()->set_bot_name("a");
+  create.add_seats()->set_bot_name("b");
+  create.set_seed(kSeed);
+  v1::CreateGameResponse game;
+  ASSERT_TRUE(
+      stub->CreateGame(TestReferee::Context(kAdmin).get(), create, &game).ok());
+  UnarySeatLog logs[2];
+  v1::GameEnded ended;
+  std::thread other([&] {
+    PlayUnarySeat(*stub, game.tokens(1).token(), game.game_id(), 2, nullptr,
+                  &logs[1]);
+  });
+  PlayUnarySeat(*stub, game.tokens(0).token(), game.game_id(), 1, &ended,
+                &logs[0]);
+  other.join();
+  ASSERT_TRUE(ended.has_result());
+  // The seat that made the last move, and that move's answer.
+  int last_seat = -1;
+  v1::SubmitMoveResponse last;
+  for (int seat = 0; seat < 2; ++seat) {
+    if (!logs[seat].answers.empty() &&
+        (last_seat < 0 ||
+         logs[seat].answers.back().verdict().turn() > last.verdict().turn())) {
+      last_seat = seat;
+      last = logs[seat].answers.back();
+    }
+  }
+  ASSERT_GE(last_seat, 0);
+
+  auto check = [&](const char* when) {
+    for (int seat = 0; seat < 2; ++seat) {
+      v1::GetTurnRequest req;
+      req.set_game_id(game.game_id());
+      v1::GetTurnResponse turn;
+      grpc::Status s = stub->GetTurn(
+          TestReferee::Context(game.tokens(seat).token()).get(), req, &turn);
+      ASSERT_TRUE(s.ok()) << when << ", seat " << seat << ": "
+                          << s.error_message();
+      EXPECT_EQ(turn.status(), v1::GAME_STATUS_FINISHED) << when;
+      EXPECT_EQ(turn.ended().result().winner(), ended.result().winner())
+          << when;
+      EXPECT_EQ(turn.ended().seed(), ended.seed()) << when;
+    }
+    v1::SubmitMoveRequest resend;
+    resend.set_game_id(game.game_id());
+    resend.set_turn(last.verdict().turn());
+    *resend.mutable_move() = last.verdict().move();
+    v1::SubmitMoveResponse again;
+    grpc::Status s = stub->SubmitMove(
+        TestReferee::Context(game.tokens(last_seat).token()).get(), resend,
+        &again);
+    ASSERT_TRUE(s.ok()) << when << ": " << s.error_message();
+    EXPECT_TRUE(again.verdict().accepted()) << when;
+    EXPECT_EQ(again.verdict().move().notation(),
+              last.verdict().move().notation())
+        << when;
+  };
+  check("after the end");
+  referee->Kill();  // kill -9
+  referee =
+      std::make_unique<Referee>(dir, "127.0.0.1:0", dir / "g.db", "r2.log");
+  port = referee->WaitListening();
+  ASSERT_GT(port, 0) << referee->Log();
+  stub = Connect(port);
+  check("after kill -9");
+  EXPECT_EQ(referee->Stop(), 0);  // SIGTERM
+  referee =
+      std::make_unique<Referee>(dir, "127.0.0.1:0", dir / "g.db", "r3.log");
+  port = referee->WaitListening();
+  ASSERT_GT(port, 0) << referee->Log();
+  stub = Connect(port);
+  check("after SIGTERM");
+  EXPECT_EQ(referee->Stop(), 0);
+}
+
+}  // namespace
+}  // namespace cassino::testing

@@ -1,0 +1,138 @@
+// `cassino serve`'s HTTP layer (tools/viewer/server.h): routes, status
+// codes, security headers, embedded assets. The pages themselves are tested
+// in a browser (tests/viewer).
+
+#include <httplib.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "recorder/recorder.h"
+#include "tests/tools/record_fixture.h"
+#include "tools/viewer/page.h"
+#include "tools/viewer/server.h"
+#include "tools/viewer/viewer.h"
+
+namespace cassino {
+namespace {
+
+using ::nlohmann::json;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+class ViewerServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::path(::testing::TempDir()) /
+           absl::StrCat("viewer_server_test_", getpid());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    const std::string path = (dir_ / "games.db").string();
+    {
+      auto rec = recorder::Recorder::Open(path, recorder::Durability::kNormal);
+      ASSERT_TRUE(rec.ok());
+      ASSERT_TRUE(tools_testing::WriteGame(
+                      **rec, tools_testing::PlayFixtureGame("g1", {}))
+                      .ok());
+    }
+    auto viewer = viewer::Viewer::Open({path});
+    ASSERT_TRUE(viewer.ok()) << viewer.status();
+    auto server = viewer::ViewerServer::Start(
+        std::shared_ptr<const viewer::Viewer>(*std::move(viewer)), "127.0.0.1",
+        0);
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = *std::move(server);
+    client_ = std::make_unique<httplib::Client>("127.0.0.1", server_->port());
+  }
+  void TearDown() override {
+    server_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+
+  std::filesystem::path dir_;
+  std::unique_ptr<viewer::ViewerServer> server_;
+  std::unique_ptr<httplib::Client> client_;
+};
+
+TEST_F(ViewerServerTest, PagesCarryTheSecurityHeaders) {
+  for (const char* path : {"/", "/live", "/game/g1", "/tournament/fixture"}) {
+    auto res = client_->Get(path);
+    ASSERT_TRUE(res) << path;
+    EXPECT_EQ(res->status, 200) << path;
+    EXPECT_EQ(res->get_header_value("Content-Security-Policy"),
+              viewer::kServedCsp);
+    EXPECT_EQ(res->get_header_value("X-Content-Type-Options"), "nosniff");
+    EXPECT_THAT(res->body, HasSubstr("/assets/app.js"));
+    // No inline script: the policy would block it.
+    EXPECT_THAT(res->body, Not(HasSubstr("<script>")));
+  }
+  auto js = client_->Get("/assets/app.js");
+  ASSERT_TRUE(js);
+  EXPECT_EQ(js->status, 200);
+  EXPECT_THAT(js->get_header_value("Content-Type"), HasSubstr("javascript"));
+  EXPECT_THAT(js->body, HasSubstr("function gameView"));
+  EXPECT_EQ(client_->Get("/assets/nope.js")->status, 404);
+}
+
+TEST_F(ViewerServerTest, JsonEndpoints) {
+  auto list = client_->Get("/api/games?status=finished");
+  ASSERT_TRUE(list);
+  EXPECT_EQ(list->status, 200);
+  EXPECT_EQ(list->get_header_value("Cache-Control"), "no-store");
+  EXPECT_EQ(json::parse(list->body)["games"][0]["game_id"], "g1");
+  auto game = client_->Get("/api/games/g1");
+  ASSERT_TRUE(game);
+  EXPECT_EQ(json::parse(game->body)["view"], "omniscient");
+  EXPECT_EQ(json::parse(client_->Get("/api/games/g1/head")->body)["status"],
+            "finished");
+  auto t = client_->Get("/api/tournaments/fixture");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->status, 200);
+  EXPECT_EQ(json::parse(t->body)["format"], "label");
+  auto svg = client_->Get("/api/tournaments/fixture/ratings.svg");
+  ASSERT_TRUE(svg);
+  EXPECT_EQ(svg->get_header_value("Content-Type"), "image/svg+xml");
+  EXPECT_THAT(svg->body, HasSubstr("<svg xmlns="));
+}
+
+TEST_F(ViewerServerTest, ErrorsAreJson) {
+  auto missing = client_->Get("/api/games/nope");
+  ASSERT_TRUE(missing);
+  EXPECT_EQ(missing->status, 404);
+  EXPECT_EQ(json::parse(missing->body)["error"], "no game nope");
+  auto bad = client_->Get("/api/games?limit=0");
+  ASSERT_TRUE(bad);
+  EXPECT_EQ(bad->status, 400);
+  EXPECT_THAT(json::parse(bad->body)["error"].get<std::string>(),
+              HasSubstr("limit"));
+  auto nowhere = client_->Get("/nowhere");
+  ASSERT_TRUE(nowhere);
+  EXPECT_EQ(nowhere->status, 404);
+  EXPECT_TRUE(json::parse(nowhere->body).contains("error"));
+  // Read-only: nothing but GET.
+  auto post = client_->Post("/api/games", "x", "text/plain");
+  ASSERT_TRUE(post);
+  EXPECT_GE(post->status, 400);
+}
+
+TEST(ParseListenTest, HostAndPort) {
+  std::string host;
+  int port = 0;
+  ASSERT_TRUE(viewer::ParseListen("127.0.0.1:8080", &host, &port).ok());
+  EXPECT_EQ(host, "127.0.0.1");
+  EXPECT_EQ(port, 8080);
+  ASSERT_TRUE(viewer::ParseListen("[::1]:0", &host, &port).ok());
+  EXPECT_EQ(host, "::1");
+  EXPECT_EQ(port, 0);
+  EXPECT_FALSE(viewer::ParseListen("8080", &host, &port).ok());
+  EXPECT_FALSE(viewer::ParseListen("h:99999", &host, &port).ok());
+}
+
+}  // namespace
+}  // namespace cassino

@@ -1,0 +1,320 @@
+// Browser tests of the web viewer: headless Chromium (Debian's) driven by
+// puppeteer-core, against `cassino serve` over a database a real referee is
+// writing (`cassino tournament` with two slowed-down Python bots).
+//
+//   1. live: a running game's page advances by itself while the bots play,
+//      and no card hidden at the turn shown (any hand, the stock) appears in
+//      the DOM or the JSON (checked afterwards against the finished game's
+//      omniscient view);
+//   2. replay: after pressing → (and the next button) K times the board
+//      shows exactly the cards of position K;
+//   3. the self-contained page of `cassino replay --format html` does the
+//      same from a file, with no network request at all;
+//   4. the pages carry the Content-Security-Policy and render hostile text
+//      as text.
+//
+// usage: node viewer_browser_test.mjs CASSINO_BINARY
+// (CASSINO_REFEREE=PATH: the referee `cassino tournament` starts, if not
+// the one beside the binary.)
+// Exits 77 (skipped) when Chromium or node_modules are missing.
+// VIEWER_SCREENSHOTS=DIR also writes the documentation's screenshots there;
+// VIEWER_DEV_ASSETS=DIR serves the page's assets from DIR (trying changes
+// to tools/viewer/assets without rebuilding; the standalone page still uses
+// the binary's).
+
+import {spawn, execFileSync} from 'node:child_process';
+import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {dirname, join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import assert from 'node:assert/strict';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const cassino = process.argv[2];
+if (!cassino) {
+  console.error('usage: node viewer_browser_test.mjs CASSINO_BINARY');
+  process.exit(2);
+}
+if (!existsSync(CHROMIUM) || !existsSync(join(HERE, 'node_modules', 'puppeteer-core'))) {
+  console.log(`SKIPPED: needs ${CHROMIUM} and tests/viewer/node_modules (npm install)`);
+  process.exit(77);
+}
+const {default: puppeteer} = await import('puppeteer-core');
+
+const RANK = {A: 'A', T: '10', J: 'J', Q: 'Q', K: 'K'};
+const SUIT = {S: '\u2660', H: '\u2665', D: '\u2666', C: '\u2663'};
+const SUIT_NAME = {S: 'spades', H: 'hearts', D: 'diamonds', C: 'clubs'};
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const children = [];
+const tmp = mkdtempSync(join(tmpdir(), 'viewer-browser-'));
+let browser = null;
+let base = null;  // the server's URL, ending in /
+const errors = [];  // the main page's errors
+
+function cleanup() {
+  for (const c of children) {
+    if (c.exitCode === null) c.kill('SIGTERM');
+  }
+  rmSync(tmp, {recursive: true, force: true});
+}
+
+async function waitFor(what, fn, ms = 30000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('timed out waiting for ' + what);
+    await sleep(100);
+  }
+}
+
+// Whether `text` shows card `c` in any form the page uses.
+function showsCard(text, c) {
+  const rank = RANK[c[0]] || c[0];
+  const forms = [
+    new RegExp(`(^|[^A-Za-z0-9])${c}($|[^A-Za-z0-9])`),
+    new RegExp(`(^|[^0-9A-Za-z])${rank}${SUIT[c[1]]}`),
+    new RegExp(`${rank} of ${SUIT_NAME[c[1]]}`),
+  ];
+  return forms.some((re) => re.test(text));
+}
+
+// The cards hidden at position `p` of a finished game's omniscient view:
+// every hand, and the round's cards not dealt yet.
+function hiddenCards(game, p) {
+  const hidden = new Set(p.hands.flat());
+  const deck = game.decks.find((d) => d.round === p.round).deck.split(' ');
+  for (const c of deck.slice(deck.length - p.stock)) hidden.add(c);
+  return hidden;
+}
+
+async function boardCards(page) {
+  return page.evaluate(() => {
+    const cards = (sel) => [...document.querySelectorAll(sel)].map((e) => e.getAttribute('data-card')).sort();
+    const hands = [...document.querySelectorAll('.hand[data-seat]')].map((h) => ({
+      seat: +h.getAttribute('data-seat'),
+      cards: [...h.querySelectorAll('[data-card]')].map((e) => e.getAttribute('data-card')).sort(),
+    }));
+    return {
+      k: +document.getElementById('turn-label').getAttribute('data-k'),
+      table: cards('#table .table-cards [data-card]'),
+      hands: hands.sort((a, b) => a.seat - b.seat).map((h) => h.cards),
+    };
+  });
+}
+
+function expectedBoard(game, k) {
+  const p = game.positions[k];
+  return {
+    k,
+    table: [...p.table.loose, ...p.table.builds.flatMap((b) => b.cards)].sort(),
+    hands: p.hands.map((h) => [...h].sort()),
+  };
+}
+
+async function main() {
+  const db = join(tmp, 'games.db');
+  const bot = `/usr/bin/python3 ${join(HERE, 'slow_bot.py')}`;
+  const env = {...process.env, SLOW_BOT_MS: '300', SLOW_BOT_MOVES: '20'};
+  const tournament = spawn(cassino, [
+    'tournament', '--db', db, '--bot', `alpha=${bot}`, '--bot', `beta=${bot}`,
+    // The screenshots want a fuller tournament.
+    ...(process.env.VIEWER_SCREENSHOTS ? ['--bot', `gamma=${bot}`, '--bot', `delta=${bot}`] : []),
+    '--games', '1', '--label', 'browser-cup', '--concurrency', '1',
+    '--seed', '00000000000000000000000000000000000000000000000000000000000000b5', '-q',
+    ...(process.env.CASSINO_REFEREE ? ['--referee', process.env.CASSINO_REFEREE] : []),
+  ], {env, stdio: ['ignore', 'pipe', 'inherit']});
+  children.push(tournament);
+  const tournamentDone = new Promise((resolve) => tournament.on('exit', resolve));
+
+  // The server, once the referee has created the database.
+  await waitFor('cassino serve', async () => {
+    if (!existsSync(db)) return false;
+    const serve = spawn(cassino, ['serve', db, '--listen', '127.0.0.1:0'], {stdio: ['ignore', 'pipe', 'inherit']});
+    const url = await new Promise((resolve) => {
+      let out = '';
+      serve.stdout.on('data', (d) => {
+        out += d;
+        const m = out.match(/http:\/\/[^\s]+\//);
+        if (m) resolve(m[0]);
+      });
+      serve.on('exit', () => resolve(null));
+    });
+    if (!url) return false;
+    children.push(serve);
+    base = url;
+    return true;
+  });
+  const api = async (path) => (await fetch(base + path)).json();
+  const apiText = async (path) => (await fetch(base + path)).text();
+  const running = await waitFor('a running game', async () => {
+    const j = await api('api/games?status=running');
+    return j.games.length ? j.games[0] : null;
+  });
+  const id = running.game_id;
+
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM, headless: true, protocolTimeout: 120000,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+  const page = await browser.newPage();
+  await page.setViewport({width: 1280, height: 900});
+  if (process.env.VIEWER_DEV_ASSETS) await serveAssetsFrom(page, process.env.VIEWER_DEV_ASSETS);
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+
+  // 1. Live.
+  const response = await page.goto(base + 'game/' + encodeURIComponent(id));
+  assert.match(response.headers()['content-security-policy'] || '', /script-src 'self'/);
+  assert.equal(response.headers()['x-content-type-options'], 'nosniff');
+  await page.waitForSelector('#turn-label').catch(async (e) => {
+    throw new Error(e.message + '; the page holds: ' + (await page.evaluate(() => document.body.innerText)).slice(0, 500));
+  });
+  const snapshots = [];
+  let lastK = -1;
+  for (let i = 0; i < 4; i++) {
+    const snap = await waitFor('the live page to advance', () => page.evaluate(() => {
+      const label = document.getElementById('turn-label');
+      return {
+        k: +label.getAttribute('data-k'),
+        status: document.getElementById('status').textContent,
+        html: document.documentElement.outerHTML,
+        cards: [...document.querySelectorAll('[data-card]')].map((e) => e.getAttribute('data-card')),
+      };
+    }).then((s) => (s.k > lastK ? s : null)), 10000);
+    const json = await apiText('api/games/' + encodeURIComponent(id));
+    if (snap.status !== 'running') break;
+    snapshots.push({...snap, json});
+    lastK = snap.k;
+  }
+  assert.ok(snapshots.length >= 3, `the live page advanced only ${snapshots.length} times while the game ran`);
+  assert.ok(snapshots[snapshots.length - 1].k > snapshots[0].k);
+  console.log(`live: the page followed turns ${snapshots.map((s) => s.k).join(', ')}`);
+
+  await tournamentDone;
+  const game = await api('api/games/' + encodeURIComponent(id));
+  assert.equal(game.status, 'finished');
+  assert.equal(game.view, 'omniscient');
+  for (const s of snapshots) {
+    const hidden = hiddenCards(game, game.positions[s.k]);
+    assert.ok(hidden.size > 10);
+    // The whole document but the rule set's text (a tooltip naming TD, 2S).
+    const html = s.html.split(game.rules).join('');
+    assert.ok(html.includes('id="table"'));
+    for (const c of hidden) {
+      assert.ok(!s.cards.includes(c), `turn ${s.k}: hidden card ${c} drawn on the live page`);
+      assert.ok(!showsCard(html, c), `turn ${s.k}: hidden card ${c} in the live page's DOM`);
+    }
+    // The JSON was fetched a moment later: check it at its own last turn
+    // (all of it but the rule set's text, which names TD and 2S).
+    const live = JSON.parse(s.json);
+    assert.equal(live.view, 'public');
+    const kj = live.positions.length - 1;
+    delete live.rules;
+    const text = JSON.stringify(live);
+    for (const c of hiddenCards(game, game.positions[kj])) {
+      assert.ok(!showsCard(text, c), `turn ${kj}: hidden card ${c} in the live JSON`);
+    }
+  }
+  console.log(`live: no hidden card in ${snapshots.length} snapshots of the DOM and the JSON`);
+  // The live page turned into the finished game by itself.
+  await waitFor('the page to show the end', () => page.evaluate(() => document.getElementById('status').textContent === 'finished'));
+
+  // 2. Replay: K presses of → and then 3 of the next button.
+  await page.goto(base + 'game/' + encodeURIComponent(id));
+  await page.waitForSelector('#turn-label');
+  assert.equal((await boardCards(page)).k, 0);
+  assert.deepEqual(await boardCards(page), expectedBoard(game, 0));
+  const K = 9;
+  for (let i = 0; i < K; i++) await page.keyboard.press('ArrowRight');
+  assert.deepEqual(await boardCards(page), expectedBoard(game, K));
+  for (let i = 0; i < 3; i++) await page.click('#next');
+  assert.deepEqual(await boardCards(page), expectedBoard(game, K + 3));
+  await page.keyboard.press('ArrowLeft');
+  assert.deepEqual(await boardCards(page), expectedBoard(game, K + 2));
+  const verified = await page.$eval('#verified', (e) => e.textContent);
+  assert.match(verified, /verified/);
+  assert.doesNotMatch(verified, /failed/);
+  console.log(`replay: the board matches positions 0, ${K}, ${K + 3}, ${K + 2}`);
+
+  // 3. The self-contained file: no network at all.
+  const file = join(tmp, 'game.html');
+  execFileSync(cassino, ['replay', db, id, '--format', 'html', '--out', file]);
+  const offline = await browser.newPage();
+  const requests = [];
+  offline.on('request', (r) => requests.push(r.url()));
+  const offlineErrors = [];
+  offline.on('pageerror', (e) => offlineErrors.push(String(e)));
+  offline.on('console', (m) => { if (m.type() === 'error') offlineErrors.push(m.text()); });
+  await offline.goto('file://' + file);
+  await offline.waitForSelector('#turn-label');
+  for (let i = 0; i < K; i++) await offline.keyboard.press('ArrowRight');
+  assert.deepEqual(await boardCards(offline), expectedBoard(game, K));
+  assert.deepEqual(requests, ['file://' + file], 'the standalone page made requests');
+  assert.deepEqual(offlineErrors, []);
+  console.log('standalone: the board matches, no request besides the file');
+
+  // 4. Hostile text is text: a page whose game data names a bot
+  // "<img src=x onerror=...>" runs nothing.
+  const evil = JSON.parse(JSON.stringify(game));
+  evil.seats[0].bot = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+  evil.label = '</script><script>window.__pwned=3</script>';
+  const evilFile = join(tmp, 'evil.html');
+  const html = execFileSync(cassino, ['replay', db, id, '--format', 'html']).toString();
+  // Inline the altered data as the server would write it (DumpJson escapes
+  // < > & as \u003c \u003e \u0026).
+  const escaped = JSON.stringify(evil).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+  writeFileSync(evilFile, html.replace(/(<script type="application\/json" id="game-data">)[^<]*(<\/script>)/, (_, a, b) => a + escaped + b));
+  await offline.goto('file://' + evilFile);
+  await offline.waitForSelector('#turn-label');
+  assert.equal(await offline.evaluate(() => window.__pwned), undefined);
+  const shown = await offline.$eval('.seat[data-seat="0"] .seat-name', (e) => e.textContent);
+  assert.equal(shown, evil.seats[0].bot);
+  console.log('hostile names render as text');
+
+  if (process.env.VIEWER_SCREENSHOTS) await screenshots(page, id, game);
+  assert.deepEqual(errors, [], 'errors in the page');
+}
+
+// For trying page changes without rebuilding: answers /assets/NAME from
+// DIR instead of the binary's embedded copy.
+async function serveAssetsFrom(page, dir) {
+  await page.setRequestInterception(true);
+  page.on('request', (r) => {
+    const m = new URL(r.url()).pathname.match(/^\/assets\/([A-Za-z0-9_.-]+)$/);
+    if (!m) return r.continue();
+    const type = m[1].endsWith('.js') ? 'text/javascript' : m[1].endsWith('.css') ? 'text/css' : 'image/svg+xml';
+    r.respond({status: 200, contentType: type, body: readFileSync(join(dir, m[1]))});
+  });
+}
+
+async function screenshots(page, id, game) {
+  const dir = process.env.VIEWER_SCREENSHOTS;
+  await page.goto(base + '');
+  await page.waitForSelector('#games table');
+  await sleep(500);
+  await page.screenshot({path: join(dir, 'viewer-home.png')});
+  await page.goto(base + 'game/' + encodeURIComponent(id));
+  await page.waitForSelector('#turn-label');
+  const k = game.positions.findIndex((p, i) => i > 20 && p.table.builds.length > 0);
+  for (let i = 0; i < (k > 0 ? k : 21); i++) await page.keyboard.press('ArrowRight');
+  await page.screenshot({path: join(dir, 'viewer-game.png')});
+  await page.goto(base + 'tournament/browser-cup');
+  await page.waitForSelector('#standings');
+  await sleep(800);
+  await page.screenshot({path: join(dir, 'viewer-tournament.png'), fullPage: true});
+  console.log('screenshots written to ' + dir);
+}
+
+try {
+  await main();
+  console.log('PASS');
+} catch (e) {
+  console.error('FAIL:', e && e.stack ? e.stack : e);
+  if (errors.length) console.error('page errors:', errors.join('\n'));
+  process.exitCode = 1;
+} finally {
+  if (browser) await browser.close();
+  cleanup();
+}

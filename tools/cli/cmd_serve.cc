@@ -1,0 +1,105 @@
+// cassino serve DB... [--listen HOST:PORT]: the web viewer.
+
+#include <pthread.h>
+#include <signal.h>
+
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tools/cli/commands.h"
+#include "tools/viewer/server.h"
+#include "tools/viewer/viewer.h"
+
+namespace cassino::cli {
+namespace {
+
+constexpr char kDescription[] =
+    R"doc(Serve a web viewer over record databases (read-only).
+
+Pages: Home (live games, tournaments, every game with filters by bot,
+label, rule set, status and date, paginated), Live (the running games, the
+newest followed move by move), Game (a replay drawing the cards, with
+step/back/play, arrow keys, jumping to a round or turn, the move list, each
+round's score and the result; a badge says whether the record verifies) and
+Tournament (standings, crosstable and ratings, updating while it runs). The
+JSON behind every page is under /api (docs/viewer.md).
+
+While a game runs its page shows the public view only (no hand, no deck);
+after it has finished every hand and deck is shown, unless a game dealt the
+same cards has not finished yet. Aborted games stay public.
+
+The databases are opened read-only (SQLite URI mode=ro): safe beside a
+referee writing the same file. A game id is looked up in the databases in
+the order given.
+
+ARGUMENTS
+  DB...      one or more record databases (SQLite files)
+  --listen   HOST:PORT to listen on (default 127.0.0.1:8080; port 0 picks
+             a free port). The viewer has no authentication: expose it
+             beyond localhost only behind a proxy that adds what you need.
+
+Stops on SIGINT or SIGTERM.
+
+EXIT STATUS
+  0  stopped by a signal
+  2  usage error, a database cannot be opened, or the address is in use)doc";
+
+struct Options {
+  std::vector<std::string> dbs;
+  std::string listen = "127.0.0.1:8080";
+};
+
+int Run(const Options& opt) {
+  std::string host;
+  int port = 0;
+  if (absl::Status s = viewer::ParseListen(opt.listen, &host, &port); !s.ok()) {
+    std::cerr << "cassino serve: " << s.message() << "\n";
+    return 2;
+  }
+  absl::StatusOr<std::unique_ptr<viewer::Viewer>> v =
+      viewer::Viewer::Open(opt.dbs);
+  if (!v.ok()) {
+    std::cerr << "cassino serve: " << v.status().message() << "\n";
+    return 2;
+  }
+  // The server's threads inherit a mask without the stop signals, so this
+  // thread alone receives them.
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+  absl::StatusOr<std::unique_ptr<viewer::ViewerServer>> server =
+      viewer::ViewerServer::Start(
+          std::shared_ptr<const viewer::Viewer>(*std::move(v)), host, port);
+  if (!server.ok()) {
+    std::cerr << "cassino serve: " << server.status().message() << "\n";
+    return 2;
+  }
+  const bool v6 = host.find(':') != std::string::npos;
+  std::cout << "cassino serve: " << opt.dbs.size() << " database"
+            << (opt.dbs.size() == 1 ? "" : "s") << " at http://"
+            << (v6 ? "[" : "") << host << (v6 ? "]" : "") << ":"
+            << (*server)->port() << "/" << std::endl;
+  int signal = 0;
+  sigwait(&stop, &signal);
+  (*server)->Stop();
+  (*server)->Wait();
+  return 0;
+}
+
+}  // namespace
+
+void AddServeCommand(CLI::App& app, int* exit_code) {
+  auto* cmd = app.add_subcommand("serve", kDescription);
+  auto opt = std::make_shared<Options>();
+  cmd->add_option("DB", opt->dbs, "record databases (SQLite files)")
+      ->required();
+  cmd->add_option("--listen", opt->listen,
+                  "HOST:PORT to listen on (default 127.0.0.1:8080)");
+  cmd->callback([opt, exit_code] { *exit_code = Run(*opt); });
+}
+
+}  // namespace cassino::cli

@@ -1,0 +1,24 @@
+// One game of a tournament whose bots are launched here: the step the
+// fixed-schedule runner (tournament.h) and the SPRT match (sprt_match.h)
+// share. Internal to tools/tournament.
+//
+// RunGame creates the game on the referee (the organiser token of
+// `options`), starts each seat's bot command, waits for the end (or the
+// time limit) and stops what is left of the bots. It never fails as a call:
+// a game that could not be played has GameOutcome::error set. Thread-safe
+// for concurrent calls on one stub.
+
+#ifndef CASSINO_TOOLS_TOURNAMENT_RUN_GAME_H_
+#define CASSINO_TOOLS_TOURNAMENT_RUN_GAME_H_
+
+#include "cassino/v1/referee_service.grpc.pb.h"
+#include "tools/tournament/tournament.h"
+
+namespace cassino::tournament {
+
+GameOutcome RunGame(const TournamentOptions& options,
+                    v1::RefereeService::Stub& stub, const GameSpec& spec);
+
+}  // namespace cassino::tournament
+
+#endif  // CASSINO_TOOLS_TOURNAMENT_RUN_GAME_H_

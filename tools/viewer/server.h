@@ -1,0 +1,69 @@
+// `cassino serve`: the viewer's HTTP server (cpp-httplib), read-only over a
+// Viewer. Routes (docs/viewer.md):
+//
+//   GET /, /live, /game/ID, /tournament/NAME   the page (page.h)
+//   GET /assets/NAME                            embedded static files
+//   GET /api/games?status&bot&label&rules&from&to&after&limit
+//   GET /api/games/ID                           the game view
+//   GET /api/games/ID/head                      {events, status}, to poll
+//   GET /api/tournaments
+//   GET /api/tournaments/NAME
+//   GET /api/tournaments/NAME/ratings.svg
+//
+// Every response carries the Content-Security-Policy of page.h,
+// X-Content-Type-Options: nosniff and Referrer-Policy: no-referrer; API
+// answers are never cached. Errors are JSON {"error": message} with 400
+// (a parameter), 404 (no such game or tournament) or 500. Only GET and
+// HEAD are served; request bodies are refused.
+//
+// Thread-safety: Start runs the server on its own threads; Stop may be
+// called from any thread.
+
+#ifndef CASSINO_TOOLS_VIEWER_SERVER_H_
+#define CASSINO_TOOLS_VIEWER_SERVER_H_
+
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "absl/status/statusor.h"
+#include "tools/viewer/viewer.h"
+
+namespace httplib {
+class Server;
+}
+
+namespace cassino::viewer {
+
+class ViewerServer {
+ public:
+  // Binds host:port (port 0: any free port) and starts serving `viewer`.
+  // Unavailable if the address cannot be bound.
+  static absl::StatusOr<std::unique_ptr<ViewerServer>> Start(
+      std::shared_ptr<const Viewer> viewer, const std::string& host, int port);
+  ~ViewerServer();  // stops
+  ViewerServer(const ViewerServer&) = delete;
+  ViewerServer& operator=(const ViewerServer&) = delete;
+
+  int port() const { return port_; }
+  // Blocks until the server stops (Stop, or a failure).
+  void Wait();
+  void Stop();
+
+ private:
+  ViewerServer(std::shared_ptr<const Viewer> viewer,
+               std::unique_ptr<httplib::Server> server);
+  std::shared_ptr<const Viewer> viewer_;
+  std::unique_ptr<httplib::Server> server_;
+  int port_ = 0;
+  std::thread thread_;
+};
+
+// Splits "host:port" (an IPv6 host in brackets); InvalidArgument if it does
+// not read.
+absl::Status ParseListen(const std::string& listen, std::string* host,
+                         int* port);
+
+}  // namespace cassino::viewer
+
+#endif  // CASSINO_TOOLS_VIEWER_SERVER_H_

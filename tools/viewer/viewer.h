@@ -1,0 +1,67 @@
+// The viewer over one or more record databases: what each JSON endpoint of
+// `cassino serve` answers (docs/viewer.md), independent of HTTP.
+//
+// Games are looked up in the databases in the order given (the first that
+// has the id answers); listings merge the databases newest first with one
+// keyset cursor, so a page costs one indexed query per database whatever
+// the page number. Every answer is JSON text from DumpJson (safe to inline
+// in HTML).
+//
+// Thread-safety: thread-safe (each database serialises its own reads).
+
+#ifndef CASSINO_TOOLS_VIEWER_VIEWER_H_
+#define CASSINO_TOOLS_VIEWER_VIEWER_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tools/viewer/database.h"
+
+namespace cassino::viewer {
+
+// URL query parameters, decoded.
+using Params = std::map<std::string, std::string>;
+
+// The GameQuery of a listing's parameters: status, bot, label, rules (a
+// preset name or rule text, compared as the complete rule set), from / to
+// (YYYY-MM-DD, UTC; `to` includes the day), after (the `next` cursor of the
+// previous page), limit. InvalidArgument naming a parameter that does not
+// read.
+absl::StatusOr<GameQuery> ParseGameQuery(const Params& params);
+
+class Viewer {
+ public:
+  // Opens every database read-only; fails on the first that does not open.
+  static absl::StatusOr<std::unique_ptr<Viewer>> Open(
+      const std::vector<std::string>& paths);
+
+  // {"games": [...], "next": cursor or null}
+  absl::StatusOr<std::string> GamesJson(const Params& params) const;
+  // The game view (game_view.h); NotFound for an unknown id.
+  absl::StatusOr<std::string> GameJson(const std::string& game_id) const;
+  // {"events": n, "status": s}: cheap, for live pages to poll.
+  absl::StatusOr<std::string> GameHeadJson(const std::string& game_id) const;
+  // {"tournaments": [...]}
+  absl::StatusOr<std::string> TournamentsJson() const;
+  // The tournament view; NotFound for an unknown name.
+  absl::StatusOr<std::string> TournamentJson(const std::string& name) const;
+  // The tournament's ratings chart (stats' RatingsChart over its games).
+  absl::StatusOr<std::string> TournamentRatingsSvg(
+      const std::string& name) const;
+
+ private:
+  explicit Viewer(std::vector<std::unique_ptr<ViewerDatabase>> databases);
+  // The database holding the game / tournament, or NotFound.
+  absl::StatusOr<const ViewerDatabase*> FindGame(const std::string& id) const;
+  absl::StatusOr<const ViewerDatabase*> FindTournament(
+      const std::string& name) const;
+
+  const std::vector<std::unique_ptr<ViewerDatabase>> databases_;
+};
+
+}  // namespace cassino::viewer
+
+#endif  // CASSINO_TOOLS_VIEWER_VIEWER_H_
