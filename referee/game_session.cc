@@ -192,8 +192,8 @@ void GameSession::RestoreLocked(const recorder::GameRecord& record,
         {EventKind::kDeal, recorder::DealPayload(g.round(), g.deck())});
   }
   if (g.over() && !ended) {
-    missing.push_back({EventKind::kEnd,
-                       recorder::EndPayload(*g.result(), s->RevealableSeed())});
+    missing.push_back(
+        {EventKind::kEnd, recorder::EndPayload(*g.result(), RevealableSeed())});
   }
   if (!g.over()) LogPublic(DealInfoEvent(g));
   if (g.over()) {
