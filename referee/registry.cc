@@ -140,13 +140,14 @@ void Registry::StartTokenRetention(const std::string& game_id) {
           .count();
   {
     absl::MutexLock lock(&mu_);
-    auto start = [&](const std::string& hash) {
-      auto it = hash.empty() ? tokens_.end() : tokens_.find(hash);
-      // (A game read back from its record keeps its first expiry.)
-      if (it != tokens_.end() && it->second.expires_us == 0) {
-        it->second.expires_us = expires;
-      }
-    };
+    auto start =
+        [&](const std::string& hash) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+          auto it = hash.empty() ? tokens_.end() : tokens_.find(hash);
+          // (A game read back from its record keeps its first expiry.)
+          if (it != tokens_.end() && it->second.expires_us == 0) {
+            it->second.expires_us = expires;
+          }
+        };
     if (auto game = games_.find(game_id); game != games_.end()) {
       for (const recorder::SeatInfo& s : game->second->header().seats) {
         if (s.account.empty()) start(s.token_hash);

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "recorder/display_text.h"
 #include "recorder/event_fields.h"
 #include "recorder/payload.h"
 #include "recorder/record.h"
@@ -212,10 +213,15 @@ int Run(const Options& opt) {
   Game game = *std::move(created);
 
   std::ostream& out = std::cout;
-  out << "Game " << h.game_id << (h.label.empty() ? "" : " (" + h.label + ")")
-      << "\n  rules: " << h.rules << "\n  seats:";
+  // Names, labels and texts from the record are escaped: a record (an
+  // imported one, or one written before they were checked) may hold
+  // control characters.
+  using recorder::EscapeDisplay;
+  out << "Game " << EscapeDisplay(h.game_id)
+      << (h.label.empty() ? "" : " (" + EscapeDisplay(h.label) + ")")
+      << "\n  rules: " << EscapeDisplay(h.rules) << "\n  seats:";
   for (size_t s = 0; s < h.seats.size(); ++s) {
-    out << " " << s << "=" << h.seats[s].bot_name;
+    out << " " << s << "=" << EscapeDisplay(h.seats[s].bot_name);
   }
   out << "\n  view: "
       << (opt.all         ? std::string("every hand")
@@ -241,7 +247,8 @@ int Run(const Options& opt) {
   };
   auto fail = [&](const recorder::Event& e, absl::string_view what) {
     std::cerr << "cassino replay: event " << e.seq << " ("
-              << recorder::EventKindName(e.kind) << "): " << what << "\n";
+              << recorder::EventKindName(e.kind)
+              << "): " << recorder::EscapeDisplay(what) << "\n";
     return 1;
   };
   bool state_shown = false;
@@ -267,7 +274,8 @@ int Run(const Options& opt) {
         state_shown = true;
         if (shown(game.round())) {
           out << "  rejected from seat " << p.reject.seat << ": \""
-              << p.reject.submitted << "\" (" << p.reject.reason << ")\n";
+              << EscapeDisplay(p.reject.submitted) << "\" ("
+              << EscapeDisplay(p.reject.reason) << ")\n";
         }
         break;
       case recorder::EventKind::kMove: {
@@ -307,12 +315,12 @@ int Run(const Options& opt) {
           return fail(e, "bad seat");
         }
         game.Forfeit(p.forfeit.seat, p.forfeit.detail);
-        out << "\nForfeit: seat " << p.forfeit.seat << ": " << p.forfeit.detail
-            << "\n";
+        out << "\nForfeit: seat " << p.forfeit.seat << ": "
+            << EscapeDisplay(p.forfeit.detail) << "\n";
         break;
       case recorder::EventKind::kAbort:
         game.Abort("");
-        out << "\nAborted: " << p.abort.detail << "\n";
+        out << "\nAborted: " << EscapeDisplay(p.abort.detail) << "\n";
         break;
     }
   }
