@@ -544,7 +544,7 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--max-pairs", opt->max_pairs,
                   "with --sprt: stop after this many pairs (resumed ones "
                   "included) without a decision")
-      ->check(CLI::Range(1, 1000000))
+      ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   cmd->callback([opt, seed, exit_code] {
     opt->seed_given = seed->count() > 0;
