@@ -11,8 +11,8 @@
 #      target on its seed corpus for FUZZ_SECONDS (default 20), under ASan
 #      and UBSan.
 # SANITIZERS=off skips step 4. ASAN_TESTS=on also runs the whole suite in
-# the sanitizer build (about three times the gcc run's time on 2 cores,
-# plus the instrumented build: not part of CI's 90 minutes). Arguments go
+# the sanitizer build (an instrumented Debug suite on top of the instrumented
+# build: too long for CI's 90 minutes on 2 cores). Arguments go
 # to the ctest runs (e.g. `bash scripts/test.sh -R Referee`).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 install_deps
