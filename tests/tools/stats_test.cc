@@ -1113,8 +1113,8 @@ TEST_F(StatsTest, HtmlIsSelfContained) {
   EXPECT_THAT(html, HasSubstr("<style>"));
   // Nothing is fetched: no URL but the SVG namespace name (which the
   // ratings chart carries so that the viewer can serve it as an image).
-  const std::string without_ns = absl::StrReplaceAll(
-      html, {{"xmlns=\"http://www.w3.org/2000/svg\"", ""}});
+  const std::string without_ns =
+      absl::StrReplaceAll(html, {{"xmlns=\"http://www.w3.org/2000/svg\"", ""}});
   EXPECT_THAT(without_ns, Not(HasSubstr("http://")));
   EXPECT_THAT(without_ns, Not(HasSubstr("https://")));
   EXPECT_THAT(html, Not(HasSubstr("<script")));
