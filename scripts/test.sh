@@ -11,9 +11,10 @@
 #      target on its seed corpus for FUZZ_SECONDS (default 20), under ASan
 #      and UBSan.
 # SANITIZERS=off skips step 4. ASAN_TESTS=on also runs the whole suite in
-# the sanitizer build (an instrumented Debug suite on top of the instrumented
-# build: too long for CI's 90 minutes on 2 cores). Arguments go
-# to the ctest runs (e.g. `bash scripts/test.sh -R Referee`).
+# the sanitizer build (539/539 passed, ~9 minutes on 2 cores, 2026-11-24;
+# kept out of CI's default run until a cold CI run shows the instrumented
+# build and suite fit its 90 minutes). Arguments go to the ctest runs
+# (e.g. `bash scripts/test.sh -R Referee`).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 install_deps
 install_node_deps
