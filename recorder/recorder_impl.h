@@ -167,6 +167,9 @@ class Recorder::Impl {
   // not in its schedule (the scheduler writes a game's id into the schedule
   // before creating it; docs/tournaments.md), or, unless scheduled, for a
   // seat whose bot account is revoked (docs/lobby.md).
+  // AlreadyExists unless `game_id` is new to the database (this
+  // transaction's writes included).
+  absl::Status CheckGameIsNew(const std::string& game_id);
   absl::Status CheckNewGame(const GameHeader& header);
   absl::StatusOr<ChainState> Chain(const std::string& game_id);
   absl::Status GameExists(const std::string& game_id, bool* exists);

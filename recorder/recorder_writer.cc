@@ -351,6 +351,18 @@ absl::Status Recorder::Impl::CloseGame(const std::string& game_id) {
   return PackRows(game_id, events);
 }
 
+absl::Status Recorder::Impl::CheckGameIsNew(const std::string& game_id) {
+  bool exists = overlay_.contains(game_id) || cache_.contains(game_id);
+  if (!exists) {
+    if (absl::Status s = GameExists(game_id, &exists); !s.ok()) return s;
+  }
+  if (exists) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("game '", game_id, "' already exists"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Recorder::Impl::CheckNewGame(const GameHeader& h) {
   bool scheduled = false;
   if (!h.label.empty()) {
@@ -405,14 +417,7 @@ absl::Status Recorder::Impl::DoWrite(const CreateWrite& w) {
     if (!commitment.ok()) return commitment.status();
     previous = *commitment;
   }
-  bool exists = overlay_.contains(h.game_id) || cache_.contains(h.game_id);
-  if (!exists) {
-    if (absl::Status s = GameExists(h.game_id, &exists); !s.ok()) return s;
-  }
-  if (exists) {
-    return absl::AlreadyExistsError(
-        absl::StrCat("game '", h.game_id, "' already exists"));
-  }
+  if (absl::Status s = CheckGameIsNew(h.game_id); !s.ok()) return s;
   if (absl::Status s = CheckNewGame(h); !s.ok()) return s;
   if (absl::Status s = InsertGame(h, GameStatus::kRunning, std::nullopt);
       !s.ok()) {
@@ -512,14 +517,7 @@ absl::Status Recorder::Impl::DoWrite(const ImportWrite& w) {
     }
     if (s->has_value()) summary = *std::move(s).value();
   }
-  bool exists = overlay_.contains(h.game_id) || cache_.contains(h.game_id);
-  if (!exists) {
-    if (absl::Status s = GameExists(h.game_id, &exists); !s.ok()) return s;
-  }
-  if (exists) {
-    return absl::AlreadyExistsError(
-        absl::StrCat("game '", h.game_id, "' already exists"));
-  }
+  if (absl::Status s = CheckGameIsNew(h.game_id); !s.ok()) return s;
   if (r.status == GameStatus::kRunning) {
     summary.reset();
   } else if (summary.has_value()) {

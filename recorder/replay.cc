@@ -5,6 +5,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "recorder/event_fields.h"
 #include "recorder/payload.h"
 
 namespace cassino::recorder {
@@ -79,20 +80,9 @@ absl::Status EventError(const Event& event, absl::string_view what) {
       "event ", event.seq, " (", EventKindName(event.kind), "): ", what));
 }
 
-// The payload readers of payload.h, one per kind, as Replay uses them.
-struct Fields {
-  DealFields deal;
-  MoveFields move;
-  RejectFields reject;
-  RoundFields round;
-  ForfeitFields forfeit;
-  EndFields end;
-  AbortFields abort;
-};
-
 // Plays one event (not create) into `out`; the header gives the clock.
 absl::Status ReplayEvent(const GameHeader& header, const Event& event,
-                         Fields& f, ReplayedGame& out) {
+                         EventFields& f, ReplayedGame& out) {
   Game& g = out.game;
   const int players = static_cast<int>(out.bank_left_ms.size());
   auto unreadable = [&](const absl::Status& s) {
@@ -244,7 +234,7 @@ absl::StatusOr<ReplayedGame> Replay(const GameRecord& record,
   ReplayedGame out{*std::move(game),
                    std::vector<int64_t>(players, header.clock.bank_ms),
                    std::vector<int>(players, 0), header.created_us};
-  Fields fields;
+  EventFields fields;
   for (size_t i = 0; i < record.events.size(); ++i) {
     const Event& event = record.events[i];
     if (event.seq != static_cast<int64_t>(i)) {
