@@ -601,7 +601,8 @@ Game::Game(Load* load, int64_t number) : load_(load), number_(number) {
   create_request_.add_seats()->set_bot_name("load-b");
   create_request_.set_label("load-test");
   create_request_.mutable_clock()->set_per_move_ms(o.per_move_ms);
-  create_request_.mutable_clock()->set_bank_ms(o.bank_ms);
+  // (Unset: the referee's default; a set 0 would mean no bank.)
+  if (o.bank_ms != 0) create_request_.mutable_clock()->set_bank_ms(o.bank_ms);
   char seed[65];
   std::snprintf(seed, sizeof(seed), "%064llx",
                 static_cast<unsigned long long>(number + 1));

@@ -110,6 +110,11 @@ struct ListFilter {
   int64_t to_us = 0;          // created before; 0 for any
   int limit = 0;              // 0 for no limit
   bool newest_first = false;  // order by creation time, newest first
+  // With newest_first and a non-empty `before_game_id`: only the games
+  // after (created_us, game_id) = (before_created_us, before_game_id) in
+  // that order (keyset pagination: the next page after that game).
+  int64_t before_created_us = 0;
+  std::string before_game_id{};
 };
 
 class Recorder {

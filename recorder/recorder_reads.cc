@@ -220,6 +220,12 @@ absl::StatusOr<std::vector<GameSummary>> Recorder::Impl::List(
   }
   if (filter.from_us != 0) absl::StrAppend(&sql, " AND created_us >= ?4");
   if (filter.to_us != 0) absl::StrAppend(&sql, " AND created_us < ?5");
+  const bool keyset = filter.newest_first && !filter.before_game_id.empty();
+  if (keyset) {
+    absl::StrAppend(&sql,
+                    " AND (created_us < ?8 OR (created_us = ?8 AND "
+                    "game_id < ?9))");
+  }
   absl::StrAppend(&sql, filter.newest_first
                             ? " ORDER BY created_us DESC, game_id DESC"
                             : " ORDER BY created_us, game_id");
@@ -240,6 +246,10 @@ absl::StatusOr<std::vector<GameSummary>> Recorder::Impl::List(
     if (filter.from_us != 0) q.Bind(4, filter.from_us);
     if (filter.to_us != 0) q.Bind(5, filter.to_us);
     if (filter.limit > 0) q.Bind(6, static_cast<int64_t>(filter.limit));
+    if (keyset) {
+      q.Bind(8, filter.before_created_us);
+      q.Bind(9, filter.before_game_id);
+    }
     int rc;
     while ((rc = q.Step()) == SQLITE_ROW) {
       GameSummary g;

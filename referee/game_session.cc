@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "proto/convert.h"
 #include "recorder/submission_text.h"
@@ -78,6 +79,21 @@ v1::Move MoveProto(const Move& move) {
   v1::Move out;
   ToProto(move, &out);
   return out;
+}
+
+// Flushes a stream, if any, when it goes out of scope.
+struct FlushOnReturn {
+  GameSession::PlayChannel* channel;
+  ~FlushOnReturn() {
+    if (channel) channel->Flush();
+  }
+};
+
+// The request field a move's decoding error names ("move.card: ..." is
+// about move.card); "move" when it names none.
+std::string MoveField(absl::string_view message) {
+  if (!absl::StartsWith(message, "move.")) return "move";
+  return std::string(message.substr(0, message.find_first_of(" :")));
 }
 
 void ClockToProto(const recorder::TimeControl& clock, v1::Clock* out) {
@@ -382,8 +398,9 @@ void GameSession::SendRecordAndClose(WatchChannel& channel) const {
   absl::StatusOr<recorder::GameRecord> record =
       deps_.recorder->Load(header_.game_id);
   if (!record.ok()) {
-    channel.Close(grpc::Status(grpc::StatusCode::INTERNAL,
-                               std::string(record.status().message())));
+    channel.Close(GrpcError(grpc::StatusCode::INTERNAL,
+                            Reason::kRecordUnavailable,
+                            record.status().message()));
     return;
   }
   SendRecord(*record, channel);
@@ -438,139 +455,185 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
   // this call for answers given at once; answers given after a commit are
   // flushed there with everything else the move caused (FlushAll), which
   // reaches the origin as long as it is the seat's current stream.
-  struct FlushOrigin {
-    PlayChannel* channel;
-    ~FlushOrigin() {
-      if (channel) channel->Flush();
-    }
-  } flush_now{origin.get()};
-  const int max_illegal = header_.clock.max_illegal;
-  auto illegal_left = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    return std::max(0, max_illegal - illegal_[seat]);
+  FlushOnReturn flush_now{origin.get()};
+  const SteadyClock::time_point now = SteadyClock::now();
+  // 1. Is this a submission for the turn in play, by its seat, in time?
+  if (AnswerOutOfPlay(seat, turn, submitted, now, reply)) return;
+  // 2. Adjudicate: decode the move and ask the engine.
+  const int64_t elapsed_ms = MillisBetween(turn_started_, now);
+  absl::StatusOr<Move> move = FromProto(submitted);
+  absl::Status legal = move.ok() ? game_.Validate(*move) : move.status();
+  // 3. Record, then publish (from the commit callback).
+  if (!legal.ok()) {
+    RejectSubmission(seat, turn, submitted, legal, /*malformed=*/!move.ok(),
+                     elapsed_ms, std::move(reply));
+    return;
+  }
+  AcceptMove(seat, turn, *move, now, elapsed_ms, std::move(reply));
+}
+
+void GameSession::Refuse(int seat, int turn, const v1::Move& submitted,
+                         const absl::Status& error,
+                         const SubmitReply& reply) const {
+  const grpc::StatusCode code = static_cast<grpc::StatusCode>(error.code());
+  const std::string message(error.message());
+  reply(ToGrpc(error), Answer(game_, turn, submitted, code, message,
+                              IllegalLeft(seat), NextToMove(game_)));
+}
+
+bool GameSession::AnswerOutOfPlay(int seat, int turn, const v1::Move& submitted,
+                                  SteadyClock::time_point now,
+                                  SubmitReply& reply) {
+  auto refuse = [&](absl::Status error) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    Refuse(seat, turn, submitted, error, reply);
+    return true;
   };
-  auto respond = [&](grpc::StatusCode code, const std::string& reason)
-                     ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-                       reply(grpc::Status(code, reason),
-                             Answer(game_, turn, submitted, code, reason,
-                                    illegal_left(), NextToMove(game_)));
-                     };
+  const std::string current = absl::StrCat(game_.turn());
   if (broken_) {
-    return respond(grpc::StatusCode::UNAVAILABLE,
-                   "the game's record could not be written: " + *broken_);
+    return refuse(Error(absl::StatusCode::kUnavailable,
+                        Reason::kRecordUnavailable,
+                        "the game's record could not be written: " + *broken_));
   }
   if (turn < 0) {
-    return respond(grpc::StatusCode::FAILED_PRECONDITION,
-                   absl::StrCat("turn ", turn, " is not a turn"));
+    return refuse(Error(absl::StatusCode::kFailedPrecondition,
+                        Reason::kWrongTurn,
+                        absl::StrCat("turn ", turn, " is not a turn"),
+                        {{"current_turn", current}}));
   }
   if (turn < game_.turn()) {
-    // A resubmission: the same move again gets the same verdict.
-    const PlayedMove& played = game_.history()[turn];
-    absl::StatusOr<Move> move = FromProto(submitted);
-    if (move.ok() && played.seat == seat && played.move == *move) {
-      v1::SubmitMoveResponse r =
-          Answer(game_, turn, MoveProto(played.move), grpc::StatusCode::OK, "",
-                 illegal_left(),
-                 turn + 1 < game_.turn() ? game_.history()[turn + 1].seat
-                                         : NextToMove(game_));
-      SetDrawn(played, seat, r.mutable_verdict());
-      auto ack = [reply = std::move(reply), r]() {
-        reply(grpc::Status::OK, r);
-      };
-      if (turn < durable_turns_) {
-        ack();
-      } else {
-        durable_waiters_.emplace_back(turn, std::move(ack));
-      }
-      return;
-    }
-    return respond(
-        grpc::StatusCode::ABORTED,
-        absl::StrCat("turn ", turn, " was already played: seat ", played.seat,
-                     " played ", played.move.ToString()));
+    AnswerResubmission(seat, turn, submitted, std::move(reply));
+    return true;
   }
   if (game_.over()) {
-    return respond(grpc::StatusCode::FAILED_PRECONDITION, "the game is over");
+    return refuse(Error(absl::StatusCode::kFailedPrecondition,
+                        Reason::kGameOver, "the game is over"));
   }
   if (turn > game_.turn()) {
-    return respond(
-        grpc::StatusCode::FAILED_PRECONDITION,
+    return refuse(Error(
+        absl::StatusCode::kFailedPrecondition, Reason::kWrongTurn,
         absl::StrCat("turn ", turn, " has not begun; the current turn is ",
-                     game_.turn()));
+                     game_.turn()),
+        {{"current_turn", current}}));
   }
   if (game_.to_move() != seat) {
-    return respond(grpc::StatusCode::FAILED_PRECONDITION,
-                   absl::StrCat("it is not your turn: seat ", game_.to_move(),
-                                " is to move"));
+    return refuse(Error(absl::StatusCode::kFailedPrecondition,
+                        Reason::kNotYourTurn,
+                        absl::StrCat("it is not your turn: seat ",
+                                     game_.to_move(), " is to move"),
+                        {{"to_move", absl::StrCat(game_.to_move())}}));
   }
-
-  const SteadyClock::time_point now = SteadyClock::now();
-  const int64_t elapsed_ms = MillisBetween(turn_started_, now);
   if (deadline_.has_value() && now >= *deadline_) {
     // The timer has not fired yet, but the time is up all the same.
     ForfeitLocked(seat, "time",
                   absl::StrCat("seat ", seat, " ran out of time on turn ", turn,
-                               " (the move came after ", elapsed_ms, " ms)"),
+                               " (the move came after ",
+                               MillisBetween(turn_started_, now), " ms)"),
                   [](const absl::Status&) {});
-    return respond(grpc::StatusCode::FAILED_PRECONDITION,
-                   "your time ran out; you forfeit the game");
+    return refuse(Error(absl::StatusCode::kFailedPrecondition,
+                        Reason::kTimeExpired,
+                        "your time ran out; you forfeit the game"));
   }
+  return false;
+}
 
+void GameSession::AnswerResubmission(int seat, int turn,
+                                     const v1::Move& submitted,
+                                     SubmitReply reply) {
+  // The same move again gets the same verdict, once it is on disk.
+  const PlayedMove& played = game_.history()[turn];
   absl::StatusOr<Move> move = FromProto(submitted);
-  absl::Status legal = move.ok() ? game_.Validate(*move) : move.status();
-  if (!legal.ok()) {
-    ++illegal_[seat];
-    const int left = std::max(0, max_illegal - illegal_[seat]);
-    std::string reason(legal.message());
-    std::vector<PendingEvent> events;
-    events.push_back(
-        {EventKind::kReject,
-         recorder::RejectPayload(
-             turn, seat,
-             recorder::SubmissionText(convert::SubmissionOf(submitted)), reason,
-             elapsed_ms)});
-    std::vector<v1::WatchGameResponse> public_events;
-    if (left == 0) {
-      const std::string detail = absl::StrCat(
-          "seat ", seat, " made ", illegal_[seat], " illegal submissions");
-      game_.Forfeit(seat, detail);
-      deadline_.reset();
-      events.push_back({EventKind::kForfeit,
-                        recorder::ForfeitPayload(seat, "illegal", detail)});
-      AppendConsequences(game_.rounds().size(), game_.round(), &events,
-                         &public_events);
-      absl::StrAppend(&reason,
-                      "; that was your last allowed illegal "
-                      "submission: you forfeit the game");
+  if (move.ok() && played.seat == seat && played.move == *move) {
+    v1::SubmitMoveResponse r =
+        Answer(game_, turn, MoveProto(played.move), grpc::StatusCode::OK, "",
+               IllegalLeft(seat),
+               turn + 1 < game_.turn() ? game_.history()[turn + 1].seat
+                                       : NextToMove(game_));
+    SetDrawn(played, seat, r.mutable_verdict());
+    auto ack = [reply = std::move(reply), r]() { reply(grpc::Status::OK, r); };
+    if (turn < durable_turns_) {
+      ack();
     } else {
-      absl::StrAppend(&reason, " (", left, " illegal submission",
-                      left == 1 ? "" : "s", " left before forfeit)");
+      durable_waiters_.emplace_back(turn, std::move(ack));
     }
-    const v1::SubmitMoveResponse r =
-        Answer(game_, turn, submitted, grpc::StatusCode::INVALID_ARGUMENT,
-               reason, left, NextToMove(game_));
-    RecordThenPublish(
-        std::move(events),
-        [this, reply = std::move(reply), r, reason,
-         public_events = std::move(public_events)](
-            const absl::Status& st) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-          if (!st.ok()) {
-            reply(grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                               std::string(st.message())),
-                  r);
-            return;
-          }
-          reply(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, reason), r);
-          Broadcast(public_events);
-        });
     return;
   }
+  Refuse(seat, turn, submitted,
+         Error(absl::StatusCode::kAborted, Reason::kTurnAlreadyPlayed,
+               absl::StrCat("turn ", turn, " was already played: seat ",
+                            played.seat, " played ", played.move.ToString()),
+               {{"current_turn", absl::StrCat(game_.turn())}}),
+         reply);
+}
 
-  // A legal move: charge the time beyond the free allowance to the bank.
+void GameSession::RejectSubmission(int seat, int turn,
+                                   const v1::Move& submitted,
+                                   const absl::Status& why, bool malformed,
+                                   int64_t elapsed_ms, SubmitReply reply) {
+  ++illegal_[seat];
+  const int left = IllegalLeft(seat);
+  std::string reason(why.message());
+  std::vector<PendingEvent> events;
+  events.push_back(
+      {EventKind::kReject,
+       recorder::RejectPayload(
+           turn, seat,
+           recorder::SubmissionText(convert::SubmissionOf(submitted)), reason,
+           elapsed_ms)});
+  std::vector<v1::WatchGameResponse> public_events;
+  if (left == 0) {
+    const std::string detail = absl::StrCat(
+        "seat ", seat, " made ", illegal_[seat], " illegal submissions");
+    game_.Forfeit(seat, detail);
+    deadline_.reset();
+    events.push_back({EventKind::kForfeit,
+                      recorder::ForfeitPayload(seat, "illegal", detail)});
+    AppendConsequences(game_.rounds().size(), game_.round(), &events,
+                       &public_events);
+    absl::StrAppend(&reason,
+                    "; that was your last allowed illegal "
+                    "submission: you forfeit the game");
+  } else {
+    absl::StrAppend(&reason, " (", left, " illegal submission",
+                    left == 1 ? "" : "s", " left before forfeit)");
+  }
+  const v1::SubmitMoveResponse r =
+      Answer(game_, turn, submitted, grpc::StatusCode::INVALID_ARGUMENT, reason,
+             left, NextToMove(game_));
+  const Reason kind = malformed ? Reason::kMalformedMove : Reason::kIllegalMove;
+  const std::string left_text = absl::StrCat(left);
+  absl::Status error =
+      left == 0 ? Error(absl::StatusCode::kInvalidArgument, kind, reason,
+                        {{"illegal_submissions_left", left_text},
+                         {"forfeited", "true"}})
+                : Error(absl::StatusCode::kInvalidArgument, kind, reason,
+                        {{"illegal_submissions_left", left_text}});
+  if (malformed)
+    error = BadField(error, MoveField(why.message()), why.message());
+  RecordThenPublish(
+      std::move(events),
+      [this, reply = std::move(reply), r, status = ToGrpc(error),
+       public_events = std::move(public_events)](const absl::Status& st)
+          ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+            if (!st.ok()) {
+              reply(GrpcError(grpc::StatusCode::UNAVAILABLE,
+                              Reason::kRecordUnavailable, st.message()),
+                    r);
+              return;
+            }
+            reply(status, r);
+            Broadcast(public_events);
+          });
+}
+
+void GameSession::AcceptMove(int seat, int turn, const Move& move,
+                             SteadyClock::time_point now, int64_t elapsed_ms,
+                             SubmitReply reply) {
+  // Charge the time beyond the free allowance to the bank.
   const int64_t over = elapsed_ms - header_.clock.per_move_ms;
   if (over > 0) bank_left_ms_[seat] -= over;
   const size_t rounds_before = game_.rounds().size();
   const int round_before = game_.round();
-  game_.PlayUnchecked(*move);
+  game_.PlayUnchecked(move);
   deadline_.reset();
   turn_started_ = now;
   const PlayedMove& played = game_.history().back();
@@ -596,31 +659,37 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
 
   v1::SubmitMoveResponse r =
       Answer(game_, turn, MoveProto(played.move), grpc::StatusCode::OK, "",
-             illegal_left(), NextToMove(game_));
+             IllegalLeft(seat), NextToMove(game_));
   SetDrawn(played, seat, r.mutable_verdict());
   RecordThenPublish(
       std::move(events),
       [this, reply = std::move(reply), r,
        public_events = std::move(public_events),
-       mover_view = std::move(mover_view)](
-          const absl::Status& st) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-        if (!st.ok()) {
-          reply(grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                             absl::StrCat("the move could not be recorded: ",
-                                          st.message())),
-                r);
-          return;
-        }
-        reply(grpc::Status::OK, r);
-        Broadcast(public_events, mover_view ? &*mover_view : nullptr);
-      });
+       mover_view = std::move(mover_view)](const absl::Status& st)
+          ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+            if (!st.ok()) {
+              reply(GrpcError(grpc::StatusCode::UNAVAILABLE,
+                              Reason::kRecordUnavailable,
+                              absl::StrCat("the move could not be recorded: ",
+                                           st.message())),
+                    r);
+              return;
+            }
+            reply(grpc::Status::OK, r);
+            Broadcast(public_events, mover_view ? &*mover_view : nullptr);
+          });
+}
+
+int GameSession::IllegalLeft(int seat) const {
+  return std::max(0, header_.clock.max_illegal - illegal_[seat]);
 }
 
 void GameSession::Connect(int seat, std::shared_ptr<PlayChannel> channel) {
   absl::MutexLock lock(&mu_);
   if (seat_channels_[seat] && seat_channels_[seat] != channel) {
-    seat_channels_[seat]->Close(grpc::Status(grpc::StatusCode::ABORTED,
-                                             "replaced by a newer connection"));
+    seat_channels_[seat]->Close(GrpcError(grpc::StatusCode::ABORTED,
+                                          Reason::kStreamReplaced,
+                                          "replaced by a newer connection"));
   }
   v1::PlayResponse started;
   *started.mutable_game_started() = GameStartedMessage(seat);
@@ -657,8 +726,8 @@ void GameSession::CloseSeat(int seat, const grpc::Status& status) {
 void GameSession::GetTurn(int seat, bool wait, TurnReply reply) {
   absl::MutexLock lock(&mu_);
   if (broken_) {
-    reply(grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                       "the game's record could not be written: " + *broken_),
+    reply(GrpcError(grpc::StatusCode::UNAVAILABLE, Reason::kRecordUnavailable,
+                    "the game's record could not be written: " + *broken_),
           v1::GetTurnResponse());
     return;
   }

@@ -156,15 +156,15 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   // Adds an event to the spectators' log without sending it.
   void LogPublic(v1::WatchGameResponse event)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Sends public events to every seat and spectator and logs them. With
-  // `mover_view` (draw=on: the move as its mover may see it, with the card
-  // it drew), the mover's seat is sent that instead of the public
-  // move_played of the same turn; nobody else ever is.
   // Resume's work once the session exists: the clocks, the public log, the
   // events a crash left unwritten, and the turn in force.
   void RestoreLocked(const recorder::GameRecord& record,
                      const recorder::ReplayedGame& replayed)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Sends public events to every seat and spectator and logs them. With
+  // `mover_view` (draw=on: the move as its mover may see it, with the card
+  // it drew), the mover's seat is sent that instead of the public
+  // move_played of the same turn; nobody else ever is.
   void Broadcast(std::vector<v1::WatchGameResponse> events,
                  const v1::PlayedMove* mover_view = nullptr)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -178,6 +178,35 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   // Sends a spectator the complete record of the ended game and closes it.
   void SendRecordAndClose(WatchChannel& channel) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Submit's steps. Checking the submission: answers it (true) when it is
+  // not for the turn in play by its seat in time: the record broken, a
+  // resubmission, the game over, another turn, another seat, the time up
+  // (which forfeits).
+  bool AnswerOutOfPlay(int seat, int turn, const v1::Move& submitted,
+                       SteadyClock::time_point now, SubmitReply& reply)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // A submission for a turn already played: the same verdict again for
+  // the move that was played (once it is on disk), else TURN_ALREADY_PLAYED.
+  void AnswerResubmission(int seat, int turn, const v1::Move& submitted,
+                          SubmitReply reply) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // A submission the referee refuses: records the reject (and the forfeit
+  // on the seat's max_illegal-th), then answers MALFORMED_MOVE or
+  // ILLEGAL_MOVE and publishes what the forfeit caused.
+  void RejectSubmission(int seat, int turn, const v1::Move& submitted,
+                        const absl::Status& why, bool malformed,
+                        int64_t elapsed_ms, SubmitReply reply)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // A legal move: charges the clock, plays it, records it and what it
+  // caused, then answers and publishes.
+  void AcceptMove(int seat, int turn, const Move& move,
+                  SteadyClock::time_point now, int64_t elapsed_ms,
+                  SubmitReply reply) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Answers a submission at once with `error` (no record is written).
+  void Refuse(int seat, int turn, const v1::Move& submitted,
+              const absl::Status& error, const SubmitReply& reply) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Rejected submissions `seat` may still make before forfeiting.
+  int IllegalLeft(int seat) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Ends the game: `seat` forfeits for `reason` ("time", "illegal").
   void ForfeitLocked(int seat, const std::string& reason,
                      const std::string& detail,

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "recorder/display_text.h"
 #include "referee/auth.h"
+#include "referee/page_token.h"
 #include "referee/status_util.h"
 
 namespace cassino::service {
@@ -18,13 +19,13 @@ constexpr size_t kMaxContact = 256;
 constexpr int kMaxCapacity = 64;
 
 grpc::Status NoAccount(const std::string& name) {
-  return grpc::Status(grpc::StatusCode::NOT_FOUND,
-                      absl::StrCat("no bot account ", Quote(name)));
+  return GrpcError(grpc::StatusCode::NOT_FOUND, Reason::kBotNotFound,
+                   absl::StrCat("no bot account ", Quote(name)));
 }
 
 grpc::Status Unrecorded(const absl::Status& s) {
-  return grpc::Status(
-      grpc::StatusCode::UNAVAILABLE,
+  return GrpcError(
+      grpc::StatusCode::UNAVAILABLE, Reason::kRecordUnavailable,
       absl::StrCat("the bot account could not be recorded: ", s.message()));
 }
 
@@ -81,12 +82,12 @@ absl::Status Lobby::Load() {
 
 void Lobby::Register(const v1::RegisterBotRequest& request,
                      AccountReply reply) {
-  auto invalid = [&](const std::string& message) {
-    reply(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message),
-          v1::BotAccount(), "");
+  auto invalid = [&](absl::string_view field, absl::string_view message) {
+    reply(Invalid(field, message), v1::BotAccount(), "");
   };
   if (!ValidAccountName(request.name())) {
     return invalid(
+        "name",
         absl::StrCat("name must be 1 to ", kMaxAccountName,
                      " characters, each a letter, a digit, '-', '_' or '.'"));
   }
@@ -95,7 +96,7 @@ void Lobby::Register(const v1::RegisterBotRequest& request,
         std::tuple{"contact", &request.contact(), kMaxContact}}) {
     if (absl::Status s = recorder::CheckDisplayText(*text, field, max);
         !s.ok()) {
-      return invalid(std::string(s.message()));
+      return invalid(field, s.message());
     }
   }
   const std::string key = NewToken();
@@ -110,8 +111,8 @@ void Lobby::Register(const v1::RegisterBotRequest& request,
     absl::MutexLock lock(&mu_);
     auto [it, inserted] = accounts_.try_emplace(row.name);
     if (!inserted) {
-      reply(grpc::Status(
-                grpc::StatusCode::ALREADY_EXISTS,
+      reply(GrpcError(
+                grpc::StatusCode::ALREADY_EXISTS, Reason::kBotExists,
                 absl::StrCat("bot account '", row.name, "' already exists")),
             v1::BotAccount(), "");
       return;
@@ -138,8 +139,8 @@ void Lobby::Register(const v1::RegisterBotRequest& request,
         }
         if (!s.ok()) {
           reply(absl::IsAlreadyExists(s)
-                    ? grpc::Status(grpc::StatusCode::ALREADY_EXISTS,
-                                   std::string(s.message()))
+                    ? GrpcError(grpc::StatusCode::ALREADY_EXISTS,
+                                Reason::kBotExists, s.message())
                     : Unrecorded(s),
                 v1::BotAccount(), "");
           return;
@@ -155,10 +156,9 @@ grpc::Status Lobby::BeginChange(const std::string& name,
     return NoAccount(name);
   }
   if (it->second.changing) {
-    return grpc::Status(
-        grpc::StatusCode::ABORTED,
-        absl::StrCat("another change to bot account ", Quote(name),
-                     " is being recorded; try again"));
+    return GrpcError(grpc::StatusCode::ABORTED, Reason::kConcurrentChange,
+                     absl::StrCat("another change to bot account ", Quote(name),
+                                  " is being recorded; try again"));
   }
   it->second.changing = true;
   *row = it->second.row;
@@ -224,8 +224,8 @@ void Lobby::Commit(recorder::BotAccountRow row, bool revoke, std::string key,
         // (Outside the lobby's lock: this takes the games' locks.)
         for (const QueuedSeat& q : revoked) hooks_.revoke_seat(q.game, q.seat);
         if (closed) {
-          closed->Close(grpc::Status(
-              grpc::StatusCode::UNAUTHENTICATED,
+          closed->Close(GrpcError(
+              grpc::StatusCode::UNAUTHENTICATED, Reason::kKeyRevoked,
               revoke ? "this bot's key was revoked"
                      : "this bot's key was rotated; connect with the new key"));
         }
@@ -248,12 +248,32 @@ grpc::Status Lobby::Get(const std::string& name, v1::BotAccount* out) const {
   return grpc::Status::OK;
 }
 
-void Lobby::List(v1::ListBotsResponse* out) const {
+grpc::Status Lobby::List(const v1::ListBotsRequest& request,
+                         v1::ListBotsResponse* out) const {
+  absl::StatusOr<int> page_size = PageSize(request.page_size());
+  if (!page_size.ok()) return FromAbsl(page_size.status());
+  // The token's key is the last name of the previous page.
+  std::string after;
+  if (!request.page_token().empty()) {
+    absl::StatusOr<std::vector<std::string>> key =
+        PageKey(request.page_token(), "bots", {}, 1);
+    if (!key.ok()) return FromAbsl(key.status());
+    after = (*key)[0];
+  }
   absl::MutexLock lock(&mu_);
-  for (const auto& [name, account] : accounts_) {
+  auto it = request.page_token().empty() ? accounts_.begin()
+                                         : accounts_.upper_bound(after);
+  for (; it != accounts_.end(); ++it) {
+    const Account& account = it->second;
     if (account.row.key_us == 0) continue;  // being registered
+    if (out->bots_size() == *page_size) {
+      out->set_next_page_token(
+          PageToken("bots", {}, {out->bots(out->bots_size() - 1).name()}));
+      break;
+    }
     ToProto(account, out->add_bots());
   }
+  return grpc::Status::OK;
 }
 
 void Lobby::ToProto(const Account& a, v1::BotAccount* out) const {
@@ -279,8 +299,8 @@ grpc::Status Lobby::CheckSeatable(const std::string& account) const {
     return NoAccount(account);
   }
   if (it->second.row.revoked_us != 0) {
-    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
-                        absl::StrCat("bot account '", account, "' is revoked"));
+    return GrpcError(grpc::StatusCode::FAILED_PRECONDITION, Reason::kBotRevoked,
+                     absl::StrCat("bot account '", account, "' is revoked"));
   }
   return grpc::Status::OK;
 }
@@ -334,9 +354,9 @@ grpc::Status Lobby::Connect(const std::string& key_hash, int capacity,
                             std::shared_ptr<LobbyChannel> channel,
                             std::string* account) {
   if (capacity < 0 || capacity > kMaxCapacity) {
-    return grpc::Status(
-        grpc::StatusCode::INVALID_ARGUMENT,
-        absl::StrCat("capacity must be 1 to ", kMaxCapacity, " (0 means 1)"));
+    return Invalid("capacity",
+                   absl::StrCat("capacity must be 1 to ", kMaxCapacity,
+                                " (0 means 1); ", capacity, " given"));
   }
   if (capacity == 0) capacity = 1;
   std::shared_ptr<LobbyChannel> replaced;
@@ -344,8 +364,8 @@ grpc::Status Lobby::Connect(const std::string& key_hash, int capacity,
     absl::MutexLock lock(&mu_);
     auto key = by_key_.find(key_hash);
     if (key == by_key_.end()) {
-      return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
-                          "unknown, rotated or revoked bot key");
+      return GrpcError(grpc::StatusCode::UNAUTHENTICATED, Reason::kUnknownToken,
+                       "unknown, rotated or revoked bot key");
     }
     Account& a = accounts_[key->second];
     *account = a.row.name;
@@ -373,8 +393,9 @@ grpc::Status Lobby::Connect(const std::string& key_hash, int capacity,
     Changed();
   }
   if (replaced) {
-    replaced->Close(grpc::Status(grpc::StatusCode::ABORTED,
-                                 "replaced by a newer lobby connection"));
+    replaced->Close(GrpcError(grpc::StatusCode::ABORTED,
+                              Reason::kStreamReplaced,
+                              "replaced by a newer lobby connection"));
   }
   return grpc::Status::OK;
 }
@@ -451,9 +472,9 @@ void Lobby::Deliver(const std::string& name, uint64_t connection,
     // The seat cannot be offered (the record is failing): end the stream so
     // that the bot reconnects and is offered it again.
     a.channel->Close(
-        grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                     absl::StrCat("a seat token could not be recorded: ",
-                                  token.status().message())));
+        GrpcError(grpc::StatusCode::UNAVAILABLE, Reason::kRecordUnavailable,
+                  absl::StrCat("a seat token could not be recorded: ",
+                               token.status().message())));
     a.channel = nullptr;
     a.offered.clear();
     a.absent_since_us = UnixMicros();

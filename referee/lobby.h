@@ -88,7 +88,10 @@ class Lobby {
   void Rotate(const std::string& name, AccountReply reply);
   void Revoke(const std::string& name, AccountReply reply);
   grpc::Status Get(const std::string& name, v1::BotAccount* out) const;
-  void List(v1::ListBotsResponse* out) const;
+  // A page of the accounts, by name (ListBots: page_size and page_token,
+  // INVALID_ARGUMENT when out of range or not a token of this list).
+  grpc::Status List(const v1::ListBotsRequest& request,
+                    v1::ListBotsResponse* out) const;
 
   // OK if `account` may be seated in a new game: NOT_FOUND if unknown,
   // FAILED_PRECONDITION if revoked.

@@ -17,8 +17,8 @@ namespace {
 constexpr size_t kMaxReason = 256;
 
 grpc::Status TooManyRequests() {
-  return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                      "too many requests from this seat; slow down");
+  return GrpcError(grpc::StatusCode::RESOURCE_EXHAUSTED, Reason::kRateLimited,
+                   "too many requests from this seat; slow down");
 }
 
 // A reply callback that fills a unary call's response and finishes it.
@@ -27,7 +27,7 @@ auto FinishWith(grpc::ServerUnaryReactor* reactor, Response* response) {
   return
       [reactor, response](const grpc::Status& status, const Response& value) {
         if (status.ok()) *response = value;
-        reactor->Finish(status);
+        reactor->Finish(WithDetails(status));
       };
 }
 
@@ -118,7 +118,7 @@ class StreamChannel final : public Channel<Message> {
   void FinishLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     if (finished_) return;
     finished_ = true;
-    reactor_->Finish(status_);
+    reactor_->Finish(WithDetails(status_));
   }
 
   mutable absl::Mutex mu_;
@@ -215,17 +215,17 @@ class WatchReactor final
     absl::StatusOr<recorder::GameRecord> record =
         registry->recorder()->Load(request.game_id());
     if (!record.ok()) {
-      channel_->Close(
-          absl::IsNotFound(record.status())
-              ? grpc::Status(grpc::StatusCode::NOT_FOUND,
-                             absl::StrCat("no game ", Quote(request.game_id())))
-              : grpc::Status(grpc::StatusCode::INTERNAL,
-                             std::string(record.status().message())));
+      channel_->Close(absl::IsNotFound(record.status())
+                          ? NoGame(request.game_id())
+                          : GrpcError(grpc::StatusCode::INTERNAL,
+                                      Reason::kRecordUnavailable,
+                                      record.status().message()));
       return;
     }
     if (record->status == recorder::GameStatus::kRunning) {
-      channel_->Close(grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                                   "the game is not loaded; try again"));
+      channel_->Close(GrpcError(grpc::StatusCode::UNAVAILABLE,
+                                Reason::kGameNotLoaded,
+                                "the game is not loaded; try again"));
       return;
     }
     SendRecord(*record, *channel_);
@@ -292,7 +292,7 @@ Lobby::AccountReply AccountReplyTo(grpc::ServerUnaryReactor* reactor,
             response->set_key(key);
           }
         }
-        reactor->Finish(status);
+        reactor->Finish(WithDetails(status));
       };
 }
 
@@ -306,7 +306,7 @@ grpc::ServerUnaryReactor* AsOrganiser(const Registry& registry,
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   if (grpc::Status auth = registry.AuthorizeAdmin(context->client_metadata());
       !auth.ok()) {
-    reactor->Finish(auth);
+    reactor->Finish(WithDetails(auth));
   } else {
     handle(reactor);
   }
@@ -346,8 +346,8 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::GetBot(
     grpc::CallbackServerContext* context, const v1::GetBotRequest* request,
     v1::GetBotResponse* response) {
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
-    reactor->Finish(
-        registry_->lobby().Get(request->name(), response->mutable_bot()));
+    reactor->Finish(WithDetails(
+        registry_->lobby().Get(request->name(), response->mutable_bot())));
   });
 }
 
@@ -355,8 +355,7 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::ListBots(
     grpc::CallbackServerContext* context, const v1::ListBotsRequest* request,
     v1::ListBotsResponse* response) {
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
-    registry_->lobby().List(response);
-    reactor->Finish(grpc::Status::OK);
+    reactor->Finish(WithDetails(registry_->lobby().List(*request, response)));
   });
 }
 
@@ -377,8 +376,8 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::GetGame(
     grpc::CallbackServerContext* context, const v1::GetGameRequest* request,
     v1::GetGameResponse* response) {
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
-    reactor->Finish(
-        registry_->GetGame(request->game_id(), response->mutable_game()));
+    reactor->Finish(WithDetails(
+        registry_->GetGame(request->game_id(), response->mutable_game())));
   });
 }
 
@@ -386,7 +385,7 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::ListGames(
     grpc::CallbackServerContext* context, const v1::ListGamesRequest* request,
     v1::ListGamesResponse* response) {
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
-    reactor->Finish(registry_->ListGames(*request, response));
+    reactor->Finish(WithDetails(registry_->ListGames(*request, response)));
   });
 }
 
@@ -397,13 +396,13 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::AbortGame(
     if (absl::Status s =
             recorder::CheckDisplayText(request->reason(), "reason", kMaxReason);
         !s.ok()) {
-      reactor->Finish(FromAbsl(s));
+      reactor->Finish(Invalid("reason", s.message()));
       return;
     }
     std::shared_ptr<GameSession> game = registry_->Find(request->game_id());
     if (!game) {
-      reactor->Finish(grpc::Status(
-          grpc::StatusCode::NOT_FOUND,
+      reactor->Finish(GrpcError(
+          grpc::StatusCode::NOT_FOUND, Reason::kGameNotFound,
           absl::StrCat("no running game ", Quote(request->game_id()))));
       return;
     }
@@ -411,8 +410,8 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::AbortGame(
             game->Abort(request->reason().empty() ? "aborted by the organiser"
                                                   : request->reason());
         !s.ok()) {
-      reactor->Finish(grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
-                                   std::string(s.message())));
+      reactor->Finish(GrpcError(grpc::StatusCode::FAILED_PRECONDITION,
+                                Reason::kGameOver, s.message()));
       return;
     }
     *response->mutable_game() = game->Info();
@@ -433,7 +432,7 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::GetTurn(
   if (grpc::Status s =
           AdmitBot(*registry_, *context, request->game_id(), &access);
       !s.ok()) {
-    reactor->Finish(s);
+    reactor->Finish(WithDetails(s));
     return reactor;
   }
   access.game->GetTurn(access.seat, request->wait(),
@@ -449,7 +448,7 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::SubmitMove(
   if (grpc::Status s =
           AdmitBot(*registry_, *context, request->game_id(), &access);
       !s.ok()) {
-    reactor->Finish(s);
+    reactor->Finish(WithDetails(s));
     return reactor;
   }
   access.game->Submit(access.seat, request->turn(), request->move(),
@@ -465,7 +464,7 @@ Scheduler::Reply TournamentReplyTo(grpc::ServerUnaryReactor* reactor,
   return [reactor, response](const grpc::Status& status,
                              const v1::TournamentInfo& info) {
     if (status.ok()) *response->mutable_tournament() = info;
-    reactor->Finish(status);
+    reactor->Finish(WithDetails(status));
   };
 }
 
@@ -483,8 +482,8 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::GetTournament(
     const v1::GetTournamentRequest* request,
     v1::GetTournamentResponse* response) {
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
-    reactor->Finish(
-        scheduler_->Get(request->name(), response->mutable_tournament()));
+    reactor->Finish(WithDetails(
+        scheduler_->Get(request->name(), response->mutable_tournament())));
   });
 }
 
@@ -493,7 +492,7 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::ListTournaments(
     const v1::ListTournamentsRequest* request,
     v1::ListTournamentsResponse* response) {
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
-    reactor->Finish(scheduler_->List(response));
+    reactor->Finish(WithDetails(scheduler_->List(response)));
   });
 }
 
@@ -505,7 +504,7 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::CancelTournament(
     if (absl::Status s =
             recorder::CheckDisplayText(request->reason(), "reason", kMaxReason);
         !s.ok()) {
-      reactor->Finish(FromAbsl(s));
+      reactor->Finish(Invalid("reason", s.message()));
       return;
     }
     scheduler_->Cancel(request->name(), request->reason(),

@@ -4,10 +4,12 @@
 #include <cstdio>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "proto/convert.h"
 #include "recorder/display_text.h"
 #include "referee/auth.h"
+#include "referee/page_token.h"
 #include "referee/status_util.h"
 #include "rules/deal.h"
 
@@ -19,7 +21,8 @@ constexpr size_t kMaxNameLength = 64;
 constexpr size_t kMaxLabelLength = 128;
 constexpr int kMaxDecks = 64;
 constexpr int64_t kMaxMillis = 3600 * 1000;
-constexpr int kMaxPageSize = 1000;
+constexpr int64_t kMaxBankMillis = kMaxMillis * 24;
+constexpr int kMaxIllegal = 1000;
 
 void SummaryToInfo(const recorder::GameSummary& s, v1::GameInfo* info) {
   info->set_game_id(s.game_id);
@@ -52,21 +55,38 @@ v1::GameStatus ProtoStatus(recorder::GameStatus s) {
   return v1::GAME_STATUS_UNSPECIFIED;
 }
 
-absl::StatusOr<recorder::TimeControl> ClockOf(const v1::Clock& c) {
+absl::StatusOr<recorder::TimeControl> ClockOf(const v1::Clock& c,
+                                              absl::string_view field) {
+  // Unset: the default (TimeControl's); set: exactly that value, 0 refused
+  // where it makes no sense (game.proto, Clock).
   recorder::TimeControl clock;
-  if (c.per_move_ms() < 0 || c.per_move_ms() > kMaxMillis) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("clock.per_move_ms must be from 1 to ", kMaxMillis));
+  auto refuse = [&](absl::string_view name, auto range, auto value) {
+    const std::string path = absl::StrCat(field, ".", name);
+    return InvalidField(
+        path, absl::StrCat(path, " must be ", range, "; ", value, " given"));
+  };
+  if (c.has_per_move_ms()) {
+    if (c.per_move_ms() < 1 || c.per_move_ms() > kMaxMillis) {
+      return refuse("per_move_ms", absl::StrCat("1 to ", kMaxMillis),
+                    c.per_move_ms());
+    }
+    clock.per_move_ms = c.per_move_ms();
   }
-  if (c.per_move_ms() > 0) clock.per_move_ms = c.per_move_ms();
-  if (c.bank_ms() > kMaxMillis * 24) {
-    return absl::InvalidArgumentError("clock.bank_ms is too large");
+  if (c.has_bank_ms()) {
+    if (c.bank_ms() > kMaxBankMillis) {
+      return refuse("bank_ms", absl::StrCat("0 to ", kMaxBankMillis),
+                    c.bank_ms());
+    }
+    // (A negative bank is the deprecated spelling of no bank.)
+    clock.bank_ms = std::max<int64_t>(0, c.bank_ms());
   }
-  if (c.bank_ms() != 0) clock.bank_ms = std::max<int64_t>(0, c.bank_ms());
-  if (c.max_illegal() < 0 || c.max_illegal() > 1000) {
-    return absl::InvalidArgumentError("clock.max_illegal must be 1 to 1000");
+  if (c.has_max_illegal()) {
+    if (c.max_illegal() < 1 || c.max_illegal() > kMaxIllegal) {
+      return refuse("max_illegal", absl::StrCat("1 to ", kMaxIllegal),
+                    c.max_illegal());
+    }
+    clock.max_illegal = c.max_illegal();
   }
-  if (c.max_illegal() > 0) clock.max_illegal = c.max_illegal();
   return clock;
 }
 
@@ -229,8 +249,9 @@ void Registry::RevokeSeatToken(const std::shared_ptr<GameSession>& game,
     it->second.clear();
   }
   deps_.recorder->SetSeatToken(game_id, seat, "", nullptr);
-  game->CloseSeat(seat, grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
-                                     "this bot's key was revoked"));
+  game->CloseSeat(
+      seat, GrpcError(grpc::StatusCode::UNAUTHENTICATED, Reason::kKeyRevoked,
+                      "this bot's key was revoked"));
 }
 
 void Registry::AddToLobby(const std::shared_ptr<GameSession>& game) {
@@ -247,22 +268,24 @@ grpc::Status Registry::ConnectLobby(
     std::shared_ptr<Lobby::LobbyChannel> channel, std::string* account) {
   std::optional<std::string> key = BearerToken(metadata);
   if (!key) {
-    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
-                        "the lobby needs your bot key as "
-                        "'authorization: Bearer <key>' metadata");
+    return GrpcError(grpc::StatusCode::UNAUTHENTICATED,
+                     Reason::kMissingCredentials,
+                     "the lobby needs your bot key as "
+                     "'authorization: Bearer <key>' metadata");
   }
   const std::string hash = HashToken(*key);
   grpc::Status status =
       lobby_->Connect(hash, capacity, std::move(channel), account);
   if (status.error_code() != grpc::StatusCode::UNAUTHENTICATED) return status;
   if (ConstantTimeEquals(hash, admin_token_hash_)) {
-    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
-                        "the admin token is not a bot key");
+    return GrpcError(grpc::StatusCode::PERMISSION_DENIED,
+                     Reason::kWrongCredential,
+                     "the admin token is not a bot key");
   }
   absl::MutexLock lock(&mu_);
   if (tokens_.contains(hash)) {
-    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
-                        "a seat token is not a bot key");
+    return GrpcError(grpc::StatusCode::PERMISSION_DENIED,
+                     Reason::kWrongCredential, "a seat token is not a bot key");
   }
   return status;
 }
@@ -332,23 +355,27 @@ void Registry::Register(const std::shared_ptr<GameSession>& game) {
 grpc::Status Registry::AuthorizeAdmin(const Metadata& metadata) const {
   std::optional<std::string> token = BearerToken(metadata);
   if (!token) {
-    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
-                        "this call needs the admin token as "
-                        "'authorization: Bearer <token>' metadata");
+    return GrpcError(grpc::StatusCode::UNAUTHENTICATED,
+                     Reason::kMissingCredentials,
+                     "this call needs the admin token as "
+                     "'authorization: Bearer <token>' metadata");
   }
   const std::string hash = HashToken(*token);
   if (ConstantTimeEquals(hash, admin_token_hash_)) return grpc::Status::OK;
   // (The lobby first: its lock is never taken under the registry's.)
   if (lobby_->IsKey(hash)) {
-    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
-                        "a bot key may not make organiser calls");
+    return GrpcError(grpc::StatusCode::PERMISSION_DENIED,
+                     Reason::kWrongCredential,
+                     "a bot key may not make organiser calls");
   }
   absl::MutexLock lock(&mu_);
   if (tokens_.contains(hash)) {
-    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
-                        "a seat token may not make organiser calls");
+    return GrpcError(grpc::StatusCode::PERMISSION_DENIED,
+                     Reason::kWrongCredential,
+                     "a seat token may not make organiser calls");
   }
-  return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, "unknown token");
+  return GrpcError(grpc::StatusCode::UNAUTHENTICATED, Reason::kUnknownToken,
+                   "unknown token");
 }
 
 grpc::Status Registry::AuthorizeSeat(const Metadata& metadata,
@@ -356,9 +383,10 @@ grpc::Status Registry::AuthorizeSeat(const Metadata& metadata,
                                      SeatAccess* access) {
   std::optional<std::string> token = BearerToken(metadata);
   if (!token) {
-    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
-                        "this call needs your seat token as "
-                        "'authorization: Bearer <token>' metadata");
+    return GrpcError(grpc::StatusCode::UNAUTHENTICATED,
+                     Reason::kMissingCredentials,
+                     "this call needs your seat token as "
+                     "'authorization: Bearer <token>' metadata");
   }
   // Looking the token up by its hash takes the same time whatever the token
   // shares with a real one.
@@ -372,8 +400,8 @@ grpc::Status Registry::AuthorizeSeat(const Metadata& metadata,
       if (it->second.expires_us != 0 && it->second.expires_us <= UnixMicros()) {
         const std::string expired_game = it->second.game_id;
         tokens_.erase(it);
-        return grpc::Status(
-            grpc::StatusCode::UNAUTHENTICATED,
+        return GrpcError(
+            grpc::StatusCode::UNAUTHENTICATED, Reason::kTokenExpired,
             absl::StrCat("this seat token expired: game ", expired_game,
                          " ended more than ", RetentionText(token_retention_),
                          " ago (the organiser's GetGame has its result)"));
@@ -388,11 +416,12 @@ grpc::Status Registry::AuthorizeSeat(const Metadata& metadata,
     // Ended and evicted, or ended before a restart: back from the record.
     absl::StatusOr<std::shared_ptr<GameSession>> revived = Revive(ended_game);
     if (!revived.ok()) {
-      return grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                          absl::StrCat("game ", ended_game,
-                                       " has ended but its record cannot be "
-                                       "read: ",
-                                       revived.status().message()));
+      return GrpcError(grpc::StatusCode::UNAVAILABLE,
+                       Reason::kRecordUnavailable,
+                       absl::StrCat("game ", ended_game,
+                                    " has ended but its record cannot be "
+                                    "read: ",
+                                    revived.status().message()));
     }
     access->game = *std::move(revived);
     access->seat = ended_seat;
@@ -401,16 +430,17 @@ grpc::Status Registry::AuthorizeSeat(const Metadata& metadata,
   // Unknown: say why. (The lobby's lock is never taken under the
   // registry's.)
   if (ConstantTimeEquals(hash, admin_token_hash_)) {
-    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
-                        "the admin token plays no seat");
+    return GrpcError(grpc::StatusCode::PERMISSION_DENIED,
+                     Reason::kWrongCredential, "the admin token plays no seat");
   }
   if (lobby_->IsKey(hash)) {
-    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
-                        "a bot key plays no seat directly: open the Lobby "
-                        "and use the seat token it offers");
+    return GrpcError(grpc::StatusCode::PERMISSION_DENIED,
+                     Reason::kWrongCredential,
+                     "a bot key plays no seat directly: open the Lobby "
+                     "and use the seat token it offers");
   }
-  return grpc::Status(
-      grpc::StatusCode::UNAUTHENTICATED,
+  return GrpcError(
+      grpc::StatusCode::UNAUTHENTICATED, Reason::kUnknownToken,
       absl::StrCat("unknown token (a lobby seat token stops working when "
                    "the lobby offers the seat again; a seat token expires ",
                    RetentionText(token_retention_), " after its game ends)"));
@@ -421,12 +451,13 @@ grpc::Status Registry::SeatAccessLocked(const TokenSeat& token_seat,
                                         SeatAccess* access) const {
   access->game = nullptr;
   if (!game_id.empty() && game_id != token_seat.game_id) {
-    if (!games_.contains(game_id)) {
-      return grpc::Status(grpc::StatusCode::NOT_FOUND,
-                          absl::StrCat("no game ", Quote(game_id)));
-    }
-    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
-                        "your token is for another game");
+    // Whether `game_id` exists or not: a seat token says nothing of other
+    // games.
+    return GrpcError(grpc::StatusCode::PERMISSION_DENIED,
+                     Reason::kTokenForOtherGame,
+                     absl::StrCat("this seat token is for game ",
+                                  token_seat.game_id, ", not ", Quote(game_id)),
+                     {{"token_game_id", token_seat.game_id}});
   }
   auto game = games_.find(token_seat.game_id);
   if (game != games_.end()) {
@@ -455,17 +486,22 @@ void Registry::CreateGame(
 
   const int seats = request.seats_size();
   if (seats < 2 || seats > kMaxSeats) {
-    return fail(Invalid(absl::StrCat("a game has 2 to ", kMaxSeats,
-                                     " seats; the request has ", seats)));
+    return fail(
+        Invalid("seats", absl::StrCat("a game has 2 to ", kMaxSeats,
+                                      " seats; the request has ", seats)));
   }
   absl::StatusOr<RuleSet> rules = GameRules(request.rules(), seats);
-  if (!rules.ok()) return fail(FromAbsl(rules.status()));
-  absl::StatusOr<recorder::TimeControl> clock = ClockOf(request.clock());
+  if (!rules.ok()) {
+    return fail(
+        FromAbsl(BadField(rules.status(), "rules", rules.status().message())));
+  }
+  absl::StatusOr<recorder::TimeControl> clock =
+      ClockOf(request.clock(), "clock");
   if (!clock.ok()) return fail(FromAbsl(clock.status()));
   if (absl::Status s =
           recorder::CheckDisplayText(request.label(), "label", kMaxLabelLength);
       !s.ok()) {
-    return fail(FromAbsl(s));
+    return fail(Invalid("label", s.message()));
   }
   if (!options.scheduled && label_guard_) {
     if (grpc::Status s = label_guard_(request.label()); !s.ok()) return fail(s);
@@ -481,16 +517,20 @@ void Registry::CreateGame(
   DeckSource decks;
   if (request.decks_size() > 0) {
     if (!request.seed().empty()) {
-      return fail(Invalid("give a seed or explicit decks, not both"));
+      return fail(Invalid("seed", "give a seed or explicit decks, not both"));
     }
-    if (request.decks_size() > kMaxDecks)
-      return fail(Invalid("too many decks"));
+    if (request.decks_size() > kMaxDecks) {
+      return fail(
+          Invalid("decks", absl::StrCat("at most ", kMaxDecks, " decks; ",
+                                        request.decks_size(), " given")));
+    }
     std::vector<Deck> parsed;
     for (int i = 0; i < request.decks_size(); ++i) {
       absl::StatusOr<Deck> deck = ParseDeck(request.decks(i));
       if (!deck.ok()) {
         return fail(
-            Invalid(absl::StrCat("decks[", i, "]: ", deck.status().message())));
+            Invalid(absl::StrCat("decks[", i, "]"),
+                    absl::StrCat("decks[", i, "]: ", deck.status().message())));
       }
       parsed.push_back(*deck);
       header.explicit_decks.push_back(DeckToString(*deck));
@@ -503,7 +543,8 @@ void Registry::CreateGame(
     } else {
       absl::StatusOr<Seed> parsed = ParseSeed(request.seed());
       if (!parsed.ok()) {
-        return fail(Invalid(absl::StrCat("seed: ", parsed.status().message())));
+        return fail(
+            Invalid("seed", absl::StrCat("seed: ", parsed.status().message())));
       }
       seed = *parsed;
     }
@@ -530,9 +571,7 @@ void Registry::CreateGame(
         s = grpc::Status::OK;
       }
       if (!s.ok()) {
-        return fail(grpc::Status(
-            s.error_code(),
-            absl::StrCat("seats[", seat, "].account: ", s.error_message())));
+        return fail(Prefixed(s, absl::StrCat("seats[", seat, "].account: ")));
       }
       has_accounts = true;
     }
@@ -541,13 +580,13 @@ void Registry::CreateGame(
                                   : request.seats(seat).bot_name();
     const std::string field = absl::StrCat("seats[", seat, "].bot_name");
     if (name.empty()) {
-      return fail(Invalid(absl::StrCat(field, " must be 1 to ", kMaxNameLength,
-                                       " characters")));
+      return fail(Invalid(field, absl::StrCat(field, " must be 1 to ",
+                                              kMaxNameLength, " characters")));
     }
     if (absl::Status s =
             recorder::CheckDisplayText(name, field, kMaxNameLength);
         !s.ok()) {
-      return fail(FromAbsl(s));
+      return fail(Invalid(field, s.message()));
     }
     v1::SeatToken* t = response.add_tokens();
     t->set_seat(seat);
@@ -564,7 +603,7 @@ void Registry::CreateGame(
   }
 
   absl::StatusOr<Game> game = Game::Create(*rules, std::move(decks));
-  if (!game.ok()) return fail(Invalid(std::string(game.status().message())));
+  if (!game.ok()) return fail(Invalid("decks", game.status().message()));
 
   // Registered only once on disk, so no token works before the game exists.
   GameSession::Create(
@@ -582,9 +621,10 @@ void Registry::CreateGame(
           return;
         }
         if (!status.ok()) {
-          done(grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                            absl::StrCat("the game could not be recorded: ",
-                                         status.message())),
+          done(GrpcError(grpc::StatusCode::UNAVAILABLE,
+                         Reason::kRecordUnavailable,
+                         absl::StrCat("the game could not be recorded: ",
+                                      status.message())),
                v1::CreateGameResponse());
           return;
         }
@@ -609,10 +649,7 @@ grpc::Status Registry::GetGame(const std::string& game_id,
   }
   absl::StatusOr<recorder::GameRecord> record = deps_.recorder->Load(game_id);
   if (!record.ok()) {
-    if (absl::IsNotFound(record.status())) {
-      return grpc::Status(grpc::StatusCode::NOT_FOUND,
-                          absl::StrCat("no game ", Quote(game_id)));
-    }
+    if (absl::IsNotFound(record.status())) return NoGame(game_id);
     return FromAbsl(record.status());
   }
   recorder::ListFilter filter;
@@ -633,19 +670,15 @@ grpc::Status Registry::GetGame(const std::string& game_id,
       return grpc::Status::OK;
     }
   }
-  return grpc::Status(grpc::StatusCode::NOT_FOUND,
-                      absl::StrCat("no game ", Quote(game_id)));
+  return NoGame(game_id);
 }
 
 grpc::Status Registry::ListGames(const v1::ListGamesRequest& request,
                                  v1::ListGamesResponse* response) const {
   recorder::ListFilter filter;
   // Out of range is refused, not defaulted (issue #14, Low 10).
-  if (request.page_size() < 0 || request.page_size() > kMaxPageSize) {
-    return Invalid(absl::StrCat("page_size must be 1 to ", kMaxPageSize,
-                                " (0 means 100); ", request.page_size(),
-                                " given"));
-  }
+  absl::StatusOr<int> page_size = PageSize(request.page_size());
+  if (!page_size.ok()) return FromAbsl(page_size.status());
   switch (request.status()) {
     case v1::GAME_STATUS_UNSPECIFIED:
       break;
@@ -659,15 +692,37 @@ grpc::Status Registry::ListGames(const v1::ListGamesRequest& request,
       filter.status = recorder::GameStatus::kAborted;
       break;
     default:
-      return Invalid(absl::StrCat("status: unknown game status ",
+      return Invalid("status",
+                     absl::StrCat("status: unknown game status ",
                                   static_cast<int>(request.status())));
   }
   filter.label = request.label();
   filter.newest_first = true;
-  filter.limit = request.page_size() > 0 ? request.page_size() : 100;
+  // The page token is bound to the filters; its key is the last game of
+  // the previous page, (created_us, game_id), newest first.
+  const std::vector<std::string> query = {
+      absl::StrCat(static_cast<int>(request.status())), request.label()};
+  if (!request.page_token().empty()) {
+    absl::StatusOr<std::vector<std::string>> key =
+        PageKey(request.page_token(), "games", query, 2);
+    if (!key.ok()) return FromAbsl(key.status());
+    if (!absl::SimpleAtoi((*key)[0], &filter.before_created_us) ||
+        (*key)[1].empty()) {
+      return Invalid("page_token", "page_token: not a page token of games");
+    }
+    filter.before_game_id = (*key)[1];
+  }
+  // One more than a page tells whether another page follows.
+  filter.limit = *page_size + 1;
   absl::StatusOr<std::vector<recorder::GameSummary>> list =
       deps_.recorder->List(filter);
   if (!list.ok()) return FromAbsl(list.status());
+  if (list->size() > static_cast<size_t>(*page_size)) {
+    list->resize(*page_size);
+    const recorder::GameSummary& last = list->back();
+    response->set_next_page_token(PageToken(
+        "games", query, {absl::StrCat(last.created_us), last.game_id}));
+  }
   for (const recorder::GameSummary& s : *list) {
     v1::GameInfo* info = response->add_games();
     if (std::shared_ptr<GameSession> game = Find(s.game_id)) {

@@ -40,9 +40,11 @@ struct SeatAccess {
 
 using Metadata = std::multimap<grpc::string_ref, grpc::string_ref>;
 
-// The time control of a request with defaults filled in; InvalidArgument
-// (naming the field) for a value out of range.
-absl::StatusOr<recorder::TimeControl> ClockOf(const v1::Clock& clock);
+// The time control of a request with defaults filled in for the fields
+// left unset; InvalidArgument with a BadRequest violation of `field`.NAME
+// (`field` is the clock's path in the request) for a value out of range.
+absl::StatusOr<recorder::TimeControl> ClockOf(const v1::Clock& clock,
+                                              absl::string_view field);
 // The rule set of a game with `seats` seats from a CreateGameRequest-style
 // text (empty: "standard"; `players` taken from `seats` when not given);
 // InvalidArgument ("rules: ...") when it does not parse or does not fit.

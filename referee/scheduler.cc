@@ -20,6 +20,7 @@ constexpr int kMaxParticipants = 256;
 constexpr int kMaxGamesPerPairing = 1000;
 constexpr int kMaxConcurrent = 256;
 constexpr int64_t kMaxGraceMs = 24 * 3600 * 1000;
+constexpr int64_t kDefaultGraceMs = 60000;
 constexpr int64_t kMaxGames = 100000;
 constexpr char kRoundRobin[] = "round_robin";
 constexpr char kGauntlet[] = "gauntlet";
@@ -28,8 +29,10 @@ constexpr char kGauntlet[] = "gauntlet";
 template <typename T>
 absl::StatusOr<T> OrDefault(T value, const char* field, T max, T fallback) {
   if (value < 0 || value > max) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "spec.", field, " must be 1 to ", max, " (0 means ", fallback, ")"));
+    const std::string path = absl::StrCat("spec.", field);
+    return InvalidField(
+        path, absl::StrCat(path, " must be 1 to ", max, " (0 means ", fallback,
+                           "); ", value, " given"));
   }
   return value == 0 ? fallback : value;
 }
@@ -116,8 +119,8 @@ grpc::Status Scheduler::CheckLabel(const std::string& label) const {
   if (label.empty()) return grpc::Status::OK;
   absl::MutexLock lock(&mu_);
   if (tournaments_.contains(label) || reserved_.contains(label)) {
-    return grpc::Status(
-        grpc::StatusCode::FAILED_PRECONDITION,
+    return GrpcError(
+        grpc::StatusCode::FAILED_PRECONDITION, Reason::kLabelReserved,
         absl::StrCat("label ", Quote(label),
                      " is the name of a tournament: only the referee's "
                      "scheduler creates games with it"));
@@ -135,30 +138,31 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
   row.name = spec.name();
   if (!ValidAccountName(row.name)) {  // the same syntax
     return fail(Invalid(
+        "spec.name",
         absl::StrCat("spec.name must be 1 to ", kMaxAccountName,
                      " characters, each a letter, a digit, '-', '_' or '.'")));
   }
   if (spec.participants_size() < 2 ||
       spec.participants_size() > kMaxParticipants) {
-    return fail(Invalid(absl::StrCat("spec.participants must name 2 to ",
-                                     kMaxParticipants, " bot accounts; ",
-                                     spec.participants_size(), " given")));
+    return fail(Invalid(
+        "spec.participants",
+        absl::StrCat("spec.participants must name 2 to ", kMaxParticipants,
+                     " bot accounts; ", spec.participants_size(), " given")));
   }
   for (int i = 0; i < spec.participants_size(); ++i) {
     const std::string& p = spec.participants(i);
     for (int j = 0; j < i; ++j) {
       if (spec.participants(j) == p) {
+        const std::string field = absl::StrCat("spec.participants[", i, "]");
         return fail(
-            Invalid(absl::StrCat("spec.participants[", i, "]: ", Quote(p),
-                                 " is already participants[", j, "]")));
+            Invalid(field, absl::StrCat(field, ": ", Quote(p),
+                                        " is already participants[", j, "]")));
       }
     }
     // NOT_FOUND for an unknown account, FAILED_PRECONDITION for a revoked
     // one (as CreateGame's seats).
     if (grpc::Status s = registry_->lobby().CheckSeatable(p); !s.ok()) {
-      return fail(grpc::Status(
-          s.error_code(),
-          absl::StrCat("spec.participants[", i, "]: ", s.error_message())));
+      return fail(Prefixed(s, absl::StrCat("spec.participants[", i, "]: ")));
     }
     row.participants.push_back(p);
   }
@@ -171,8 +175,9 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
       row.format = kGauntlet;
       break;
     default:
-      return fail(
-          Invalid(absl::StrCat("spec.format: unknown format ", spec.format())));
+      return fail(Invalid("spec.format",
+                          absl::StrCat("spec.format: unknown format ",
+                                       static_cast<int>(spec.format()))));
   }
   absl::StatusOr<int> per_pairing = OrDefault(
       spec.games_per_pairing(), "games_per_pairing", kMaxGamesPerPairing, 2);
@@ -182,32 +187,40 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
   if (row.duplicate && row.games_per_pairing % 2 == 1) ++row.games_per_pairing;
   absl::StatusOr<RuleSet> rules = GameRules(spec.rules(), 2);
   if (!rules.ok()) {
-    return fail(
-        Invalid(absl::StrCat("spec.rules: tournaments are two-player games; ",
-                             rules.status().message())));
+    return fail(Invalid("spec.rules",
+                        absl::StrCat("spec.rules: tournaments are two-player "
+                                     "games; ",
+                                     rules.status().message())));
   }
   row.rules = rules->ToString();
-  absl::StatusOr<recorder::TimeControl> clock = ClockOf(spec.clock());
-  if (!clock.ok()) {
-    return fail(Invalid(absl::StrCat("spec.", clock.status().message())));
-  }
+  absl::StatusOr<recorder::TimeControl> clock =
+      ClockOf(spec.clock(), "spec.clock");
+  if (!clock.ok()) return fail(FromAbsl(clock.status()));
   row.clock = *clock;
   absl::StatusOr<int> concurrent = OrDefault(
       spec.max_concurrent_games(), "max_concurrent_games", kMaxConcurrent, 4);
   if (!concurrent.ok()) return fail(FromAbsl(concurrent.status()));
   row.max_concurrent = *concurrent;
-  absl::StatusOr<int64_t> grace =
-      OrDefault<int64_t>(spec.grace_ms(), "grace_ms", kMaxGraceMs, 60000);
-  if (!grace.ok()) return fail(FromAbsl(grace.status()));
-  row.grace_ms = *grace;
+  // A clock value: unset means the default, a set 0 is refused (game.proto,
+  // Clock).
+  row.grace_ms = kDefaultGraceMs;
+  if (spec.has_grace_ms()) {
+    if (spec.grace_ms() < 1 || spec.grace_ms() > kMaxGraceMs) {
+      return fail(
+          Invalid("spec.grace_ms",
+                  absl::StrCat("spec.grace_ms must be 1 to ", kMaxGraceMs, "; ",
+                               spec.grace_ms(), " given")));
+    }
+    row.grace_ms = spec.grace_ms();
+  }
   Seed seed;
   if (spec.seed().empty()) {
     seed = RandomBytes32();
   } else {
     absl::StatusOr<Seed> parsed = ParseSeed(spec.seed());
     if (!parsed.ok()) {
-      return fail(
-          Invalid(absl::StrCat("spec.seed: ", parsed.status().message())));
+      return fail(Invalid(
+          "spec.seed", absl::StrCat("spec.seed: ", parsed.status().message())));
     }
     seed = *parsed;
   }
@@ -216,7 +229,8 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
   const int64_t n = spec.participants_size();
   const int64_t pairings = row.format == kGauntlet ? n - 1 : n * (n - 1) / 2;
   if (pairings * row.games_per_pairing > kMaxGames) {
-    return fail(Invalid(absl::StrCat("the schedule would have ",
+    return fail(Invalid("spec.games_per_pairing",
+                        absl::StrCat("the schedule would have ",
                                      pairings * row.games_per_pairing,
                                      " games; at most ", kMaxGames)));
   }
@@ -236,13 +250,13 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
   {
     absl::MutexLock lock(&mu_);
     if (tournaments_.contains(row.name) || reserved_.contains(row.name)) {
-      return fail(grpc::Status(
-          grpc::StatusCode::ALREADY_EXISTS,
+      return fail(GrpcError(
+          grpc::StatusCode::ALREADY_EXISTS, Reason::kTournamentExists,
           absl::StrCat("tournament '", row.name, "' already exists")));
     }
     if (!labelled->empty()) {
-      return fail(grpc::Status(
-          grpc::StatusCode::ALREADY_EXISTS,
+      return fail(GrpcError(
+          grpc::StatusCode::ALREADY_EXISTS, Reason::kTournamentExists,
           absl::StrCat("games labelled '", row.name,
                        "' already exist; a tournament's name must be a new "
                        "label")));
@@ -280,18 +294,19 @@ void Scheduler::Cancel(const std::string& name, const std::string& reason,
     absl::MutexLock lock(&mu_);
     auto it = tournaments_.find(name);
     if (it == tournaments_.end()) {
-      reply(grpc::Status(grpc::StatusCode::NOT_FOUND,
-                         absl::StrCat("no tournament ", Quote(name))),
+      reply(GrpcError(grpc::StatusCode::NOT_FOUND, Reason::kTournamentNotFound,
+                      absl::StrCat("no tournament ", Quote(name))),
             v1::TournamentInfo());
       return;
     }
     Tournament& t = it->second;
     if (t.row.status != "running" || t.ending) {
-      reply(grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
-                         absl::StrCat("tournament '", name, "' is already ",
-                                      t.row.status == "cancelled" ? "cancelled"
-                                                                  : "over")),
-            v1::TournamentInfo());
+      reply(
+          GrpcError(
+              grpc::StatusCode::FAILED_PRECONDITION, Reason::kTournamentOver,
+              absl::StrCat("tournament '", name, "' is already ",
+                           t.row.status == "cancelled" ? "cancelled" : "over")),
+          v1::TournamentInfo());
       return;
     }
     RecordEnd(t, "cancelled", why,
@@ -307,11 +322,12 @@ void Scheduler::Answer(const Tournament& t, const absl::Status& recorded,
   if (!recorded.ok()) {
     reply(absl::IsAlreadyExists(recorded)
               ? FromAbsl(recorded)
-              : grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                             absl::StrCat("the ", what,
-                                          " could not be "
-                                          "recorded: ",
-                                          recorded.message())),
+              : GrpcError(grpc::StatusCode::UNAVAILABLE,
+                          Reason::kRecordUnavailable,
+                          absl::StrCat("the ", what,
+                                       " could not be "
+                                       "recorded: ",
+                                       recorded.message())),
           v1::TournamentInfo());
     return;
   }
@@ -327,8 +343,8 @@ grpc::Status Scheduler::Get(const std::string& name,
     absl::MutexLock lock(&mu_);
     auto it = tournaments_.find(name);
     if (it == tournaments_.end()) {
-      return grpc::Status(grpc::StatusCode::NOT_FOUND,
-                          absl::StrCat("no tournament ", Quote(name)));
+      return GrpcError(grpc::StatusCode::NOT_FOUND, Reason::kTournamentNotFound,
+                       absl::StrCat("no tournament ", Quote(name)));
     }
     copy = it->second;
   }

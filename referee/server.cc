@@ -5,6 +5,8 @@
 #include "absl/strings/str_cat.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
+#include "referee/status_util.h"
+#include "referee/undecodable.h"
 
 namespace cassino::service {
 
@@ -64,6 +66,13 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   builder.RegisterService(s->reflection_v1_.get());
   // Requests are small; a bound keeps a hostile client from sending huge ones.
   builder.SetMaxReceiveMessageSize(64 * 1024);
+  // Requests that do not decode: INVALID_ARGUMENT, not gRPC's bare
+  // UNIMPLEMENTED (undecodable.h).
+  std::vector<
+      std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
+      interceptors;
+  interceptors.push_back(UndecodableRequestInterceptor());
+  builder.experimental().SetInterceptorCreators(std::move(interceptors));
   s->server_ = builder.BuildAndStart();
   if (!s->server_ || s->port_ == 0) {
     return absl::UnavailableError(
@@ -106,8 +115,9 @@ void RefereeServer::Shutdown(int grace_ms) {
   // Lobby streams never end by themselves: end them first, so that they do
   // not hold up the grace period.
   if (registry_) {
-    registry_->lobby().CloseAll(grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                                             "the referee is shutting down"));
+    registry_->lobby().CloseAll(GrpcError(grpc::StatusCode::UNAVAILABLE,
+                                          Reason::kShuttingDown,
+                                          "the referee is shutting down"));
   }
   // Probes see NOT_SERVING while the calls drain.
   if (health_server_) health_server_->GetHealthCheckService()->Shutdown();

@@ -157,8 +157,11 @@ TEST(RefereeAuthTest, EveryCase) {
   // Another game's token.
   EXPECT_EQ(Submit(referee, b0, a.game_id(), 0, move),
             StatusCode::PERMISSION_DENIED);
+  // A seat token says nothing of other games, existing or not (it was
+  // NOT_FOUND for an id not in memory, even for an evicted game that
+  // exists).
   EXPECT_EQ(Submit(referee, a0, "no-such-game", 0, move),
-            StatusCode::NOT_FOUND);
+            StatusCode::PERMISSION_DENIED);
   EXPECT_EQ(Submit(referee, kAdminToken, a.game_id(), 0, move),
             StatusCode::PERMISSION_DENIED);
 
