@@ -44,6 +44,7 @@
 #include "referee/deadline_timer.h"
 #include "referee/rate_limiter.h"
 #include "referee/seed_holds.h"
+#include "referee/session_messages.h"
 #include "rules/game.h"
 
 namespace cassino::service {
@@ -64,10 +65,6 @@ struct SessionDeps {
   // until its end is published.
   SeedHolds* seeds = nullptr;
 };
-
-// Queues every event of a record on a spectator's stream.
-void SendRecord(const recorder::GameRecord& record,
-                Channel<v1::WatchGameResponse>& channel);
 
 class GameSession : public std::enable_shared_from_this<GameSession> {
  public:

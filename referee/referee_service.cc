@@ -131,8 +131,12 @@ class StreamChannel final : public Channel<Message> {
   grpc::Status status_ ABSL_GUARDED_BY(mu_);
 };
 
+// A seat's Play stream. It reads raw bytes and parses them itself, so that
+// a message that does not decode ends the stream with INVALID_ARGUMENT
+// (UNDECODABLE_REQUEST) instead of looking like the bot's half-close, as a
+// typed read would (undecodable.h); it writes PlayResponses.
 class PlayReactor final
-    : public grpc::ServerBidiReactor<v1::PlayRequest, v1::PlayResponse> {
+    : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
  public:
   PlayReactor(Registry* registry, grpc::CallbackServerContext* context)
       : channel_(std::make_shared<Channel>(this)) {
@@ -143,9 +147,19 @@ class PlayReactor final
       return;
     }
     access_.game->Connect(access_.seat, channel_);
-    StartRead(&request_);
+    StartRead(&read_buffer_);
   }
   // (Connect flushes what it sends.)
+
+  // StreamChannel's write: one message at a time (the next one only after
+  // OnWriteDone), so one buffer serves.
+  void StartWrite(const v1::PlayResponse* message) {
+    bool own = false;
+    write_buffer_.Clear();  // (the previous write is done)
+    grpc::SerializationTraits<v1::PlayResponse>::Serialize(
+        *message, &write_buffer_, &own);
+    ServerBidiReactor::StartWrite(&write_buffer_);
+  }
 
   void OnReadDone(bool ok) override {
     if (!ok) {
@@ -156,6 +170,16 @@ class PlayReactor final
     // A stream the referee ended (replaced, or its credential revoked)
     // takes no more moves.
     if (!channel_->open()) return;
+    request_.Clear();
+    if (!grpc::SerializationTraits<v1::PlayRequest>::Deserialize(&read_buffer_,
+                                                                 &request_)
+             .ok()) {
+      channel_->Close(GrpcError(
+          grpc::StatusCode::INVALID_ARGUMENT, Reason::kUndecodableRequest,
+          "a message does not decode as cassino.v1.PlayRequest (check that "
+          "the client's proto files match the referee's cassino/v1)"));
+      return;
+    }
     if (!access_.game->Admit(access_.seat)) {
       // Flooding: answered, not processed.
       v1::PlayResponse refused;
@@ -181,7 +205,7 @@ class PlayReactor final
           },
           channel_);
     }
-    StartRead(&request_);
+    StartRead(&read_buffer_);
   }
 
   void OnWriteDone(bool ok) override { channel_->OnWriteDone(ok); }
@@ -198,6 +222,8 @@ class PlayReactor final
   using Channel = StreamChannel<PlayReactor, v1::PlayResponse>;
   std::shared_ptr<Channel> channel_;
   SeatAccess access_;
+  grpc::ByteBuffer read_buffer_;
+  grpc::ByteBuffer write_buffer_;
   v1::PlayRequest request_;
 };
 
@@ -419,9 +445,21 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::AbortGame(
   });
 }
 
-grpc::ServerBidiReactor<v1::PlayRequest, v1::PlayResponse>*
-RefereeServiceImpl::Play(grpc::CallbackServerContext* context) {
-  return new PlayReactor(registry_, context);
+RefereeServiceImpl::RefereeServiceImpl(Registry* registry, Scheduler* scheduler)
+    : registry_(registry), scheduler_(scheduler) {
+  // Play reads raw bytes (PlayReactor): its handler replaces the typed one.
+  // (The generated service numbers its methods in the proto's order.)
+  const int play = v1::PlayRequest::descriptor()
+                       ->file()
+                       ->FindServiceByName("RefereeService")
+                       ->FindMethodByName("Play")
+                       ->index();
+  MarkMethodRawCallback(
+      play, new grpc::internal::CallbackBidiHandler<grpc::ByteBuffer,
+                                                    grpc::ByteBuffer>(
+                [registry](grpc::CallbackServerContext* context) {
+                  return new PlayReactor(registry, context);
+                }));
 }
 
 grpc::ServerUnaryReactor* RefereeServiceImpl::GetTurn(

@@ -15,8 +15,8 @@ namespace cassino::service {
 class RefereeServiceImpl final : public v1::RefereeService::CallbackService {
  public:
   // `registry` and `scheduler` must outlive the service.
-  RefereeServiceImpl(Registry* registry, Scheduler* scheduler)
-      : registry_(registry), scheduler_(scheduler) {}
+  // (Play is served from raw bytes: referee_service.cc, PlayReactor.)
+  RefereeServiceImpl(Registry* registry, Scheduler* scheduler);
 
   grpc::ServerUnaryReactor* CreateGame(
       grpc::CallbackServerContext* context,
@@ -31,8 +31,6 @@ class RefereeServiceImpl final : public v1::RefereeService::CallbackService {
   grpc::ServerUnaryReactor* AbortGame(grpc::CallbackServerContext* context,
                                       const v1::AbortGameRequest* request,
                                       v1::AbortGameResponse* response) override;
-  grpc::ServerBidiReactor<v1::PlayRequest, v1::PlayResponse>* Play(
-      grpc::CallbackServerContext* context) override;
   grpc::ServerUnaryReactor* GetTurn(grpc::CallbackServerContext* context,
                                     const v1::GetTurnRequest* request,
                                     v1::GetTurnResponse* response) override;

@@ -503,5 +503,55 @@ TEST(UndecodableRequestTest, UnaryCallsGetInvalidArgument) {
   Turn(referee, g.tokens(0).token(), g.game_id());
 }
 
+// On the Play stream a message that does not decode ends the stream with
+// INVALID_ARGUMENT (it ended OK, as if the bot had closed its side), and
+// costs the seat nothing.
+TEST(UndecodableRequestTest, PlayStreamEndsWithInvalidArgument) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "u.db");
+  const v1::CreateGameResponse g = referee.Create("standard", 2, kSeed);
+  grpc::GenericStub generic(referee.channel());
+  grpc::CompletionQueue cq;
+  std::unique_ptr<grpc::ClientContext> ctx =
+      TestReferee::Context(g.tokens(0).token());
+  std::unique_ptr<grpc::GenericClientAsyncReaderWriter> call =
+      generic.PrepareCall(ctx.get(), "/cassino.v1.RefereeService/Play", &cq);
+  auto step = [&](intptr_t tag) {
+    void* got = nullptr;
+    bool ok = false;
+    EXPECT_TRUE(cq.Next(&got, &ok));
+    EXPECT_EQ(reinterpret_cast<intptr_t>(got), tag);
+    return ok;
+  };
+  call->StartCall(reinterpret_cast<void*>(1));
+  step(1);
+  grpc::Slice slice(kGarbage);
+  grpc::ByteBuffer garbage(&slice, 1);
+  call->Write(garbage, reinterpret_cast<void*>(2));
+  step(2);
+  call->WritesDone(reinterpret_cast<void*>(3));
+  step(3);
+  // What the referee sent before it ended the stream (GameStarted,
+  // YourTurn): read to the end, as the status follows the messages.
+  grpc::ByteBuffer received;
+  int messages = 0;
+  for (;;) {
+    call->Read(&received, reinterpret_cast<void*>(5));
+    if (!step(5)) break;
+    ++messages;
+  }
+  EXPECT_GE(messages, 1);
+  grpc::Status status;
+  call->Finish(&status, reinterpret_cast<void*>(4));
+  step(4);
+  cq.Shutdown();
+  const Details d =
+      ExpectReason(status, StatusCode::INVALID_ARGUMENT, "UNDECODABLE_REQUEST");
+  EXPECT_NE(d.message.find("cassino.v1.PlayRequest"), std::string::npos);
+  const v1::GetTurnResponse turn =
+      Turn(referee, g.tokens(0).token(), g.game_id());
+  EXPECT_EQ(turn.turn().illegal_left(), 3);
+}
+
 }  // namespace
 }  // namespace cassino::testing

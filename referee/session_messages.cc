@@ -1,0 +1,89 @@
+#include "referee/session_messages.h"
+
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "proto/convert.h"
+#include "rules/observation.h"
+
+namespace cassino::service {
+
+using convert::StatusCodeName;
+using convert::ToProto;
+
+v1::GameStatus StatusOf(const Game& game) {
+  if (!game.over()) return v1::GAME_STATUS_RUNNING;
+  return game.result()->reason == GameEndReason::kAborted
+             ? v1::GAME_STATUS_ABORTED
+             : v1::GAME_STATUS_FINISHED;
+}
+
+v1::WatchGameResponse DealInfoEvent(const Game& game) {
+  v1::WatchGameResponse e;
+  v1::DealInfo* d = e.mutable_deal();
+  d->set_round(game.round());
+  d->set_deal(game.deal());
+  ToProto(game.position().table, d->mutable_table());
+  d->set_stock_size(game.stock_size());
+  if (game.deal() == 1 && !game.initial_capture().cards.empty()) {
+    ToProto(game.initial_capture(), d->mutable_initial_capture());
+  }
+  return e;
+}
+
+int NextToMove(const Game& game) { return game.over() ? -1 : game.to_move(); }
+
+v1::SubmitMoveResponse Answer(const Game& game, int turn, v1::Move move,
+                              grpc::StatusCode code, std::string reason,
+                              int illegal_left, int next_to_move) {
+  v1::SubmitMoveResponse r;
+  v1::MoveVerdict* v = r.mutable_verdict();
+  v->set_turn(turn);
+  v->set_accepted(code == grpc::StatusCode::OK);
+  *v->mutable_move() = std::move(move);
+  v->set_reason(std::move(reason));
+  v->set_code(std::string(StatusCodeName(code)));
+  v->set_illegal_left(illegal_left);
+  r.set_next_to_move(next_to_move);
+  r.set_status(StatusOf(game));
+  return r;
+}
+
+void SetDrawn(const PlayedMove& played, int seat, v1::MoveVerdict* verdict) {
+  if (played.drawn.valid() && SeesDrawnCard(played, seat)) {
+    verdict->set_drawn(played.drawn.ToString());
+  }
+}
+
+v1::Move MoveProto(const Move& move) {
+  v1::Move out;
+  ToProto(move, &out);
+  return out;
+}
+
+std::string MoveField(absl::string_view message) {
+  if (!absl::StartsWith(message, "move.")) return "move";
+  return std::string(message.substr(0, message.find_first_of(" :")));
+}
+
+void ClockToProto(const recorder::TimeControl& clock, v1::Clock* out) {
+  out->set_per_move_ms(clock.per_move_ms);
+  out->set_bank_ms(clock.bank_ms);
+  out->set_max_illegal(clock.max_illegal);
+}
+
+void SendRecord(const recorder::GameRecord& record,
+                Channel<v1::WatchGameResponse>& channel) {
+  for (const recorder::Event& ev : record.events) {
+    v1::WatchGameResponse e;
+    v1::RecordEvent* re = e.mutable_record();
+    re->set_seq(ev.seq);
+    re->set_kind(std::string(recorder::EventKindName(ev.kind)));
+    re->set_at_unix_us(ev.at_us);
+    re->set_payload(ev.payload);
+    re->set_hash(ev.hash);
+    channel.Send(e);
+  }
+}
+
+}  // namespace cassino::service

@@ -1,0 +1,58 @@
+// The API messages a game session builds from the engine's state, and
+// what it reads from requests: statuses, deal events, verdicts, clocks.
+// Stateless helpers of referee/game_session.cc.
+
+#ifndef CASSINO_REFEREE_SESSION_MESSAGES_H_
+#define CASSINO_REFEREE_SESSION_MESSAGES_H_
+
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "cassino/v1/referee_service.pb.h"
+#include "grpcpp/support/status.h"
+#include "recorder/record.h"
+#include "referee/channel.h"
+#include "rules/game.h"
+
+namespace cassino::service {
+
+namespace v1 = ::cassino::v1;
+
+// The game's status as the API names it.
+v1::GameStatus StatusOf(const Game& game);
+
+// The spectators' event of the deal just made: the table, the stock size,
+// and on a round's first deal what was taken from the table
+// (initial_pairs).
+v1::WatchGameResponse DealInfoEvent(const Game& game);
+
+// The seat to move; -1 when the game is over.
+int NextToMove(const Game& game);
+
+// The answer to a submission: accepted (code OK, `move` as played) or
+// refused (`move` as submitted, with the reason).
+v1::SubmitMoveResponse Answer(const Game& game, int turn, v1::Move move,
+                              grpc::StatusCode code, std::string reason,
+                              int illegal_left, int next_to_move);
+
+// draw=on: the card drawn after an accepted move, in the verdict for
+// `seat` (the submitter) if it may see it.
+void SetDrawn(const PlayedMove& played, int seat, v1::MoveVerdict* verdict);
+
+// The move as the API gives it.
+v1::Move MoveProto(const Move& move);
+
+// The request field a move's decoding error names ("move.card: ..." is
+// about move.card); "move" when it names none.
+std::string MoveField(absl::string_view message);
+
+// The time control in force, every field set.
+void ClockToProto(const recorder::TimeControl& clock, v1::Clock* out);
+
+// Queues every event of a record on a spectator's stream.
+void SendRecord(const recorder::GameRecord& record,
+                Channel<v1::WatchGameResponse>& channel);
+
+}  // namespace cassino::service
+
+#endif  // CASSINO_REFEREE_SESSION_MESSAGES_H_
