@@ -393,8 +393,10 @@ void GameSession::Refuse(int seat, int turn, const v1::Move& submitted,
                          const SubmitReply& reply) const {
   const grpc::StatusCode code = static_cast<grpc::StatusCode>(error.code());
   const std::string message(error.message());
-  reply(ToGrpc(error), Answer(game_, turn, submitted, code, message,
-                              IllegalLeft(seat), NextToMove(game_)));
+  v1::SubmitMoveResponse r = Answer(game_, turn, submitted, code, message,
+                                    IllegalLeft(seat), NextToMove(game_));
+  r.mutable_verdict()->set_error_reason(ReasonOf(error));
+  reply(ToGrpc(error), r);
 }
 
 bool GameSession::AnswerOutOfPlay(int seat, int turn, const v1::Move& submitted,
@@ -512,10 +514,11 @@ void GameSession::RejectSubmission(int seat, int turn,
     absl::StrAppend(&reason, " (", left, " illegal submission",
                     left == 1 ? "" : "s", " left before forfeit)");
   }
-  const v1::SubmitMoveResponse r =
+  v1::SubmitMoveResponse r =
       Answer(game_, turn, submitted, grpc::StatusCode::INVALID_ARGUMENT, reason,
              left, NextToMove(game_));
   const Reason kind = malformed ? Reason::kMalformedMove : Reason::kIllegalMove;
+  r.mutable_verdict()->set_error_reason(std::string(ReasonName(kind)));
   const std::string left_text = absl::StrCat(left);
   absl::Status error =
       left == 0 ? Error(absl::StatusCode::kInvalidArgument, kind, reason,

@@ -188,6 +188,7 @@ class PlayReactor final
       v->set_accepted(false);
       v->set_reason(TooManyRequests().error_message());
       v->set_code("RESOURCE_EXHAUSTED");
+      v->set_error_reason(std::string(ReasonName(Reason::kRateLimited)));
       channel_->Send(refused);
       channel_->Flush();
     } else if (!request_.has_move()) {

@@ -104,6 +104,13 @@ absl::Status Error(
   return status;
 }
 
+std::string ReasonOf(const absl::Status& status) {
+  google::rpc::ErrorInfo info;
+  absl::optional<absl::Cord> payload = status.GetPayload(TypeUrl(info));
+  if (!payload || !info.ParseFromString(std::string(*payload))) return "";
+  return info.reason();
+}
+
 absl::Status BadField(absl::Status status, absl::string_view field,
                       absl::string_view description) {
   google::rpc::BadRequest bad;

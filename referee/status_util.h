@@ -82,6 +82,9 @@ absl::Status Error(
     std::initializer_list<std::pair<absl::string_view, std::string>> metadata =
         {});
 
+// The ErrorInfo reason `status` carries (Error); empty if none.
+std::string ReasonOf(const absl::Status& status);
+
 // `status` with one more BadRequest field violation: `field` is the path in
 // the request (e.g. "clock.bank_ms", "seats[2].bot_name"), `description`
 // what is wrong with it.

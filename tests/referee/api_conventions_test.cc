@@ -169,6 +169,42 @@ TEST(ErrorDetailsTest, RejectedMovesCarryReasonAndSubmissionsLeft) {
                StatusCode::FAILED_PRECONDITION, "GAME_OVER");
 }
 
+// On the Play stream a rejection is a verdict, not an error: it carries
+// the same reason as MoveVerdict.error_reason.
+TEST(ErrorDetailsTest, StreamVerdictsCarryTheReason) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "e.db");
+  v1::Clock clock;
+  clock.set_per_move_ms(60000);
+  const v1::CreateGameResponse g = referee.Create("standard", 2, kSeed, clock);
+  std::unique_ptr<grpc::ClientContext> ctx =
+      TestReferee::Context(g.tokens(0).token());
+  auto stream = referee.stub().Play(ctx.get());
+  v1::PlayResponse msg;
+  v1::GetTurnResponse turn;
+  while (stream->Read(&msg) && !msg.has_your_turn()) {
+  }
+  ASSERT_TRUE(msg.has_your_turn());
+  *turn.mutable_turn() = msg.your_turn();
+  *turn.mutable_observation() = msg.your_turn().observation();
+  v1::PlayRequest req;
+  req.set_turn(0);
+  req.mutable_move()->set_notation(IllegalMove(turn));
+  ASSERT_TRUE(stream->Write(req));
+  req.mutable_move()->set_notation("trail ZZ");
+  ASSERT_TRUE(stream->Write(req));
+  std::vector<v1::MoveVerdict> verdicts;
+  while (verdicts.size() < 2 && stream->Read(&msg)) {
+    if (msg.has_verdict()) verdicts.push_back(msg.verdict());
+  }
+  ASSERT_EQ(verdicts.size(), 2u);
+  EXPECT_EQ(verdicts[0].error_reason(), "ILLEGAL_MOVE");
+  EXPECT_EQ(verdicts[1].error_reason(), "MALFORMED_MOVE");
+  EXPECT_EQ(verdicts[1].code(), "INVALID_ARGUMENT");
+  stream->WritesDone();
+  ctx->TryCancel();
+}
+
 TEST(ErrorDetailsTest, CredentialsAndLookups) {
   const auto dir = TempDir();
   TestReferee referee(dir / "e.db");
