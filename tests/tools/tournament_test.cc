@@ -1,19 +1,29 @@
 // `cassino tournament` end to end: it starts its own referee on a temporary
 // database and runs real bot processes.
 
+#include "tools/tournament/tournament.h"
+
 #include <sys/wait.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "recorder/recorder.h"
+#include "recorder/standings.h"
+#include "tests/child_process.h"
 
 namespace {
 
@@ -190,6 +200,314 @@ TEST(TournamentTest, SprtBotAgainstItselfDoesNotAcceptH1) {
     EXPECT_LT(FigureAfter(run.output, "LLR      "), 0) << run.output;
   }
   fs::remove_all(dir);
+}
+
+// The finished games labelled `label` in the databases.
+std::vector<cassino::recorder::GameSummary> Games(
+    const std::vector<std::string>& dbs, const std::string& label) {
+  std::vector<cassino::recorder::GameSummary> out;
+  for (const std::string& db : dbs) {
+    auto recorder = cassino::recorder::Recorder::Open(
+        db, cassino::recorder::Durability::kNormal);
+    EXPECT_TRUE(recorder.ok()) << recorder.status();
+    if (!recorder.ok()) return out;
+    cassino::recorder::ListFilter filter;
+    filter.label = label;
+    auto games = (*recorder)->List(filter);
+    EXPECT_TRUE(games.ok());
+    if (games.ok()) out.insert(out.end(), games->begin(), games->end());
+  }
+  return out;
+}
+
+// The standings of the games labelled `label` over the databases, counted
+// from the records as the referee and `cassino stats --tournament` count
+// them (recorder/standings.h), formatted as `cassino tournament` prints
+// them; every line of it must be in `output` (which adds a rating column).
+void ExpectStandingsFromRecords(const std::vector<std::string>& dbs,
+                                const std::string& label,
+                                const std::vector<std::string>& bots,
+                                const std::string& output) {
+  std::vector<cassino::recorder::StandingGame> games;
+  for (const std::string& db : dbs) {
+    auto recorder = cassino::recorder::Recorder::Open(
+        db, cassino::recorder::Durability::kNormal);
+    ASSERT_TRUE(recorder.ok()) << recorder.status();
+    auto forfeits = (*recorder)->ForfeitsByLabel(label);
+    ASSERT_TRUE(forfeits.ok());
+    for (const auto& g : Games({db}, label)) {
+      if (g.status != cassino::recorder::GameStatus::kFinished) continue;
+      cassino::recorder::StandingGame sg;
+      sg.bots = g.bots;
+      if (auto it = forfeits->find(g.game_id); it != forfeits->end()) {
+        sg.forfeits = it->second;
+      }
+      sg.winner = g.winner;
+      sg.totals = g.totals;
+      games.push_back(sg);
+    }
+  }
+  const std::string table = cassino::tournament::FormatStandings(
+      cassino::recorder::ComputeStandings(bots, games));
+  for (absl::string_view line : absl::StrSplit(table, '\n')) {
+    if (line.empty()) continue;
+    // The header and each row, up to the rating column.
+    std::string row(line);
+    while (!row.empty() && row.back() == ' ') row.pop_back();
+    EXPECT_NE(output.find(row), std::string::npos)
+        << "missing standings row '" << row << "' in\n"
+        << output;
+  }
+}
+
+std::string MultiBot(const std::string& name, const std::string& strategy) {
+  return absl::StrCat(name, "='", CASSINO_BOT_PATH, " --strategy ", strategy,
+                      " -q'");
+}
+
+// A 4-player partnership tournament of four bots through a real referee:
+// one table, its three partner splits, each rotated through the four seats
+// (12 games); the records show every bot at every seat three times and
+// every pair of bots partners in four games, and the standings add up to
+// the records.
+TEST(TournamentTest, PartnershipTournamentRotatesSeatsAndPartners) {
+  const fs::path dir = TempDir();
+  const std::string db = (dir / "t.db").string();
+  const std::vector<std::string> bots = {"builder", "greedy", "random",
+                                         "greedy2"};
+  const ShellRun run = Shell(absl::StrCat(
+      CASSINO_CLI_PATH, " tournament --db ", db, " --bot ",
+      MultiBot("builder", "builder"), " --bot ", MultiBot("greedy", "greedy"),
+      " --bot ", MultiBot("random", "random"), " --bot ",
+      MultiBot("greedy2", "greedy"),
+      " --rules 'standard players=4 partnerships=on target=5' --games 1 -j 3 "
+      "--label teams"));
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("tournament teams: 12 games"), std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("rating"), std::string::npos) << run.output;
+  const auto games = Games({db}, "teams");
+  ASSERT_EQ(games.size(), 12u);
+  std::map<std::pair<std::string, int>, int> seats;
+  std::map<std::pair<std::string, std::string>, int> partners;
+  int wins = 0;
+  for (const auto& g : games) {
+    EXPECT_EQ(g.status, cassino::recorder::GameStatus::kFinished);
+    ASSERT_EQ(g.bots.size(), 4u);
+    ASSERT_EQ(g.totals.size(), 2u);  // two sides
+    for (int s = 0; s < 4; ++s) ++seats[{g.bots[s], s}];
+    for (int s = 0; s < 2; ++s) {
+      ++partners[std::minmax(g.bots[s], g.bots[s + 2])];
+    }
+    if (g.winner >= 0) wins += 2;
+  }
+  EXPECT_EQ(seats.size(), 16u);
+  for (const auto& [key, n] : seats) EXPECT_EQ(n, 3) << key.first;
+  EXPECT_EQ(partners.size(), 6u);
+  for (const auto& [pair, n] : partners) EXPECT_EQ(n, 4) << pair.first;
+  ExpectStandingsFromRecords({db}, "teams", bots, run.output);
+  // Each game with a winner gives two bots a win.
+  int printed_wins = 0;
+  for (const std::string& b : bots) {
+    const size_t at = run.output.find(absl::StrCat(" ", b, " "));
+    ASSERT_NE(at, std::string::npos);
+    int games_played = 0, won = 0;
+    ASSERT_EQ(std::sscanf(run.output.c_str() + at + b.size() + 2, "%d %d",
+                          &games_played, &won),
+              2);
+    EXPECT_EQ(games_played, 12);
+    printed_wins += won;
+  }
+  EXPECT_EQ(printed_wins, wins);
+  fs::remove_all(dir);
+}
+
+// A 3-player duplicate tournament of four bots: four tables of three, each
+// deal rotated through the three seats (12 games, 4 deals).
+TEST(TournamentTest, ThreePlayerDuplicateRotatesEachDealThroughTheSeats) {
+  const fs::path dir = TempDir();
+  const std::string db = (dir / "t.db").string();
+  const std::vector<std::string> bots = {"builder", "greedy", "random",
+                                         "greedy2"};
+  const ShellRun run = Shell(absl::StrCat(
+      CASSINO_CLI_PATH, " tournament --db ", db, " --bot ",
+      MultiBot("builder", "builder"), " --bot ", MultiBot("greedy", "greedy"),
+      " --bot ", MultiBot("random", "random"), " --bot ",
+      MultiBot("greedy2", "greedy"),
+      " --rules 'standard players=3 target=5' --games 1 --duplicate -j 3 "
+      "--label three"));
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("tournament three: 12 games"), std::string::npos)
+      << run.output;
+  auto recorder = cassino::recorder::Recorder::Open(
+      db, cassino::recorder::Durability::kNormal);
+  ASSERT_TRUE(recorder.ok());
+  const auto games = Games({db}, "three");
+  ASSERT_EQ(games.size(), 12u);
+  // Per deal (commitment): three games, one table, each bot at each seat.
+  std::map<std::string, std::set<std::pair<std::string, int>>> by_deal;
+  std::map<std::pair<std::string, int>, int> seats;
+  for (const auto& g : games) {
+    EXPECT_EQ(g.status, cassino::recorder::GameStatus::kFinished);
+    ASSERT_EQ(g.bots.size(), 3u);
+    ASSERT_EQ(g.totals.size(), 3u);
+    auto record = (*recorder)->Load(g.game_id);
+    ASSERT_TRUE(record.ok());
+    for (int s = 0; s < 3; ++s) {
+      by_deal[record->header.commitment].insert({g.bots[s], s});
+      ++seats[{g.bots[s], s}];
+    }
+  }
+  EXPECT_EQ(by_deal.size(), 4u);
+  for (const auto& [deal, held] : by_deal) EXPECT_EQ(held.size(), 9u);
+  // Each bot is at three of the four tables: three times at each seat.
+  EXPECT_EQ(seats.size(), 12u);
+  for (const auto& [key, n] : seats) EXPECT_EQ(n, 3) << key.first;
+  recorder->reset();
+  ExpectStandingsFromRecords({db}, "three", bots, run.output);
+  fs::remove_all(dir);
+}
+
+TEST(TournamentTest, SprtRefusesMultiplayerRules) {
+  const ShellRun run = Shell(absl::StrCat(
+      CASSINO_CLI_PATH, " tournament --bot ", Bot("greedy"), " --bot ",
+      Bot("random"), " --sprt elo0=0,elo1=5 --rules 'standard players=3'"));
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("--sprt plays two-player games"), std::string::npos)
+      << run.output;
+}
+
+TEST(TournamentTest, TooFewBotsForTheSeatsIsAnError) {
+  const fs::path dir = TempDir();
+  const ShellRun run = Shell(absl::StrCat(
+      CASSINO_CLI_PATH, " tournament --db ", (dir / "t.db").string(), " --bot ",
+      Bot("greedy"), " --bot ", Bot("random"),
+      " --rules 'standard players=4 partnerships=on'"));
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_NE(run.output.find("the rules seat 4 players: a tournament needs at "
+                            "least 4 bots, got 2"),
+            std::string::npos)
+      << run.output;
+  fs::remove_all(dir);
+}
+
+// A referee started by the test on its own database; stopped on
+// destruction.
+struct TestReferee {
+  pid_t pid = -1;
+  std::string address;
+  std::string db;
+
+  TestReferee(const fs::path& dir, const std::string& name,
+              const std::string& token_file) {
+    db = (dir / (name + ".db")).string();
+    const fs::path port_file = dir / (name + ".port");
+    pid = cassino::testing::Spawn(
+        {CASSINO_REFEREE_PATH, "--listen", "127.0.0.1:0", "--db", db,
+         "--admin-token-file", token_file, "--port-file", port_file.string()},
+        dir / (name + ".log"));
+    for (int i = 0; i < 600 && pid > 0; ++i) {
+      const std::string port = cassino::testing::ReadText(port_file);
+      if (!port.empty() && port.back() == '\n') {
+        address = "127.0.0.1:" + port.substr(0, port.size() - 1);
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  ~TestReferee() { Stop(); }
+  void Stop() {
+    if (pid <= 0) return;
+    kill(pid, SIGTERM);
+    int status = 0;
+    if (!cassino::testing::WaitFor(pid, std::chrono::milliseconds(20000),
+                                   &status)) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+    }
+    pid = -1;
+  }
+};
+
+// A tournament across two referees started here, each with its own
+// database, plus an address where no referee listens (given up after
+// --retry-ms, its games played on the others): every game is in exactly
+// one database, the union verifies, and the printed standings are those
+// the two records give.
+TEST(TournamentTest, AcrossTwoRefereesEveryGameOnce) {
+  const fs::path dir = TempDir();
+  const std::string token_file = (dir / "token").string();
+  {
+    std::ofstream f(token_file);
+    f << "across-referees-token\n";
+  }
+  fs::permissions(token_file, fs::perms::owner_read | fs::perms::owner_write);
+  TestReferee a(dir, "a", token_file);
+  TestReferee b(dir, "b", token_file);
+  ASSERT_FALSE(a.address.empty()) << cassino::testing::Tail(dir / "a.log");
+  ASSERT_FALSE(b.address.empty()) << cassino::testing::Tail(dir / "b.log");
+  int dead_port = 0;
+  ASSERT_TRUE(cassino::testing::TryBind(0, &dead_port));
+  const std::vector<std::string> bots = {"greedy", "random", "builder"};
+  const ShellRun run = Shell(
+      absl::StrCat(CASSINO_CLI_PATH, " tournament --address ", a.address, ",",
+                   b.address, ",127.0.0.1:", dead_port,
+                   " --admin-token across-referees-token --retry-ms 1 --bot ",
+                   Bot("greedy"), " --bot ", Bot("random"), " --bot ",
+                   Bot("builder"), " --games 4 -j 2 --label across"));
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("tournament across: 12 games"), std::string::npos)
+      << run.output;
+  a.Stop();
+  b.Stop();
+  const auto in_a = Games({a.db}, "across");
+  const auto in_b = Games({b.db}, "across");
+  EXPECT_EQ(in_a.size() + in_b.size(), 12u);
+  // Both referees played (-j 2 each: neither can hold all 12 at once).
+  EXPECT_GT(in_a.size(), 0u);
+  EXPECT_GT(in_b.size(), 0u);
+  std::set<std::string> ids;
+  for (const auto* set : {&in_a, &in_b}) {
+    for (const auto& g : *set) {
+      EXPECT_TRUE(ids.insert(g.game_id).second) << g.game_id;
+      EXPECT_EQ(g.status, cassino::recorder::GameStatus::kFinished);
+      // The progress line names the referee that played the game.
+      EXPECT_NE(run.output.find(g.game_id), std::string::npos) << g.game_id;
+    }
+  }
+  // The address without a referee played nothing. (Whether it was tried
+  // before the others had taken every game depends on timing: the given-up
+  // path is checked on its own below.)
+  EXPECT_EQ(run.output.find(absl::StrCat("[127.0.0.1:", dead_port, "]")),
+            std::string::npos)
+      << run.output;
+  ExpectStandingsFromRecords({a.db, b.db}, "across", bots, run.output);
+  const ShellRun verify =
+      Shell(absl::StrCat(CASSINO_CLI_PATH, " verify ", a.db, " ", b.db));
+  EXPECT_EQ(verify.exit_code, 0) << verify.output;
+  fs::remove_all(dir);
+}
+
+// Only an address where no referee listens, given up at its first failure
+// (--retry-ms 0): every game is reported as not played, exit status 1.
+TEST(TournamentTest, AnUnreachableRefereeIsGivenUp) {
+  int dead_port = 0;
+  ASSERT_TRUE(cassino::testing::TryBind(0, &dead_port));
+  const ShellRun run = Shell(absl::StrCat(
+      CASSINO_CLI_PATH, " tournament --address 127.0.0.1:", dead_port,
+      " --admin-token t --retry-ms 0 --bot ", Bot("greedy"), " --bot ",
+      Bot("random"), " --games 2 --label gone"));
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_NE(run.output.find(
+                absl::StrCat("referee 127.0.0.1:", dead_port, " given up")),
+            std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("error: no referee could be reached"),
+            std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("2 games in"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("2 could not be played"), std::string::npos)
+      << run.output;
 }
 
 }  // namespace

@@ -13,6 +13,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "rules/rule_set.h"
 #include "tools/cli/commands.h"
 #include "tools/stats/sprt.h"
 #include "tools/stats/sprt_records.h"
@@ -54,6 +56,7 @@ struct Options {
   bool quiet = false;
   std::string sprt;  // SPRT parameters; empty: a fixed schedule
   int max_pairs = 10000;
+  int64_t retry_ms = 600000;
 };
 
 double SecondsSince(std::chrono::steady_clock::time_point start) {
@@ -295,6 +298,24 @@ int Run(Options opt) {
                    "against each other\n";
       return 2;
     }
+    absl::StatusOr<RuleSet> rules = RuleSet::Parse(opt.rules);
+    if (rules.ok() && rules->players != 2) {
+      std::cerr
+          << "cassino tournament: --sprt plays two-player games (duplicate "
+             "pairs); the rules '"
+          << opt.rules << "' seat " << rules->players << " players\n";
+      return 2;
+    }
+    if (opt.address.find(',') != std::string::npos) {
+      std::cerr << "cassino tournament: --sprt runs on one referee; --address "
+                   "names several\n";
+      return 2;
+    }
+  }
+  if (opt.bots.empty() && opt.address.find(',') != std::string::npos) {
+    std::cerr << "cassino tournament: --account and --follow take one referee "
+                 "--address\n";
+    return 2;
   }
   if (!opt.accounts.empty() || !opt.follow.empty()) return RunOnReferee(opt);
   tournament::TournamentOptions t;
@@ -380,8 +401,16 @@ int Run(Options opt) {
     opt.admin_token = AdminToken(opt);
     if (opt.admin_token.empty()) return 2;
   }
-  t.address = opt.address;
+  for (absl::string_view a :
+       absl::StrSplit(opt.address, ',', absl::SkipWhitespace())) {
+    t.addresses.emplace_back(a);
+  }
+  if (t.addresses.empty()) {
+    std::cerr << "cassino tournament: --address names no referee\n";
+    return 2;
+  }
   t.admin_token = opt.admin_token;
+  t.referee_retry_ms = opt.retry_ms;
 
   if (sprt.ok() && !opt.sprt.empty()) {
     const int code = RunSprt(opt, t, *sprt, referee ? opt.db : "");
@@ -395,15 +424,18 @@ int Run(Options opt) {
   }
   const auto start = std::chrono::steady_clock::now();
   tournament::ProgressLine progress = MakeProgress();
+  t.notice = [&](const std::string& line) {
+    if (!opt.quiet) progress.Event(line);
+  };
   absl::StatusOr<tournament::TournamentResult> result =
       tournament::RunTournament(t, [&](const tournament::GameOutcome& g,
                                        int done, int total) {
         if (opt.quiet) return;
         progress.Event(absl::StrFormat(
-            "[%d/%d] %s", done, total,
-            tournament::DescribeGame(g.game_id, t.bots[g.spec.bot[0]].name,
-                                     t.bots[g.spec.bot[1]].name, g.winner_seat,
-                                     g.reason, g.totals, g.error)));
+            "[%d/%d] %s%s", done, total, tournament::DescribeGame(g, t.bots),
+            t.addresses.size() > 1 && !g.address.empty()
+                ? absl::StrCat(" [", g.address, "]")
+                : ""));
         progress.Status(
             tournament::GamesProgress(done, total, SecondsSince(start)));
       });
@@ -428,7 +460,7 @@ int Run(Options opt) {
             << (errors ? absl::StrCat(", ", errors, " could not be played")
                        : "")
             << "\n\n"
-            << tournament::FormatStandings(result->standings);
+            << tournament::FormatStandings(result->standings, result->ratings);
   return errors ? 1 : 0;
 }
 
@@ -446,6 +478,22 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
       "replaced by the same values. Without --address a referee is started "
       "on --db and stopped at the end. A bot that crashes or hangs forfeits "
       "its own game on time and nothing else.\n\n"
+      "Multiplayer (--bot, rules for 3 to 6 players or 4 in partnerships): "
+      "a table is P distinct bots (round robin: every P-subset of the bots; "
+      "gauntlet: the first bot with every (P-1)-subset of the others); with "
+      "partnerships each table plays its three partner splits. Each table "
+      "(or split) plays --games games, rounded up to a multiple of P, "
+      "rotating the seats so that every bot holds every seat equally often "
+      "(partners stay opposite); with --duplicate each rotation of P games "
+      "shares one deal. Standings count wins, losses and draws by side; the "
+      "rating column is pairwise Bradley-Terry over the finishing order "
+      "(docs/tournaments.md).\n\n"
+      "Several referees (--address A:PORT,B:PORT,...): the games are spread "
+      "over them, -j at once on each, all with one --admin-token; each "
+      "referee records its games in its own database. A referee that cannot "
+      "be reached is retried (after 1 s, doubling to 30 s) while the others "
+      "play on, and given up after --retry-ms unreachable; a game whose "
+      "referee restarts while it runs is followed again when it is back.\n\n"
       "Bots connected to a running referee (--account, with --address and "
       "--name): the tournament is created on the referee, which schedules "
       "it itself: it seats the registered bot accounts through their lobby "
@@ -473,6 +521,9 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
       "  cassino tournament --bot greedy='cassino-bot --strategy greedy' \\\n"
       "    --bot random='cassino-bot --strategy random' --games 10 "
       "--duplicate\n"
+      "  cassino tournament --rules 'standard players=4 partnerships=on' \\\n"
+      "    --bot a=... --bot b=... --bot c=... --bot d=... --address "
+      "r1:7000,r2:7000\n"
       "  cassino tournament --address ref:7000 --name autumn --account alpha "
       "\\\n"
       "    --account beta --account gamma --games 4 -j 6");
@@ -499,18 +550,22 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
                   "each other")
       ->check(CLI::IsMember({"round_robin", "gauntlet"}))
       ->capture_default_str();
-  cmd->add_option("--games", opt->games, "games per pairing")
+  cmd->add_option("--games", opt->games,
+                  "games per pairing (multiplayer: per table, or per partner "
+                  "split)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   cmd->add_flag("--duplicate", opt->duplicate,
                 "play games in pairs with the same deals and the seats "
                 "swapped");
   cmd->add_option("--concurrency,-j", opt->concurrency,
-                  "games at once (with --account: the referee's "
-                  "max_concurrent_games)")
+                  "games at once on each referee (with --account: the "
+                  "referee's max_concurrent_games)")
       ->check(CLI::Range(1, 512))
       ->capture_default_str();
-  cmd->add_option("--rules", opt->rules, "rule set (two players)")
+  cmd->add_option("--rules", opt->rules,
+                  "rule set: 2 to 6 players, or 4 in partnerships (--sprt "
+                  "and --account: two players)")
       ->capture_default_str();
   cmd->add_option("--per-move-ms", opt->per_move_ms, "free time per move")
       ->capture_default_str();
@@ -526,7 +581,13 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
                       "default drawn by the referee, revealed at the end)")
           ->capture_default_str();
   cmd->add_option("--address", opt->address,
-                  "a running referee, host:port (default: start one)");
+                  "a running referee, host:port (default: start one); with "
+                  "--bot, several separated by commas");
+  cmd->add_option("--retry-ms", opt->retry_ms,
+                  "with --bot and --address: give a referee up once it has "
+                  "been unreachable this long in a row")
+      ->check(CLI::Range(int64_t{0}, int64_t{86400000}))
+      ->capture_default_str();
   cmd->add_option("--admin-token", opt->admin_token,
                   "its admin token (default $CASSINO_ADMIN_TOKEN)");
   cmd->add_option("--referee", opt->referee,
