@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
 #include <string>
@@ -399,17 +400,19 @@ struct TestReferee {
   std::string db;
 
   TestReferee(const fs::path& dir, const std::string& name,
-              const std::string& token_file) {
+              const std::string& token_file, int port = 0) {
     db = (dir / (name + ".db")).string();
     const fs::path port_file = dir / (name + ".port");
+    fs::remove(port_file);
     pid = cassino::testing::Spawn(
-        {CASSINO_REFEREE_PATH, "--listen", "127.0.0.1:0", "--db", db,
-         "--admin-token-file", token_file, "--port-file", port_file.string()},
+        {CASSINO_REFEREE_PATH, "--listen", absl::StrCat("127.0.0.1:", port),
+         "--db", db, "--admin-token-file", token_file, "--port-file",
+         port_file.string()},
         dir / (name + ".log"));
     for (int i = 0; i < 600 && pid > 0; ++i) {
-      const std::string port = cassino::testing::ReadText(port_file);
-      if (!port.empty() && port.back() == '\n') {
-        address = "127.0.0.1:" + port.substr(0, port.size() - 1);
+      const std::string text = cassino::testing::ReadText(port_file);
+      if (!text.empty() && text.back() == '\n') {
+        address = "127.0.0.1:" + text.substr(0, text.size() - 1);
         break;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -508,6 +511,67 @@ TEST(TournamentTest, AnUnreachableRefereeIsGivenUp) {
   EXPECT_NE(run.output.find("2 games in"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("2 could not be played"), std::string::npos)
       << run.output;
+}
+
+// A referee that goes down while its game runs only delays that game: the
+// runner watches it again once the referee is back on the same port and
+// database (it resumes the game), and the game ends and counts. The bots
+// wait for a file before connecting, so the game is certainly running,
+// with no move played, when the referee stops.
+TEST(TournamentTest, ARefereeRestartOnlyDelaysItsGame) {
+  const fs::path dir = TempDir();
+  const std::string token_file = (dir / "token").string();
+  {
+    std::ofstream f(token_file);
+    f << "restart-token\n";
+  }
+  fs::permissions(token_file, fs::perms::owner_read | fs::perms::owner_write);
+  const int port = cassino::testing::PickFreePort(std::random_device{}());
+  ASSERT_NE(port, 0);
+  auto referee = std::make_unique<TestReferee>(dir, "r", token_file, port);
+  ASSERT_FALSE(referee->address.empty())
+      << cassino::testing::Tail(dir / "r.log");
+  const fs::path go = dir / "go";
+  const fs::path logs = dir / "bots";
+  fs::create_directories(logs);
+  auto gated = [&](const std::string& name, const std::string& strategy) {
+    return absl::StrCat(name, "=while [ ! -f ", go.string(),
+                        " ]; do sleep 0.05; done; exec ", CASSINO_BOT_PATH,
+                        " --strategy ", strategy, " -q");
+  };
+  const pid_t runner = cassino::testing::Spawn(
+      {CASSINO_CLI_PATH, "tournament", "--address", referee->address,
+       "--admin-token", "restart-token", "--bot", gated("greedy", "greedy"),
+       "--bot", gated("random", "random"), "--games", "1", "--per-move-ms",
+       "60000", "--log-dir", logs.string(), "--label", "restart"},
+      dir / "runner.log");
+  ASSERT_GT(runner, 0);
+  // The game is created (its bots' logs appear), then the referee stops.
+  bool started = false;
+  for (int i = 0; i < 600 && !started; ++i) {
+    started = !fs::is_empty(logs);
+    if (!started) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_TRUE(started) << cassino::testing::Tail(dir / "runner.log");
+  referee->Stop();
+  referee = std::make_unique<TestReferee>(dir, "r", token_file, port);
+  ASSERT_FALSE(referee->address.empty())
+      << cassino::testing::Tail(dir / "r.log");
+  std::ofstream(go.string()) << "go\n";
+  int status = 0;
+  ASSERT_TRUE(cassino::testing::WaitFor(
+      runner, std::chrono::milliseconds(120000), &status))
+      << cassino::testing::Tail(dir / "runner.log");
+  const std::string out = cassino::testing::ReadText(dir / "runner.log");
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
+  EXPECT_NE(out.find("tournament restart: 1 games"), std::string::npos) << out;
+  EXPECT_EQ(out.find("could not be played"), std::string::npos) << out;
+  referee->Stop();
+  const auto games = Games({referee->db}, "restart");
+  ASSERT_EQ(games.size(), 1u);
+  EXPECT_EQ(games[0].status, cassino::recorder::GameStatus::kFinished);
+  EXPECT_NE(games[0].end_reason, "forfeit");
+  fs::remove_all(dir);
 }
 
 }  // namespace

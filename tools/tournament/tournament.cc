@@ -75,9 +75,12 @@ GameOutcome RunGame(const TournamentOptions& o, const std::string& address,
   grpc::Status s =
       stub.CreateGame(AdminContext(o.admin_token, 10000).get(), req, &created);
   if (!s.ok()) {
-    // DEADLINE_EXCEEDED may hide a game created late: the referee's record
-    // then holds a game nobody plays, which it forfeits on time.
-    if (unreachable != nullptr) *unreachable = Unreachable(s.error_code());
+    // Only UNAVAILABLE (no connection) means no game was created. After
+    // DEADLINE_EXCEEDED the referee may still create it, late: playing it
+    // again elsewhere could record it twice, so it is an error instead.
+    if (unreachable != nullptr) {
+      *unreachable = s.error_code() == grpc::StatusCode::UNAVAILABLE;
+    }
     out.error =
         absl::StrCat("CreateGame on ", address, ": ", s.error_message());
     return out;
