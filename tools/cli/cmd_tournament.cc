@@ -3,11 +3,13 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <random>
 #include <thread>
 
@@ -195,10 +197,125 @@ std::string AdminToken(const Options& opt) {
   return "";
 }
 
+// A's half points in one game of a referee's tournament: 2 a win, 1 no
+// winner, 0 a loss (A's seat found by name).
+int AccountHalfPoints(const v1::TournamentGame& game, const std::string& a) {
+  int seat = -1;
+  for (int s = 0; s < game.bots_size(); ++s) {
+    if (game.bots(s) == a) seat = s;
+  }
+  const int winner = game.result().winner();
+  if (winner >= 0 && winner == seat) return 2;
+  return winner < 0 ? 1 : 0;
+}
+
+// --sprt with --account (or --follow): follows the referee's
+// two-participant duplicate tournament `name`, evaluating the SPRT over its
+// pairs (games 2m and 2m+1) as they end, and cancels the tournament when
+// the test first crosses a bound; games already running play on and count.
+// Following again (--follow NAME --sprt ...) recounts the pairs already
+// played, so an interrupted run resumes.
+int FollowSprt(const Options& opt, tournament::RemoteTournament& remote,
+               const std::string& name, const stats::SprtParams& params) {
+  absl::StatusOr<v1::TournamentInfo> first = remote.Get(name);
+  if (!first.ok()) {
+    std::cerr << "cassino tournament: " << first.status().message() << "\n";
+    return 1;
+  }
+  if (first->spec().participants_size() != 2 || !first->spec().duplicate()) {
+    std::cerr << "cassino tournament: --sprt follows a duplicate tournament "
+                 "of two accounts; '"
+              << name << "' is not one\n";
+    return 2;
+  }
+  const std::string a = first->spec().participants(0);
+  const std::string b = first->spec().participants(1);
+  const auto start = std::chrono::steady_clock::now();
+  tournament::ProgressLine progress = MakeProgress();
+  std::map<int, v1::TournamentGame> ended;
+  stats::Pentanomial counts{};
+  int pairs = 0, uncounted = 0;
+  stats::Verdict verdict = stats::Verdict::kContinue;
+  std::string cancel_error;
+  absl::StatusOr<v1::TournamentInfo> info = remote.Follow(
+      name,
+      [&](const v1::TournamentGame& g, int, int) {
+        ended[g.index()] = g;
+        const int pair = g.index() / 2;
+        auto g0 = ended.find(2 * pair);
+        auto g1 = ended.find(2 * pair + 1);
+        if (g0 == ended.end() || g1 == ended.end()) return;
+        ++pairs;
+        const bool counted = g0->second.status() == v1::GAME_STATUS_FINISHED &&
+                             g1->second.status() == v1::GAME_STATUS_FINISHED;
+        std::string letters;
+        int half = 0;
+        for (const auto* game : {&g0->second, &g1->second}) {
+          const int h = AccountHalfPoints(*game, a);
+          half += h;
+          letters += h == 2 ? 'W' : h == 1 ? 'D' : 'L';
+        }
+        if (counted) {
+          ++counts[half];
+        } else {
+          ++uncounted;
+        }
+        const stats::SprtResult now = stats::EvaluatePairs(params, counts);
+        if (now.verdict != stats::Verdict::kContinue &&
+            verdict == stats::Verdict::kContinue) {
+          verdict = now.verdict;
+          const absl::Status cancelled = remote.Cancel(
+              name,
+              absl::StrCat(
+                  "sprt: ", verdict == stats::Verdict::kAcceptH1 ? "H1" : "H0",
+                  " accepted"));
+          // FAILED_PRECONDITION: already over (e.g. the last pair).
+          if (!cancelled.ok() &&
+              cancelled.code() != absl::StatusCode::kFailedPrecondition) {
+            cancel_error = std::string(cancelled.message());
+          }
+        }
+        if (opt.quiet) return;
+        progress.Event(absl::StrFormat(
+            "[pair %d] %s vs %s: %s; LLR %.2f (%.2f, %.2f)", pair, a, b,
+            counted ? letters : std::string("not counted"), now.llr, now.lower,
+            now.upper));
+        progress.Status(tournament::SprtProgress(now.llr, now.lower, now.upper,
+                                                 pairs, SecondsSince(start)));
+      },
+      500, 60000, /*until_settled=*/true);
+  progress.Finish();
+  if (!info.ok()) {
+    std::cerr << "cassino tournament: " << info.status().message() << "\n";
+    return 1;
+  }
+  if (!cancel_error.empty()) {
+    std::cerr << "cassino tournament: could not cancel " << name << ": "
+              << cancel_error << "\n";
+  }
+  const bool cancelled = info->status() == v1::TOURNAMENT_STATUS_CANCELLED;
+  const char* what = verdict == stats::Verdict::kAcceptH1   ? "H1 accepted"
+                     : verdict == stats::Verdict::kAcceptH0 ? "H0 accepted"
+                     : cancelled ? "no decision (tournament cancelled)"
+                                 : "no decision (pair cap)";
+  std::cout
+      << "sprt " << name << ": " << what << " after " << pairs << " pairs in "
+      << absl::StrFormat("%.1f", SecondsSince(start)) << " s"
+      << (uncounted ? absl::StrCat(", ", uncounted, " pairs not counted") : "")
+      << (cancelled && verdict != stats::Verdict::kContinue
+              ? "; tournament cancelled"
+              : "")
+      << "\n\n"
+      << stats::FormatSprtText(stats::EvaluatePairs(params, counts), a, b)
+      << "\n"
+      << tournament::FormatStandings(tournament::StandingsFromProto(*info));
+  return 0;
+}
+
 // --account / --follow: a tournament scheduled by the referee at --address.
 // Creates it (unless following one), then follows it to its end, printing a
-// line per ended game and the referee's standings.
-int RunOnReferee(const Options& opt) {
+// line per ended game and the referee's standings; with `sprt`, FollowSprt.
+int RunOnReferee(const Options& opt, const stats::SprtParams* sprt) {
   if (opt.address.empty()) {
     std::cerr << "cassino tournament: --account and --follow need --address "
                  "(a running referee whose bots connect to its lobby)\n";
@@ -220,8 +337,11 @@ int RunOnReferee(const Options& opt) {
     spec.set_format(opt.schedule == "gauntlet"
                         ? v1::TOURNAMENT_FORMAT_GAUNTLET
                         : v1::TOURNAMENT_FORMAT_ROUND_ROBIN);
-    spec.set_games_per_pairing(opt.games);
-    spec.set_duplicate(opt.duplicate);
+    // With --sprt: the pair cap, at most 500 pairs (the referee's limit of
+    // 1000 games per pairing).
+    spec.set_games_per_pairing(
+        sprt != nullptr ? 2 * std::min(opt.max_pairs, 500) : opt.games);
+    spec.set_duplicate(sprt != nullptr || opt.duplicate);
     spec.set_rules(opt.rules);
     spec.mutable_clock()->set_per_move_ms(opt.per_move_ms);
     spec.mutable_clock()->set_bank_ms(opt.bank_ms > 0 ? opt.bank_ms : -1);
@@ -239,6 +359,7 @@ int RunOnReferee(const Options& opt) {
     std::cout.flush();
     if (opt.detach) return 0;
   }
+  if (sprt != nullptr) return FollowSprt(opt, remote, name, *sprt);
   const auto start = std::chrono::steady_clock::now();
   tournament::ProgressLine progress = MakeProgress();
   absl::StatusOr<v1::TournamentInfo> info = remote.Follow(
@@ -293,11 +414,13 @@ int Run(Options opt) {
       std::cerr << "cassino tournament: --" << sprt.status().message() << "\n";
       return 2;
     }
-    if (opt.bots.size() != 2) {
+    if (opt.bots.size() != 2 && opt.accounts.size() != 2 &&
+        opt.follow.empty()) {
       std::cerr << "cassino tournament: --sprt plays two --bot NAME=COMMAND "
-                   "against each other\n";
+                   "(or two --account NAME) against each other\n";
       return 2;
     }
+
     absl::StatusOr<RuleSet> rules = RuleSet::Parse(opt.rules);
     if (rules.ok() && rules->players != 2) {
       std::cerr
@@ -317,7 +440,9 @@ int Run(Options opt) {
                  "--address\n";
     return 2;
   }
-  if (!opt.accounts.empty() || !opt.follow.empty()) return RunOnReferee(opt);
+  if (!opt.accounts.empty() || !opt.follow.empty()) {
+    return RunOnReferee(opt, opt.sprt.empty() ? nullptr : &*sprt);
+  }
   tournament::TournamentOptions t;
   for (const std::string& spec : opt.bots) {
     const size_t eq = spec.find('=');
@@ -512,7 +637,12 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
       "the pair outcomes. A run interrupted and started again with the same "
       "--db, --label and --seed resumes: the pairs recorded count and play "
       "goes on with the next deal. `cassino stats DB --sprt ... --bot A "
-      "--bot B --tournament LABEL` recomputes the test from the records.\n\n"
+      "--bot B --tournament LABEL` recomputes the test from the records. "
+      "With two --account (and --address, --name) the SPRT runs on the "
+      "referee: a duplicate tournament of the two accounts, followed pair "
+      "by pair and cancelled when the test decides (games already running "
+      "finish and count); --follow NAME --sprt ... resumes following "
+      "it.\n\n"
       "Exit status: 0 when every game was played (or, with --detach, the "
       "tournament was created; with --sprt, whatever the verdict), 1 "
       "otherwise (including a cancelled "
@@ -604,7 +734,8 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
                   "second until the SPRT accepts H0 or H1");
   cmd->add_option("--max-pairs", opt->max_pairs,
                   "with --sprt: stop after this many pairs (resumed ones "
-                  "included) without a decision")
+                  "included) without a decision (with --account: at most "
+                  "500)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   cmd->callback([opt, seed, exit_code] {
