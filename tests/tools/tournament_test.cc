@@ -20,8 +20,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
 #include "recorder/recorder.h"
 #include "recorder/standings.h"
 #include "tests/child_process.h"
@@ -61,6 +63,96 @@ std::string Bot(const std::string& strategy) {
                       strategy, " -q'");
 }
 
+// The finished games labelled `label` in the databases.
+std::vector<cassino::recorder::GameSummary> Games(
+    const std::vector<std::string>& dbs, const std::string& label) {
+  std::vector<cassino::recorder::GameSummary> out;
+  for (const std::string& db : dbs) {
+    auto recorder = cassino::recorder::Recorder::Open(
+        db, cassino::recorder::Durability::kNormal);
+    EXPECT_TRUE(recorder.ok()) << recorder.status();
+    if (!recorder.ok()) return out;
+    cassino::recorder::ListFilter filter;
+    filter.label = label;
+    auto games = (*recorder)->List(filter);
+    EXPECT_TRUE(games.ok());
+    if (games.ok()) out.insert(out.end(), games->begin(), games->end());
+  }
+  return out;
+}
+
+// The standings of the games labelled `label` over the databases, counted
+// from the records as the referee and `cassino stats --tournament` count
+// them (recorder/standings.h), formatted as `cassino tournament` prints
+// them; every line of it must be in `output` (which adds a rating column).
+void ExpectStandingsFromRecords(const std::vector<std::string>& dbs,
+                                const std::string& label,
+                                const std::vector<std::string>& bots,
+                                const std::string& output) {
+  std::vector<cassino::recorder::StandingGame> games;
+  for (const std::string& db : dbs) {
+    auto recorder = cassino::recorder::Recorder::Open(
+        db, cassino::recorder::Durability::kNormal);
+    ASSERT_TRUE(recorder.ok()) << recorder.status();
+    auto forfeits = (*recorder)->ForfeitsByLabel(label);
+    ASSERT_TRUE(forfeits.ok());
+    for (const auto& g : Games({db}, label)) {
+      if (g.status != cassino::recorder::GameStatus::kFinished) continue;
+      cassino::recorder::StandingGame sg;
+      sg.bots = g.bots;
+      if (auto it = forfeits->find(g.game_id); it != forfeits->end()) {
+        sg.forfeits = it->second;
+      }
+      sg.winner = g.winner;
+      sg.totals = g.totals;
+      games.push_back(sg);
+    }
+  }
+  const std::string table = cassino::tournament::FormatStandings(
+      cassino::recorder::ComputeStandings(bots, games));
+  for (absl::string_view line : absl::StrSplit(table, '\n')) {
+    if (line.empty()) continue;
+    // The header and each row, up to the rating column.
+    std::string row(line);
+    while (!row.empty() && row.back() == ' ') row.pop_back();
+    EXPECT_NE(output.find(row), std::string::npos)
+        << "missing standings row '" << row << "' in\n"
+        << output;
+  }
+}
+
+// The rating column printed for each bot equals the rating `cassino stats
+// --tournament LABEL` computes over the database (rounded alike). Holds for
+// two-sided games (two players, or partnerships), where the finishing
+// order is the win / loss / draw that stats counts.
+void ExpectRatingsOfStats(const std::string& db, const std::string& label,
+                          const std::string& output) {
+  const ShellRun stats =
+      Shell(absl::StrCat(CASSINO_CLI_PATH, " stats ", db, " --tournament ",
+                         label, " --format json 2>/dev/null"));
+  ASSERT_EQ(stats.exit_code, 0) << stats.output;
+  const nlohmann::json doc = nlohmann::json::parse(stats.output);
+  ASSERT_FALSE(doc["bots"].empty());
+  for (const auto& bot : doc["bots"]) {
+    const std::string name = bot["name"];
+    const std::string rating =
+        absl::StrFormat("%.0f ±%.0f", bot["rating"].get<double>(),
+                        1.96 * bot["rating_se"].get<double>());
+    const size_t table = output.find("rank bot ");
+    ASSERT_NE(table, std::string::npos) << output;
+    const size_t row = output.find(absl::StrCat(" ", name, " "), table);
+    ASSERT_NE(row, std::string::npos) << name;
+    const std::string line = output.substr(row, output.find('\n', row) - row);
+    EXPECT_NE(line.find(rating), std::string::npos)
+        << name << ": stats says " << rating << "; printed: " << line;
+  }
+}
+
+std::string MultiBot(const std::string& name, const std::string& strategy) {
+  return absl::StrCat(name, "='", CASSINO_BOT_PATH, " --strategy ", strategy,
+                      " -q'");
+}
+
 TEST(TournamentTest, RoundRobinWithDuplicateDeals) {
   const fs::path dir = TempDir();
   const ShellRun run = Shell(absl::StrCat(
@@ -93,6 +185,8 @@ TEST(TournamentTest, RoundRobinWithDuplicateDeals) {
   }
   EXPECT_EQ(commitments.size(), 3u);
   for (const auto& [c, n] : commitments) EXPECT_EQ(n, 2) << c;
+  recorder->reset();
+  ExpectRatingsOfStats((dir / "t.db").string(), "unit", run.output);
   fs::remove_all(dir);
 }
 
@@ -203,69 +297,6 @@ TEST(TournamentTest, SprtBotAgainstItselfDoesNotAcceptH1) {
   fs::remove_all(dir);
 }
 
-// The finished games labelled `label` in the databases.
-std::vector<cassino::recorder::GameSummary> Games(
-    const std::vector<std::string>& dbs, const std::string& label) {
-  std::vector<cassino::recorder::GameSummary> out;
-  for (const std::string& db : dbs) {
-    auto recorder = cassino::recorder::Recorder::Open(
-        db, cassino::recorder::Durability::kNormal);
-    EXPECT_TRUE(recorder.ok()) << recorder.status();
-    if (!recorder.ok()) return out;
-    cassino::recorder::ListFilter filter;
-    filter.label = label;
-    auto games = (*recorder)->List(filter);
-    EXPECT_TRUE(games.ok());
-    if (games.ok()) out.insert(out.end(), games->begin(), games->end());
-  }
-  return out;
-}
-
-// The standings of the games labelled `label` over the databases, counted
-// from the records as the referee and `cassino stats --tournament` count
-// them (recorder/standings.h), formatted as `cassino tournament` prints
-// them; every line of it must be in `output` (which adds a rating column).
-void ExpectStandingsFromRecords(const std::vector<std::string>& dbs,
-                                const std::string& label,
-                                const std::vector<std::string>& bots,
-                                const std::string& output) {
-  std::vector<cassino::recorder::StandingGame> games;
-  for (const std::string& db : dbs) {
-    auto recorder = cassino::recorder::Recorder::Open(
-        db, cassino::recorder::Durability::kNormal);
-    ASSERT_TRUE(recorder.ok()) << recorder.status();
-    auto forfeits = (*recorder)->ForfeitsByLabel(label);
-    ASSERT_TRUE(forfeits.ok());
-    for (const auto& g : Games({db}, label)) {
-      if (g.status != cassino::recorder::GameStatus::kFinished) continue;
-      cassino::recorder::StandingGame sg;
-      sg.bots = g.bots;
-      if (auto it = forfeits->find(g.game_id); it != forfeits->end()) {
-        sg.forfeits = it->second;
-      }
-      sg.winner = g.winner;
-      sg.totals = g.totals;
-      games.push_back(sg);
-    }
-  }
-  const std::string table = cassino::tournament::FormatStandings(
-      cassino::recorder::ComputeStandings(bots, games));
-  for (absl::string_view line : absl::StrSplit(table, '\n')) {
-    if (line.empty()) continue;
-    // The header and each row, up to the rating column.
-    std::string row(line);
-    while (!row.empty() && row.back() == ' ') row.pop_back();
-    EXPECT_NE(output.find(row), std::string::npos)
-        << "missing standings row '" << row << "' in\n"
-        << output;
-  }
-}
-
-std::string MultiBot(const std::string& name, const std::string& strategy) {
-  return absl::StrCat(name, "='", CASSINO_BOT_PATH, " --strategy ", strategy,
-                      " -q'");
-}
-
 // A 4-player partnership tournament of four bots through a real referee:
 // one table, its three partner splits, each rotated through the four seats
 // (12 games); the records show every bot at every seat three times and
@@ -307,10 +338,12 @@ TEST(TournamentTest, PartnershipTournamentRotatesSeatsAndPartners) {
   EXPECT_EQ(partners.size(), 6u);
   for (const auto& [pair, n] : partners) EXPECT_EQ(n, 4) << pair.first;
   ExpectStandingsFromRecords({db}, "teams", bots, run.output);
+  ExpectRatingsOfStats(db, "teams", run.output);
   // Each game with a winner gives two bots a win.
   int printed_wins = 0;
   for (const std::string& b : bots) {
-    const size_t at = run.output.find(absl::StrCat(" ", b, " "));
+    const size_t at = run.output.find(absl::StrCat(" ", b, " "),
+                                      run.output.find("rank bot "));
     ASSERT_NE(at, std::string::npos);
     int games_played = 0, won = 0;
     ASSERT_EQ(std::sscanf(run.output.c_str() + at + b.size() + 2, "%d %d",
