@@ -511,6 +511,18 @@ TEST(TournamentTest, AcrossTwoRefereesEveryGameOnce) {
       EXPECT_NE(run.output.find(g.game_id), std::string::npos) << g.game_id;
     }
   }
+  // The lines naming each referee: as many as its database holds games.
+  auto lines_naming = [&](const std::string& address) {
+    size_t n = 0;
+    for (size_t at = 0;
+         (at = run.output.find("[" + address + "]", at)) != std::string::npos;
+         ++at) {
+      ++n;
+    }
+    return n;
+  };
+  EXPECT_EQ(lines_naming(a.address), in_a.size()) << run.output;
+  EXPECT_EQ(lines_naming(b.address), in_b.size()) << run.output;
   // The address without a referee played nothing. (Whether it was tried
   // before the others had taken every game depends on timing: the given-up
   // path is checked on its own below.)
