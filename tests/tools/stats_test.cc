@@ -1274,5 +1274,103 @@ TEST_F(StatsTest, Command) {
   EXPECT_THAT(missing.err, HasSubstr("no such file"));
 }
 
+// Removes from the database at `path` every game for which `drop(rowid of
+// its games row)` holds, from every table that has a game_id column.
+void DropGames(const std::string& path, const std::string& where) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  std::vector<std::string> tables;
+  sqlite3_stmt* st = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db,
+                               "SELECT m.name FROM sqlite_master m, "
+                               "pragma_table_info(m.name) c WHERE m.type = "
+                               "'table' AND c.name = 'game_id'",
+                               -1, &st, nullptr),
+            SQLITE_OK);
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    tables.emplace_back(
+        reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  ASSERT_GE(tables.size(), 3u);
+  std::string sql = absl::StrCat(
+      "CREATE TEMP TABLE dropped AS SELECT game_id FROM games WHERE ", where,
+      ";");
+  for (const std::string& t : tables) {
+    absl::StrAppend(&sql, "DELETE FROM ", t,
+                    " WHERE game_id IN (SELECT game_id FROM dropped);");
+  }
+  Sql(path, sql.c_str());
+}
+
+TEST_F(StatsTest, ARecordSetReadsAsOneDatabase) {
+  // The games split between two databases (as two referees would hold
+  // them), alternating in id order so that duplicate pairs span the files.
+  const std::string a = *dir_ + "/set_a.db", b = *dir_ + "/set_b.db";
+  for (const std::string& path : {a, b}) {
+    std::filesystem::copy_file(
+        *db_, path, std::filesystem::copy_options::overwrite_existing);
+  }
+  DropGames(a, "rowid % 2 = 0");
+  DropGames(b, "rowid % 2 = 1");
+  const Stats whole = Read();
+  ASSERT_GT(whole.summary.duplicate_pairs, 0);
+  for (const Filter& f : {Filter{}, Filter{"cup", "random_b", 0, 0}}) {
+    for (int threads : {1, 2}) {
+      Options options;
+      options.threads = threads;
+      const std::vector<std::string> set = {a, b};
+      absl::StatusOr<Stats> s = ReadStats(set, f, options);
+      ASSERT_TRUE(s.ok()) << s.status();
+      absl::StatusOr<Stats> one = ReadStats(*db_, f, options);
+      ASSERT_TRUE(one.ok()) << one.status();
+      EXPECT_EQ(Comparable(*s), Comparable(*one));
+      CheckAgainst(*s, f);
+    }
+  }
+  // Each half alone holds fewer pairs than the set: pairs span the files.
+  absl::StatusOr<Stats> half_a = ReadStats(a, {});
+  absl::StatusOr<Stats> half_b = ReadStats(b, {});
+  ASSERT_TRUE(half_a.ok() && half_b.ok());
+  EXPECT_LT(half_a->summary.duplicate_pairs + half_b->summary.duplicate_pairs,
+            whole.summary.duplicate_pairs);
+  EXPECT_EQ(half_a->summary.games + half_b->summary.games, whole.summary.games);
+
+  // A game held by two databases would count twice: refused, naming both.
+  const std::vector<std::string> twice = {*db_, a};
+  absl::StatusOr<Stats> dup = ReadStats(twice, {});
+  EXPECT_EQ(dup.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(dup.status().message(), HasSubstr(*db_));
+  EXPECT_THAT(dup.status().message(), HasSubstr(a));
+
+  // The command: files, or a directory of them.
+  const std::string set_dir = *dir_ + "/set";
+  std::filesystem::create_directories(set_dir);
+  std::filesystem::copy_file(a, set_dir + "/a.db",
+                             std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::copy_file(b, set_dir + "/b.db",
+                             std::filesystem::copy_options::overwrite_existing);
+  const CliRun from_files =
+      RunCli(absl::StrCat("stats ", a, " ", b, " --format json"), *dir_);
+  ASSERT_EQ(from_files.exit_code, 0) << from_files.err;
+  const CliRun from_dir =
+      RunCli(absl::StrCat("stats ", set_dir, " --format json"), *dir_);
+  ASSERT_EQ(from_dir.exit_code, 0) << from_dir.err;
+  const CliRun from_one =
+      RunCli(absl::StrCat("stats ", *db_, " --format json"), *dir_);
+  ASSERT_EQ(from_one.exit_code, 0) << from_one.err;
+  auto without_time = [](const std::string& text) {
+    nlohmann::json j = nlohmann::json::parse(text);
+    j["summary"].erase("seconds");
+    return j;
+  };
+  EXPECT_EQ(without_time(from_files.out), without_time(from_one.out));
+  EXPECT_EQ(without_time(from_dir.out), without_time(from_one.out));
+  const CliRun refused = RunCli(absl::StrCat("stats ", *db_, " ", a), *dir_);
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_THAT(refused.err, HasSubstr("count twice"));
+}
+
 }  // namespace
 }  // namespace cassino::stats

@@ -425,6 +425,20 @@ TEST(TournamentTest, TooFewBotsForTheSeatsIsAnError) {
   fs::remove_all(dir);
 }
 
+TEST(TournamentTest, AScheduleTooLargeIsRefusedBeforeItIsMade) {
+  std::string bots;
+  for (int i = 0; i < 60; ++i) absl::StrAppend(&bots, " --bot b", i, "=true");
+  const ShellRun run = Shell(absl::StrCat(
+      CASSINO_CLI_PATH, " tournament --address 127.0.0.1:1 --admin-token t",
+      bots, " --rules 'standard players=6' --games 1"));
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  // C(60, 6) tables of 6 games.
+  EXPECT_NE(run.output.find("the schedule would have 300383160 games (at "
+                            "most 100000)"),
+            std::string::npos)
+      << run.output;
+}
+
 // A referee started by the test on its own database; stopped on
 // destruction.
 struct TestReferee {

@@ -1,4 +1,6 @@
-// cassino stats DB: per-bot statistics over a database of game records.
+// cassino stats DB...: per-bot statistics over the game records of one
+// database or of a record set (several referees' databases, or directories
+// of them).
 // The computation and the formats are in tools/stats/stats.h.
 
 #include <fstream>
@@ -16,7 +18,7 @@ namespace cassino::cli {
 namespace {
 
 struct Options {
-  std::string db;
+  std::vector<std::string> dbs;  // DB...: files or directories
   std::string tournament;
   std::vector<std::string> bots;
   std::string sprt;
@@ -30,7 +32,10 @@ struct Options {
 
 constexpr const char kFooter[] = R"(DESCRIPTION
   Reads the game records in DB (the referee's SQLite database; it is opened
-  read-only and may be in use by a running referee) and prints, per bot:
+  read-only and may be in use by a running referee; several databases, or
+  directories of *.db files, are one record set: the databases of several
+  referees, bots matched by name, duplicate pairs matched across files, and
+  a game id held by two databases refused) and prints, per bot:
   games, wins, losses and draws; the win rate with its 95% Wilson interval;
   a Bradley-Terry rating on the Elo scale (mean 1500) with its 95% interval
   (+-1.96 standard errors from the Fisher information); the likelihood of
@@ -139,10 +144,20 @@ int Run(const Options& opt) {
       return 2;
     }
   }
+  RecordArgs args;
+  if (absl::Status s = SplitRecordArgs(opt.dbs, &args); !s.ok()) {
+    std::cerr << "cassino stats: " << s.message() << "\n";
+    return 1;
+  }
+  if (!args.games.empty()) {
+    std::cerr << "cassino stats: " << args.games[0]
+              << ": no such file or directory\n";
+    return 1;
+  }
   stats::Options options;
   options.move_times = !opt.no_move_times && opt.sprt.empty();
   absl::StatusOr<stats::Stats> result =
-      stats::ReadStats(opt.db, filter, options);
+      stats::ReadStats(args.databases, filter, options);
   if (!result.ok()) {
     std::cerr << "cassino stats: " << result.status().message() << "\n";
     return 1;
@@ -185,7 +200,10 @@ void AddStatsCommand(CLI::App& app, int* exit_code) {
       "Bradley-Terry ratings with error bars, LOS, head to head, points by "
       "item, seat advantage, move times, forfeits, duplicate pairs.");
   auto opt = std::make_shared<Options>();
-  cmd->add_option("DB", opt->db, "the referee's SQLite game record database")
+  cmd->add_option("DB...", opt->dbs,
+                  "the referee's SQLite game record database; several "
+                  "databases (or directories of *.db files) are read as one "
+                  "record set")
       ->required();
   cmd->add_option("--tournament", opt->tournament,
                   "only games with this label (exact match)");

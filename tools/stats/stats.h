@@ -29,16 +29,9 @@
 //    every bot of the winning side beats every bot of every other side once;
 //    in a finished game without a winner, every pair of bots on different
 //    sides draws once. So a 3-player game gives 2 pairwise results.
-//  * Ratings: Bradley–Terry, fitted by Newton's method on the log-likelihood
-//    with draws as half a win each; Elo = 400·log10(strength), shifted so
-//    that the mean rating is 1500. The standard errors come from the
-//    inverse Fisher information (the negated Hessian) of the centred
-//    ratings; `interval` is ±1.96·SE. Each bot also plays `prior_draws`
-//    virtual draws against a virtual 1500-rated opponent (default 1): this
-//    keeps unbeaten, winless and disconnected bots finite and is negligible
-//    once a bot has played a few dozen games; set it to 0 for the plain
-//    maximum-likelihood fit. LOS(i over j) = Φ((r_i − r_j) / SE(r_i − r_j)),
-//    with the SE of the difference from the same covariance matrix.
+//  * Ratings: Bradley–Terry over the pairwise results (tools/stats/ratings.h),
+//    with Options::prior_draws virtual draws per bot (default 1); the
+//    interval is ±1.96·SE.
 //  * Points per round by item: the points of each score item of the `round`
 //    events credited to the bot's side, divided by the rounds the bot
 //    played. `aces` and `sweeps` add up every ace and sweep item;
@@ -69,11 +62,13 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "tools/stats/ratings.h"
 
 namespace cassino::stats {
 
@@ -225,23 +220,18 @@ struct Stats {
   bool move_times = true;  // Options::move_times: were move events read
 };
 
-// Reads the database at `path` (read-only) into Stats. NotFound if the file
-// is missing; FailedPrecondition if it is not a recorder database.
+// Reads the databases at `paths` (read-only; one, or the record set of
+// several referees, recorder/record_set.h) into Stats, as one set of
+// games: bots are matched by name across the databases, and duplicate pairs
+// may span them. NotFound if a file is missing; FailedPrecondition if one
+// is not a recorder database, or if a game id is held by two of them (a
+// database listed under two names, or a copy: the games would count twice).
+// Errors name the database.
+absl::StatusOr<Stats> ReadStats(std::span<const std::string> paths,
+                                const Filter& filter,
+                                const Options& options = {});
 absl::StatusOr<Stats> ReadStats(const std::string& path, const Filter& filter,
                                 const Options& options = {});
-
-// The Bradley–Terry fit on its own. `wins[i][j]` is the (possibly
-// fractional: draws count half) number of wins of i over j; the matrix is
-// square. Ratings are on the Elo scale with mean 1500.
-struct Ratings {
-  std::vector<double> elo;
-  std::vector<double> se;                // NaN if not identifiable
-  std::vector<std::vector<double>> los;  // los[i][j]
-  int iterations = 0;
-  bool converged = false;
-};
-Ratings FitBradleyTerry(const std::vector<std::vector<double>>& wins,
-                        double prior_draws);
 
 // Output formats. Every formatter returns the whole document.
 enum class Format { kText, kCsv, kJson, kHtml };

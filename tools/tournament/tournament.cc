@@ -537,11 +537,25 @@ absl::StatusOr<TournamentResult> RunTournament(
   if (o.addresses.empty()) {
     return absl::InvalidArgumentError("no referee address");
   }
-  std::vector<GameSpec> schedule = MakeSchedule(o);
-  if (schedule.size() > 100000) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the schedule has ", schedule.size(), " games (at most 100000)"));
+  // The schedule's size before it is made: C(n, P) grows fast.
+  {
+    const int n = static_cast<int>(o.bots.size());
+    const bool gauntlet = o.schedule == Schedule::kGauntlet;
+    double games = 1;
+    const int from = gauntlet ? n - 1 : n;
+    const int k = gauntlet ? o.players - 1 : o.players;
+    for (int i = 0; i < k; ++i) games = games * (from - i) / (i + 1);
+    int per = std::max(1, o.games_per_pairing);
+    if (o.players >= 3 || o.duplicate) {
+      per = (per + o.players - 1) / o.players * o.players;
+    }
+    games *= per * (o.partnerships ? 3 : 1);
+    if (games > 100000) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "the schedule would have %.0f games (at most 100000)", games));
+    }
   }
+  std::vector<GameSpec> schedule = MakeSchedule(o);
   Runner runner(o, std::move(schedule), std::move(progress));
   TournamentResult result;
   result.games = runner.Run();

@@ -195,13 +195,16 @@ absl::StatusOr<std::string> Viewer::TournamentRatingsSvg(
     const std::string& name) const {
   absl::StatusOr<const ViewerDatabase*> db = FindTournament(name);
   if (!db.ok()) return db.status();
+  // A tournament spread over several referees has games in several
+  // databases: rate them all as one record set.
+  std::vector<std::string> paths;
+  for (const auto& d : databases_) paths.push_back(d->path());
   stats::Filter filter;
   filter.tournament = name;
   stats::Options options;
   options.threads = 1;
   options.move_times = false;
-  absl::StatusOr<stats::Stats> s =
-      stats::ReadStats((*db)->path(), filter, options);
+  absl::StatusOr<stats::Stats> s = stats::ReadStats(paths, filter, options);
   if (!s.ok()) return s.status();
   std::string svg = stats::RatingsChart(*s);
   if (svg.rfind("<svg", 0) == 0) {

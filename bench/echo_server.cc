@@ -1,0 +1,104 @@
+// echo_server: the physical baseline of referee_ratios, a bare gRPC server
+// that echoes every message of each EchoService.Echo stream, with nothing
+// behind it. Built on the callback server API (ServerBidiReactor), as the
+// referee's Play is served by gRPC's own threads; it runs as its own process
+// so that its CPU is read alone.
+//
+// Usage: echo_server [--listen HOST:PORT] [--port-file FILE]
+//   --listen     where to listen (default 127.0.0.1:0, any free port)
+//   --port-file  write the bound port there once listening
+// Stops on SIGTERM or SIGINT.
+
+#include <pthread.h>
+#include <signal.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include "bench/echo.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
+
+namespace {
+
+using cassino::bench::EchoMessage;
+using cassino::bench::EchoService;
+
+// One stream: read, write it back, read again. The read of the next
+// message starts only once the echo is written, so one buffer serves.
+class Echoer final : public grpc::ServerBidiReactor<EchoMessage, EchoMessage> {
+ public:
+  Echoer() { StartRead(&message_); }
+  void OnReadDone(bool ok) override {
+    if (!ok) {
+      Finish(grpc::Status::OK);
+      return;
+    }
+    StartWrite(&message_);
+  }
+  void OnWriteDone(bool ok) override {
+    if (!ok) {
+      Finish(grpc::Status::OK);
+      return;
+    }
+    StartRead(&message_);
+  }
+  void OnDone() override { delete this; }
+
+ private:
+  EchoMessage message_;
+};
+
+class Service final : public EchoService::CallbackService {
+  grpc::ServerBidiReactor<EchoMessage, EchoMessage>* Echo(
+      grpc::CallbackServerContext* /*context*/) override {
+    return new Echoer;
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string listen = "127.0.0.1:0";
+  std::string port_file;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if ((flag == "--listen" || flag == "--port-file") && i + 1 < argc) {
+      (flag == "--listen" ? listen : port_file) = argv[++i];
+    } else {
+      std::fprintf(stderr,
+                   "usage: echo_server [--listen HOST:PORT] "
+                   "[--port-file FILE]\n");
+      return flag == "--help" || flag == "-h" ? 0 : 2;
+    }
+  }
+  // SIGTERM and SIGINT blocked before gRPC starts its threads (which
+  // inherit the mask), then awaited by this one.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  Service service;
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&service);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (server == nullptr || port <= 0) {
+    std::fprintf(stderr, "echo_server: cannot listen on %s\n", listen.c_str());
+    return 1;
+  }
+  if (!port_file.empty()) {
+    const std::string tmp = port_file + ".tmp";
+    std::ofstream(tmp) << port << "\n";
+    std::rename(tmp.c_str(), port_file.c_str());
+  }
+  int signal_number = 0;
+  sigwait(&signals, &signal_number);
+  server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  return 0;
+}

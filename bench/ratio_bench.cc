@@ -1,0 +1,298 @@
+// referee_ratios: the referee measured against the bare gRPC baseline, as
+// issue #18 states the performance targets. For each number of concurrent
+// games G (default 1, 16, 64) it runs, one after the other on the same
+// machine:
+//   - echo:    G echo streams against `echo_server` (a separate process),
+//              each with one 1 KB message in flight;
+//   - referee: G two-player games of instant bots against a fresh
+//              `cassino-referee` process (a new database each run), in each
+//              durability mode (default normal, full).
+// Both are driven by the same callback-API client (load_client.h) from this
+// process. Each run warms up for --warmup seconds, then measures for
+// --seconds: round trips (an echo; a move from writing it to reading its
+// verdict, which the referee sends once the move is recorded), their p50 and
+// p99, the server process's CPU (/proc/PID/stat) and this program's own.
+//
+// A move costs the referee five messages (the move, its verdict, the played
+// move to both seats, the next YourTurn); an echo costs two. The three
+// ratios (docs/performance.md):
+//   throughput  referee messages/s ÷ echo messages/s, at 16 and 64 games,
+//               target ≥ 50%;
+//   CPU         referee CPU per move ÷ (echo CPU per round trip × 5/2, the
+//               echo's CPU for a move's five messages), target ≤ 3;
+//   latency     referee p99 − echo p99 at 1 game, normal durability,
+//               target ≤ 0.5 ms.
+//
+// Exit status: 0 when every run completed without errors (whether or not
+// the targets are met: this is a measurement), 1 on errors, 2 on a usage
+// or setup failure.
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "bench/load_client.h"
+
+namespace {
+
+namespace bench = ::cassino::bench;
+using bench::Clock;
+
+struct Options {
+  std::vector<int> games = {1, 16, 64};
+  std::vector<std::string> modes = {"normal", "full"};
+  double seconds = 10;
+  double warmup = 2;
+  int channels = 4;
+  int payload = 1024;
+  std::string referee;
+  std::string echo_server;
+  bool keep_dir = false;
+};
+
+// One measured run.
+struct Run {
+  std::string what;  // "echo", "referee normal", ...
+  int games = 0;
+  double seconds = 0;
+  int64_t round_trips = 0;
+  int messages_per_round_trip = 0;
+  double p50_us = 0;
+  double p99_us = 0;
+  double server_cpu = 0;  // seconds over the measured window
+  double client_cpu = 0;
+  int64_t errors = 0;
+
+  double rate() const { return round_trips / seconds; }
+  double messages() const { return rate() * messages_per_round_trip; }
+  double server_cpu_us_per_rt() const {
+    return round_trips > 0 ? 1e6 * server_cpu / round_trips : 0;
+  }
+};
+
+void SleepFor(double seconds) {
+  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+}
+
+// Warm-up, then the measured window; `measure` starts counting, `count`
+// reads the round trips so far.
+template <typename Load>
+void Window(const Options& o, pid_t server, Load& load, Run* run) {
+  SleepFor(o.warmup);
+  load.Measure();
+  const double server0 = bench::ProcCpuSeconds(server);
+  const double client0 = bench::OwnCpuSeconds();
+  const Clock::time_point start = Clock::now();
+  SleepFor(o.seconds);
+  run->seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  run->server_cpu = bench::ProcCpuSeconds(server) - server0;
+  run->client_cpu = bench::OwnCpuSeconds() - client0;
+}
+
+bool RunEcho(const Options& o, int games, const std::filesystem::path& dir,
+             Run* run) {
+  bench::ServerProcess server;
+  if (!bench::StartServer(o.echo_server, {"--listen", "127.0.0.1:0"}, dir,
+                          (dir / "echo.log").string(), &server)) {
+    return false;
+  }
+  run->what = "echo";
+  run->games = games;
+  run->messages_per_round_trip = 2;
+  {
+    bench::EchoLoad load(games, o.payload, o.channels, server.address);
+    load.StartAll();
+    Window(o, server.pid, load, run);
+    run->round_trips = load.round_trips();
+    run->p50_us = load.latency().PercentileUs(0.50);
+    run->p99_us = load.latency().PercentileUs(0.99);
+    if (!load.Stop(10)) ++run->errors;
+    run->errors += load.errors();
+  }
+  bench::Terminate(server.pid, 10);
+  return true;
+}
+
+bool RunReferee(const Options& o, int games, const std::string& mode,
+                const std::filesystem::path& dir, Run* run) {
+  const std::filesystem::path db =
+      dir / ("ratios-" + mode + "-" + std::to_string(games) + ".db");
+  const std::string token = bench::NewToken();
+  const std::string token_file = (dir / "admin_token").string();
+  {
+    std::ofstream out(token_file);
+    out << token << "\n";
+  }
+  std::filesystem::permissions(
+      token_file,
+      std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  bench::ServerProcess server;
+  if (!bench::StartServer(
+          o.referee,
+          {"--listen", "127.0.0.1:0", "--db", db.string(), "--durability", mode,
+           "--admin-token-file", token_file},
+          dir, (dir / ("referee-" + mode + ".log")).string(), &server)) {
+    return false;
+  }
+  run->what = "referee " + mode;
+  run->games = games;
+  run->messages_per_round_trip = 5;
+  {
+    bench::RefereeLoadOptions lo;
+    lo.games = games;
+    lo.channels = o.channels;
+    lo.admin_token = token;
+    bench::RefereeLoad load(lo, server.address);
+    load.StartAll();
+    Window(o, server.pid, load, run);
+    run->round_trips = load.moves();
+    run->p50_us = load.latency().PercentileUs(0.50);
+    run->p99_us = load.latency().PercentileUs(0.99);
+    if (!load.Stop(30)) ++run->errors;
+    run->errors += load.errors();
+  }
+  bench::Terminate(server.pid, 15);
+  if (!o.keep_dir) {
+    for (const char* suffix : {"", "-wal", "-shm", ".lock"}) {
+      std::error_code ec;
+      std::filesystem::remove(db.string() + suffix, ec);
+    }
+  }
+  return true;
+}
+
+void PrintRun(const Run& r) {
+  std::printf("%-16s %5d %11.0f %11.0f %8.0f %8.0f %10.1f %10.1f %9.0f%%\n",
+              r.what.c_str(), r.games, r.rate(), r.messages(), r.p50_us,
+              r.p99_us, r.server_cpu_us_per_rt(),
+              100 * r.server_cpu / r.seconds, 100 * r.client_cpu / r.seconds);
+  std::fflush(stdout);
+}
+
+const char* Verdict(bool met) { return met ? "met" : "NOT met"; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  CLI::App app(
+      "referee_ratios: the referee against a bare gRPC echo server, both "
+      "separate processes driven by the same callback-API client; prints "
+      "the throughput, CPU-per-move and added-latency ratios of "
+      "docs/performance.md.");
+  app.add_option("--games", o.games, "concurrent games (echo streams) per run")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 10000));
+  app.add_option("--modes", o.modes, "referee durability modes")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"normal", "full"}));
+  app.add_option("--seconds", o.seconds, "measured seconds per run")
+      ->check(CLI::Range(0.1, 3600.0));
+  app.add_option("--warmup", o.warmup, "seconds before measuring, per run")
+      ->check(CLI::Range(0.0, 600.0));
+  app.add_option("--channels", o.channels, "gRPC channels (TCP connections)")
+      ->check(CLI::Range(1, 64));
+  app.add_option("--payload", o.payload, "echo message size in bytes")
+      ->check(CLI::Range(0, 1 << 20));
+  app.add_option("--referee", o.referee,
+                 "the referee binary (default: the build tree's)");
+  app.add_option("--echo-server", o.echo_server,
+                 "the echo server binary (default: beside this program)");
+  app.add_flag("--keep-dir", o.keep_dir,
+               "keep the temporary directory (databases, server logs)");
+  CLI11_PARSE(app, argc, argv);
+  if (o.referee.empty()) {
+    o.referee = bench::BesideThisBinary("../referee/cassino-referee");
+  }
+  if (o.echo_server.empty())
+    o.echo_server = bench::BesideThisBinary("echo_server");
+  signal(SIGPIPE, SIG_IGN);
+
+  std::string pattern =
+      (std::filesystem::temp_directory_path() / "referee_ratios.XXXXXX")
+          .string();
+  if (mkdtemp(pattern.data()) == nullptr) {
+    std::perror("referee_ratios: mkdtemp");
+    return 2;
+  }
+  const std::filesystem::path dir = pattern;
+  std::printf(
+      "referee_ratios: %.0f s measured after %.0f s warm-up per run, %d "
+      "channel(s), echo payload %d bytes, %u cores, load %s\n",
+      o.seconds, o.warmup, o.channels, o.payload,
+      std::thread::hardware_concurrency(), [] {
+        std::ifstream in("/proc/loadavg");
+        static std::string text;
+        std::getline(in, text);
+        return text.c_str();
+      }());
+  std::printf("%-16s %5s %11s %11s %8s %8s %10s %10s %10s\n", "run", "games",
+              "rt/s", "messages/s", "p50 us", "p99 us", "cpu us/rt",
+              "server cpu", "client cpu");
+
+  int64_t errors = 0;
+  std::vector<Run> runs;
+  for (int games : o.games) {
+    Run echo;
+    if (!RunEcho(o, games, dir, &echo)) return 2;
+    PrintRun(echo);
+    errors += echo.errors;
+    runs.push_back(echo);
+    for (const std::string& mode : o.modes) {
+      Run ref;
+      if (!RunReferee(o, games, mode, dir, &ref)) return 2;
+      PrintRun(ref);
+      errors += ref.errors;
+      runs.push_back(ref);
+    }
+  }
+
+  std::printf("\nratios against the echo baseline of the same game count\n");
+  const Run* echo = nullptr;
+  for (const Run& r : runs) {
+    if (r.what == "echo") {
+      echo = &r;
+      continue;
+    }
+    if (echo == nullptr || echo->round_trips == 0 || r.round_trips == 0) {
+      continue;
+    }
+    const double throughput = r.messages() / echo->messages();
+    const double cpu_budget = echo->server_cpu_us_per_rt() * 5.0 / 2.0;
+    const double cpu_ratio = r.server_cpu_us_per_rt() / cpu_budget;
+    std::printf(
+        "  %-15s %3d games: throughput %5.1f%% (target >= 50%%%s), CPU per "
+        "move %.1f us = %.2f x the echo's %.1f us for 5 messages (target "
+        "<= 3: %s)",
+        r.what.c_str(), r.games, 100 * throughput,
+        r.games >= 16 ? (throughput >= 0.5 ? ": met" : ": NOT met") : "",
+        r.server_cpu_us_per_rt(), cpu_ratio, cpu_budget,
+        Verdict(cpu_ratio <= 3));
+    if (r.games == 1) {
+      const double added_ms = (r.p99_us - echo->p99_us) / 1000;
+      std::printf("; p99 added %.2f ms (target <= 0.5 ms%s)", added_ms,
+                  r.what == "referee normal"
+                      ? (added_ms <= 0.5 ? ": met" : ": NOT met")
+                      : ", stated for normal");
+    }
+    std::printf("\n");
+  }
+  std::printf("errors: %lld\n", static_cast<long long>(errors));
+  if (!o.keep_dir) {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  } else {
+    std::printf("kept %s\n", dir.c_str());
+  }
+  return errors > 0 ? 1 : 0;
+}
