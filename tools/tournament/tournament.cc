@@ -22,7 +22,7 @@
 #include "rules/rule_set.h"
 #include "tools/playout/random_playout.h"
 #include "tools/stats/finishing_order.h"
-#include "tools/stats/stats.h"
+#include "tools/stats/ratings.h"
 #include "tools/tournament/process.h"
 #include "tools/tournament/run_game.h"
 
