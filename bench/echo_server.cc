@@ -19,47 +19,8 @@
 #include <memory>
 #include <string>
 
-#include "bench/echo.grpc.pb.h"
+#include "bench/echo_service.h"
 #include "grpcpp/grpcpp.h"
-
-namespace {
-
-using cassino::bench::EchoMessage;
-using cassino::bench::EchoService;
-
-// One stream: read, write it back, read again. The read of the next
-// message starts only once the echo is written, so one buffer serves.
-class Echoer final : public grpc::ServerBidiReactor<EchoMessage, EchoMessage> {
- public:
-  Echoer() { StartRead(&message_); }
-  void OnReadDone(bool ok) override {
-    if (!ok) {
-      Finish(grpc::Status::OK);
-      return;
-    }
-    StartWrite(&message_);
-  }
-  void OnWriteDone(bool ok) override {
-    if (!ok) {
-      Finish(grpc::Status::OK);
-      return;
-    }
-    StartRead(&message_);
-  }
-  void OnDone() override { delete this; }
-
- private:
-  EchoMessage message_;
-};
-
-class Service final : public EchoService::CallbackService {
-  grpc::ServerBidiReactor<EchoMessage, EchoMessage>* Echo(
-      grpc::CallbackServerContext* /*context*/) override {
-    return new Echoer;
-  }
-};
-
-}  // namespace
 
 int main(int argc, char** argv) {
   std::string listen = "127.0.0.1:0";
@@ -82,7 +43,7 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGTERM);
   sigaddset(&signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  Service service;
+  cassino::bench::EchoServiceImpl service;
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);

@@ -103,6 +103,28 @@ std::string NewToken() {
   return token;
 }
 
+std::filesystem::path MakeTempDir(const std::string& prefix) {
+  std::string pattern =
+      (std::filesystem::temp_directory_path() / (prefix + ".XXXXXX")).string();
+  if (mkdtemp(pattern.data()) == nullptr) {
+    std::perror((prefix + ": mkdtemp").c_str());
+    return {};
+  }
+  return pattern;
+}
+
+std::string WriteAdminTokenFile(const std::filesystem::path& dir,
+                                const std::string& token) {
+  const std::string path = (dir / "admin_token").string();
+  {
+    std::ofstream out(path);
+    out << token << "\n";
+  }
+  std::filesystem::permissions(path, std::filesystem::perms::owner_read |
+                                         std::filesystem::perms::owner_write);
+  return path;
+}
+
 std::string BesideThisBinary(const std::string& relative) {
   std::error_code ec;
   const std::filesystem::path self =

@@ -64,6 +64,13 @@ double ProcCpuSeconds(pid_t pid);
 double OwnCpuSeconds();
 // A random 40-hex-digit token.
 std::string NewToken();
+// A new directory under the system's temporary directory, named
+// `prefix`.XXXXXX; empty (with a message on stderr) on failure.
+std::filesystem::path MakeTempDir(const std::string& prefix);
+// Writes `token` to DIR/admin_token, readable by its owner only, for a
+// referee's --admin-token-file. The file's path.
+std::string WriteAdminTokenFile(const std::filesystem::path& dir,
+                                const std::string& token);
 // `relative` resolved against the directory of this executable (the build
 // tree: "../referee/cassino-referee").
 std::string BesideThisBinary(const std::string& relative);

@@ -220,21 +220,11 @@ int main(int argc, char** argv) {
     if (referee.empty()) {
       referee = cassino::bench::BesideThisBinary("../referee/cassino-referee");
     }
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "referee_load.XXXXXX")
-            .string();
-    if (mkdtemp(pattern.data()) == nullptr) {
-      std::perror("referee_load: mkdtemp");
-      return 2;
-    }
-    dir = pattern;
+    dir = cassino::bench::MakeTempDir("referee_load");
+    if (dir.empty()) return 2;
     options.admin_token = cassino::bench::NewToken();
-    const std::string token_file = (dir / "admin_token").string();
-    {
-      std::ofstream out(token_file);
-      out << options.admin_token << "\n";
-    }
-    chmod(token_file.c_str(), 0600);
+    const std::string token_file =
+        cassino::bench::WriteAdminTokenFile(dir, options.admin_token);
     cassino::bench::ServerProcess server;
     if (!cassino::bench::StartServer(
             referee,

@@ -128,14 +128,7 @@ bool RunReferee(const Options& o, int games, const std::string& mode,
   const std::filesystem::path db =
       dir / ("ratios-" + mode + "-" + std::to_string(games) + ".db");
   const std::string token = bench::NewToken();
-  const std::string token_file = (dir / "admin_token").string();
-  {
-    std::ofstream out(token_file);
-    out << token << "\n";
-  }
-  std::filesystem::permissions(
-      token_file,
-      std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  const std::string token_file = bench::WriteAdminTokenFile(dir, token);
   bench::ServerProcess server;
   if (!bench::StartServer(
           o.referee,
@@ -218,14 +211,8 @@ int main(int argc, char** argv) {
     o.echo_server = bench::BesideThisBinary("echo_server");
   signal(SIGPIPE, SIG_IGN);
 
-  std::string pattern =
-      (std::filesystem::temp_directory_path() / "referee_ratios.XXXXXX")
-          .string();
-  if (mkdtemp(pattern.data()) == nullptr) {
-    std::perror("referee_ratios: mkdtemp");
-    return 2;
-  }
-  const std::filesystem::path dir = pattern;
+  const std::filesystem::path dir = bench::MakeTempDir("referee_ratios");
+  if (dir.empty()) return 2;
   std::printf(
       "referee_ratios: %.0f s measured after %.0f s warm-up per run, %d "
       "channel(s), echo payload %d bytes, %u cores, load %s\n",

@@ -36,6 +36,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "bench/echo.grpc.pb.h"
+#include "bench/echo_service.h"
 #include "cassino/v1/referee_service.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "referee/server.h"
@@ -68,40 +69,8 @@ double Micros(Clock::duration d) {
 
 // ---- Baseline: echo -------------------------------------------------------
 
-class EchoService final : public cassino::bench::EchoService::CallbackService {
-  grpc::ServerBidiReactor<cassino::bench::EchoMessage,
-                          cassino::bench::EchoMessage>*
-  Echo(grpc::CallbackServerContext*) override {
-    class Reactor final
-        : public grpc::ServerBidiReactor<cassino::bench::EchoMessage,
-                                         cassino::bench::EchoMessage> {
-     public:
-      Reactor() { StartRead(&msg_); }
-      void OnReadDone(bool ok) override {
-        if (!ok) {
-          Finish(grpc::Status::OK);
-          return;
-        }
-        StartWrite(&msg_);
-      }
-      void OnWriteDone(bool ok) override {
-        if (!ok) {
-          Finish(grpc::Status::OK);
-          return;
-        }
-        StartRead(&msg_);
-      }
-      void OnDone() override { delete this; }
-
-     private:
-      cassino::bench::EchoMessage msg_;
-    };
-    return new Reactor();
-  }
-};
-
 Result RunEcho(int streams, double seconds, size_t payload_bytes) {
-  EchoService service;
+  cassino::bench::EchoServiceImpl service;
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(),

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "CLI/CLI.hpp"
+#include "absl/synchronization/mutex.h"
 #include "referee/auth.h"
 #include "referee/server.h"
 
@@ -28,6 +29,13 @@ bool ReadFile(const std::string& path, std::string* out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef NDEBUG
+  // Debian's abseil is built with absl::Mutex's deadlock detection on: a
+  // lock-order graph updated on every Lock, about 3% of the referee's CPU
+  // under load (docs/performance.md). Release builds skip it; Debug builds
+  // (the sanitizer pass, the tests) keep it.
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
+#endif
   // Block the shutdown signals before gRPC starts threads, so that only the
   // sigwait below receives them.
   sigset_t signals;

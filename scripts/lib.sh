@@ -14,7 +14,7 @@ BUILD_PACKAGES=(
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   libabsl-dev libsqlite3-dev libssl-dev
   libcli11-dev nlohmann-json3-dev libcpp-httplib-dev grpc-proto
-  golang-github-gogo-googleapis-dev
+  golang-github-gogo-googleapis-dev libgoogle-perftools-dev
 )
 
 # Every Debian package the build, the tests and the example bots use.

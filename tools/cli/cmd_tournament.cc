@@ -3,16 +3,20 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <random>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "rules/rule_set.h"
 #include "tools/cli/commands.h"
 #include "tools/stats/sprt.h"
 #include "tools/stats/sprt_records.h"
@@ -54,6 +58,7 @@ struct Options {
   bool quiet = false;
   std::string sprt;  // SPRT parameters; empty: a fixed schedule
   int max_pairs = 10000;
+  int64_t retry_ms = 600000;
 };
 
 double SecondsSince(std::chrono::steady_clock::time_point start) {
@@ -192,10 +197,125 @@ std::string AdminToken(const Options& opt) {
   return "";
 }
 
+// A's half points in one game of a referee's tournament: 2 a win, 1 no
+// winner, 0 a loss (A's seat found by name).
+int AccountHalfPoints(const v1::TournamentGame& game, const std::string& a) {
+  int seat = -1;
+  for (int s = 0; s < game.bots_size(); ++s) {
+    if (game.bots(s) == a) seat = s;
+  }
+  const int winner = game.result().winner();
+  if (winner >= 0 && winner == seat) return 2;
+  return winner < 0 ? 1 : 0;
+}
+
+// --sprt with --account (or --follow): follows the referee's
+// two-participant duplicate tournament `name`, evaluating the SPRT over its
+// pairs (games 2m and 2m+1) as they end, and cancels the tournament when
+// the test first crosses a bound; games already running play on and count.
+// Following again (--follow NAME --sprt ...) recounts the pairs already
+// played, so an interrupted run resumes.
+int FollowSprt(const Options& opt, tournament::RemoteTournament& remote,
+               const std::string& name, const stats::SprtParams& params) {
+  absl::StatusOr<v1::TournamentInfo> first = remote.Get(name);
+  if (!first.ok()) {
+    std::cerr << "cassino tournament: " << first.status().message() << "\n";
+    return 1;
+  }
+  if (first->spec().participants_size() != 2 || !first->spec().duplicate()) {
+    std::cerr << "cassino tournament: --sprt follows a duplicate tournament "
+                 "of two accounts; '"
+              << name << "' is not one\n";
+    return 2;
+  }
+  const std::string a = first->spec().participants(0);
+  const std::string b = first->spec().participants(1);
+  const auto start = std::chrono::steady_clock::now();
+  tournament::ProgressLine progress = MakeProgress();
+  std::map<int, v1::TournamentGame> ended;
+  stats::Pentanomial counts{};
+  int pairs = 0, uncounted = 0;
+  stats::Verdict verdict = stats::Verdict::kContinue;
+  std::string cancel_error;
+  absl::StatusOr<v1::TournamentInfo> info = remote.Follow(
+      name,
+      [&](const v1::TournamentGame& g, int, int) {
+        ended[g.index()] = g;
+        const int pair = g.index() / 2;
+        auto g0 = ended.find(2 * pair);
+        auto g1 = ended.find(2 * pair + 1);
+        if (g0 == ended.end() || g1 == ended.end()) return;
+        ++pairs;
+        const bool counted = g0->second.status() == v1::GAME_STATUS_FINISHED &&
+                             g1->second.status() == v1::GAME_STATUS_FINISHED;
+        std::string letters;
+        int half = 0;
+        for (const auto* game : {&g0->second, &g1->second}) {
+          const int h = AccountHalfPoints(*game, a);
+          half += h;
+          letters += h == 2 ? 'W' : h == 1 ? 'D' : 'L';
+        }
+        if (counted) {
+          ++counts[half];
+        } else {
+          ++uncounted;
+        }
+        const stats::SprtResult now = stats::EvaluatePairs(params, counts);
+        if (now.verdict != stats::Verdict::kContinue &&
+            verdict == stats::Verdict::kContinue) {
+          verdict = now.verdict;
+          const absl::Status cancelled = remote.Cancel(
+              name,
+              absl::StrCat(
+                  "sprt: ", verdict == stats::Verdict::kAcceptH1 ? "H1" : "H0",
+                  " accepted"));
+          // FAILED_PRECONDITION: already over (e.g. the last pair).
+          if (!cancelled.ok() &&
+              cancelled.code() != absl::StatusCode::kFailedPrecondition) {
+            cancel_error = std::string(cancelled.message());
+          }
+        }
+        if (opt.quiet) return;
+        progress.Event(absl::StrFormat(
+            "[pair %d] %s vs %s: %s; LLR %.2f (%.2f, %.2f)", pair, a, b,
+            counted ? letters : std::string("not counted"), now.llr, now.lower,
+            now.upper));
+        progress.Status(tournament::SprtProgress(now.llr, now.lower, now.upper,
+                                                 pairs, SecondsSince(start)));
+      },
+      500, 60000, /*until_settled=*/true);
+  progress.Finish();
+  if (!info.ok()) {
+    std::cerr << "cassino tournament: " << info.status().message() << "\n";
+    return 1;
+  }
+  if (!cancel_error.empty()) {
+    std::cerr << "cassino tournament: could not cancel " << name << ": "
+              << cancel_error << "\n";
+  }
+  const bool cancelled = info->status() == v1::TOURNAMENT_STATUS_CANCELLED;
+  const char* what = verdict == stats::Verdict::kAcceptH1   ? "H1 accepted"
+                     : verdict == stats::Verdict::kAcceptH0 ? "H0 accepted"
+                     : cancelled ? "no decision (tournament cancelled)"
+                                 : "no decision (pair cap)";
+  std::cout
+      << "sprt " << name << ": " << what << " after " << pairs << " pairs in "
+      << absl::StrFormat("%.1f", SecondsSince(start)) << " s"
+      << (uncounted ? absl::StrCat(", ", uncounted, " pairs not counted") : "")
+      << (cancelled && verdict != stats::Verdict::kContinue
+              ? "; tournament cancelled"
+              : "")
+      << "\n\n"
+      << stats::FormatSprtText(stats::EvaluatePairs(params, counts), a, b)
+      << "\n"
+      << tournament::FormatStandings(tournament::StandingsFromProto(*info));
+  return 0;
+}
+
 // --account / --follow: a tournament scheduled by the referee at --address.
 // Creates it (unless following one), then follows it to its end, printing a
-// line per ended game and the referee's standings.
-int RunOnReferee(const Options& opt) {
+// line per ended game and the referee's standings; with `sprt`, FollowSprt.
+int RunOnReferee(const Options& opt, const stats::SprtParams* sprt) {
   if (opt.address.empty()) {
     std::cerr << "cassino tournament: --account and --follow need --address "
                  "(a running referee whose bots connect to its lobby)\n";
@@ -217,8 +337,11 @@ int RunOnReferee(const Options& opt) {
     spec.set_format(opt.schedule == "gauntlet"
                         ? v1::TOURNAMENT_FORMAT_GAUNTLET
                         : v1::TOURNAMENT_FORMAT_ROUND_ROBIN);
-    spec.set_games_per_pairing(opt.games);
-    spec.set_duplicate(opt.duplicate);
+    // With --sprt: the pair cap, at most 500 pairs (the referee's limit of
+    // 1000 games per pairing).
+    spec.set_games_per_pairing(
+        sprt != nullptr ? 2 * std::min(opt.max_pairs, 500) : opt.games);
+    spec.set_duplicate(sprt != nullptr || opt.duplicate);
     spec.set_rules(opt.rules);
     spec.mutable_clock()->set_per_move_ms(opt.per_move_ms);
     spec.mutable_clock()->set_bank_ms(opt.bank_ms > 0 ? opt.bank_ms : -1);
@@ -236,6 +359,7 @@ int RunOnReferee(const Options& opt) {
     std::cout.flush();
     if (opt.detach) return 0;
   }
+  if (sprt != nullptr) return FollowSprt(opt, remote, name, *sprt);
   const auto start = std::chrono::steady_clock::now();
   tournament::ProgressLine progress = MakeProgress();
   absl::StatusOr<v1::TournamentInfo> info = remote.Follow(
@@ -290,13 +414,35 @@ int Run(Options opt) {
       std::cerr << "cassino tournament: --" << sprt.status().message() << "\n";
       return 2;
     }
-    if (opt.bots.size() != 2) {
+    if (opt.bots.size() != 2 && opt.accounts.size() != 2 &&
+        opt.follow.empty()) {
       std::cerr << "cassino tournament: --sprt plays two --bot NAME=COMMAND "
-                   "against each other\n";
+                   "(or two --account NAME) against each other\n";
+      return 2;
+    }
+
+    absl::StatusOr<RuleSet> rules = RuleSet::Parse(opt.rules);
+    if (rules.ok() && rules->players != 2) {
+      std::cerr
+          << "cassino tournament: --sprt plays two-player games (duplicate "
+             "pairs); the rules '"
+          << opt.rules << "' seat " << rules->players << " players\n";
+      return 2;
+    }
+    if (opt.address.find(',') != std::string::npos) {
+      std::cerr << "cassino tournament: --sprt runs on one referee; --address "
+                   "names several\n";
       return 2;
     }
   }
-  if (!opt.accounts.empty() || !opt.follow.empty()) return RunOnReferee(opt);
+  if (opt.bots.empty() && opt.address.find(',') != std::string::npos) {
+    std::cerr << "cassino tournament: --account and --follow take one referee "
+                 "--address\n";
+    return 2;
+  }
+  if (!opt.accounts.empty() || !opt.follow.empty()) {
+    return RunOnReferee(opt, opt.sprt.empty() ? nullptr : &*sprt);
+  }
   tournament::TournamentOptions t;
   for (const std::string& spec : opt.bots) {
     const size_t eq = spec.find('=');
@@ -380,8 +526,16 @@ int Run(Options opt) {
     opt.admin_token = AdminToken(opt);
     if (opt.admin_token.empty()) return 2;
   }
-  t.address = opt.address;
+  for (absl::string_view a :
+       absl::StrSplit(opt.address, ',', absl::SkipWhitespace())) {
+    t.addresses.emplace_back(a);
+  }
+  if (t.addresses.empty()) {
+    std::cerr << "cassino tournament: --address names no referee\n";
+    return 2;
+  }
   t.admin_token = opt.admin_token;
+  t.referee_retry_ms = opt.retry_ms;
 
   if (sprt.ok() && !opt.sprt.empty()) {
     const int code = RunSprt(opt, t, *sprt, referee ? opt.db : "");
@@ -395,15 +549,18 @@ int Run(Options opt) {
   }
   const auto start = std::chrono::steady_clock::now();
   tournament::ProgressLine progress = MakeProgress();
+  t.notice = [&](const std::string& line) {
+    if (!opt.quiet) progress.Event(line);
+  };
   absl::StatusOr<tournament::TournamentResult> result =
       tournament::RunTournament(t, [&](const tournament::GameOutcome& g,
                                        int done, int total) {
         if (opt.quiet) return;
         progress.Event(absl::StrFormat(
-            "[%d/%d] %s", done, total,
-            tournament::DescribeGame(g.game_id, t.bots[g.spec.bot[0]].name,
-                                     t.bots[g.spec.bot[1]].name, g.winner_seat,
-                                     g.reason, g.totals, g.error)));
+            "[%d/%d] %s%s", done, total, tournament::DescribeGame(g, t.bots),
+            t.addresses.size() > 1 && !g.address.empty()
+                ? absl::StrCat(" [", g.address, "]")
+                : ""));
         progress.Status(
             tournament::GamesProgress(done, total, SecondsSince(start)));
       });
@@ -428,7 +585,7 @@ int Run(Options opt) {
             << (errors ? absl::StrCat(", ", errors, " could not be played")
                        : "")
             << "\n\n"
-            << tournament::FormatStandings(result->standings);
+            << tournament::FormatStandings(result->standings, result->ratings);
   return errors ? 1 : 0;
 }
 
@@ -446,6 +603,22 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
       "replaced by the same values. Without --address a referee is started "
       "on --db and stopped at the end. A bot that crashes or hangs forfeits "
       "its own game on time and nothing else.\n\n"
+      "Multiplayer (--bot, rules for 3 to 6 players or 4 in partnerships): "
+      "a table is P distinct bots (round robin: every P-subset of the bots; "
+      "gauntlet: the first bot with every (P-1)-subset of the others); with "
+      "partnerships each table plays its three partner splits. Each table "
+      "(or split) plays --games games, rounded up to a multiple of P, "
+      "rotating the seats so that every bot holds every seat equally often "
+      "(partners stay opposite); with --duplicate each rotation of P games "
+      "shares one deal. Standings count wins, losses and draws by side; the "
+      "rating column is pairwise Bradley-Terry over the finishing order "
+      "(docs/tournaments.md).\n\n"
+      "Several referees (--address A:PORT,B:PORT,...): the games are spread "
+      "over them, -j at once on each, all with one --admin-token; each "
+      "referee records its games in its own database. A referee that cannot "
+      "be reached is retried (after 1 s, doubling to 30 s) while the others "
+      "play on, and given up after --retry-ms unreachable; a game whose "
+      "referee restarts while it runs is followed again when it is back.\n\n"
       "Bots connected to a running referee (--account, with --address and "
       "--name): the tournament is created on the referee, which schedules "
       "it itself: it seats the registered bot accounts through their lobby "
@@ -464,7 +637,12 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
       "the pair outcomes. A run interrupted and started again with the same "
       "--db, --label and --seed resumes: the pairs recorded count and play "
       "goes on with the next deal. `cassino stats DB --sprt ... --bot A "
-      "--bot B --tournament LABEL` recomputes the test from the records.\n\n"
+      "--bot B --tournament LABEL` recomputes the test from the records. "
+      "With two --account (and --address, --name) the SPRT runs on the "
+      "referee: a duplicate tournament of the two accounts, followed pair "
+      "by pair and cancelled when the test decides (games already running "
+      "finish and count); --follow NAME --sprt ... resumes following "
+      "it.\n\n"
       "Exit status: 0 when every game was played (or, with --detach, the "
       "tournament was created; with --sprt, whatever the verdict), 1 "
       "otherwise (including a cancelled "
@@ -473,6 +651,9 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
       "  cassino tournament --bot greedy='cassino-bot --strategy greedy' \\\n"
       "    --bot random='cassino-bot --strategy random' --games 10 "
       "--duplicate\n"
+      "  cassino tournament --rules 'standard players=4 partnerships=on' \\\n"
+      "    --bot a=... --bot b=... --bot c=... --bot d=... --address "
+      "r1:7000,r2:7000\n"
       "  cassino tournament --address ref:7000 --name autumn --account alpha "
       "\\\n"
       "    --account beta --account gamma --games 4 -j 6");
@@ -499,18 +680,22 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
                   "each other")
       ->check(CLI::IsMember({"round_robin", "gauntlet"}))
       ->capture_default_str();
-  cmd->add_option("--games", opt->games, "games per pairing")
+  cmd->add_option("--games", opt->games,
+                  "games per pairing (multiplayer: per table, or per partner "
+                  "split)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   cmd->add_flag("--duplicate", opt->duplicate,
                 "play games in pairs with the same deals and the seats "
                 "swapped");
   cmd->add_option("--concurrency,-j", opt->concurrency,
-                  "games at once (with --account: the referee's "
-                  "max_concurrent_games)")
+                  "games at once on each referee (with --account: the "
+                  "referee's max_concurrent_games)")
       ->check(CLI::Range(1, 512))
       ->capture_default_str();
-  cmd->add_option("--rules", opt->rules, "rule set (two players)")
+  cmd->add_option("--rules", opt->rules,
+                  "rule set: 2 to 6 players, or 4 in partnerships (--sprt "
+                  "and --account: two players)")
       ->capture_default_str();
   cmd->add_option("--per-move-ms", opt->per_move_ms, "free time per move")
       ->capture_default_str();
@@ -526,7 +711,13 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
                       "default drawn by the referee, revealed at the end)")
           ->capture_default_str();
   cmd->add_option("--address", opt->address,
-                  "a running referee, host:port (default: start one)");
+                  "a running referee, host:port (default: start one); with "
+                  "--bot, several separated by commas");
+  cmd->add_option("--retry-ms", opt->retry_ms,
+                  "with --bot and --address: give a referee up once it has "
+                  "been unreachable this long in a row")
+      ->check(CLI::Range(int64_t{0}, int64_t{86400000}))
+      ->capture_default_str();
   cmd->add_option("--admin-token", opt->admin_token,
                   "its admin token (default $CASSINO_ADMIN_TOKEN)");
   cmd->add_option("--referee", opt->referee,
@@ -543,7 +734,8 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
                   "second until the SPRT accepts H0 or H1");
   cmd->add_option("--max-pairs", opt->max_pairs,
                   "with --sprt: stop after this many pairs (resumed ones "
-                  "included) without a decision")
+                  "included) without a decision (with --account: at most "
+                  "500)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   cmd->callback([opt, seed, exit_code] {

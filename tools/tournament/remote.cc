@@ -63,10 +63,22 @@ absl::StatusOr<v1::TournamentInfo> RemoteTournament::Get(
   return std::move(*resp.mutable_tournament());
 }
 
+absl::Status RemoteTournament::Cancel(const std::string& name,
+                                      const std::string& reason) {
+  v1::CancelTournamentRequest req;
+  req.set_name(name);
+  req.set_reason(reason);
+  v1::CancelTournamentResponse resp;
+  const grpc::Status s = stub_->CancelTournament(
+      AdminContext(admin_token_, 10000).get(), req, &resp);
+  if (!s.ok()) return FromGrpc(s, "CancelTournament");
+  return absl::OkStatus();
+}
+
 absl::StatusOr<v1::TournamentInfo> RemoteTournament::Follow(
     const std::string& name,
     const std::function<void(const v1::TournamentGame&, int, int)>& on_game_end,
-    int64_t poll_ms, int64_t reconnect_ms) {
+    int64_t poll_ms, int64_t reconnect_ms, bool until_settled) {
   std::vector<bool> reported;
   int ended = 0;
   auto unreachable_since = std::chrono::steady_clock::time_point::min();
@@ -91,7 +103,9 @@ absl::StatusOr<v1::TournamentInfo> RemoteTournament::Follow(
         ++ended;
         if (on_game_end) on_game_end(game, ended, info->games_total());
       }
-      if (Over(*info)) return info;
+      if (Over(*info) && (!until_settled || info->games_running() == 0)) {
+        return info;
+      }
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(poll_ms));
   }

@@ -41,6 +41,9 @@ class RemoteTournament {
   // The tournament now.
   absl::StatusOr<v1::TournamentInfo> Get(const std::string& name);
 
+  // CancelTournament: no further game starts; running games play on.
+  absl::Status Cancel(const std::string& name, const std::string& reason);
+
   // Polls the tournament every `poll_ms` until it is over (finished or
   // cancelled) and returns it. `on_game_end` is called once per game that
   // ends while following, in schedule order among those seen ending in the
@@ -48,12 +51,16 @@ class RemoteTournament {
   // ended before the first poll are reported too, so a follower started
   // late prints the whole tournament. UNAVAILABLE, CANCELLED (a referee
   // shutting down) and DEADLINE_EXCEEDED answers are retried for up to
-  // `reconnect_ms` in a row; any other error ends the follow.
+  // `reconnect_ms` in a row; any other error ends the follow. With
+  // `until_settled`, a tournament that is over is followed on until none
+  // of its games is running (a cancelled tournament's running games play
+  // on to their end).
   absl::StatusOr<v1::TournamentInfo> Follow(
       const std::string& name,
       const std::function<void(const v1::TournamentGame&, int ended,
                                int total)>& on_game_end,
-      int64_t poll_ms = 500, int64_t reconnect_ms = 60000);
+      int64_t poll_ms = 500, int64_t reconnect_ms = 60000,
+      bool until_settled = false);
 
  private:
   std::string admin_token_;

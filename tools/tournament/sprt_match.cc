@@ -30,8 +30,8 @@ struct MatchState {
 }  // namespace
 
 int HalfPoints(const GameOutcome& game, int a_seat) {
-  if (game.winner_seat == a_seat) return 2;
-  return game.winner_seat < 0 ? 1 : 0;
+  if (game.winner == a_seat) return 2;
+  return game.winner < 0 ? 1 : 0;
 }
 
 absl::StatusOr<SprtMatchResult> RunSprtMatch(
@@ -50,8 +50,12 @@ absl::StatusOr<SprtMatchResult> RunSprtMatch(
   const std::vector<ScheduledGame> schedule =
       TournamentSchedule(2, /*gauntlet=*/false, 2 * end_pair,
                          /*duplicate=*/true, t.seed);
+  if (t.addresses.size() != 1) {
+    return absl::InvalidArgumentError("an SPRT match runs on one referee");
+  }
+  const std::string& address = t.addresses.front();
   auto channel =
-      grpc::CreateChannel(t.address, grpc::InsecureChannelCredentials());
+      grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
   auto stub = v1::RefereeService::NewStub(channel);
 
   MatchState st;
@@ -80,8 +84,9 @@ absl::StatusOr<SprtMatchResult> RunSprtMatch(
       pair.pair = k;
       for (int g = 0; g < 2; ++g) {
         const ScheduledGame& s = schedule[2 * k + g];
-        pair.games[g] = RunGame(
-            t, *stub, GameSpec{s.index, {s.seat[0], s.seat[1]}, s.seed});
+        pair.games[g] =
+            RunGame(t, address, *stub,
+                    GameSpec{s.index, {s.seat[0], s.seat[1]}, s.seed});
       }
       pair.counted = Played(pair.games[0]) && Played(pair.games[1]);
       pair.a_half_points =

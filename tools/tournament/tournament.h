@@ -1,10 +1,9 @@
-// Running a competition between bot programs on a referee.
+// Running a competition between bot programs on one or more referees.
 //
 // A tournament is a list of bots (a name and a shell command each), a
-// schedule (round robin: every pair; gauntlet: the first bot against each
-// other one), a number of games per pairing, and the games' rules and clock.
-// Each game is created on the referee through the organiser API; then each
-// seat's bot command is started with
+// schedule (below), a number of games per table, and the games' rules and
+// clock. Each game is created on a referee through the organiser API; then
+// each seat's bot command is started with
 //   CASSINO_ADDRESS  the referee, host:port
 //   CASSINO_GAME     the game id
 //   CASSINO_TOKEN    the seat's secret token
@@ -15,13 +14,26 @@
 // game: the referee forfeits it when its clock runs out, and the runner
 // then kills what is left of its process.
 //
-// Seeds: game i of the tournament uses BatchGameSeed(tournament seed, i)
-// (tools/playout/random_playout.h), so a tournament's deals are reproducible.
-// With `duplicate`, games come in pairs that share a seed with the seats
-// swapped, so that luck of the deal cancels out between the two bots.
+// Schedule (docs/tournaments.md, *Tournaments of bots launched here*): the
+// rules seat P players (2 to 6). A table is a set of P distinct bots: round
+// robin, every P-subset of the bots; gauntlet, bot 0 with every
+// (P-1)-subset of the others (subsets in lexicographic order). A table's
+// arrangements: one (its bots in order), or with partnerships (P = 4) the
+// three partner splits (bot t0 partnered with t1, t2, then t3). Each
+// arrangement plays `games_per_pairing` games (rounded up to a multiple of
+// P when P >= 3, to even with duplicate when P = 2), rotating the seats so
+// that each bot holds each seat equally often; with partnerships partners
+// stay opposite (seats 0+2 and 1+3). Seeds: game i of the tournament uses
+// BatchGameSeed(tournament seed, i); with `duplicate`, each block of P
+// consecutive games of an arrangement (one full rotation) shares the seed
+// of its first game, so every bot plays that deal from every seat. For
+// P = 2 this is exactly TournamentSchedule (rules/schedule.h), the
+// referee's own schedule.
 //
-// Scope: two-player games (one bot per seat).
-
+// Several referees: games are spread over them, `concurrency` at once on
+// each; a referee that cannot be reached when a game is created is retried
+// later (the game goes back to the queue for any referee), and a game whose
+// referee goes down while it runs is followed again once it is back.
 #ifndef CASSINO_TOOLS_TOURNAMENT_TOURNAMENT_H_
 #define CASSINO_TOOLS_TOURNAMENT_TOURNAMENT_H_
 
@@ -56,37 +68,52 @@ enum class Schedule { kRoundRobin, kGauntlet };
 struct TournamentOptions {
   std::vector<BotSpec> bots;
   Schedule schedule = Schedule::kRoundRobin;
-  int games_per_pairing = 2;
+  int games_per_pairing = 2;  // games per table arrangement
   bool duplicate = false;
-  int concurrency = 2;  // games at once
+  int concurrency = 2;  // games at once on each referee
   std::string rules = "standard";
+  // The seats of a game and whether they play as two teams: what `rules`
+  // says (RunTournament fills them in; MakeSchedule reads them).
+  int players = 2;
+  bool partnerships = false;
   int64_t per_move_ms = 5000;
   int64_t bank_ms = 30000;
   std::string label;    // recorded with every game
   std::string log_dir;  // bots' output, one file per game and seat; "" none
   Seed seed{};
-  // The referee and its organiser token.
-  std::string address;
+  // The referees (host:port each; at least one) and their organiser token
+  // (one token for all).
+  std::vector<std::string> addresses;
   std::string admin_token;
+  // A referee that cannot be reached is retried after 1 s, doubling to
+  // 30 s, and given up once it has been unreachable this long in a row.
+  int64_t referee_retry_ms = 600000;
+  // Told when a referee cannot be reached, when it is given up, and when it
+  // answers again (one line each, without a newline); may be empty. Called
+  // from worker threads, one at a time.
+  std::function<void(const std::string&)> notice;
 };
 
 // One scheduled game.
 struct GameSpec {
   int index = 0;
-  int bot[2] = {0, 0};  // indices into bots, per seat
+  std::vector<int> bot;  // indices into bots, per seat
   Seed seed{};
 };
 
-// The schedule: pairings in order, games_per_pairing each (rounded up to
-// even with duplicate), seats alternating.
+// The schedule of the file comment for options.players and
+// options.partnerships. An empty schedule when there are fewer bots than
+// seats.
 std::vector<GameSpec> MakeSchedule(const TournamentOptions& options);
 
 struct GameOutcome {
   GameSpec spec;
   std::string game_id;
-  int winner_seat = -1;  // -1: no winner
-  std::string reason;    // GameResult.reason
-  int totals[2] = {0, 0};
+  std::string address;      // the referee that played it
+  int winner = -1;          // side (the seat in two-player games); -1: none
+  std::string reason;       // GameResult.reason
+  std::vector<int> totals;  // per side
+  int forfeiting_seat = -1;
   std::string error;  // non-empty if the game could not be run
 };
 
@@ -94,26 +121,46 @@ struct GameOutcome {
 // that both kinds of tournament count and rank alike.
 using Standing = recorder::Standing;
 
+// A bot's rating: pairwise Bradley-Terry (stats::FitBradleyTerry, Elo
+// scale, mean 1500, one virtual draw against a 1500 opponent per bot) over
+// the pairwise results of every finished game's finishing order
+// (tools/stats/finishing_order.h): each pair of sides gives each member of
+// the one a result against each member of the other.
+struct Rating {
+  std::string bot;
+  double elo = 1500;
+  double se = 0;  // NaN if not identifiable
+};
+
 struct TournamentResult {
   std::vector<GameOutcome> games;
   std::vector<Standing> standings;  // best first
+  std::vector<Rating> ratings;      // in the order of `bots`
 };
 
-// Standings from outcomes (games that could not be played do not count),
-// as recorder::ComputeStandings counts and orders them: by score, then
-// points difference, then name. A game lost with reason "forfeit" is a
-// forfeit of the loser.
+// Standings from outcomes (games that could not be played, or aborted, do
+// not count), as recorder::ComputeStandings counts and orders them: by
+// score, then points difference, then name; wins, losses and draws by
+// side. A forfeit is counted for the forfeiting seat.
 std::vector<Standing> ComputeStandings(const std::vector<BotSpec>& bots,
                                        const std::vector<GameOutcome>& games);
 
-// Runs the whole tournament. `progress` is called after each game (from
-// worker threads, one at a time).
+// The ratings of `bots` over the counted games of `games` (see Rating).
+std::vector<Rating> ComputeRatings(const std::vector<BotSpec>& bots,
+                                   const std::vector<GameOutcome>& games);
+
+// Runs the whole tournament: fills players and partnerships in from the
+// rules, refuses fewer bots than seats, spreads the games over the
+// referees. `progress` is called after each game (from worker threads, one
+// at a time).
 absl::StatusOr<TournamentResult> RunTournament(
     const TournamentOptions& options,
     std::function<void(const GameOutcome&, int done, int total)> progress);
 
-// The standings as an aligned text table.
-std::string FormatStandings(const std::vector<Standing>& standings);
+// The standings as an aligned text table; with `ratings` (any order), a
+// rating column (Elo, ±1.96 SE) after the points.
+std::string FormatStandings(const std::vector<Standing>& standings,
+                            const std::vector<Rating>& ratings = {});
 
 // The progress line of an ended game, without the "[done/total]" prefix:
 // "GAME A vs B: A wins 21-9", "... by forfeit", "... no winner (REASON)".
@@ -123,6 +170,12 @@ std::string DescribeGame(const std::string& game_id, const std::string& bot0,
                          const std::string& bot1, int winner_seat,
                          const std::string& reason, const int totals[2],
                          const std::string& error = "");
+
+// The same for any number of seats: a two-player game as above; otherwise
+// "GAME A vs B vs C: B wins, totals 9-21-15" (sides in order, a team's
+// bots joined by "+").
+std::string DescribeGame(const GameOutcome& game,
+                         const std::vector<BotSpec>& bots);
 
 }  // namespace cassino::tournament
 

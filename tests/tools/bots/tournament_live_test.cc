@@ -17,7 +17,9 @@
 #include <signal.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
@@ -68,12 +70,13 @@ class TournamentLiveTest : public LiveRefereeTest {
 
   // Waits (up to two minutes) until at least `n` of the tournament's games
   // have ended.
-  void WaitForEndedGames(int n) {
+  void WaitForEndedGames(int n) { WaitForEndedGames(kTournament, n); }
+  void WaitForEndedGames(const std::string& name, int n) {
     for (int i = 0; i < 1200; ++i) {
       grpc::ClientContext ctx;
       Admin(&ctx);
       v1::GetTournamentRequest req;
-      req.set_name(kTournament);
+      req.set_name(name);
       v1::GetTournamentResponse resp;
       if (stub_->GetTournament(&ctx, req, &resp).ok() &&
           resp.tournament().games_finished() +
@@ -219,6 +222,136 @@ TEST_F(TournamentLiveTest, FourBotsThreeLanguagesThroughARestart) {
       RunProcess({kCli, "verify", (dir_ / "referee.db").string()});
   EXPECT_EQ(verified.exit_code, 0) << verified.Describe();
 
+  for (Participant& p : bots) p.process->Stop(SIGTERM);
+}
+
+// --sprt with --account: the builder against the random bot, both lobby
+// bots of a running referee. The runner creates a duplicate tournament of
+// the two accounts, follows it pair by pair, and cancels it when the test
+// first crosses a bound (H1 within the pair cap); `cassino stats --sprt`
+// over the referee's database recomputes the same LLR from the records.
+TEST_F(TournamentLiveTest, SprtBetweenTwoAccountsCancelsAtTheCrossing) {
+  std::vector<Participant> bots;
+  bots.emplace_back("builder", CppStrategy("builder"));
+  bots.emplace_back("random", CppStrategy("random"));
+  for (Participant& p : bots) {
+    p.key = RegisterBot(p.account);
+    ASSERT_FALSE(p.key.empty());
+    StartBot(p);
+  }
+  const std::string sprt = "elo0=0,elo1=150,alpha=0.05,beta=0.05";
+  const ProcResult run = RunProcess({kCli,
+                                     "tournament",
+                                     "--address",
+                                     address_,
+                                     "--admin-token",
+                                     kAdminToken,
+                                     "--name",
+                                     "sprt-cup",
+                                     "--account",
+                                     "builder",
+                                     "--account",
+                                     "random",
+                                     "--sprt",
+                                     sprt,
+                                     "--max-pairs",
+                                     "40",
+                                     "-j",
+                                     "2",
+                                     "--per-move-ms",
+                                     "20000",
+                                     "--grace-ms",
+                                     "60000"});
+  ASSERT_EQ(run.exit_code, 0) << run.Describe();
+  std::printf("%s%s", run.err.c_str(), run.out.c_str());
+  EXPECT_NE(run.out.find("sprt sprt-cup: H1 accepted after "),
+            std::string::npos)
+      << run.Describe();
+  // Each pair's line, then the verdict; the tournament was cancelled
+  // unless the crossing came with its very last pair.
+  EXPECT_NE(run.err.find("[pair 0] builder vs random: "), std::string::npos)
+      << run.Describe();
+  grpc::ClientContext ctx;
+  Admin(&ctx);
+  v1::GetTournamentRequest req;
+  req.set_name("sprt-cup");
+  v1::GetTournamentResponse resp;
+  ASSERT_TRUE(stub_->GetTournament(&ctx, req, &resp).ok());
+  const v1::TournamentInfo& info = resp.tournament();
+  EXPECT_EQ(info.games_total(), 80);
+  EXPECT_EQ(info.games_running(), 0);
+  if (info.games_pending() > 0) {
+    EXPECT_EQ(info.status(), v1::TOURNAMENT_STATUS_CANCELLED);
+    EXPECT_NE(run.out.find("; tournament cancelled"), std::string::npos)
+        << run.Describe();
+  }
+
+  const ProcResult audit = RunProcess(
+      {kCli, "stats", (dir_ / "referee.db").string(), "--sprt", sprt, "--bot",
+       "builder", "--bot", "random", "--tournament", "sprt-cup"});
+  ASSERT_EQ(audit.exit_code, 0) << audit.Describe();
+  auto llr = [](const std::string& text) {
+    const size_t at = text.rfind("LLR      ");
+    return at == std::string::npos
+               ? std::nan("")
+               : std::strtod(text.c_str() + at + 9, nullptr);
+  };
+  EXPECT_NEAR(llr(audit.out), llr(run.out), 0.005)
+      << run.Describe() << audit.Describe();
+  EXPECT_GE(llr(run.out), std::log(0.95 / 0.05) - 0.005) << run.Describe();
+  for (Participant& p : bots) p.process->Stop(SIGTERM);
+}
+
+// The same test created with --detach (the runner exits at once; the
+// referee plays on) and then followed with --follow NAME --sprt: the pairs
+// that ended before the follower started count, and the follower cancels
+// the tournament at the crossing.
+TEST_F(TournamentLiveTest, SprtFollowedAfterDetachResumesTheCount) {
+  std::vector<Participant> bots;
+  bots.emplace_back("builder", CppStrategy("builder"));
+  bots.emplace_back("random", CppStrategy("random"));
+  for (Participant& p : bots) {
+    p.key = RegisterBot(p.account);
+    ASSERT_FALSE(p.key.empty());
+  }
+  const std::string sprt = "elo0=0,elo1=150";
+  const ProcResult created = RunProcess({kCli,
+                                         "tournament",
+                                         "--address",
+                                         address_,
+                                         "--admin-token",
+                                         kAdminToken,
+                                         "--name",
+                                         "sprt-later",
+                                         "--account",
+                                         "builder",
+                                         "--account",
+                                         "random",
+                                         "--sprt",
+                                         sprt,
+                                         "--max-pairs",
+                                         "40",
+                                         "-j",
+                                         "2",
+                                         "--per-move-ms",
+                                         "20000",
+                                         "--detach"});
+  ASSERT_EQ(created.exit_code, 0) << created.Describe();
+  EXPECT_NE(created.out.find("tournament sprt-later created on "),
+            std::string::npos)
+      << created.Describe();
+  // The bots connect now; wait for the first pair, then follow.
+  for (Participant& p : bots) StartBot(p);
+  WaitForEndedGames("sprt-later", 2);
+  const ProcResult run =
+      RunProcess({kCli, "tournament", "--address", address_, "--admin-token",
+                  kAdminToken, "--follow", "sprt-later", "--sprt", sprt});
+  ASSERT_EQ(run.exit_code, 0) << run.Describe();
+  EXPECT_NE(run.err.find("[pair 0] builder vs random: "), std::string::npos)
+      << run.Describe();
+  EXPECT_NE(run.out.find("sprt sprt-later: H1 accepted after "),
+            std::string::npos)
+      << run.Describe();
   for (Participant& p : bots) p.process->Stop(SIGTERM);
 }
 
