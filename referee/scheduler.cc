@@ -201,18 +201,10 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
       spec.max_concurrent_games(), "max_concurrent_games", kMaxConcurrent, 4);
   if (!concurrent.ok()) return fail(FromAbsl(concurrent.status()));
   row.max_concurrent = *concurrent;
-  // A clock value: unset means the default, a set 0 is refused (game.proto,
-  // Clock).
-  row.grace_ms = kDefaultGraceMs;
-  if (spec.has_grace_ms()) {
-    if (spec.grace_ms() < 1 || spec.grace_ms() > kMaxGraceMs) {
-      return fail(
-          Invalid("spec.grace_ms",
-                  absl::StrCat("spec.grace_ms must be 1 to ", kMaxGraceMs, "; ",
-                               spec.grace_ms(), " given")));
-    }
-    row.grace_ms = spec.grace_ms();
-  }
+  absl::StatusOr<int64_t> grace = OrDefault<int64_t>(
+      spec.grace_ms(), "grace_ms", kMaxGraceMs, kDefaultGraceMs);
+  if (!grace.ok()) return fail(FromAbsl(grace.status()));
+  row.grace_ms = *grace;
   Seed seed;
   if (spec.seed().empty()) {
     seed = RandomBytes32();

@@ -330,7 +330,9 @@ TEST(ClockValuesTest, UnsetIsTheDefaultZeroIsZero) {
       referee.Create("standard", 2, SeedHex(3), negative).clock().bank_ms(), 0);
 }
 
-TEST(ClockValuesTest, TournamentGraceZeroIsRefused) {
+// TournamentSpec's grace_ms keeps its fields' convention (0: the default);
+// out of range is refused with the field.
+TEST(ClockValuesTest, TournamentGraceOutOfRangeIsRefused) {
   const auto dir = TempDir();
   TestReferee referee(dir / "c.db");
   for (const char* name : {"alpha", "beta"}) {
@@ -346,7 +348,7 @@ TEST(ClockValuesTest, TournamentGraceZeroIsRefused) {
   req.mutable_spec()->set_name("t");
   req.mutable_spec()->add_participants("alpha");
   req.mutable_spec()->add_participants("beta");
-  req.mutable_spec()->set_grace_ms(0);
+  req.mutable_spec()->set_grace_ms(-1);
   v1::CreateTournamentResponse resp;
   const grpc::Status s = referee.stub().CreateTournament(
       TestReferee::Context(kAdminToken).get(), req, &resp);
