@@ -3,6 +3,9 @@
 // page tokens, one meaning of a clock value of 0, GetTurn's game_id check,
 // and requests that do not decode.
 
+#include <condition_variable>
+#include <functional>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -234,6 +237,28 @@ TEST(ErrorDetailsTest, CredentialsAndLookups) {
   ExpectReason(referee.stub().GetTurn(TestReferee::Context("nonsense").get(),
                                       turn, &resp),
                StatusCode::UNAUTHENTICATED, "UNKNOWN_TOKEN");
+
+  // A seat's unknown account: the reason of the lookup, the message (in
+  // the details too) prefixed with the field.
+  v1::CreateGameRequest create;
+  create.add_seats()->set_account("ghost");
+  create.add_seats()->set_bot_name("b");
+  v1::CreateGameResponse created;
+  const grpc::Status s = referee.stub().CreateGame(
+      TestReferee::Context(kAdminToken).get(), create, &created);
+  ExpectReason(s, StatusCode::NOT_FOUND, "BOT_NOT_FOUND");
+  EXPECT_EQ(s.error_message().rfind("seats[0].account: ", 0), 0u)
+      << s.error_message();
+
+  // Streams end with details too.
+  v1::WatchGameRequest watch;
+  watch.set_game_id("no-such-game");
+  std::unique_ptr<grpc::ClientContext> ctx = TestReferee::Context("");
+  auto reader = referee.stub().WatchGame(ctx.get(), watch);
+  v1::WatchGameResponse event;
+  while (reader->Read(&event)) {
+  }
+  ExpectReason(reader->Finish(), StatusCode::NOT_FOUND, "GAME_NOT_FOUND");
 }
 
 // GetTurn and SubmitMove check game_id: a seat token of game X asking for
