@@ -282,14 +282,33 @@ Expected Compute(const std::vector<PlayedGame>& played, const Filter& f) {
           b.total_points += item.points;
         }
       }
+      // Pairwise: two sides by the game's result; more sides by the
+      // finishing order (winner first, then by final total, equal totals
+      // level), which needs the totals.
+      const std::vector<int>& totals = g.result->totals;
+      const int nsides = partnerships ? 2 : players;
+      const bool ordered =
+          nsides > 2 && static_cast<int>(totals.size()) == nsides;
+      auto rank_key = [&](int s) {
+        return std::make_pair(s == winner ? 1 : 0, totals[s]);
+      };
       for (const auto& [other, oset] : sides) {
         if (other == bot || oset.size() > 1 || *oset.begin() == side) continue;
         HeadToHead& h = e.h2h[{bot, other}];
-        if (winner < 0) {
+        const int oside = *oset.begin();
+        if (ordered) {
+          if (rank_key(side) > rank_key(oside)) {
+            ++h.wins;
+          } else if (rank_key(side) < rank_key(oside)) {
+            ++h.losses;
+          } else {
+            ++h.draws;
+          }
+        } else if (winner < 0) {
           ++h.draws;
         } else if (winner == side) {
           ++h.wins;
-        } else if (winner == *oset.begin()) {
+        } else if (winner == oside) {
           ++h.losses;
         }
       }

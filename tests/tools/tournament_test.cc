@@ -408,9 +408,8 @@ TEST(TournamentTest, ThreePlayerDuplicateRotatesEachDealThroughTheSeats) {
   for (const auto& [key, n] : seats) EXPECT_EQ(n, 3) << key.first;
   recorder->reset();
   ExpectStandingsFromRecords({db}, "three", bots, run.output);
-  // (Ratings: stats does not rate three-sided games by finishing order
-  // yet.)
-  ExpectStatsAgree(db, "three", run.output, /*ratings=*/false);
+  // Ratings too: both rate three-sided games by the finishing order.
+  ExpectStatsAgree(db, "three", run.output);
   fs::remove_all(dir);
 }
 

@@ -46,8 +46,9 @@ constexpr const char kFooter[] = R"(DESCRIPTION
   often the side holding each seat won) and duplicate pairs.
 
   Only finished games are analysed; running and aborted games are counted.
-  In a game with more than two sides the winning side's bots beat every
-  other side's bots once each in the pairwise results and ratings. A bot
+  In a game with more than two sides the pairwise results and ratings
+  follow the finishing order: the winner first, then the other sides by
+  final total (equal totals draw), as cassino tournament ranks them. A bot
   that plays on two sides of one game (self-play) is left out of that
   game's results.
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "tools/stats/finishing_order.h"
 #include "tools/stats/ratings.h"
 
 namespace cassino::stats::internal {
@@ -31,6 +32,53 @@ struct Tables {
   std::vector<DuplicateResult> duplicates;     // a, b: interned, a < b
 };
 
+// One pairwise result between every bot of side `a` and every bot of side
+// `b`: `score` is a's share (1 won, 0.5 drew, 0 lost).
+void AddSidePair(const GameInfo& g, int a, int b, double score, Tables* t) {
+  for (int m = 0; m < g.members; ++m) {
+    if (g.member_side[m] != a) continue;
+    for (int o = 0; o < g.members; ++o) {
+      if (g.member_side[o] != b) continue;
+      const int x = g.member_bot[m], y = g.member_bot[o];
+      if (x == y) continue;
+      if (score == 0.5) {
+        ++t->h2h[x][y].draws;
+        ++t->h2h[y][x].draws;
+        t->pair_wins[x][y] += 0.5;
+        t->pair_wins[y][x] += 0.5;
+      } else {
+        const int w = score > 0.5 ? x : y, l = score > 0.5 ? y : x;
+        ++t->h2h[w][l].wins;
+        ++t->h2h[l][w].losses;
+        t->pair_wins[w][l] += 1;
+      }
+    }
+  }
+}
+
+// The pairwise results of a game (stats.h): by the finishing order
+// (finishing_order.h) when the final totals are known, which for two sides
+// is the game's win / loss / draw; without totals, the winning side beats
+// every other side and a game without a winner is a draw between all.
+void AddPairwise(const GameInfo& g, Tables* t) {
+  if (g.have_totals && g.sides > 2) {
+    const std::vector<int> totals(g.totals.begin(), g.totals.begin() + g.sides);
+    for (const PairwiseResult& r : PairwiseResults(g.winner, totals)) {
+      AddSidePair(g, r.a, r.b, r.score, t);
+    }
+    return;
+  }
+  for (int a = 0; a < g.sides; ++a) {
+    for (int b = a + 1; b < g.sides; ++b) {
+      if (g.winner < 0) {
+        AddSidePair(g, a, b, 0.5, t);
+      } else if (g.winner == a || g.winner == b) {
+        AddSidePair(g, a, b, g.winner == a ? 1 : 0, t);
+      }
+    }
+  }
+}
+
 // Results per game: per bot, pairwise, per seat.
 void TallyResults(const std::vector<GameInfo>& games, Tables* t,
                   std::vector<SeatStats>* seats) {
@@ -49,25 +97,7 @@ void TallyResults(const std::vector<GameInfo>& games, Tables* t,
         ++b.losses;
       }
     }
-    for (int m = 0; m < g.members; ++m) {
-      for (int o = 0; o < g.members; ++o) {
-        const int a = g.member_bot[m], b = g.member_bot[o];
-        if (g.member_side[m] == g.member_side[o] || a == b) continue;
-        if (g.winner < 0) {
-          // Each unordered pair is visited twice: count it once.
-          if (m < o) {
-            ++t->h2h[a][b].draws;
-            ++t->h2h[b][a].draws;
-            t->pair_wins[a][b] += 0.5;
-            t->pair_wins[b][a] += 0.5;
-          }
-        } else if (g.member_side[m] == g.winner) {
-          ++t->h2h[a][b].wins;
-          ++t->h2h[b][a].losses;
-          t->pair_wins[a][b] += 1;
-        }
-      }
-    }
+    AddPairwise(g, t);
     for (int s = 0; s < g.players; ++s) {
       auto& tally = seat_tally[{g.players, g.sides, s}];
       ++tally.first;

@@ -25,10 +25,13 @@
 //  * Win / loss / draw: the bot's side won / another side won / the game
 //    finished with no winner (winner -1). Win rate = wins / games with a
 //    95% Wilson score interval.
-//  * Pairwise results (head-to-head, ratings): in a game with a winner,
-//    every bot of the winning side beats every bot of every other side once;
-//    in a finished game without a winner, every pair of bots on different
-//    sides draws once. So a 3-player game gives 2 pairwise results.
+//  * Pairwise results (head-to-head, ratings): every pair of bots on
+//    different sides gets one result. Two sides: the game's win, loss, or
+//    draw when nobody won. More sides: the finishing order
+//    (finishing_order.h: the winner first, then by final total; equal
+//    totals draw), so a 3-player game gives 3 results; without recorded
+//    totals, the winning side beats every other side and the others do not
+//    score against each other.
 //  * Ratings: Bradley–Terry over the pairwise results (tools/stats/ratings.h),
 //    with Options::prior_draws virtual draws per bot (default 1); the
 //    interval is ±1.96·SE.
