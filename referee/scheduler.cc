@@ -617,9 +617,8 @@ void Scheduler::Launch(Start start) {
     request.add_seats()->set_account(account);
   }
   request.mutable_clock()->set_per_move_ms(start.clock.per_move_ms);
-  // (A bank of 0 is asked for as a negative one: 0 means the default.)
-  request.mutable_clock()->set_bank_ms(
-      start.clock.bank_ms > 0 ? start.clock.bank_ms : -1);
+  // (Set, so a bank of 0 means no bank: game.proto, Clock.)
+  request.mutable_clock()->set_bank_ms(start.clock.bank_ms);
   request.mutable_clock()->set_max_illegal(start.clock.max_illegal);
   request.set_seed(start.row.seed);
   request.set_label(start.tournament);
