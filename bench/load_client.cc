@@ -339,12 +339,22 @@ void RefereeLoad::GameDone(RefereeGame* game, bool completed, bool replace) {
   if (completed && !stopping()) {
     completed_.fetch_add(1, std::memory_order_relaxed);
   }
+  RefereeGame* next = nullptr;
+  size_t number = 0;
   {
     absl::MutexLock lock(&mu_);
+    // The replacement joins before this game leaves: while games_ is not
+    // empty Stop() waits, so this object outlives the rest of the call
+    // (touching it after the last game left would race its destruction).
+    if (replace && !stopping()) {
+      number = static_cast<size_t>(started_.fetch_add(1));
+      next = new RefereeGame(this, static_cast<int64_t>(number));
+      games_.insert(next);
+    }
     games_.erase(game);
+    delete game;
   }
-  delete game;
-  if (replace && !stopping()) StartGame();
+  if (next != nullptr) next->Create(stubs_[number % stubs_.size()].get());
 }
 
 void RefereeLoad::AddSeat(RefereeSeat* seat) {

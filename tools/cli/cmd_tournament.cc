@@ -344,7 +344,8 @@ int RunOnReferee(const Options& opt, const stats::SprtParams* sprt) {
     spec.set_duplicate(sprt != nullptr || opt.duplicate);
     spec.set_rules(opt.rules);
     spec.mutable_clock()->set_per_move_ms(opt.per_move_ms);
-    spec.mutable_clock()->set_bank_ms(opt.bank_ms > 0 ? opt.bank_ms : -1);
+    spec.mutable_clock()->set_bank_ms(
+        std::max<int64_t>(opt.bank_ms, 0));  // 0: none
     spec.set_max_concurrent_games(opt.concurrency);
     if (opt.seed_given) spec.set_seed(opt.seed);
     spec.set_grace_ms(opt.grace_ms);

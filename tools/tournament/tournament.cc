@@ -68,7 +68,7 @@ GameOutcome RunGame(const TournamentOptions& o, const std::string& address,
     req.add_seats()->set_bot_name(o.bots[spec.bot[seat]].name);
   }
   req.mutable_clock()->set_per_move_ms(o.per_move_ms);
-  req.mutable_clock()->set_bank_ms(o.bank_ms > 0 ? o.bank_ms : -1);
+  req.mutable_clock()->set_bank_ms(std::max<int64_t>(o.bank_ms, 0));  // 0: none
   req.set_seed(ToHex(spec.seed));
   req.set_label(o.label);
   v1::CreateGameResponse created;
