@@ -117,6 +117,32 @@ inline bool WaitFor(pid_t pid, milliseconds timeout, int* status) {
   }
 }
 
+// SIGKILLs the child `*pid` and reaps it, then sets `*pid` to -1. No-op if
+// `*pid` is not a child's pid (<= 0).
+inline void KillAndReap(pid_t* pid) {
+  if (*pid <= 0) return;
+  kill(*pid, SIGKILL);
+  int status = 0;
+  waitpid(*pid, &status, 0);
+  *pid = -1;
+}
+
+// SIGTERMs the child `*pid` and waits up to `timeout` for it to exit (then
+// SIGKILLs it); sets `*pid` to -1. Its wait status, or -1 if it had to be
+// killed or was not running.
+inline int TerminateAndReap(pid_t* pid,
+                            milliseconds timeout = milliseconds(10000)) {
+  if (*pid <= 0) return -1;
+  kill(*pid, SIGTERM);
+  int status = 0;
+  if (!WaitFor(*pid, timeout, &status)) {
+    KillAndReap(pid);
+    return -1;
+  }
+  *pid = -1;
+  return status;
+}
+
 // Runs `argv` to completion with stdout and stderr going to `log`; returns
 // the wait status, or -1 if it could not be started or did not end within
 // `timeout`.

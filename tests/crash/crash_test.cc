@@ -67,12 +67,13 @@ int EnvInt(const char* name, int fallback) {
   return std::atoi(v);
 }
 
+using testing::KillAndReap;
 using testing::PickFreePort;
 using testing::ReadText;
 using testing::RunToCompletion;
 using testing::Spawn;
 using testing::Tail;
-using testing::WaitFor;
+using testing::TerminateAndReap;
 
 // The referee binary as a child process on a fixed port and database. Not
 // thread-safe: one thread at a time starts, kills or stops it.
@@ -104,27 +105,11 @@ class RefereeProcess {
   }
 
   // SIGKILLs the referee and reaps it. No-op if it is not running.
-  void Kill() {
-    if (pid_ < 0) return;
-    kill(pid_, SIGKILL);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-    pid_ = -1;
-  }
+  void Kill() { KillAndReap(&pid_); }
 
   // SIGTERMs the referee and waits up to 10 s for it to exit; returns its
   // wait status, or -1 if it had to be killed.
-  int Stop() {
-    if (pid_ < 0) return -1;
-    kill(pid_, SIGTERM);
-    int status = 0;
-    if (!WaitFor(pid_, milliseconds(10000), &status)) {
-      Kill();
-      return -1;
-    }
-    pid_ = -1;
-    return status;
-  }
+  int Stop() { return TerminateAndReap(&pid_); }
 
  private:
   bool TryStart(Clock::time_point until) {

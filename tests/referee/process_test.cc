@@ -70,25 +70,9 @@ class Referee {
     }
     return 0;
   }
-  void Kill() {
-    if (pid_ <= 0) return;
-    kill(pid_, SIGKILL);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-    pid_ = -1;
-  }
+  void Kill() { KillAndReap(&pid_); }
   // SIGTERM; the wait status (-1 if it had to be killed).
-  int Stop() {
-    if (pid_ <= 0) return -1;
-    kill(pid_, SIGTERM);
-    int status = 0;
-    if (!WaitFor(pid_, milliseconds(10000), &status)) {
-      Kill();
-      return -1;
-    }
-    pid_ = -1;
-    return status;
-  }
+  int Stop() { return TerminateAndReap(&pid_); }
   pid_t pid() const { return pid_; }
   std::string Log() const { return Tail(log_); }
 
