@@ -105,6 +105,14 @@ class VerifyTest : public ::testing::Test {
     EXPECT_EQ(r.failures.size(), 1u);
     return r.failures.empty() ? Failure{} : r.failures[0];
   }
+  // Sets event `seq`'s payload, re-chains the hashes (so that only the
+  // content is wrong, as a forger would leave it) and returns the single
+  // failure.
+  Failure FailureAfterEdit(int64_t seq, const std::string& payload) {
+    SetPayload(seq, payload);
+    Rechain(path_, "g");
+    return OnlyFailure();
+  }
   // The seq of the first event of `kind` in game g (after `after`).
   int64_t SeqOf(const std::string& kind, int64_t after = 0) {
     auto rec = recorder::Recorder::Open(path_, recorder::Durability::kNormal);
@@ -244,9 +252,7 @@ TEST_F(VerifyTest, RechainedIllegalMoveIsCaughtByTheEngine) {
   auto [from, length] = move_text(before);
   auto [at, len] = move_text(p);
   p.replace(at, len, before.substr(from, length));
-  SetPayload(seq, p);
-  Rechain(path_, "g");
-  Failure f = OnlyFailure();
+  Failure f = FailureAfterEdit(seq, p);
   EXPECT_EQ(f.seq, seq);
   EXPECT_THAT(f.what, HasSubstr("illegal move"));
 }
@@ -257,9 +263,7 @@ TEST_F(VerifyTest, RechainedMoveOutOfTurnIsCaught) {
   std::string p = Payload(seq);
   const size_t at = p.find("\"seat\":") + 7;
   p[at] = p[at] == '0' ? '1' : '0';
-  SetPayload(seq, p);
-  Rechain(path_, "g");
-  Failure f = OnlyFailure();
+  Failure f = FailureAfterEdit(seq, p);
   EXPECT_EQ(f.seq, seq);
   EXPECT_THAT(f.what, HasSubstr("not to move"));
 }
@@ -286,9 +290,7 @@ TEST_F(VerifyTest, NonCanonicalPayloadsAreNamedByTheirEvent) {
   extra.insert(extra.size() - 1, ",\"x\":1");
   for (const std::string& p : {spaced, zero, escaped, extra}) {
     SCOPED_TRACE(p);
-    SetPayload(seq, p);
-    Rechain(path_, "g");
-    Failure f = OnlyFailure();
+    Failure f = FailureAfterEdit(seq, p);
     EXPECT_EQ(f.seq, seq);
     EXPECT_THAT(f.what, HasSubstr("the move payload is not in canonical form"));
     EXPECT_EQ(f.recorded, p);
@@ -297,9 +299,7 @@ TEST_F(VerifyTest, NonCanonicalPayloadsAreNamedByTheirEvent) {
   std::string p = canonical;
   const size_t at = p.find("\"seat\":") + 7;
   p[at] = p[at] == '0' ? '1' : '0';
-  SetPayload(seq, p);
-  Rechain(path_, "g");
-  Failure f = OnlyFailure();
+  Failure f = FailureAfterEdit(seq, p);
   EXPECT_EQ(f.seq, seq);
   EXPECT_EQ(f.what, "a move by a seat not to move");
 
@@ -315,9 +315,7 @@ TEST_F(VerifyTest, NonCanonicalPayloadsAreNamedByTheirEvent) {
     for (auto it = sorted.rbegin(); it != sorted.rend(); ++it) {
       reordered[it.key()] = *it;
     }
-    SetPayload(at_seq, reordered.dump());
-    Rechain(path_, "g");
-    Failure r = OnlyFailure();
+    Failure r = FailureAfterEdit(at_seq, reordered.dump());
     EXPECT_EQ(r.seq, at_seq);
     EXPECT_THAT(r.what,
                 HasSubstr(absl::StrCat("the ", kind,
@@ -437,9 +435,7 @@ TEST_F(VerifyTest, SwappedDeckIsCaught) {
   const size_t at = p.find("\"deck\":\"") + 8;
   std::swap(p[at], p[at + 3]);  // swap the first two cards' ranks
   std::swap(p[at + 1], p[at + 4]);
-  SetPayload(1, p);
-  Rechain(path_, "g");
-  Failure f = OnlyFailure();
+  Failure f = FailureAfterEdit(1, p);
   EXPECT_EQ(f.seq, 1);
   EXPECT_THAT(f.what, HasSubstr("deck of round 1 differs"));
 }
@@ -451,9 +447,7 @@ TEST_F(VerifyTest, WrongRevealedSeedIsCaught) {
   std::string p = Payload(seq);
   const size_t at = p.find("\"seed\":\"") + 8;
   p[at] = p[at] == 'f' ? '0' : 'f';
-  SetPayload(seq, p);
-  Rechain(path_, "g");
-  Failure f = OnlyFailure();
+  Failure f = FailureAfterEdit(seq, p);
   EXPECT_EQ(f.seq, seq);
   EXPECT_THAT(f.what, HasSubstr("does not hash to the commitment"));
 }
@@ -472,9 +466,7 @@ TEST_F(VerifyTest, AlteredRoundPayloadIsCaught) {
   std::string p = Payload(seq);
   const size_t at = p.find("\"totals_after\":[") + 16;
   p.insert(at, "1");
-  SetPayload(seq, p);
-  Rechain(path_, "g");
-  Failure f = OnlyFailure();
+  Failure f = FailureAfterEdit(seq, p);
   EXPECT_EQ(f.seq, seq);
   EXPECT_THAT(f.what, HasSubstr("score of round 1 differs"));
   EXPECT_THAT(f.what, HasSubstr("totals_after"));
@@ -486,9 +478,7 @@ TEST_F(VerifyTest, AlteredEndPayloadIsCaught) {
   std::string p = Payload(seq);
   const size_t at = p.find("\"winner\":") + 9;
   p[at] = p[at] == '0' ? '1' : '0';
-  SetPayload(seq, p);
-  Rechain(path_, "g");
-  Failure f = OnlyFailure();
+  Failure f = FailureAfterEdit(seq, p);
   EXPECT_EQ(f.seq, seq);
   EXPECT_THAT(f.what, HasSubstr("result differs"));
 }
@@ -565,9 +555,7 @@ TEST_F(VerifyTest, AlteredHeaderColumnIsCaught) {
 TEST_F(VerifyTest, BrokenJsonIsNamed) {
   WriteOne();
   const int64_t seq = SeqOf("move", 3);
-  SetPayload(seq, "{\"turn\":");
-  Rechain(path_, "g");
-  Failure f = OnlyFailure();
+  Failure f = FailureAfterEdit(seq, "{\"turn\":");
   EXPECT_EQ(f.seq, seq);
   EXPECT_THAT(f.what, HasSubstr("not in canonical form"));
 }
