@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/arena.h"
 #include "proto/convert.h"
 #include "recorder/submission_text.h"
 #include "referee/session_messages.h"
@@ -300,9 +301,16 @@ void GameSession::StartTurnOrFinish() {
     }
   });
   if (seat_channels_[seat]) {
-    v1::PlayResponse p;
-    *p.mutable_your_turn() = YourTurnMessage();
-    seat_channels_[seat]->Send(p);
+    // Built on an arena that the message's shared_ptr owns: the hundred or
+    // so strings and sub-messages of an observation (the round's history,
+    // every legal move) are bump-allocated and freed at once when the last
+    // stream has sent it (docs/performance.md).
+    auto arena = std::make_shared<google::protobuf::Arena>();
+    auto* p =
+        google::protobuf::Arena::CreateMessage<v1::PlayResponse>(arena.get());
+    FillYourTurn(p->mutable_your_turn());
+    seat_channels_[seat]->Send(
+        std::shared_ptr<const v1::PlayResponse>(arena, p));
   }
   for (TurnReply& reply : turn_waiters_[seat]) {
     reply(grpc::Status::OK, TurnResponse(seat));
@@ -766,8 +774,14 @@ int64_t GameSession::TimeLeftMs(SteadyClock::time_point now) const {
 }
 
 v1::YourTurn GameSession::YourTurnMessage() const {
-  const int seat = game_.to_move();
   v1::YourTurn t;
+  FillYourTurn(&t);
+  return t;
+}
+
+void GameSession::FillYourTurn(v1::YourTurn* out) const {
+  const int seat = game_.to_move();
+  v1::YourTurn& t = *out;
   t.set_turn(game_.turn());
   ToProto(Observe(game_, seat), t.mutable_observation());
   std::vector<Move> moves = game_.LegalMoves();
@@ -780,7 +794,6 @@ v1::YourTurn GameSession::YourTurnMessage() const {
   t.set_bank_left_ms(std::max<int64_t>(0, bank_left_ms_[seat]));
   t.set_deadline_unix_ms(deadline_unix_ms_);
   t.set_illegal_left(std::max(0, header_.clock.max_illegal - illegal_[seat]));
-  return t;
 }
 
 v1::GameEnded GameSession::GameEndedMessage() const {

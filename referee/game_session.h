@@ -211,6 +211,8 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   v1::YourTurn YourTurnMessage() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // YourTurnMessage's fields into `out` (which may live on an arena).
+  void FillYourTurn(v1::YourTurn* out) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   v1::GameEnded GameEndedMessage() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The seed as it may be shown now: the header's once the game finished
   // (not aborted: an aborted game's seed stays secret) and no other game
