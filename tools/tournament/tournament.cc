@@ -20,6 +20,7 @@
 #include "grpcpp/grpcpp.h"
 #include "recorder/display_text.h"
 #include "rules/rule_set.h"
+#include "rules/schedule.h"
 #include "tools/playout/random_playout.h"
 #include "tools/stats/finishing_order.h"
 #include "tools/stats/ratings.h"
@@ -35,21 +36,6 @@ namespace {
 bool Unreachable(grpc::StatusCode code) {
   return code == grpc::StatusCode::UNAVAILABLE ||
          code == grpc::StatusCode::DEADLINE_EXCEEDED;
-}
-
-// Every k-subset of `from` in lexicographic order, each sorted.
-void Subsets(const std::vector<int>& from, int k, size_t start,
-             std::vector<int>& current, std::vector<std::vector<int>>& out) {
-  if (static_cast<int>(current.size()) == k) {
-    out.push_back(current);
-    return;
-  }
-  for (size_t i = start; i < from.size(); ++i) {
-    if (from.size() - i < static_cast<size_t>(k) - current.size()) break;
-    current.push_back(from[i]);
-    Subsets(from, k, i + 1, current, out);
-    current.pop_back();
-  }
 }
 
 }  // namespace
@@ -173,55 +159,25 @@ std::unique_ptr<grpc::ClientContext> AdminContext(const std::string& token,
   return ctx;
 }
 
+namespace {
+
+TableScheduleSpec ScheduleSpec(const TournamentOptions& o) {
+  TableScheduleSpec spec;
+  spec.participants = static_cast<int>(o.bots.size());
+  spec.players = o.players;
+  spec.partnerships = o.partnerships;
+  spec.gauntlet = o.schedule == Schedule::kGauntlet;
+  spec.games_per_table = o.games_per_pairing;
+  spec.duplicate = o.duplicate;
+  return spec;
+}
+
+}  // namespace
+
 std::vector<GameSpec> MakeSchedule(const TournamentOptions& o) {
-  const int n = static_cast<int>(o.bots.size());
-  const int p = std::clamp(o.players, 2, 6);
   std::vector<GameSpec> games;
-  if (n < p) return games;
-  // Tables.
-  std::vector<std::vector<int>> tables;
-  std::vector<int> current;
-  if (o.schedule == Schedule::kGauntlet) {
-    std::vector<int> others;
-    for (int i = 1; i < n; ++i) others.push_back(i);
-    current = {0};
-    Subsets(others, p, 0, current, tables);
-  } else {
-    std::vector<int> all;
-    for (int i = 0; i < n; ++i) all.push_back(i);
-    Subsets(all, p, 0, current, tables);
-  }
-  // Games per arrangement.
-  int per = std::max(1, o.games_per_pairing);
-  if (p >= 3 || o.duplicate) per = (per + p - 1) / p * p;
-  const bool teams = o.partnerships && p == 4;
-  for (const std::vector<int>& t : tables) {
-    std::vector<std::vector<int>> arrangements;
-    if (teams) {
-      // t[0] partnered with t[k]; partners opposite: seats 0 and 2.
-      for (int k = 1; k < 4; ++k) {
-        std::vector<int> rest;
-        for (int i = 1; i < 4; ++i) {
-          if (i != k) rest.push_back(t[i]);
-        }
-        arrangements.push_back({t[0], rest[0], t[k], rest[1]});
-      }
-    } else {
-      arrangements.push_back(t);
-    }
-    for (const std::vector<int>& base : arrangements) {
-      for (int k = 0; k < per; ++k) {
-        GameSpec g;
-        g.index = static_cast<int>(games.size());
-        const int r = k % p;
-        for (int seat = 0; seat < p; ++seat) {
-          g.bot.push_back(base[(seat + r) % p]);
-        }
-        const int seed_index = o.duplicate ? g.index - r : g.index;
-        g.seed = BatchGameSeed(o.seed, static_cast<uint32_t>(seed_index));
-        games.push_back(std::move(g));
-      }
-    }
+  for (TableGame& t : TableSchedule(ScheduleSpec(o), o.seed)) {
+    games.push_back({t.index, std::move(t.seat), t.seed});
   }
   return games;
 }
@@ -538,22 +494,10 @@ absl::StatusOr<TournamentResult> RunTournament(
     return absl::InvalidArgumentError("no referee address");
   }
   // The schedule's size before it is made: C(n, P) grows fast.
-  {
-    const int n = static_cast<int>(o.bots.size());
-    const bool gauntlet = o.schedule == Schedule::kGauntlet;
-    double games = 1;
-    const int from = gauntlet ? n - 1 : n;
-    const int k = gauntlet ? o.players - 1 : o.players;
-    for (int i = 0; i < k; ++i) games = games * (from - i) / (i + 1);
-    int per = std::max(1, o.games_per_pairing);
-    if (o.players >= 3 || o.duplicate) {
-      per = (per + o.players - 1) / o.players * o.players;
-    }
-    games *= per * (o.partnerships ? 3 : 1);
-    if (games > 100000) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "the schedule would have %.0f games (at most 100000)", games));
-    }
+  if (const int64_t games = TableScheduleSize(ScheduleSpec(o));
+      games > 100000) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "the schedule would have %d games (at most 100000)", games));
   }
   std::vector<GameSpec> schedule = MakeSchedule(o);
   Runner runner(o, std::move(schedule), std::move(progress));

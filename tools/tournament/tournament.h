@@ -26,9 +26,9 @@
 // stay opposite (seats 0+2 and 1+3). Seeds: game i of the tournament uses
 // BatchGameSeed(tournament seed, i); with `duplicate`, each block of P
 // consecutive games of an arrangement (one full rotation) shares the seed
-// of its first game, so every bot plays that deal from every seat. For
-// P = 2 this is exactly TournamentSchedule (rules/schedule.h), the
-// referee's own schedule.
+// of its first game, so every bot plays that deal from every seat. The
+// schedule is TableSchedule (rules/schedule.h); for P = 2 it is
+// TournamentSchedule, the referee's own schedule.
 //
 // Several referees: games are spread over them, `concurrency` at once on
 // each; a referee that cannot be reached when a game is created is retried
