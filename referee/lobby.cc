@@ -251,13 +251,13 @@ grpc::Status Lobby::Get(const std::string& name, v1::BotAccount* out) const {
 grpc::Status Lobby::List(const v1::ListBotsRequest& request,
                          v1::ListBotsResponse* out) const {
   absl::StatusOr<int> page_size = PageSize(request.page_size());
-  if (!page_size.ok()) return FromAbsl(page_size.status());
+  if (!page_size.ok()) return ToGrpc(page_size.status());
   // The token's key is the last name of the previous page.
   std::string after;
   if (!request.page_token().empty()) {
     absl::StatusOr<std::vector<std::string>> key =
         PageKey(request.page_token(), "bots", {}, 1);
-    if (!key.ok()) return FromAbsl(key.status());
+    if (!key.ok()) return ToGrpc(key.status());
     after = (*key)[0];
   }
   absl::MutexLock lock(&mu_);

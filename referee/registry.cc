@@ -493,11 +493,11 @@ void Registry::CreateGame(
   absl::StatusOr<RuleSet> rules = GameRules(request.rules(), seats);
   if (!rules.ok()) {
     return fail(
-        FromAbsl(BadField(rules.status(), "rules", rules.status().message())));
+        ToGrpc(BadField(rules.status(), "rules", rules.status().message())));
   }
   absl::StatusOr<recorder::TimeControl> clock =
       ClockOf(request.clock(), "clock");
-  if (!clock.ok()) return fail(FromAbsl(clock.status()));
+  if (!clock.ok()) return fail(ToGrpc(clock.status()));
   if (absl::Status s =
           recorder::CheckDisplayText(request.label(), "label", kMaxLabelLength);
       !s.ok()) {
@@ -617,7 +617,7 @@ void Registry::CreateGame(
         if (absl::IsFailedPrecondition(status)) {
           // The recorder's own check of the request (a tournament's label),
           // made where concurrent calls are ordered.
-          done(FromAbsl(status), v1::CreateGameResponse());
+          done(ToGrpc(status), v1::CreateGameResponse());
           return;
         }
         if (!status.ok()) {
@@ -650,13 +650,13 @@ grpc::Status Registry::GetGame(const std::string& game_id,
   absl::StatusOr<recorder::GameRecord> record = deps_.recorder->Load(game_id);
   if (!record.ok()) {
     if (absl::IsNotFound(record.status())) return NoGame(game_id);
-    return FromAbsl(record.status());
+    return ToGrpc(record.status());
   }
   recorder::ListFilter filter;
   filter.game_id = game_id;
   absl::StatusOr<std::vector<recorder::GameSummary>> list =
       deps_.recorder->List(filter);
-  if (!list.ok()) return FromAbsl(list.status());
+  if (!list.ok()) return ToGrpc(list.status());
   for (const recorder::GameSummary& s : *list) {
     if (s.game_id == game_id) {
       SummaryToInfo(s, info);
@@ -678,7 +678,7 @@ grpc::Status Registry::ListGames(const v1::ListGamesRequest& request,
   recorder::ListFilter filter;
   // Out of range is refused, not defaulted (issue #14, Low 10).
   absl::StatusOr<int> page_size = PageSize(request.page_size());
-  if (!page_size.ok()) return FromAbsl(page_size.status());
+  if (!page_size.ok()) return ToGrpc(page_size.status());
   switch (request.status()) {
     case v1::GAME_STATUS_UNSPECIFIED:
       break;
@@ -705,7 +705,7 @@ grpc::Status Registry::ListGames(const v1::ListGamesRequest& request,
   if (!request.page_token().empty()) {
     absl::StatusOr<std::vector<std::string>> key =
         PageKey(request.page_token(), "games", query, 2);
-    if (!key.ok()) return FromAbsl(key.status());
+    if (!key.ok()) return ToGrpc(key.status());
     if (!absl::SimpleAtoi((*key)[0], &filter.before_created_us) ||
         (*key)[1].empty()) {
       return Invalid("page_token", "page_token: not a page token of games");
@@ -716,7 +716,7 @@ grpc::Status Registry::ListGames(const v1::ListGamesRequest& request,
   filter.limit = *page_size + 1;
   absl::StatusOr<std::vector<recorder::GameSummary>> list =
       deps_.recorder->List(filter);
-  if (!list.ok()) return FromAbsl(list.status());
+  if (!list.ok()) return ToGrpc(list.status());
   if (list->size() > static_cast<size_t>(*page_size)) {
     list->resize(*page_size);
     const recorder::GameSummary& last = list->back();

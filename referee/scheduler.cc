@@ -181,7 +181,7 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
   }
   absl::StatusOr<int> per_pairing = OrDefault(
       spec.games_per_pairing(), "games_per_pairing", kMaxGamesPerPairing, 2);
-  if (!per_pairing.ok()) return fail(FromAbsl(per_pairing.status()));
+  if (!per_pairing.ok()) return fail(ToGrpc(per_pairing.status()));
   row.games_per_pairing = *per_pairing;
   row.duplicate = spec.duplicate();
   if (row.duplicate && row.games_per_pairing % 2 == 1) ++row.games_per_pairing;
@@ -195,15 +195,15 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
   row.rules = rules->ToString();
   absl::StatusOr<recorder::TimeControl> clock =
       ClockOf(spec.clock(), "spec.clock");
-  if (!clock.ok()) return fail(FromAbsl(clock.status()));
+  if (!clock.ok()) return fail(ToGrpc(clock.status()));
   row.clock = *clock;
   absl::StatusOr<int> concurrent = OrDefault(
       spec.max_concurrent_games(), "max_concurrent_games", kMaxConcurrent, 4);
-  if (!concurrent.ok()) return fail(FromAbsl(concurrent.status()));
+  if (!concurrent.ok()) return fail(ToGrpc(concurrent.status()));
   row.max_concurrent = *concurrent;
   absl::StatusOr<int64_t> grace = OrDefault<int64_t>(
       spec.grace_ms(), "grace_ms", kMaxGraceMs, kDefaultGraceMs);
-  if (!grace.ok()) return fail(FromAbsl(grace.status()));
+  if (!grace.ok()) return fail(ToGrpc(grace.status()));
   row.grace_ms = *grace;
   Seed seed;
   if (spec.seed().empty()) {
@@ -238,7 +238,7 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
   used.limit = 1;
   absl::StatusOr<std::vector<recorder::GameSummary>> labelled =
       recorder_->List(used);
-  if (!labelled.ok()) return fail(FromAbsl(labelled.status()));
+  if (!labelled.ok()) return fail(ToGrpc(labelled.status()));
   {
     absl::MutexLock lock(&mu_);
     if (tournaments_.contains(row.name) || reserved_.contains(row.name)) {
@@ -313,7 +313,7 @@ void Scheduler::Answer(const Tournament& t, const absl::Status& recorded,
                        const std::string& what, const Reply& reply) const {
   if (!recorded.ok()) {
     reply(absl::IsAlreadyExists(recorded)
-              ? FromAbsl(recorded)
+              ? ToGrpc(recorded)
               : GrpcError(grpc::StatusCode::UNAVAILABLE,
                           Reason::kRecordUnavailable,
                           absl::StrCat("the ", what,
@@ -371,7 +371,7 @@ grpc::Status Scheduler::Info(const Tournament& t, bool games,
   filter.label = r.name;
   absl::StatusOr<std::vector<recorder::GameSummary>> recorded =
       recorder_->List(filter);
-  if (!recorded.ok()) return FromAbsl(recorded.status());
+  if (!recorded.ok()) return ToGrpc(recorded.status());
   std::map<std::string, const recorder::GameSummary*> by_id;
   for (const recorder::GameSummary& s : *recorded) by_id[s.game_id] = &s;
 
@@ -444,7 +444,7 @@ grpc::Status Scheduler::Info(const Tournament& t, bool games,
   absl::StatusOr<std::vector<recorder::Standing>> standings =
       recorder::TournamentStandings(*recorder_, r.name, r.participants,
                                     *recorded);
-  if (!standings.ok()) return FromAbsl(standings.status());
+  if (!standings.ok()) return ToGrpc(standings.status());
   for (const recorder::Standing& s : *standings) {
     v1::TournamentStanding* o = out->add_standings();
     o->set_rank(s.rank);

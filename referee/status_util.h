@@ -123,10 +123,6 @@ inline grpc::Status Invalid(absl::string_view field,
 // `status` with `prefix` put before its message (in the details too).
 grpc::Status Prefixed(const grpc::Status& status, absl::string_view prefix);
 
-// The same code and message as a gRPC status (absl's codes are gRPC's),
-// with the details of ToGrpc.
-inline grpc::Status FromAbsl(const absl::Status& s) { return ToGrpc(s); }
-
 // A client's text as an error message may quote it: in single quotes, at
 // most `max` bytes of it (cut at a UTF-8 character boundary, then "..." and
 // its length), control characters and quotes escaped as \xNN. Messages
