@@ -361,6 +361,24 @@ std::string EndPayload(const GameResult& result, absl::string_view seed_hex) {
 }
 
 absl::Status ParseEndPayload(absl::string_view payload, EndFields* f) {
+  f->signature.reset();
+  std::string unsigned_payload;
+  if (payload.find(",\"signature\":") != absl::string_view::npos) {
+    absl::StatusOr<SplitPayload> split = SplitSignature(payload);
+    if (!split.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the end payload: ", split.status().message()));
+    }
+    if (split->signature.has_value() &&
+        split->unsigned_payload.compare(split->offset, 10, ",\"totals\":") !=
+            0) {
+      return absl::InvalidArgumentError(
+          "the end payload: the signature is not between seed and totals");
+    }
+    unsigned_payload = std::move(split->unsigned_payload);
+    f->signature = std::move(split->signature);
+    payload = unsigned_payload;
+  }
   CanonicalReader r(payload);
   (void)(r.Literal("{\"detail\":") && r.String(&f->detail) &&
          r.Literal(",\"forfeiting_seat\":") && r.Int(&f->forfeiting_seat) &&
@@ -382,6 +400,23 @@ std::string AbortPayload(absl::string_view detail) {
 }
 
 absl::Status ParseAbortPayload(absl::string_view payload, AbortFields* f) {
+  f->signature.reset();
+  std::string unsigned_payload;
+  if (payload.find(",\"signature\":") != absl::string_view::npos) {
+    absl::StatusOr<SplitPayload> split = SplitSignature(payload);
+    if (!split.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the abort payload: ", split.status().message()));
+    }
+    if (split->signature.has_value() &&
+        split->offset + 1 != split->unsigned_payload.size()) {
+      return absl::InvalidArgumentError(
+          "the abort payload: the signature is not its last member");
+    }
+    unsigned_payload = std::move(split->unsigned_payload);
+    f->signature = std::move(split->signature);
+    payload = unsigned_payload;
+  }
   CanonicalReader r(payload);
   (void)(r.Literal("{\"detail\":") && r.String(&f->detail) && r.Literal("}") &&
          r.End());

@@ -29,8 +29,12 @@
 //             "totals_after":[N...],"totals_before":[N...]}
 //   forfeit  {"detail":S,"reason":S,"seat":N}
 //   end      {"detail":S,"forfeiting_seat":N,"reason":S,"seed":S,
-//             "totals":[N...],"winner":N}
-//   abort    {"detail":S}
+//             ["signature":{"key":S,"sig":S},]"totals":[N...],"winner":N}
+//   abort    {"detail":S[,"signature":{"key":S,"sig":S}]}
+//
+// The signature of end and abort is optional (records from before
+// signatures, or written without a key): recorder/signature.h. The writers
+// here write unsigned payloads; the recorder signs them.
 //
 // A round item has "card" exactly when its kind names a card
 // (ScoreItemHasCard). The readers check the JSON form and the types; what
@@ -50,6 +54,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "recorder/record.h"
+#include "recorder/signature.h"
 #include "rules/deal.h"
 #include "rules/game.h"
 
@@ -143,6 +148,7 @@ struct EndFields {
   std::string seed;    // hex; empty with explicit decks
   std::vector<int> totals;
   int winner = -1;
+  std::optional<RecordSignature> signature;  // nullopt: unsigned
 };
 std::string EndPayload(const GameResult& result, absl::string_view seed_hex);
 void AppendEndPayload(const GameResult& result, absl::string_view seed_hex,
@@ -152,6 +158,7 @@ absl::Status ParseEndPayload(absl::string_view payload, EndFields* out);
 // abort
 struct AbortFields {
   std::string detail;
+  std::optional<RecordSignature> signature;  // nullopt: unsigned
 };
 std::string AbortPayload(absl::string_view detail);
 absl::Status ParseAbortPayload(absl::string_view payload, AbortFields* out);

@@ -18,8 +18,9 @@ absl::StatusOr<Durability> ParseDurability(absl::string_view name) {
 }
 
 absl::StatusOr<std::unique_ptr<Recorder>> Recorder::Open(
-    const std::string& path, Durability durability) {
-  auto impl = std::make_unique<Impl>(durability);
+    const std::string& path, Durability durability,
+    std::optional<SigningKey> signing_key) {
+  auto impl = std::make_unique<Impl>(durability, std::move(signing_key));
   if (absl::Status s = impl->Init(path); !s.ok()) return s;
   return std::unique_ptr<Recorder>(new Recorder(std::move(impl)));
 }
@@ -129,6 +130,10 @@ absl::StatusOr<std::vector<TournamentRow>> Recorder::Tournaments() const {
 absl::StatusOr<std::vector<TournamentGameRow>> Recorder::TournamentGames(
     const std::string& tournament) const {
   return impl_->TournamentGames(tournament);
+}
+
+std::string Recorder::signing_public_key() const {
+  return impl_->signing_public_key();
 }
 
 Recorder::Stats Recorder::stats() const { return impl_->stats(); }

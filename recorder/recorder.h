@@ -36,6 +36,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "recorder/record.h"
+#include "recorder/signature.h"
 
 namespace cassino::recorder {
 
@@ -124,8 +125,13 @@ class Recorder {
   // that has none: a database from before schema version 2 is upgraded once,
   // about 0.2 ms of CPU per game. ":memory:" is not supported (two
   // connections are needed).
-  static absl::StatusOr<std::unique_ptr<Recorder>> Open(const std::string& path,
-                                                        Durability durability);
+  //
+  // With a `signing_key`, the writer signs the last event of every game it
+  // ends (`end` or `abort`, queued unsigned by Append) with it
+  // (recorder/signature.h); without one, records are unsigned.
+  static absl::StatusOr<std::unique_ptr<Recorder>> Open(
+      const std::string& path, Durability durability,
+      std::optional<SigningKey> signing_key = std::nullopt);
   ~Recorder();
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
@@ -221,6 +227,10 @@ class Recorder {
   // (created, keyed and revoked at the game's creation time), so the seat
   // keeps naming it; an existing account of that name is left as it is.
   absl::Status Import(const GameRecord& record);
+
+  // The public key the writer signs with (64 hex digits); empty without
+  // one.
+  std::string signing_public_key() const;
 
   // Number of transactions committed and writes they held (for benchmarks).
   struct Stats {

@@ -67,7 +67,8 @@ struct Summary {
 
 class Recorder::Impl {
  public:
-  explicit Impl(Durability durability) : durability_(durability) {}
+  Impl(Durability durability, std::optional<SigningKey> signing_key)
+      : durability_(durability), signing_key_(std::move(signing_key)) {}
   ~Impl();
 
   absl::Status Init(const std::string& path);
@@ -128,6 +129,9 @@ class Recorder::Impl {
   absl::StatusOr<std::vector<TournamentRow>> Tournaments();
   absl::StatusOr<std::vector<TournamentGameRow>> TournamentGames(
       const std::string& tournament);
+  std::string signing_public_key() const {
+    return signing_key_.has_value() ? signing_key_->public_key() : "";
+  }
   Stats stats() const {
     return {transactions_.load(std::memory_order_relaxed),
             writes_.load(std::memory_order_relaxed)};
@@ -210,6 +214,8 @@ class Recorder::Impl {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(read_mu_);
 
   const Durability durability_;
+  // Signs the last event of each game the writer ends; nullopt: none.
+  const std::optional<SigningKey> signing_key_;
   bool has_tallies_ = false;  // the game_tallies table exists
   sqlite3* writer_ = nullptr;
   sqlite3* reader_ = nullptr;

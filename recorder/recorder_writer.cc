@@ -14,6 +14,7 @@
 #include "recorder/event_pack.h"
 #include "recorder/payload.h"
 #include "recorder/recorder_impl.h"
+#include "recorder/signature.h"
 #include "recorder/tally.h"
 
 namespace cassino::recorder {
@@ -470,9 +471,20 @@ absl::Status Recorder::Impl::AppendOne(const std::string& game_id,
     return absl::FailedPreconditionError(
         absl::StrCat("game '", game_id, "' has ended"));
   }
-  const Digest hash = ChainHash(chain->last_hash, e.kind, e.payload);
+  // The last event of the game is signed here, where the chain head is
+  // known (recorder/signature.h).
+  std::string signed_payload;
+  absl::string_view payload = e.payload;
+  if (signing_key_.has_value() && summary->has_value()) {
+    absl::StatusOr<std::string> s = SignLastPayload(
+        *signing_key_, game_id, chain->last_hash, e.kind, e.payload);
+    if (!s.ok()) return s.status();
+    signed_payload = *std::move(s);
+    payload = signed_payload;
+  }
+  const Digest hash = ChainHash(chain->last_hash, e.kind, payload);
   if (absl::Status s = InsertEvent(game_id, chain->next_seq, e.kind, e.at_us,
-                                   e.payload, ToHex(hash));
+                                   payload, ToHex(hash));
       !s.ok()) {
     return s;
   }

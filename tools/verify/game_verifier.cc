@@ -12,6 +12,7 @@
 #include "recorder/canonical_json.h"
 #include "recorder/hex_pairs.h"
 #include "recorder/payload.h"
+#include "recorder/signature.h"
 #include "recorder/submission_text.h"
 #include "recorder/tally.h"
 #include "rules/deal.h"
@@ -73,7 +74,9 @@ std::string Failure::ToString() const {
 
 class GameVerifier::Impl {
  public:
+  explicit Impl(SignaturePolicy policy) : policy_(std::move(policy)) {}
   std::optional<Failure> Verify(const StoredGame& g);
+  const SignatureState& signature() const { return signature_; }
 
  private:
   // Context of the failure being built.
@@ -97,6 +100,8 @@ class GameVerifier::Impl {
                 Clip(game_->events[i].payload));
   }
   std::optional<Failure> CheckChain();
+  // The last event's signature; `previous` is the hash before it.
+  std::optional<Failure> CheckSignature(const Digest& previous);
   std::optional<Failure> CheckHeader();
   std::optional<Failure> CheckCreatePayload();
   // The decks: from the revealed seed, the seed column or the deals.
@@ -118,6 +123,11 @@ class GameVerifier::Impl {
                           const std::string& expected,
                           const std::string& recorded) const;
 
+  const SignaturePolicy policy_;
+  SignatureState signature_;
+  // The last event's payload without its signature (the payload itself
+  // when unsigned): what the replay compares.
+  std::string unsigned_last_;
   const StoredGame* game_ = nullptr;
   std::vector<EventKind> kinds_;
   std::vector<absl::string_view> kind_names_;
@@ -169,6 +179,7 @@ std::optional<Failure> GameVerifier::Impl::CheckChain() {
   }
   kinds_.clear();
   kind_names_.clear();
+  Digest previous{};  // the hash before the last event
   for (size_t i = 0; i < g.events.size(); ++i) {
     const StoredEvent& e = g.events[i];
     const int64_t index = static_cast<int64_t>(i);
@@ -196,6 +207,7 @@ std::optional<Failure> GameVerifier::Impl::CheckChain() {
     }
     kinds_.push_back(*kind);
     kind_names_.push_back(recorder::EventKindName(*kind));
+    if (i + 1 == g.events.size()) previous = prev;
     static constexpr uint8_t kZero[1] = {0};
     prev = Sha256({prev, TextBytes(e.kind), kZero, TextBytes(e.payload)});
     if (!HexEquals(prev, e.hash)) {
@@ -204,6 +216,46 @@ std::optional<Failure> GameVerifier::Impl::CheckChain() {
                   ToHex(prev), Clip(e.hash, 80));
     }
   }
+  return CheckSignature(previous);
+}
+
+std::optional<Failure> GameVerifier::Impl::CheckSignature(
+    const Digest& previous) {
+  const StoredGame& g = *game_;
+  const size_t last = g.events.size() - 1;
+  const int64_t seq = static_cast<int64_t>(last);
+  const EventKind kind = kinds_[last];
+  if (kind != EventKind::kEnd && kind != EventKind::kAbort) {
+    unsigned_last_ = g.events[last].payload;
+    signature_.kind = SignatureState::kRunning;
+    return std::nullopt;
+  }
+  absl::StatusOr<recorder::SplitPayload> split =
+      recorder::SplitSignature(g.events[last].payload);
+  if (!split.ok()) return Unreadable(last, split.status());
+  unsigned_last_ = std::move(split->unsigned_payload);
+  if (!split->signature.has_value()) {
+    if (policy_.require_signed) {
+      return Fail(seq, "the record is unsigned (--require-signed)",
+                  "a signature", "none");
+    }
+    signature_.kind = SignatureState::kUnsigned;
+    return std::nullopt;
+  }
+  const recorder::RecordSignature& s = *split->signature;
+  if (absl::Status st = recorder::CheckSignature(s, g.game_id, previous, kind,
+                                                 unsigned_last_);
+      !st.ok()) {
+    return Fail(seq, absl::StrCat(st.message(), " ", s.key));
+  }
+  if (!policy_.trusted_keys.empty() &&
+      std::find(policy_.trusted_keys.begin(), policy_.trusted_keys.end(),
+                s.key) == policy_.trusted_keys.end()) {
+    return Fail(seq, "signed by a key that is not trusted", "a trusted key",
+                s.key);
+  }
+  signature_.kind = SignatureState::kSigned;
+  signature_.key = s.key;
   return std::nullopt;
 }
 
@@ -535,7 +587,9 @@ std::optional<Failure> GameVerifier::Impl::ReplayEvent(size_t i) {
       }
       recorder::AppendEndPayload(*game.result(),
                                  seed_withheld_ ? "" : seed_hex_, &expected_);
-      if (expected_ != payload) {
+      // The last event's signature is checked and set apart (CheckChain).
+      if (expected_ !=
+          (i + 1 == game_->events.size() ? unsigned_last_ : payload)) {
         return PayloadMismatch(seq, "the game result",
                                recorder::ParseEndPayload(payload, &end_),
                                expected_, payload);
@@ -819,6 +873,7 @@ std::optional<Failure> GameVerifier::Impl::Verify(const StoredGame& g) {
   engine_ = nullptr;
   rules_ = nullptr;
   decks_.reset();
+  signature_ = {};
   if (g.missing_game_row) {
     if (g.events.empty() && g.bots.empty() && !g.tally.has_value()) {
       return Fail(-1, "no such game");
@@ -848,15 +903,21 @@ std::optional<Failure> GameVerifier::Impl::Verify(const StoredGame& g) {
   return f;
 }
 
-GameVerifier::GameVerifier() : impl_(std::make_unique<Impl>()) {}
+GameVerifier::GameVerifier(SignaturePolicy policy)
+    : impl_(std::make_unique<Impl>(std::move(policy))) {}
 GameVerifier::~GameVerifier() = default;
 
 std::optional<Failure> GameVerifier::Verify(const StoredGame& game) {
   return impl_->Verify(game);
 }
 
-std::optional<Failure> VerifyRecord(const recorder::GameRecord& record) {
-  GameVerifier verifier;
+const SignatureState& GameVerifier::signature() const {
+  return impl_->signature();
+}
+
+std::optional<Failure> VerifyRecord(const recorder::GameRecord& record,
+                                    const SignaturePolicy& policy) {
+  GameVerifier verifier(policy);
   return verifier.Verify(recorder::FromRecord(record));
 }
 

@@ -12,6 +12,13 @@
 //      equals the chain hash recomputed from the stored payload bytes
 //      (record.h: event 0 chained from the commitment, 32 zero bytes with
 //      explicit decks);
+//   1b. the signature: the last event of an ended game (`end` or `abort`)
+//      that carries a signature (recorder/signature.h) is signed by its key
+//      over the game's unsigned chain head; under a SignaturePolicy, the
+//      key is a trusted one, and (require_signed) every ended game is
+//      signed. A record without a signature (written before signatures, or
+//      without a key) is "unsigned", which is no discrepancy unless
+//      required;
 //   2. the header: the `games` and `seats` rows equal the `create` payload
 //      (which the chain covers), byte for byte as CreatePayload writes them;
 //   3. the seed: a finished game's `end` event reveals a seed whose SHA-256
@@ -58,6 +65,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "recorder/record.h"
 #include "recorder/stored_game.h"
@@ -79,16 +87,39 @@ struct Failure {
   std::string ToString() const;
 };
 
+// What verify requires of signatures (all games verify alike otherwise).
+struct SignaturePolicy {
+  // Public keys (64 lower-case hex digits) a signature must be made with;
+  // empty: any key.
+  std::vector<std::string> trusted_keys;
+  // An ended game without a signature fails (a running one has none yet).
+  bool require_signed = false;
+};
+
+// How the last game verified was signed.
+struct SignatureState {
+  enum Kind {
+    kNotChecked,  // the game failed before its signature was checked
+    kRunning,     // not ended: no signature yet
+    kUnsigned,    // ended without a signature
+    kSigned,      // signed by `key`, and the signature verifies
+  };
+  Kind kind = kNotChecked;
+  std::string key;  // kSigned: the public key, hex
+};
+
 // Verifies single games, reusing its buffers between calls.
 class GameVerifier {
  public:
-  GameVerifier();
+  explicit GameVerifier(SignaturePolicy policy = {});
   ~GameVerifier();
   GameVerifier(const GameVerifier&) = delete;
   GameVerifier& operator=(const GameVerifier&) = delete;
 
   // nullopt if the game verifies, else its first discrepancy.
   std::optional<Failure> Verify(const recorder::StoredGame& game);
+  // The signature of the game of the last Verify call.
+  const SignatureState& signature() const;
 
  private:
   class Impl;
@@ -96,7 +127,8 @@ class GameVerifier {
 };
 
 // Convenience: verifies a record in memory.
-std::optional<Failure> VerifyRecord(const recorder::GameRecord& record);
+std::optional<Failure> VerifyRecord(const recorder::GameRecord& record,
+                                    const SignaturePolicy& policy = {});
 
 }  // namespace cassino::verify
 

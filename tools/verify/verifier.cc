@@ -4,20 +4,45 @@
 #include <atomic>
 #include <chrono>
 #include <deque>
+#include <fstream>
 #include <map>
 #include <thread>
 #include <utility>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
 #include "recorder/record_set.h"
+#include "recorder/signature.h"
 
 namespace cassino::verify {
 
 using recorder::StoredEvent;
 using recorder::StoredGame;
+
+void SignatureCounts::Add(const SignatureState& state) {
+  switch (state.kind) {
+    case SignatureState::kNotChecked:
+      break;
+    case SignatureState::kRunning:
+      ++running;
+      break;
+    case SignatureState::kUnsigned:
+      ++unsigned_games;
+      break;
+    case SignatureState::kSigned:
+      ++signed_by[state.key];
+      break;
+  }
+}
+
+void SignatureCounts::Merge(const SignatureCounts& other) {
+  for (const auto& [key, games] : other.signed_by) signed_by[key] += games;
+  unsigned_games += other.unsigned_games;
+  running += other.running;
+}
 
 // ---------------------------------------------------------------------------
 // Verifying a database with several threads.
@@ -76,7 +101,8 @@ class BatchQueue {
 // i.e. in game id order, whatever the thread count.
 absl::StatusOr<VerifyReport> VerifyRanges(
     const std::string& path, recorder::RecordReader& first, int64_t total,
-    int threads, const std::function<void(int64_t, int64_t)>& progress) {
+    int threads, const SignaturePolicy& policy,
+    const std::function<void(int64_t, int64_t)>& progress) {
   if (total < 2 * threads) threads = 1;
   constexpr int64_t kRangesPerThread = 16;
   constexpr int64_t kMinRange = 256;
@@ -94,6 +120,7 @@ absl::StatusOr<VerifyReport> VerifyRanges(
   bounds.push_back("");
   struct Part {
     std::vector<Failure> failures;
+    SignatureCounts signatures;
     int64_t games = 0;
     absl::Status status;
   };
@@ -107,7 +134,7 @@ absl::StatusOr<VerifyReport> VerifyRanges(
     workers.emplace_back([&] {
       absl::StatusOr<std::unique_ptr<recorder::RecordReader>> reader =
           recorder::RecordReader::Open(path);
-      GameVerifier verifier;
+      GameVerifier verifier(policy);
       for (size_t r;
            !failed.load() && (r = next.fetch_add(1)) < parts.size();) {
         Part& part = parts[r];
@@ -119,6 +146,7 @@ absl::StatusOr<VerifyReport> VerifyRanges(
                 if (std::optional<Failure> f = verifier.Verify(g)) {
                   part.failures.push_back(*std::move(f));
                 }
+                part.signatures.Add(verifier.signature());
                 ++part.games;
                 done.fetch_add(1, std::memory_order_relaxed);
               });
@@ -140,6 +168,7 @@ absl::StatusOr<VerifyReport> VerifyRanges(
   absl::Status status;
   for (Part& part : parts) {
     report.games += part.games;
+    report.signatures[path].Merge(part.signatures);
     for (Failure& f : part.failures) report.failures.push_back(std::move(f));
     if (status.ok() && !part.status.ok()) status = part.status;
   }
@@ -170,7 +199,8 @@ absl::StatusOr<VerifyReport> VerifyDatabase(const std::string& path,
 
   const int threads = std::max(1, options.threads);
   if (options.games.empty()) {
-    return VerifyRanges(path, **reader, total, threads, options.progress);
+    return VerifyRanges(path, **reader, total, threads, options.signatures,
+                        options.progress);
   }
   BatchQueue work, free_batches;
   for (int i = 0; i < threads * 3; ++i) {
@@ -178,10 +208,12 @@ absl::StatusOr<VerifyReport> VerifyDatabase(const std::string& path,
   }
   absl::Mutex results_mu;
   std::vector<std::pair<int64_t, Failure>> failures;
+  SignatureCounts signatures;
   std::vector<std::thread> workers;
   for (int t = 0; t < threads; ++t) {
     workers.emplace_back([&] {
-      GameVerifier verifier;
+      GameVerifier verifier(options.signatures);
+      SignatureCounts mine;
       while (std::unique_ptr<Batch> b = work.Pop()) {
         for (size_t i = 0; i < b->size; ++i) {
           if (std::optional<Failure> f = verifier.Verify(b->games[i])) {
@@ -189,10 +221,13 @@ absl::StatusOr<VerifyReport> VerifyDatabase(const std::string& path,
             failures.emplace_back(b->first_index + static_cast<int64_t>(i),
                                   *std::move(f));
           }
+          mine.Add(verifier.signature());
         }
         b->size = 0;
         free_batches.Push(std::move(b));
       }
+      absl::MutexLock lock(&results_mu);
+      signatures.Merge(mine);
     });
   }
 
@@ -215,6 +250,7 @@ absl::StatusOr<VerifyReport> VerifyDatabase(const std::string& path,
 
   VerifyReport report;
   report.games = read;
+  report.signatures[path] = std::move(signatures);
   std::sort(failures.begin(), failures.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [index, f] : failures) report.failures.push_back(std::move(f));
@@ -282,6 +318,9 @@ absl::StatusOr<VerifyReport> VerifyRecordSet(
     merged.games += report->games;
     merged.ok += report->ok;
     done_before += report->games;
+    for (const auto& [db, counts] : report->signatures) {
+      merged.signatures[db].Merge(counts);
+    }
     for (Failure& f : report->failures) merged.failures.push_back(std::move(f));
   }
   // A duplicated game counted as verified in each database fails once.
@@ -297,6 +336,34 @@ absl::StatusOr<VerifyReport> VerifyRecordSet(
       merged.failures.begin(), merged.failures.end(),
       [](const Failure& a, const Failure& b) { return a.game_id < b.game_id; });
   return merged;
+}
+
+absl::StatusOr<std::vector<std::string>> ReadTrustedKeys(
+    const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    return absl::NotFoundError(
+        absl::StrCat("cannot read the trusted keys file ", path));
+  }
+  std::vector<std::string> keys;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const absl::string_view text = absl::StripAsciiWhitespace(line);
+    if (text.empty() || text.front() == '#') continue;
+    const std::string key = absl::AsciiStrToLower(
+        text.substr(0, std::min(text.find_first_of(" \t"), text.size())));
+    if (!recorder::IsPublicKeyHex(key)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, " line ", number, ": not a public key (64 hex digits): '",
+          text.substr(0, 80), "'"));
+    }
+    keys.push_back(key);
+  }
+  if (keys.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, " holds no public key"));
+  }
+  return keys;
 }
 
 }  // namespace cassino::verify

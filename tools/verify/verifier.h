@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,12 +32,26 @@ struct VerifyOptions {
   int threads = 2;
   // Called from the reading thread every few hundred games, and at the end.
   std::function<void(int64_t done, int64_t total)> progress{};
+  // Trusted keys and whether a signature is required (game_verifier.h).
+  SignaturePolicy signatures{};
+};
+
+// How the games of one database were signed (games whose signature was
+// checked: a game that failed before is in none of these).
+struct SignatureCounts {
+  std::map<std::string, int64_t> signed_by;  // public key (hex) -> games
+  int64_t unsigned_games = 0;                // ended without a signature
+  int64_t running = 0;                       // not ended: no signature yet
+  void Add(const SignatureState& state);
+  void Merge(const SignatureCounts& other);
 };
 
 struct VerifyReport {
   int64_t games = 0;
   int64_t ok = 0;
   std::vector<Failure> failures;  // in game id order (or the order named)
+  // Per database path.
+  std::map<std::string, SignatureCounts> signatures;
 };
 
 // Verifies the games of the database at `path`. A game named in `games`
@@ -52,6 +67,16 @@ absl::StatusOr<VerifyReport> VerifyDatabase(const std::string& path,
 // VerifyDatabase.
 absl::StatusOr<VerifyReport> VerifyRecordSet(
     const std::vector<std::string>& paths, const VerifyOptions& options);
+
+// Reads a trusted-keys file: one public key per line (64 hex digits, the
+// Ed25519 public key as GetRefereeInfo and the referee's start-up line give
+// it), optionally followed by spaces or tabs and a note (such as the
+// referee's name); blank lines and lines starting with '#' are ignored.
+// The keys come back in lower case. InvalidArgument naming the line of
+// anything else, NotFound if the file cannot be read, InvalidArgument if it
+// holds no key.
+absl::StatusOr<std::vector<std::string>> ReadTrustedKeys(
+    const std::string& path);
 
 }  // namespace cassino::verify
 
