@@ -35,7 +35,20 @@ For each game (every game of the databases when none is named) verify:
     agree with the end or abort event;
   - the game's tally (game_tallies, schema version 2: the derived figures
     `cassino stats` reads), when there is one, equals the tally of the
-    replayed events, column by column; a running game has none.
+    replayed events, column by column; a running game has none;
+  - the signature: an ended game's end or abort event signed by its
+    referee's Ed25519 key verifies over the game's chain head
+    (docs/record_format.md, *Signatures*). A game recorded without a
+    signature (before signatures existed) verifies as unsigned.
+
+SIGNATURES
+  --trusted-keys FILE fails every signed game whose key is not in FILE: one
+  public key per line (64 hex digits, as the referee prints it at start-up
+  and GetRefereeInfo returns it), optionally followed by a note; blank
+  lines and lines starting with # are ignored. --require-signed fails every
+  ended game that is unsigned (use both to accept only records your
+  referees signed). The summary names the key(s) each database's games
+  are signed with.
 
 SEVERAL DATABASES
   Several files, or a directory (its *.db, *.sqlite and *.sqlite3 files), are
@@ -47,6 +60,10 @@ OUTPUT
   One line per failing game, naming its first discrepancy:
     FAIL <game> round R turn T (event seq S): <what>: expected <x>, recorded <y>
   ("(games row)" instead of an event when the discrepancy is in a column),
+  then, per database, the keys its games are signed with and how many
+  are unsigned:
+    <DB>: N games signed by key <public key>
+    <DB>: N ended games unsigned
   then a summary line:
     verified N games: K ok, F failed
   A progress bar goes to stderr when it is a terminal and there are more
@@ -62,6 +79,8 @@ struct Options {
   std::vector<std::string> args;  // DB... [GAME...]
   int threads = 2;
   bool quiet = false;
+  std::string trusted_keys;  // a file; empty: any key
+  bool require_signed = false;
 };
 
 int Run(const Options& opt) {
@@ -73,6 +92,16 @@ int Run(const Options& opt) {
   verify::VerifyOptions vo;
   vo.games = args.games;
   vo.threads = opt.threads;
+  vo.signatures.require_signed = opt.require_signed;
+  if (!opt.trusted_keys.empty()) {
+    absl::StatusOr<std::vector<std::string>> keys =
+        verify::ReadTrustedKeys(opt.trusted_keys);
+    if (!keys.ok()) {
+      std::cerr << "cassino verify: " << keys.status().message() << "\n";
+      return 2;
+    }
+    vo.signatures.trusted_keys = *std::move(keys);
+  }
   const bool tty = isatty(STDERR_FILENO) == 1 && !opt.quiet;
   const auto start = std::chrono::steady_clock::now();
   bool drew = false;
@@ -103,6 +132,16 @@ int Run(const Options& opt) {
   for (const verify::Failure& f : report->failures) {
     std::cout << f.ToString() << "\n";
   }
+  for (const auto& [db, counts] : report->signatures) {
+    for (const auto& [key, games] : counts.signed_by) {
+      std::cout << db << ": " << games << " games signed by key " << key
+                << "\n";
+    }
+    if (counts.unsigned_games > 0) {
+      std::cout << db << ": " << counts.unsigned_games
+                << " ended games unsigned\n";
+    }
+  }
   const int64_t failed = report->games - report->ok;
   std::cout << "verified " << report->games << " games: " << report->ok
             << " ok, " << failed << " failed\n";
@@ -121,6 +160,11 @@ void AddVerifyCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--threads", opt->threads, "verifying threads (default 2)")
       ->check(CLI::Range(1, 64));
   cmd->add_flag("--quiet", opt->quiet, "no progress bar");
+  cmd->add_option("--trusted-keys", opt->trusted_keys,
+                  "a file of the public keys (one per line) a signed game "
+                  "must be signed with");
+  cmd->add_flag("--require-signed", opt->require_signed,
+                "fail every ended game that is not signed");
   cmd->callback([opt, exit_code] { *exit_code = Run(*opt); });
 }
 

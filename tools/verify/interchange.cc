@@ -15,9 +15,22 @@
 #include "recorder/payload.h"
 #include "recorder/record_set.h"
 #include "recorder/recorder.h"
+#include "recorder/signature.h"
 
 namespace cassino::verify {
 namespace {
+
+// The key of the signature of the game's last event (recorder/signature.h);
+// empty when it has none.
+std::string SigningKeyOf(const recorder::StoredGame& g) {
+  if (g.events.empty()) return "";
+  const recorder::StoredEvent& last = g.events.back();
+  if (last.kind != "end" && last.kind != "abort") return "";
+  absl::StatusOr<recorder::SplitPayload> split =
+      recorder::SplitSignature(last.payload);
+  if (!split.ok() || !split->signature.has_value()) return "";
+  return split->signature->key;
+}
 
 using recorder::StoredEvent;
 using recorder::StoredGame;
@@ -180,6 +193,11 @@ std::string GameToJson(const StoredGame& g) {
       {"status", g.status},
       {"events", std::move(events)},
   };
+  // A copy of the last event's signature key, for readers (the payload is
+  // what is verified); only signed games carry it.
+  if (std::string key = SigningKeyOf(g); !key.empty()) {
+    game["signing_key"] = std::move(key);
+  }
   return Dump(game);
 }
 
@@ -201,6 +219,7 @@ std::string GameToText(const StoredGame& g) {
                             g.bank_ms, " max_illegal=", g.max_illegal));
   if (!g.commitment.empty()) tag("Commitment", g.commitment);
   if (g.status == "finished" && !g.seed.empty()) tag("Seed", g.seed);
+  if (std::string key = SigningKeyOf(g); !key.empty()) tag("SigningKey", key);
   for (size_t i = 0; i < g.explicit_decks.size(); ++i) {
     tag(absl::StrCat("Deck", i + 1), g.explicit_decks[i]);
   }
@@ -428,6 +447,12 @@ absl::StatusOr<std::vector<StoredGame>> ParseExport(const std::string& text) {
                                 " lacks seq, kind, at_us, payload or hash"));
       }
       g.events.push_back(std::move(ev));
+    }
+    if (auto key = j.find("signing_key"); key != j.end()) {
+      if (!key->is_string() || key->get<std::string>() != SigningKeyOf(g)) {
+        return bad(
+            "'signing_key' is not the key of the last event's signature");
+      }
     }
     out.push_back(std::move(g));
   }
