@@ -60,6 +60,9 @@ int main(int argc, char** argv) {
   app.add_option("--db", options.db_path,
                  "SQLite database file (created if missing)")
       ->capture_default_str();
+  app.add_option("--signing-key", options.signing_key_path,
+                 "Ed25519 private key (PEM) to sign records with (default: "
+                 "<db>.key, created on first start)");
   app.add_option("--durability", durability,
                  "normal: a recorded move survives a crash of the referee; "
                  "full: it survives power loss too")
@@ -138,6 +141,11 @@ int main(int argc, char** argv) {
     std::cerr << "; health on port " << (*server)->health_port();
   }
   std::cerr << "\n";
+  std::cerr << "cassino-referee: signing records with Ed25519 key "
+            << (*server)->recorder().signing_public_key() << " ("
+            << (*server)->signing_key_path()
+            << ((*server)->signing_key_created() ? ", created now" : "")
+            << ")\n";
   if (!port_file.empty()) {
     std::ofstream(port_file) << (*server)->port() << "\n";
   }

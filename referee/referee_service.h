@@ -77,6 +77,11 @@ class RefereeServiceImpl final : public v1::RefereeService::CallbackService {
   grpc::ServerWriteReactor<v1::WatchGameResponse>* WatchGame(
       grpc::CallbackServerContext* context,
       const v1::WatchGameRequest* request) override;
+  // (referee_info.cc)
+  grpc::ServerUnaryReactor* GetRefereeInfo(
+      grpc::CallbackServerContext* context,
+      const v1::GetRefereeInfoRequest* request,
+      v1::GetRefereeInfoResponse* response) override;
 
  private:
   Registry* const registry_;

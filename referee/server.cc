@@ -20,8 +20,18 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
       DbLock::Acquire(options.db_path);
   if (!lock.ok()) return lock.status();
   s->db_lock_ = std::move(*lock);
+  s->signing_key_path_ = options.signing_key_path.empty()
+                             ? options.db_path + ".key"
+                             : options.signing_key_path;
+  absl::StatusOr<recorder::SigningKey> key =
+      options.signing_key_path.empty()
+          ? recorder::SigningKey::LoadOrCreate(s->signing_key_path_,
+                                               &s->signing_key_created_)
+          : recorder::SigningKey::ReadFile(s->signing_key_path_);
+  if (!key.ok()) return key.status();
   absl::StatusOr<std::unique_ptr<recorder::Recorder>> recorder =
-      recorder::Recorder::Open(options.db_path, options.durability);
+      recorder::Recorder::Open(options.db_path, options.durability,
+                               *std::move(key));
   if (!recorder.ok()) return recorder.status();
   s->recorder_ = std::move(*recorder);
   s->timer_ = std::make_unique<DeadlineTimer>();

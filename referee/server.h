@@ -31,6 +31,10 @@ struct ServerOptions {
   // nothing but the serving status.
   std::string health_listen;
   std::string db_path = "cassino.db";
+  // The Ed25519 key the referee signs its records with (a PEM private key
+  // file; recorder/signature.h). Empty: `<db_path>.key`, created (mode
+  // 0600) on first start. A file named here must exist.
+  std::string signing_key_path;
   recorder::Durability durability = recorder::Durability::kNormal;
   // Required.
   std::string admin_token;
@@ -67,6 +71,9 @@ class RefereeServer {
   Registry& registry() { return *registry_; }
   Scheduler& scheduler() { return *scheduler_; }
   recorder::Recorder& recorder() { return *recorder_; }
+  // The signing key's file, and whether this start created it.
+  const std::string& signing_key_path() const { return signing_key_path_; }
+  bool signing_key_created() const { return signing_key_created_; }
 
   // Stops accepting calls, ends open streams (waiting up to `grace_ms` for
   // calls to finish), stops the clocks and flushes the record. Idempotent.
@@ -96,6 +103,8 @@ class RefereeServer {
   int port_ = 0;
   int health_port_ = 0;
   int resumed_ = 0;
+  std::string signing_key_path_;
+  bool signing_key_created_ = false;
   bool shut_down_ = false;
 };
 

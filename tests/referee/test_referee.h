@@ -114,6 +114,7 @@ class TestReferee {
     options.seat_rate = seat_rate_;
     options.keep_ended = keep_ended_;
     options.token_retention = token_retention_;
+    options.signing_key_path = signing_key_path_;
     absl::StatusOr<std::unique_ptr<service::RefereeServer>> s =
         service::RefereeServer::Start(options);
     ASSERT_TRUE(s.ok()) << s.status();
@@ -122,6 +123,10 @@ class TestReferee {
         grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()),
                             grpc::InsecureChannelCredentials());
     stub_ = v1::RefereeService::NewStub(channel_);
+  }
+  // The signing key file of the next Start (empty: beside the database).
+  void set_signing_key_path(std::string path) {
+    signing_key_path_ = std::move(path);
   }
   void Stop() { server_.reset(); }
   void Restart() {
@@ -175,6 +180,7 @@ class TestReferee {
   service::RateLimit seat_rate_;
   std::chrono::milliseconds keep_ended_;
   std::chrono::milliseconds token_retention_;
+  std::string signing_key_path_;
   std::unique_ptr<service::RefereeServer> server_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::RefereeService::Stub> stub_;

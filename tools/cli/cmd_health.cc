@@ -30,6 +30,7 @@ struct HealthOptions {
   std::string tls_ca;
   std::string tls_server_name;
   int timeout_ms = 1000;
+  bool signing_key = false;
 };
 
 absl::StatusOr<std::shared_ptr<grpc::Channel>> Connect(
@@ -65,7 +66,7 @@ int Check(const HealthOptions& options) {
     return kUsage;
   }
   absl::StatusOr<health::ServingStatus> status =
-      health::Check(*std::move(channel), options.service,
+      health::Check(*channel, options.service,
                     std::chrono::system_clock::now() +
                         std::chrono::milliseconds(options.timeout_ms));
   const std::string what =
@@ -78,6 +79,17 @@ int Check(const HealthOptions& options) {
     return kNoAnswer;
   }
   std::cout << what << ": " << health::ServingStatusName(*status) << "\n";
+  if (options.signing_key) {
+    absl::StatusOr<std::string> key = health::SigningKey(
+        *channel, std::chrono::system_clock::now() +
+                      std::chrono::milliseconds(options.timeout_ms));
+    if (!key.ok()) {
+      std::cerr << "cassino health: " << options.address
+                << ": no signing key: " << key.status().message() << "\n";
+      return kNoAnswer;
+    }
+    std::cout << options.address << ": signing key " << *key << "\n";
+  }
   return *status == health::ServingStatus::kServing ? kServing : kNotServing;
 }
 
@@ -106,6 +118,9 @@ void AddHealthCommand(CLI::App& app, int* exit_code) {
                   "deadline of the whole check, connecting included")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_flag("--signing-key", options->signing_key,
+                "also print the referee's public signing key "
+                "(GetRefereeInfo; not on a --health-listen address)");
   cmd->callback([options, exit_code] { *exit_code = Check(*options); });
 }
 

@@ -1,5 +1,6 @@
 // A client of the standard gRPC health service (grpc.health.v1.Health/Check),
-// as Kubernetes probes and load balancers use it: `cassino health` and tests.
+// as Kubernetes probes and load balancers use it: `cassino health` and tests;
+// and of the referee's GetRefereeInfo, for its signing key.
 //
 // The health messages are tiny and fixed by the gRPC health protocol
 // (HealthCheckRequest{string service = 1}, HealthCheckResponse{ServingStatus
@@ -48,6 +49,19 @@ absl::StatusOr<ServingStatus> DecodeResponse(std::string_view bytes);
 // answer InvalidArgument.
 absl::StatusOr<ServingStatus> Check(
     std::shared_ptr<grpc::Channel> channel, const std::string& service,
+    std::chrono::system_clock::time_point deadline);
+
+// The signing key in a serialised cassino.v1.GetRefereeInfoResponse (field
+// 1, a string); other fields are skipped. InvalidArgument for bytes that
+// do not parse.
+absl::StatusOr<std::string> DecodeSigningKey(std::string_view bytes);
+
+// Asks the referee behind `channel` for its public signing key
+// (cassino.v1.RefereeService/GetRefereeInfo, no token): 64 hex digits. A
+// failed call is its gRPC status (UNIMPLEMENTED on a --health-listen
+// address, which serves nothing else).
+absl::StatusOr<std::string> SigningKey(
+    std::shared_ptr<grpc::Channel> channel,
     std::chrono::system_clock::time_point deadline);
 
 }  // namespace cassino::health
