@@ -165,6 +165,7 @@ TEST_F(SignatureVerifyTest, SignedGamesVerifyAndNameTheirKey) {
   EXPECT_EQ(code, 0) << text;
   EXPECT_THAT(text, HasSubstr(absl::StrCat(path_, ": 2 games signed by key ",
                                            key_a_.public_key())));
+  EXPECT_THAT(text, HasSubstr(": 1 running games, not signed yet"));
   EXPECT_THAT(text, HasSubstr("verified 3 games: 3 ok, 0 failed"));
 }
 

@@ -64,6 +64,7 @@ OUTPUT
   are unsigned:
     <DB>: N games signed by key <public key>
     <DB>: N ended games unsigned
+    <DB>: N running games, not signed yet
   then a summary line:
     verified N games: K ok, F failed
   A progress bar goes to stderr when it is a terminal and there are more
@@ -140,6 +141,10 @@ int Run(const Options& opt) {
     if (counts.unsigned_games > 0) {
       std::cout << db << ": " << counts.unsigned_games
                 << " ended games unsigned\n";
+    }
+    if (counts.running > 0) {
+      std::cout << db << ": " << counts.running
+                << " running games, not signed yet\n";
     }
   }
   const int64_t failed = report->games - report->ok;
