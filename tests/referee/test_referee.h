@@ -5,6 +5,7 @@
 #define CASSINO_TESTS_REFEREE_SERVICE_TEST_REFEREE_H_
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
@@ -104,6 +105,17 @@ class TestReferee {
         token_retention_(token_retention) {
     Start();
   }
+  // A referee whose options `configure` adjusts (limits, stop grace...).
+  TestReferee(std::filesystem::path db,
+              std::function<void(service::ServerOptions&)> configure)
+      : db_(std::move(db)),
+        durability_(recorder::Durability::kNormal),
+        seat_rate_(service::RateLimit()),
+        keep_ended_(std::chrono::seconds(60)),
+        token_retention_(std::chrono::hours(24)),
+        configure_(std::move(configure)) {
+    Start();
+  }
 
   void Start() {
     service::ServerOptions options;
@@ -114,6 +126,7 @@ class TestReferee {
     options.seat_rate = seat_rate_;
     options.keep_ended = keep_ended_;
     options.token_retention = token_retention_;
+    if (configure_) configure_(options);
     absl::StatusOr<std::unique_ptr<service::RefereeServer>> s =
         service::RefereeServer::Start(options);
     ASSERT_TRUE(s.ok()) << s.status();
@@ -175,6 +188,7 @@ class TestReferee {
   service::RateLimit seat_rate_;
   std::chrono::milliseconds keep_ended_;
   std::chrono::milliseconds token_retention_;
+  std::function<void(service::ServerOptions&)> configure_;
   std::unique_ptr<service::RefereeServer> server_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::RefereeService::Stub> stub_;
