@@ -66,4 +66,28 @@ Digest ChainHash(const Digest& previous, EventKind kind,
   return Sha256({previous, TextBytes(name), kZero, TextBytes(payload)});
 }
 
+absl::Status CheckChain(const GameRecord& record) {
+  Digest previous{};
+  if (!record.header.commitment.empty()) {
+    absl::StatusOr<Seed> commitment = ParseSeed(record.header.commitment);
+    if (!commitment.ok()) {
+      return absl::DataLossError("the seed commitment is not 64 hex digits");
+    }
+    previous = *commitment;
+  }
+  for (size_t i = 0; i < record.events.size(); ++i) {
+    const Event& e = record.events[i];
+    if (e.seq != static_cast<int64_t>(i)) {
+      return absl::DataLossError(absl::StrCat("event ", i, " has seq ", e.seq));
+    }
+    previous = ChainHash(previous, e.kind, e.payload);
+    if (ToHex(previous) != e.hash) {
+      return absl::DataLossError(
+          absl::StrCat("event ", e.seq, " (", EventKindName(e.kind),
+                       "): its stored hash is not the chain's"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace cassino::recorder

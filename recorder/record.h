@@ -108,6 +108,10 @@ struct GameRecord {
 Digest ChainHash(const Digest& previous, EventKind kind,
                  absl::string_view payload);
 
+// DataLoss naming the first event (its seq) whose stored hash is not the
+// chain's, or whose seq is out of order; OK for an intact chain.
+absl::Status CheckChain(const GameRecord& record);
+
 }  // namespace cassino::recorder
 
 #endif  // CASSINO_RECORDER_RECORD_H_

@@ -18,11 +18,24 @@ absl::StatusOr<Durability> ParseDurability(absl::string_view name) {
 }
 
 absl::StatusOr<std::unique_ptr<Recorder>> Recorder::Open(
-    const std::string& path, Durability durability,
-    std::optional<SigningKey> signing_key) {
-  auto impl = std::make_unique<Impl>(durability, std::move(signing_key));
+    const std::string& path, Durability durability) {
+  RecorderOptions options;
+  options.durability = durability;
+  return Open(path, options);
+}
+
+absl::StatusOr<std::unique_ptr<Recorder>> Recorder::Open(
+    const std::string& path, const RecorderOptions& options) {
+  auto impl = std::make_unique<Impl>(options);
   if (absl::Status s = impl->Init(path); !s.ok()) return s;
   return std::unique_ptr<Recorder>(new Recorder(std::move(impl)));
+}
+
+StorageHealth Recorder::health() const { return impl_->health(); }
+
+void Recorder::OnHealthChange(
+    std::function<void(const StorageHealth&)> listener) {
+  impl_->OnHealthChange(std::move(listener));
 }
 
 Recorder::Recorder(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

@@ -20,10 +20,22 @@
 //
 // Reads use their own connection and may run on any thread concurrently
 // with writing. The Recorder is thread-safe. Destroying it drains the queue.
+//
+// Storage faults (docs/crash_safety.md): a `done` callback gets OK only when
+// its transaction committed into the database file the recorder opened. A
+// transaction that fails for a reason of the storage (a full disk, an I/O
+// error, a file that cannot be written), or that committed into a database
+// file or WAL that has since been deleted or replaced, fails every write it
+// held, and the recorder becomes unhealthy (health()). While unhealthy it
+// still attempts every write and, when idle, probes with a one-page write
+// every `probe_interval`: the first transaction that commits with both files
+// in place makes it healthy again. A deleted or replaced file is permanent:
+// nothing is acknowledged until the referee restarts.
 
 #ifndef CASSINO_RECORDER_RECORDER_H_
 #define CASSINO_RECORDER_RECORDER_H_
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -44,6 +56,24 @@ enum class Durability { kNormal, kFull };
 absl::StatusOr<Durability> ParseDurability(absl::string_view name);
 
 using DoneCallback = std::function<void(absl::Status)>;
+
+// Whether the recorder can write its database (see the storage faults
+// above); `fault` says why not.
+struct StorageHealth {
+  bool writable = true;
+  // Permanent: the database file or its WAL was deleted or replaced.
+  bool lost = false;
+  std::string fault;
+};
+
+struct RecorderOptions {
+  Durability durability = Durability::kNormal;
+  // How often an unhealthy recorder probes the storage with a write.
+  std::chrono::milliseconds probe_interval = std::chrono::seconds(1);
+  // Signs the last event of every game the writer ends
+  // (recorder/signature.h); nullopt: records are unsigned.
+  std::optional<SigningKey> signing_key;
+};
 
 // A game's summary row, for listings and statistics.
 struct GameSummary {
@@ -126,12 +156,17 @@ class Recorder {
   // about 0.2 ms of CPU per game. ":memory:" is not supported (two
   // connections are needed).
   //
-  // With a `signing_key`, the writer signs the last event of every game it
-  // ends (`end` or `abort`, queued unsigned by Append) with it
+  // With `options.signing_key`, the writer signs the last event of every
+  // game it ends (`end` or `abort`, queued unsigned by Append) with it
   // (recorder/signature.h); without one, records are unsigned.
+  //
+  // Refuses (FailedPrecondition) a database it cannot write (a read-only or
+  // immutable file, a read-only file system, a full disk): a probe write is
+  // committed before Open returns.
+  static absl::StatusOr<std::unique_ptr<Recorder>> Open(const std::string& path,
+                                                        Durability durability);
   static absl::StatusOr<std::unique_ptr<Recorder>> Open(
-      const std::string& path, Durability durability,
-      std::optional<SigningKey> signing_key = std::nullopt);
+      const std::string& path, const RecorderOptions& options);
   ~Recorder();
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
@@ -231,6 +266,13 @@ class Recorder {
   // The public key the writer signs with (64 hex digits); empty without
   // one.
   std::string signing_public_key() const;
+
+  // The storage's health now.
+  StorageHealth health() const;
+  // `listener` runs on the writer thread at each change of health (never
+  // for the healthy state at open). It must not block or call the recorder.
+  // Set it before the first write.
+  void OnHealthChange(std::function<void(const StorageHealth&)> listener);
 
   // Number of transactions committed and writes they held (for benchmarks).
   struct Stats {

@@ -16,7 +16,9 @@
 #include <sqlite3.h>
 
 #include <atomic>
+#include <chrono>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -67,8 +69,10 @@ struct Summary {
 
 class Recorder::Impl {
  public:
-  Impl(Durability durability, std::optional<SigningKey> signing_key)
-      : durability_(durability), signing_key_(std::move(signing_key)) {}
+  explicit Impl(const RecorderOptions& options)
+      : durability_(options.durability),
+        probe_interval_(options.probe_interval),
+        signing_key_(options.signing_key) {}
   ~Impl();
 
   absl::Status Init(const std::string& path);
@@ -132,6 +136,9 @@ class Recorder::Impl {
   std::string signing_public_key() const {
     return signing_key_.has_value() ? signing_key_->public_key() : "";
   }
+  StorageHealth health() const ABSL_LOCKS_EXCLUDED(health_mu_);
+  void OnHealthChange(std::function<void(const StorageHealth&)> listener)
+      ABSL_LOCKS_EXCLUDED(health_mu_);
   Stats stats() const {
     return {transactions_.load(std::memory_order_relaxed),
             writes_.load(std::memory_order_relaxed)};
@@ -150,6 +157,16 @@ class Recorder::Impl {
   absl::Status PrepareWriter();
 
   void WriterLoop();
+  // A one-page write transaction (the schema version, rewritten unchanged)
+  // and the file check: OK when the storage takes writes again.
+  absl::Status Probe();
+  // FailedPrecondition (permanent) when the database file or its WAL is no
+  // longer the file opened: deleted, or replaced by another.
+  absl::Status CheckFiles();
+  // Records the outcome of a transaction for health(): `storage_fault` is
+  // the failure of the storage, if any.
+  void NoteStorage(const absl::Status& storage_fault)
+      ABSL_LOCKS_EXCLUDED(health_mu_);
   // Runs done callbacks in order on the completion thread, so that the
   // writer goes on with the next transaction while they run.
   void CompletionLoop();
@@ -214,8 +231,25 @@ class Recorder::Impl {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(read_mu_);
 
   const Durability durability_;
+  const std::chrono::milliseconds probe_interval_;
   // Signs the last event of each game the writer ends; nullopt: none.
   const std::optional<SigningKey> signing_key_;
+  // The database file and its WAL as opened (device, inode); the WAL's is
+  // taken once it exists. Writer-thread state.
+  struct FileId {
+    uint64_t dev = 0;
+    uint64_t ino = 0;
+    bool operator==(const FileId&) const = default;
+  };
+  std::string db_file_;
+  std::string wal_file_;
+  std::optional<FileId> db_id_;
+  std::optional<FileId> wal_id_;
+
+  mutable absl::Mutex health_mu_;
+  StorageHealth health_ ABSL_GUARDED_BY(health_mu_);
+  std::function<void(const StorageHealth&)> health_listener_
+      ABSL_GUARDED_BY(health_mu_);
   bool has_tallies_ = false;  // the game_tallies table exists
   sqlite3* writer_ = nullptr;
   sqlite3* reader_ = nullptr;

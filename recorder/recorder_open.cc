@@ -55,6 +55,22 @@ absl::Status Recorder::Impl::Init(const std::string& path) {
     has_tallies_ = *tallies;
   }
   if (absl::Status s = PrepareWriter(); !s.ok()) return s;
+  // A file SQLite could open only read-only (an immutable file, a read-only
+  // file system) or a disk that takes no write is refused now, not at the
+  // first move.
+  if (sqlite3_db_readonly(writer_, "main") == 1) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the database ", path,
+        " cannot be written (a read-only or immutable file, or a read-only "
+        "file system)"));
+  }
+  const char* file = sqlite3_db_filename(writer_, "main");
+  db_file_ = file != nullptr ? file : "";
+  wal_file_ = file != nullptr ? sqlite3_filename_wal(file) : "";
+  if (absl::Status s = Probe(); !s.ok()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the database ", path, " cannot be written: ", s.message()));
+  }
   if (absl::Status s = Backfill(); !s.ok()) return s;
 
   absl::StatusOr<Connection> reader = OpenDatabase(path, OpenMode::kReadWrite);

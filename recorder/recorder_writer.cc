@@ -1,3 +1,5 @@
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <deque>
 #include <future>
@@ -86,20 +88,127 @@ absl::Status Recorder::Impl::EnqueueAndWait(Op op) {
 void Recorder::Impl::WriterLoop() {
   while (true) {
     std::deque<Write> batch;
+    bool probe = false;
     {
       absl::MutexLock lock(&queue_mu_);
-      while (!stop_ && queue_.empty()) queue_cv_.Wait(&queue_mu_);
-      if (queue_.empty()) return;  // stopping and drained
+      const StorageHealth now = health();
+      if (!now.writable && !now.lost) {
+        // Unhealthy: wake up every probe interval to try the storage.
+        queue_cv_.WaitWithTimeout(&queue_mu_,
+                                  absl::FromChrono(probe_interval_));
+        probe = queue_.empty() && !stop_;
+      } else {
+        while (!stop_ && queue_.empty()) queue_cv_.Wait(&queue_mu_);
+      }
+      if (queue_.empty() && stop_) return;  // stopping and drained
       batch.swap(queue_);
     }
-    WriteBatch(batch);
+    if (probe) {
+      NoteStorage(Probe());
+    } else if (!batch.empty()) {
+      WriteBatch(batch);
+    }
   }
+}
+
+namespace {
+
+// Whether a failed write failed for a reason of the storage (a full disk, an
+// I/O error, a file it cannot write or that is gone) rather than of the
+// write itself (an unknown game, a duplicate, a bad payload).
+bool IsStorageFault(const absl::Status& s) {
+  switch (s.code()) {
+    case absl::StatusCode::kUnavailable:
+    case absl::StatusCode::kInternal:
+    case absl::StatusCode::kDataLoss:
+    case absl::StatusCode::kResourceExhausted:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+absl::Status Recorder::Impl::Probe() {
+  absl::Status s = Exec(writer_, "BEGIN IMMEDIATE");
+  if (s.ok()) {
+    absl::StatusOr<int> version = SchemaVersion(writer_);
+    s = version.status();
+    if (s.ok()) {
+      s = Exec(writer_, absl::StrCat("PRAGMA user_version=", *version));
+    }
+    if (s.ok()) s = Exec(writer_, "COMMIT");
+    if (!s.ok() && sqlite3_get_autocommit(writer_) == 0) {
+      Exec(writer_, "ROLLBACK").IgnoreError();
+    }
+  }
+  if (s.ok()) s = CheckFiles();
+  return s;
+}
+
+absl::Status Recorder::Impl::CheckFiles() {
+  auto id_of = [](const std::string& file) -> std::optional<FileId> {
+    struct stat st;
+    if (file.empty() || ::stat(file.c_str(), &st) != 0) return std::nullopt;
+    return FileId{static_cast<uint64_t>(st.st_dev),
+                  static_cast<uint64_t>(st.st_ino)};
+  };
+  auto gone = [](const std::string& what, const std::string& file) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the ", what, " ", file,
+        " was deleted or replaced while the referee ran: writes since are "
+        "not acknowledged; restart the referee (docs/crash_safety.md)"));
+  };
+  const std::optional<FileId> db = id_of(db_file_);
+  if (!db_id_) db_id_ = db;
+  if (!db || !db_id_ || *db != *db_id_) return gone("database file", db_file_);
+  const std::optional<FileId> wal = id_of(wal_file_);
+  if (!wal_id_) wal_id_ = wal;  // (the WAL exists once a write committed)
+  if (wal_id_ && (!wal || *wal != *wal_id_)) return gone("WAL", wal_file_);
+  return absl::OkStatus();
+}
+
+void Recorder::Impl::NoteStorage(const absl::Status& storage_fault) {
+  std::function<void(const StorageHealth&)> listener;
+  StorageHealth now;
+  {
+    absl::MutexLock lock(&health_mu_);
+    if (health_.lost) return;  // permanent
+    StorageHealth next;
+    if (!storage_fault.ok()) {
+      next.writable = false;
+      next.lost = storage_fault.code() == absl::StatusCode::kFailedPrecondition;
+      next.fault = std::string(storage_fault.message());
+    }
+    if (next.writable == health_.writable && next.lost == health_.lost) {
+      return;
+    }
+    health_ = next;
+    now = health_;
+    listener = health_listener_;
+  }
+  if (listener) listener(now);
+}
+
+StorageHealth Recorder::Impl::health() const {
+  absl::MutexLock lock(&health_mu_);
+  return health_;
+}
+
+void Recorder::Impl::OnHealthChange(
+    std::function<void(const StorageHealth&)> listener) {
+  absl::MutexLock lock(&health_mu_);
+  health_listener_ = std::move(listener);
 }
 
 void Recorder::Impl::WriteBatch(std::deque<Write>& batch) {
   std::vector<absl::Status> results(batch.size());
   overlay_.clear();
   absl::Status txn = Query(w_.begin).Run("BEGIN");
+  // A write that failed for a reason of the storage (the transaction may
+  // still commit the others).
+  absl::Status storage_fault;
   int64_t written = 0;
   if (txn.ok()) {
     for (size_t i = 0; i < batch.size(); ++i) {
@@ -113,16 +222,33 @@ void Recorder::Impl::WriteBatch(std::deque<Write>& batch) {
                        batch[i].op);
         if (s.ok()) {
           s = Query(w_.release).Run("RELEASE");
-        } else {
+        } else if (sqlite3_get_autocommit(writer_) == 0) {
           Query(w_.rollback_to).Run("ROLLBACK TO").IgnoreError();
           Query(w_.release).Run("RELEASE").IgnoreError();
         }
       }
       if (s.ok()) ++written;
+      if (!s.ok() && IsStorageFault(s)) storage_fault = s;
       results[i] = std::move(s);
+      if (sqlite3_get_autocommit(writer_) != 0) {
+        // SQLite rolled the whole transaction back (a full disk, an I/O
+        // error): every write of the batch is lost, and writing on would
+        // commit each of the rest on its own.
+        txn = results[i].ok()
+                  ? absl::UnavailableError("the transaction was rolled back")
+                  : results[i];
+        break;
+      }
     }
-    txn = Query(w_.commit).Run("COMMIT");
-    if (!txn.ok()) Query(w_.rollback).Run("ROLLBACK").IgnoreError();
+    if (txn.ok()) {
+      txn = Query(w_.commit).Run("COMMIT");
+      if (!txn.ok() && sqlite3_get_autocommit(writer_) == 0) {
+        Query(w_.rollback).Run("ROLLBACK").IgnoreError();
+      }
+    }
+    // Committed, but into the files opened? A deleted or replaced database
+    // file or WAL means the commit reached no file anyone will read.
+    if (txn.ok()) txn = CheckFiles();
   }
   if (txn.ok()) {
     for (auto& [id, state] : overlay_) {
@@ -139,6 +265,7 @@ void Recorder::Impl::WriteBatch(std::deque<Write>& batch) {
       if (s.ok()) s = txn;
     }
   }
+  NoteStorage(txn.ok() ? storage_fault : txn);
   overlay_.clear();
   {
     absl::MutexLock lock(&done_mu_);

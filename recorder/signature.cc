@@ -96,17 +96,9 @@ absl::StatusOr<size_t> MemberOffset(EventKind kind, absl::string_view payload) {
 
 }  // namespace
 
-void SigningKey::Free::operator()(evp_pkey_st* key) const {
-  EVP_PKEY_free(key);
-}
-
-SigningKey::SigningKey(SigningKey&&) noexcept = default;
-SigningKey& SigningKey::operator=(SigningKey&&) noexcept = default;
-SigningKey::~SigningKey() = default;
-
 absl::StatusOr<SigningKey> SigningKey::FromKey(evp_pkey_st* raw) {
   SigningKey key;
-  key.key_.reset(raw);
+  key.key_.reset(raw, EVP_PKEY_free);
   if (EVP_PKEY_get_id(raw) != EVP_PKEY_ED25519) {
     return absl::InvalidArgumentError("not an Ed25519 key");
   }

@@ -24,7 +24,8 @@
 // (Recorder::Open takes the key). The private key never leaves a
 // SigningKey: there is no accessor for it, and nothing here prints it.
 //
-// Thread-safety: a SigningKey may sign from several threads at once.
+// Thread-safety: a SigningKey (and its copies) may sign from several
+// threads at once.
 
 #ifndef CASSINO_RECORDER_SIGNATURE_H_
 #define CASSINO_RECORDER_SIGNATURE_H_
@@ -49,7 +50,7 @@ namespace cassino::recorder {
 inline constexpr absl::string_view kSignatureContext =
     "cassino-record-signature-v1";
 
-// A referee's Ed25519 private key. Move-only.
+// A referee's Ed25519 private key. Copies share the one key.
 class SigningKey {
  public:
   // A fresh random key.
@@ -67,10 +68,6 @@ class SigningKey {
   static absl::StatusOr<SigningKey> LoadOrCreate(const std::string& path,
                                                  bool* created);
 
-  SigningKey(SigningKey&&) noexcept;
-  SigningKey& operator=(SigningKey&&) noexcept;
-  ~SigningKey();
-
   // Writes the private key as PEM to a new file of mode 0600;
   // AlreadyExists if `path` exists.
   absl::Status WriteFile(const std::string& path) const;
@@ -82,13 +79,11 @@ class SigningKey {
   absl::StatusOr<std::string> Sign(std::span<const uint8_t> message) const;
 
  private:
-  struct Free {
-    void operator()(evp_pkey_st* key) const;
-  };
+  // Takes ownership of `key`.
   static absl::StatusOr<SigningKey> FromKey(evp_pkey_st* key);
   SigningKey() = default;
 
-  std::unique_ptr<evp_pkey_st, Free> key_;
+  std::shared_ptr<evp_pkey_st> key_;
   std::string public_key_;
 };
 

@@ -6,7 +6,40 @@ namespace cassino::service {
 
 DeadlineTimer::DeadlineTimer() : thread_([this] { Run(); }) {}
 
+DeadlineTimer::DeadlineTimer(ManualTime) : manual_(true) {}
+
 DeadlineTimer::~DeadlineTimer() { Stop(); }
+
+DeadlineTimer::Clock::time_point DeadlineTimer::Now() const {
+  if (!manual_) return Clock::now();
+  absl::MutexLock lock(&mu_);
+  return manual_now_;
+}
+
+void DeadlineTimer::Advance(Clock::duration by) {
+  Clock::time_point until;
+  {
+    absl::MutexLock lock(&mu_);
+    if (!manual_) return;
+    until = manual_now_ + by;
+  }
+  // Each callback due by `until` runs in order, with the time at its due
+  // time (a callback may schedule another that is due too).
+  while (true) {
+    std::function<void()> callback;
+    {
+      absl::MutexLock lock(&mu_);
+      if (stop_ || queue_.empty() || queue_.top().when > until) {
+        if (until > manual_now_) manual_now_ = until;
+        return;
+      }
+      if (queue_.top().when > manual_now_) manual_now_ = queue_.top().when;
+      callback = std::move(queue_.top().callback);
+      queue_.pop();
+    }
+    callback();
+  }
+}
 
 void DeadlineTimer::Stop() {
   {
@@ -16,7 +49,7 @@ void DeadlineTimer::Stop() {
     queue_ = {};
   }
   cv_.SignalAll();
-  thread_.join();
+  if (thread_.joinable()) thread_.join();
 }
 
 void DeadlineTimer::Schedule(Clock::time_point when,

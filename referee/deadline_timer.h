@@ -1,10 +1,16 @@
-// One thread that runs callbacks at deadlines (move clocks).
+// The referee's time: one thread that runs callbacks at deadlines (move
+// clocks, evictions, retries), and the time they are measured in.
 //
 // Schedule() returns at once; the callback runs on the timer thread at or
 // shortly after `when`, unless the timer is destroyed first. Callbacks must
 // not block; they typically hand the work to the game they belong to, which
 // checks that the deadline is still the one in force (a stale deadline is
 // simply ignored there, so nothing is ever cancelled here).
+//
+// Everything that measures the referee's time asks Now(). A timer built
+// with kManualTime has no thread: its time stands still until Advance(),
+// which runs the callbacks that fall due on the caller's thread, so tests
+// control the clock (as LevelDB's Env lets them) instead of sleeping.
 
 #ifndef CASSINO_REFEREE_DEADLINE_TIMER_H_
 #define CASSINO_REFEREE_DEADLINE_TIMER_H_
@@ -25,10 +31,18 @@ class DeadlineTimer {
   using Clock = std::chrono::steady_clock;
 
   DeadlineTimer();
+  enum ManualTime { kManualTime };
+  explicit DeadlineTimer(ManualTime);
   // Stop()s.
   ~DeadlineTimer();
   DeadlineTimer(const DeadlineTimer&) = delete;
   DeadlineTimer& operator=(const DeadlineTimer&) = delete;
+
+  // The steady clock's time, or the manual time.
+  Clock::time_point Now() const ABSL_LOCKS_EXCLUDED(mu_);
+  // A manual timer: moves its time on by `by`, running every callback due
+  // meanwhile, in order, on this thread. Does nothing on a real timer.
+  void Advance(Clock::duration by) ABSL_LOCKS_EXCLUDED(mu_);
 
   // Does nothing once Stop() was called.
   void Schedule(Clock::time_point when, std::function<void()> callback)
@@ -48,8 +62,10 @@ class DeadlineTimer {
   };
   void Run() ABSL_LOCKS_EXCLUDED(mu_);
 
-  absl::Mutex mu_;
+  const bool manual_ = false;
+  mutable absl::Mutex mu_;
   absl::CondVar cv_;
+  Clock::time_point manual_now_ ABSL_GUARDED_BY(mu_){};
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue_
       ABSL_GUARDED_BY(mu_);
   uint64_t next_order_ ABSL_GUARDED_BY(mu_) = 0;

@@ -44,7 +44,7 @@ GameSession::GameSession(SessionDeps deps, recorder::GameHeader header,
   seat_channels_.resize(n);
   seat_limits_.assign(n, TokenBucket(deps_.seat_rate));
   turn_waiters_.resize(n);
-  turn_started_ = SteadyClock::now();
+  turn_started_ = deps_.timer->Now();
   if (deps_.seeds != nullptr && !game_.over()) {
     deps_.seeds->Hold(header_.seed, header_.game_id);
   }
@@ -80,6 +80,8 @@ std::shared_ptr<GameSession> GameSession::Create(SessionDeps deps,
 
 absl::StatusOr<std::shared_ptr<GameSession>> GameSession::Resume(
     SessionDeps deps, const recorder::GameRecord& record) {
+  // A stored hash changed by hand would otherwise go unnoticed until verify.
+  if (absl::Status s = recorder::CheckChain(record); !s.ok()) return s;
   absl::StatusOr<recorder::ReplayedGame> replayed = recorder::Replay(record);
   if (!replayed.ok()) return replayed.status();
   std::shared_ptr<GameSession> s(
@@ -91,10 +93,7 @@ absl::StatusOr<std::shared_ptr<GameSession>> GameSession::Resume(
 
 void GameSession::RestoreLocked(const recorder::GameRecord& record,
                                 const recorder::ReplayedGame& replayed) {
-  bank_left_ms_ = replayed.bank_left_ms;
-  illegal_ = replayed.illegal_count;
   const Game& g = game_;
-  durable_turns_ = g.turn();
 
   // The public log as it was, so that spectators see the whole game.
   v1::WatchGameResponse started;
@@ -118,6 +117,23 @@ void GameSession::RestoreLocked(const recorder::GameRecord& record,
     LogPublic(std::move(e));
   }
 
+  if (!g.over()) LogPublic(DealInfoEvent(g));
+  if (g.over()) {
+    v1::WatchGameResponse e;
+    *e.mutable_game_ended() = GameEndedMessage();
+    LogPublic(std::move(e));
+  }
+  ContinueFromRecordLocked(record, replayed);
+}
+
+void GameSession::ContinueFromRecordLocked(
+    const recorder::GameRecord& record,
+    const recorder::ReplayedGame& replayed) {
+  bank_left_ms_ = replayed.bank_left_ms;
+  illegal_ = replayed.illegal_count;
+  const Game& g = game_;
+  durable_turns_ = g.turn();
+  deadline_.reset();
   // A move and what it caused (a round's result, the next deal, the end)
   // commit together, but a game's creation and its first deal are two
   // writes, so a crash between them leaves the deal out: write whatever the
@@ -141,12 +157,6 @@ void GameSession::RestoreLocked(const recorder::GameRecord& record,
   if (g.over() && !ended) {
     missing.push_back(
         {EventKind::kEnd, recorder::EndPayload(*g.result(), RevealableSeed())});
-  }
-  if (!g.over()) LogPublic(DealInfoEvent(g));
-  if (g.over()) {
-    v1::WatchGameResponse e;
-    *e.mutable_game_ended() = GameEndedMessage();
-    LogPublic(std::move(e));
   }
   if (!missing.empty()) {
     RecordThenPublish(std::move(missing), [](const absl::Status&) {});
@@ -173,25 +183,65 @@ void GameSession::RecordThenPublish(
        publish = std::move(publish)](absl::Status status) {
         absl::MutexLock lock(&self->mu_);
         --self->pending_;
-        if (!status.ok() && !self->broken_) {
-          self->broken_ = std::string(status.message());
-        }
         if (status.ok()) {
           self->durable_turns_ = std::max(self->durable_turns_, turns_after);
         }
         publish(status);
+        if (!status.ok()) self->BreakLocked(status);
         auto& waiters = self->durable_waiters_;
         for (auto it = waiters.begin(); it != waiters.end();) {
           if (it->first < self->durable_turns_) {
-            it->second();
+            it->second(absl::OkStatus());
             it = waiters.erase(it);
           } else {
             ++it;
           }
         }
-        if (status.ok()) self->StartTurnOrFinish();
+        if (status.ok() && !self->broken_) self->StartTurnOrFinish();
         self->FlushAll();
       });
+}
+
+void GameSession::BreakLocked(const absl::Status& status) {
+  const bool first = !broken_.has_value();
+  if (first) broken_ = std::string(status.message());
+  deadline_.reset();  // no clock runs while the game cannot be recorded
+  // Resubmissions waiting for a commit that failed: it will not come.
+  for (auto& [turn, ack] : durable_waiters_) ack(status);
+  durable_waiters_.clear();
+  for (int seat = 0; seat < players(); ++seat) {
+    for (TurnWaiter& w : turn_waiters_[seat]) {
+      w.reply(
+          GrpcError(grpc::StatusCode::UNAVAILABLE, Reason::kRecordUnavailable,
+                    "the game's record could not be written: " + *broken_),
+          v1::GetTurnResponse());
+    }
+    turn_waiters_[seat].clear();
+  }
+  if (first && deps_.on_broken) deps_.on_broken(header_.game_id);
+}
+
+bool GameSession::broken() const {
+  absl::MutexLock lock(&mu_);
+  return broken_.has_value();
+}
+
+absl::Status GameSession::Recover(const recorder::GameRecord& record) {
+  absl::MutexLock lock(&mu_);
+  if (!broken_) return absl::OkStatus();
+  if (pending_ > 0) {
+    return absl::UnavailableError("a record write of the game is pending");
+  }
+  absl::StatusOr<recorder::ReplayedGame> replayed = recorder::Replay(record);
+  if (!replayed.ok()) return replayed.status();
+  game_ = std::move(replayed->game);
+  broken_.reset();
+  timed_out_.reset();
+  // The public log and the spectators saw only what was committed, so they
+  // need nothing; the seats are sent the turn in force again.
+  ContinueFromRecordLocked(record, *replayed);
+  FlushAll();
+  return absl::OkStatus();
 }
 
 void GameSession::AppendConsequences(
@@ -274,17 +324,17 @@ void GameSession::StartTurnOrFinish() {
       ch.reset();
     }
     for (int seat = 0; seat < players(); ++seat) {
-      for (TurnReply& reply : turn_waiters_[seat]) {
-        reply(grpc::Status::OK, TurnResponse(seat));
+      for (TurnWaiter& w : turn_waiters_[seat]) {
+        w.reply(grpc::Status::OK, TurnResponse(seat));
       }
       turn_waiters_[seat].clear();
     }
-    for (const auto& w : watchers_) SendRecordAndClose(*w);
+    SendFinalRecord(std::move(watchers_));
     watchers_.clear();
     return;
   }
   if (deadline_.has_value()) return;  // this turn's clock already runs
-  const SteadyClock::time_point now = SteadyClock::now();
+  const SteadyClock::time_point now = deps_.timer->Now();
   turn_started_ = now;
   const int seat = game_.to_move();
   const SteadyClock::time_point deadline =
@@ -312,23 +362,60 @@ void GameSession::StartTurnOrFinish() {
     seat_channels_[seat]->Send(
         std::shared_ptr<const v1::PlayResponse>(arena, p));
   }
-  for (TurnReply& reply : turn_waiters_[seat]) {
-    reply(grpc::Status::OK, TurnResponse(seat));
+  for (TurnWaiter& w : turn_waiters_[seat]) {
+    w.reply(grpc::Status::OK, TurnResponse(seat));
   }
   turn_waiters_[seat].clear();
 }
 
-void GameSession::SendRecordAndClose(WatchChannel& channel) const {
-  absl::StatusOr<recorder::GameRecord> record =
-      deps_.recorder->Load(header_.game_id);
-  if (!record.ok()) {
-    channel.Close(GrpcError(grpc::StatusCode::INTERNAL,
-                            Reason::kRecordUnavailable,
-                            record.status().message()));
+void GameSession::SendFinalRecord(
+    std::vector<std::shared_ptr<WatchChannel>> channels) {
+  if (channels.empty()) return;
+  if (RevealableSeed().empty()) {
+    for (const auto& c : channels) c->Close(grpc::Status::OK);
     return;
   }
-  SendRecord(*record, channel);
-  channel.Close(grpc::Status::OK);
+  auto send =
+      [](const std::vector<std::shared_ptr<const v1::WatchGameResponse>>&
+             record,
+         const std::vector<std::shared_ptr<WatchChannel>>& to) {
+        for (const auto& c : to) {
+          for (const auto& e : record) c->Send(e);
+          c->Close(grpc::Status::OK);
+        }
+      };
+  if (final_record_) {
+    send(*final_record_, channels);
+    return;
+  }
+  // Read once, off the lock; the spectators wait for it.
+  auto read = [self = shared_from_this(), channels, send] {
+    absl::StatusOr<recorder::GameRecord> record =
+        self->deps_.recorder->Load(self->header_.game_id);
+    absl::MutexLock lock(&self->mu_);
+    if (!record.ok()) {
+      for (const auto& c : channels) {
+        c->Close(GrpcError(grpc::StatusCode::INTERNAL,
+                           Reason::kRecordUnavailable,
+                           record.status().message()));
+      }
+      return;
+    }
+    if (!self->final_record_) {
+      self->final_record_ = std::make_shared<
+          std::vector<std::shared_ptr<const v1::WatchGameResponse>>>(
+          RecordEvents(*record));
+    }
+    send(*self->final_record_, channels);
+  };
+  if (deps_.reads == nullptr || !deps_.reads->Post(read)) {
+    for (const auto& c : channels) {
+      c->Close(GrpcError(grpc::StatusCode::UNAVAILABLE,
+                         Reason::kRecordUnavailable,
+                         "the game's record cannot be read now; watch it "
+                         "again in a moment"));
+    }
+  }
 }
 
 void GameSession::FlushAll(PlayChannel* extra) {
@@ -343,11 +430,14 @@ void GameSession::OnDeadline(int turn, SteadyClock::time_point deadline) {
   absl::MutexLock lock(&mu_);
   if (game_.over() || game_.turn() != turn || deadline_ != deadline) return;
   const int seat = game_.to_move();
+  const int64_t bank = std::max<int64_t>(0, bank_left_ms_[seat]);
+  timed_out_ = std::make_pair(seat, turn);
   ForfeitLocked(
       seat, "time",
       absl::StrCat("seat ", seat, " ran out of time on turn ", turn, " (",
-                   header_.clock.per_move_ms, " ms per move, bank ",
-                   std::max<int64_t>(0, bank_left_ms_[seat]), " ms left)"),
+                   header_.clock.per_move_ms, " ms per move",
+                   bank > 0 ? absl::StrCat(" and its ", bank, " ms bank") : "",
+                   " used up)"),
       [](const absl::Status&) {});
 }
 
@@ -380,7 +470,7 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
   // flushed there with everything else the move caused (FlushAll), which
   // reaches the origin as long as it is the seat's current stream.
   FlushOnReturn flush_now{origin.get()};
-  const SteadyClock::time_point now = SteadyClock::now();
+  const SteadyClock::time_point now = deps_.timer->Now();
   // 1. Is this a submission for the turn in play, by its seat, in time?
   if (AnswerOutOfPlay(seat, turn, submitted, now, reply)) return;
   // 2. Adjudicate: decode the move and ask the engine.
@@ -415,6 +505,11 @@ bool GameSession::AnswerOutOfPlay(int seat, int turn, const v1::Move& submitted,
     return true;
   };
   const std::string current = absl::StrCat(game_.turn());
+  if (stopped_) {
+    return refuse(Error(absl::StatusCode::kUnavailable, Reason::kShuttingDown,
+                        "the referee is shutting down; submit again to the "
+                        "referee that resumes the game"));
+  }
   if (broken_) {
     return refuse(Error(absl::StatusCode::kUnavailable,
                         Reason::kRecordUnavailable,
@@ -431,6 +526,11 @@ bool GameSession::AnswerOutOfPlay(int seat, int turn, const v1::Move& submitted,
     return true;
   }
   if (game_.over()) {
+    if (timed_out_ == std::make_pair(seat, turn)) {
+      return refuse(Error(absl::StatusCode::kFailedPrecondition,
+                          Reason::kTimeExpired,
+                          "your time ran out; you forfeited the game"));
+    }
     return refuse(Error(absl::StatusCode::kFailedPrecondition,
                         Reason::kGameOver, "the game is over"));
   }
@@ -450,6 +550,7 @@ bool GameSession::AnswerOutOfPlay(int seat, int turn, const v1::Move& submitted,
   }
   if (deadline_.has_value() && now >= *deadline_) {
     // The timer has not fired yet, but the time is up all the same.
+    timed_out_ = std::make_pair(seat, turn);
     ForfeitLocked(seat, "time",
                   absl::StrCat("seat ", seat, " ran out of time on turn ", turn,
                                " (the move came after ",
@@ -475,9 +576,20 @@ void GameSession::AnswerResubmission(int seat, int turn,
                turn + 1 < game_.turn() ? game_.history()[turn + 1].seat
                                        : NextToMove(game_));
     SetDrawn(played, seat, r.mutable_verdict());
-    auto ack = [reply = std::move(reply), r]() { reply(grpc::Status::OK, r); };
+    auto ack = [reply = std::move(reply), r, turn,
+                seat](const absl::Status& status) {
+      if (status.ok()) {
+        reply(grpc::Status::OK, r);
+      } else {
+        reply(
+            GrpcError(grpc::StatusCode::UNAVAILABLE, Reason::kRecordUnavailable,
+                      absl::StrCat("the move could not be recorded: ",
+                                   status.message())),
+            UnrecordedAnswer(turn, r.verdict().move(), status, seat));
+      }
+    };
     if (turn < durable_turns_) {
-      ack();
+      ack(absl::OkStatus());
     } else {
       durable_waiters_.emplace_back(turn, std::move(ack));
     }
@@ -543,8 +655,12 @@ void GameSession::RejectSubmission(int seat, int turn,
           ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
             if (!st.ok()) {
               reply(GrpcError(grpc::StatusCode::UNAVAILABLE,
-                              Reason::kRecordUnavailable, st.message()),
-                    r);
+                              Reason::kRecordUnavailable,
+                              absl::StrCat("the submission could not be "
+                                           "recorded: ",
+                                           st.message())),
+                    UnrecordedAnswer(r.verdict().turn(), r.verdict().move(), st,
+                                     r.next_to_move()));
               return;
             }
             reply(status, r);
@@ -590,16 +706,19 @@ void GameSession::AcceptMove(int seat, int turn, const Move& move,
   SetDrawn(played, seat, r.mutable_verdict());
   RecordThenPublish(
       std::move(events),
-      [this, reply = std::move(reply), r,
+      [this, reply = std::move(reply), r, seat,
        public_events = std::move(public_events),
        mover_view = std::move(mover_view)](const absl::Status& st)
           ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
             if (!st.ok()) {
+              // Never acknowledged: the verdict says the move was not
+              // played, and names no card drawn.
               reply(GrpcError(grpc::StatusCode::UNAVAILABLE,
                               Reason::kRecordUnavailable,
                               absl::StrCat("the move could not be recorded: ",
                                            st.message())),
-                    r);
+                    UnrecordedAnswer(r.verdict().turn(), r.verdict().move(), st,
+                                     seat));
               return;
             }
             reply(grpc::Status::OK, r);
@@ -613,6 +732,10 @@ int GameSession::IllegalLeft(int seat) const {
 
 void GameSession::Connect(int seat, std::shared_ptr<PlayChannel> channel) {
   absl::MutexLock lock(&mu_);
+  if (stopped_) {
+    channel->Close(*stopped_);
+    return;
+  }
   if (seat_channels_[seat] && seat_channels_[seat] != channel) {
     seat_channels_[seat]->Close(GrpcError(grpc::StatusCode::ABORTED,
                                           Reason::kStreamReplaced,
@@ -650,31 +773,80 @@ void GameSession::CloseSeat(int seat, const grpc::Status& status) {
   seat_channels_[seat].reset();
 }
 
-void GameSession::GetTurn(int seat, bool wait, TurnReply reply) {
+uint64_t GameSession::GetTurn(int seat, bool wait, TurnReply reply) {
   absl::MutexLock lock(&mu_);
+  if (stopped_) {
+    reply(*stopped_, v1::GetTurnResponse());
+    return 0;
+  }
   if (broken_) {
     reply(GrpcError(grpc::StatusCode::UNAVAILABLE, Reason::kRecordUnavailable,
                     "the game's record could not be written: " + *broken_),
           v1::GetTurnResponse());
-    return;
+    return 0;
   }
   const bool settled = (game_.over() && end_published_) || MyTurnIsLive(seat);
   if (!wait || settled) {
     reply(grpc::Status::OK, TurnResponse(seat));
-    return;
+    return 0;
   }
-  turn_waiters_[seat].push_back(std::move(reply));
+  if (static_cast<int>(turn_waiters_[seat].size()) >=
+      deps_.max_waiters_per_seat) {
+    reply(GrpcError(
+              grpc::StatusCode::RESOURCE_EXHAUSTED, Reason::kLimitReached,
+              absl::StrCat("this seat already has ", deps_.max_waiters_per_seat,
+                           " GetTurn(wait) calls waiting")),
+          v1::GetTurnResponse());
+    return 0;
+  }
+  const uint64_t id = next_waiter_id_++;
+  turn_waiters_[seat].push_back({id, std::move(reply)});
+  return id;
 }
 
-void GameSession::Watch(std::shared_ptr<WatchChannel> channel) {
+void GameSession::CancelWait(int seat, uint64_t id) {
   absl::MutexLock lock(&mu_);
+  if (seat < 0 || seat >= players()) return;
+  std::erase_if(turn_waiters_[seat],
+                [id](const TurnWaiter& w) { return w.id == id; });
+}
+
+bool GameSession::Watch(std::shared_ptr<WatchChannel> channel) {
+  absl::MutexLock lock(&mu_);
+  if (stopped_) {
+    channel->Close(*stopped_);
+    return true;
+  }
+  if (!end_published_ &&
+      static_cast<int>(watchers_.size()) >= deps_.max_watchers) {
+    return false;
+  }
   for (const auto& e : public_log_) channel->Send(e);
   if (end_published_) {
-    SendRecordAndClose(*channel);
-    return;
+    channel->Flush();
+    SendFinalRecord({std::move(channel)});
+    return true;
   }
   channel->Flush();
   watchers_.push_back(std::move(channel));
+  return true;
+}
+
+void GameSession::Stop(const grpc::Status& status) {
+  absl::MutexLock lock(&mu_);
+  if (stopped_) return;
+  stopped_ = status;
+  deadline_.reset();
+  for (int seat = 0; seat < players(); ++seat) {
+    for (TurnWaiter& w : turn_waiters_[seat]) {
+      w.reply(status, v1::GetTurnResponse());
+    }
+    turn_waiters_[seat].clear();
+    if (seat_channels_[seat]) seat_channels_[seat]->Close(status);
+    seat_channels_[seat].reset();
+  }
+  for (const auto& w : watchers_) w->Close(status);
+  watchers_.clear();
 }
 
 void GameSession::Unwatch(const WatchChannel* channel) {
@@ -790,8 +962,13 @@ void GameSession::FillYourTurn(v1::YourTurn* out) const {
   for (const Move& m : moves) sorted.emplace_back(m.ToString(), &m);
   std::sort(sorted.begin(), sorted.end());
   for (const auto& [text, m] : sorted) ToProto(*m, t.add_legal_moves());
-  t.set_time_left_ms(TimeLeftMs(SteadyClock::now()));
-  t.set_bank_left_ms(std::max<int64_t>(0, bank_left_ms_[seat]));
+  const SteadyClock::time_point now = deps_.timer->Now();
+  t.set_time_left_ms(TimeLeftMs(now));
+  // The bank as it stands now: this turn's time beyond the free per-move
+  // allowance is already spent from it.
+  const int64_t over = std::max<int64_t>(
+      0, MillisBetween(turn_started_, now) - header_.clock.per_move_ms);
+  t.set_bank_left_ms(std::max<int64_t>(0, bank_left_ms_[seat] - over));
   t.set_deadline_unix_ms(deadline_unix_ms_);
   t.set_illegal_left(std::max(0, header_.clock.max_illegal - illegal_[seat]));
 }

@@ -19,6 +19,15 @@
 // Clocks use the steady clock; a referee restart gives the seat to move a
 // fresh per-move allowance (its bank is kept): time while the referee was
 // down is not charged to anyone.
+//
+// A record write that fails (a full disk, an I/O error) is never
+// acknowledged: the game stops answering (UNAVAILABLE, RECORD_UNAVAILABLE)
+// and waits for Recover(), which the registry calls once the storage takes
+// writes again; the game then goes on from its record, as after a restart.
+//
+// Bounds: each seat may park at most SessionDeps::max_waiters_per_seat
+// GetTurn(wait) calls and the game at most max_watchers spectators; beyond
+// them a call is refused (RESOURCE_EXHAUSTED, LIMIT_REACHED).
 
 #ifndef CASSINO_REFEREE_GAME_SESSION_H_
 #define CASSINO_REFEREE_GAME_SESSION_H_
@@ -42,6 +51,7 @@
 #include "recorder/replay.h"
 #include "referee/channel.h"
 #include "referee/deadline_timer.h"
+#include "referee/executor.h"
 #include "referee/rate_limiter.h"
 #include "referee/seed_holds.h"
 #include "referee/session_messages.h"
@@ -64,6 +74,16 @@ struct SessionDeps {
   // game can share a seed). A session holds its seed from construction
   // until its end is published.
   SeedHolds* seeds = nullptr;
+  // Called (under the session's lock) when a record write of the game
+  // failed; it must not call back into the session.
+  std::function<void(const std::string& game_id)> on_broken;
+  // GetTurn(wait) calls one seat may have parked at once.
+  int max_waiters_per_seat = 4;
+  // Spectators (WatchGame streams) of one game at once.
+  int max_watchers = 64;
+  // Where a finished game's record is read for its spectators (off the
+  // game's lock); null: read in place.
+  Executor* reads = nullptr;
 };
 
 class GameSession : public std::enable_shared_from_this<GameSession> {
@@ -111,11 +131,30 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
               std::shared_ptr<PlayChannel> origin = nullptr);
   // The seat's situation; with `wait`, only once it is the seat's turn or
   // the game is over. `reply` is called at most once (never if the session
-  // is destroyed first).
-  void GetTurn(int seat, bool wait, TurnReply reply);
+  // is destroyed first, or the wait is cancelled). Returns the id of the
+  // parked wait, for CancelWait; 0 when `reply` was called at once (with the
+  // answer, or RESOURCE_EXHAUSTED when the seat has max_waiters_per_seat
+  // waits parked already).
+  uint64_t GetTurn(int seat, bool wait, TurnReply reply);
+  // Drops a parked wait without calling its reply (the call was cancelled
+  // or its deadline passed). Unknown ids are ignored.
+  void CancelWait(int seat, uint64_t id);
   // A spectator: sent every public event so far, then each as it happens.
-  void Watch(std::shared_ptr<WatchChannel> channel);
+  // False (the channel untouched) when the game has max_watchers already.
+  bool Watch(std::shared_ptr<WatchChannel> channel);
   void Unwatch(const WatchChannel* channel);
+  // The referee is stopping: answers every parked wait and ends every
+  // stream with `status`; later waits and streams get it at once. Clocks
+  // are the caller's to stop first (no game is decided by a stop).
+  void Stop(const grpc::Status& status);
+  // Whether a record write failed and the game waits for Recover().
+  bool broken() const;
+  // Puts a broken game back as its record (read after the failure) has it:
+  // the engine state, clocks and counts, then the turn in force starts
+  // again (the seat to move is sent YourTurn). Unavailable while a write of
+  // the game is still pending (try again later); OK and nothing done when
+  // the game is not broken.
+  absl::Status Recover(const recorder::GameRecord& record);
   // Ends a running game with no winner. FailedPrecondition if it is over.
   absl::Status Abort(const std::string& reason);
   // Ends a running game: `seat` forfeits for `reason` (e.g. "absent", a
@@ -153,10 +192,20 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   // Adds an event to the spectators' log without sending it.
   void LogPublic(v1::WatchGameResponse event)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Resume's work once the session exists: the clocks, the public log, the
-  // events a crash left unwritten, and the turn in force.
+  // Resume's work once the session exists: the clocks, the public log, then
+  // ContinueFromRecordLocked.
   void RestoreLocked(const recorder::GameRecord& record,
                      const recorder::ReplayedGame& replayed)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The engine state, clocks and counts of a replayed record; writes the
+  // events a crash (or a failed write) left out, and starts the turn in
+  // force.
+  void ContinueFromRecordLocked(const recorder::GameRecord& record,
+                                const recorder::ReplayedGame& replayed)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // A record write failed: the game stops until Recover(); waits for
+  // acknowledgements that will not come are answered UNAVAILABLE.
+  void BreakLocked(const absl::Status& status)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Sends public events to every seat and spectator and logs them. With
   // `mover_view` (draw=on: the move as its mover may see it, with the card
@@ -172,8 +221,12 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   // Flushes every open stream of the game, and `extra` if given.
   void FlushAll(PlayChannel* extra = nullptr)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Sends a spectator the complete record of the ended game and closes it.
-  void SendRecordAndClose(WatchChannel& channel) const
+  // Ends the streams of spectators of the ended game: with its record
+  // (read once, off the lock, and shared) when its seed may be revealed;
+  // else (aborted, or a twin dealt from the same seed still running: the
+  // record's deals would give its cards away) with the public events they
+  // already have.
+  void SendFinalRecord(std::vector<std::shared_ptr<WatchChannel>> channels)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Submit's steps. Checking the submission: answers it (true) when it is
   // not for the turn in play by its seat in time: the record broken, a
@@ -240,16 +293,32 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   // Moves whose record has committed (turns below it are acknowledged).
   int durable_turns_ ABSL_GUARDED_BY(mu_) = 0;
   // Acknowledgements of resubmitted moves waiting for their commit.
-  std::vector<std::pair<int, std::function<void()>>> durable_waiters_
-      ABSL_GUARDED_BY(mu_);
+  // Each is called with OK once its turn is on disk, or with the error of
+  // the write that failed.
+  std::vector<std::pair<int, std::function<void(const absl::Status&)>>>
+      durable_waiters_ ABSL_GUARDED_BY(mu_);
   // Set when a record write failed: the game can no longer go on.
   std::optional<std::string> broken_ ABSL_GUARDED_BY(mu_);
   bool end_published_ ABSL_GUARDED_BY(mu_) = false;
 
   std::vector<TokenBucket> seat_limits_ ABSL_GUARDED_BY(mu_);
   std::vector<std::shared_ptr<PlayChannel>> seat_channels_ ABSL_GUARDED_BY(mu_);
-  std::vector<std::vector<TurnReply>> turn_waiters_ ABSL_GUARDED_BY(mu_);
+  struct TurnWaiter {
+    uint64_t id = 0;
+    TurnReply reply;
+  };
+  std::vector<std::vector<TurnWaiter>> turn_waiters_ ABSL_GUARDED_BY(mu_);
+  uint64_t next_waiter_id_ ABSL_GUARDED_BY(mu_) = 1;
+  // Set by Stop(): the status every later call and stream gets.
+  std::optional<grpc::Status> stopped_ ABSL_GUARDED_BY(mu_);
+  // The seat and turn of a time forfeit: a late move for that turn is told
+  // TIME_EXPIRED, not GAME_OVER.
+  std::optional<std::pair<int, int>> timed_out_ ABSL_GUARDED_BY(mu_);
   std::vector<std::shared_ptr<WatchChannel>> watchers_ ABSL_GUARDED_BY(mu_);
+  // The ended game's record as spectators are sent it, once read.
+  std::shared_ptr<
+      const std::vector<std::shared_ptr<const v1::WatchGameResponse>>>
+      final_record_ ABSL_GUARDED_BY(mu_);
   // Every public event published so far, for late spectators.
   std::vector<std::shared_ptr<const v1::WatchGameResponse>> public_log_
       ABSL_GUARDED_BY(mu_);

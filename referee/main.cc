@@ -5,10 +5,12 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include "CLI/CLI.hpp"
 #include "absl/synchronization/mutex.h"
@@ -84,7 +86,40 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--port-file", port_file,
                  "write the port actually listened on to this file");
+  cassino::service::ClientLimits& limits = options.limits;
+  app.add_option("--max-waiters-per-seat", limits.max_waiters_per_seat,
+                 "GetTurn(wait) calls one seat may have waiting at once; "
+                 "more get RESOURCE_EXHAUSTED (LIMIT_REACHED)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--max-watchers-per-game", limits.max_watchers_per_game,
+                 "WatchGame streams of one running game")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--max-watchers", limits.max_watchers,
+                 "WatchGame streams of the whole referee")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--stream-queue-max", limits.stream_queue_max,
+                 "messages a stream's client may leave unread before the "
+                 "stream is ended")
+      ->check(CLI::Range(64, 1 << 20))
+      ->capture_default_str();
+  int64_t stop_grace_ms = options.stop_grace.count();
+  app.add_option("--stop-grace-ms", stop_grace_ms,
+                 "on SIGTERM, how long calls may take to finish before they "
+                 "are cancelled")
+      ->check(CLI::Range(int64_t{0}, int64_t{60000}))
+      ->capture_default_str();
+  int64_t stop_timeout_ms = 15000;
+  app.add_option("--stop-timeout-ms", stop_timeout_ms,
+                 "on SIGTERM, the bound on the whole stop: past it the "
+                 "process exits at once (every acknowledged move is already "
+                 "on disk)")
+      ->check(CLI::Range(int64_t{1000}, int64_t{600000}))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+  options.stop_grace = std::chrono::milliseconds(stop_grace_ms);
 
   absl::StatusOr<cassino::recorder::Durability> d =
       cassino::recorder::ParseDurability(durability);
@@ -146,6 +181,10 @@ int main(int argc, char** argv) {
             << (*server)->signing_key_path()
             << ((*server)->signing_key_created() ? ", created now" : "")
             << ")\n";
+  for (const std::string& damaged : (*server)->damaged_games()) {
+    std::cerr << "cassino-referee: not resumed, its record is damaged: "
+              << damaged << " (docs/crash_safety.md)\n";
+  }
   if (!port_file.empty()) {
     std::ofstream(port_file) << (*server)->port() << "\n";
   }
@@ -154,6 +193,15 @@ int main(int argc, char** argv) {
   sigwait(&signals, &signal_number);
   std::cerr << "cassino-referee: signal " << signal_number
             << ", shutting down\n";
+  // The stop is bounded whatever a client does: past the timeout the
+  // process exits (nothing acknowledged is lost: acknowledgements follow
+  // commits) and releases the database for a replacement.
+  std::thread([stop_timeout_ms] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(stop_timeout_ms));
+    std::cerr << "cassino-referee: the stop took over " << stop_timeout_ms
+              << " ms; exiting now\n";
+    std::_Exit(1);
+  }).detach();
   (*server)->Shutdown();
   return 0;
 }

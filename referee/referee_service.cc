@@ -6,6 +6,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "proto/convert.h"
 #include "recorder/display_text.h"
 #include "referee/channel.h"
 #include "referee/status_util.h"
@@ -45,17 +46,41 @@ grpc::Status AdmitBot(Registry& registry,
 
 // A Channel writing to one server stream (bidi or server-streaming). The
 // reactor forwards OnWriteDone here and calls Detach() from OnDone; after
-// that the channel drops everything.
+// that the channel drops everything. At most `max_queued` messages wait to
+// be written: a client that does not read has its stream ended
+// (RESOURCE_EXHAUSTED, LIMIT_REACHED) rather than its queue grown.
 template <typename Reactor, typename Message>
 class StreamChannel final : public Channel<Message> {
  public:
-  explicit StreamChannel(Reactor* reactor) : reactor_(reactor) {}
+  StreamChannel(Reactor* reactor, int max_queued)
+      : reactor_(reactor), max_queued_(max_queued) {}
 
   using Channel<Message>::Send;
   void Send(std::shared_ptr<const Message> message) override {
     absl::MutexLock lock(&mu_);
     if (reactor_ == nullptr || closing_) return;
+    if (static_cast<int>(queue_.size()) >= max_queued_) {
+      // Keep the message being written (its buffer is in use), drop the
+      // rest, and end the stream once that write is done.
+      if (writing_)
+        queue_.erase(queue_.begin() + 1, queue_.end());
+      else
+        queue_.clear();
+      closing_ = true;
+      status_ =
+          GrpcError(grpc::StatusCode::RESOURCE_EXHAUSTED, Reason::kLimitReached,
+                    absl::StrCat("the stream's client left ", max_queued_,
+                                 " messages unread; the stream is ended"));
+      if (!writing_) FinishLocked();
+      return;
+    }
     queue_.push_back(std::move(message));
+  }
+
+  // Messages queued and not yet written.
+  int queued() const {
+    absl::MutexLock lock(&mu_);
+    return static_cast<int>(queue_.size());
   }
 
   void Flush() override {
@@ -123,6 +148,7 @@ class StreamChannel final : public Channel<Message> {
 
   mutable absl::Mutex mu_;
   Reactor* reactor_ ABSL_GUARDED_BY(mu_);
+  const int max_queued_;
   // front() is being written while writing_.
   std::deque<std::shared_ptr<const Message>> queue_ ABSL_GUARDED_BY(mu_);
   bool writing_ ABSL_GUARDED_BY(mu_) = false;
@@ -139,7 +165,9 @@ class PlayReactor final
     : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
  public:
   PlayReactor(Registry* registry, grpc::CallbackServerContext* context)
-      : channel_(std::make_shared<Channel>(this)) {
+      : channel_(std::make_shared<Channel>(
+            this, registry->limits().stream_queue_max)),
+        read_pause_(registry->limits().stream_read_pause) {
     grpc::Status auth =
         registry->AuthorizeSeat(context->client_metadata(), "", &access_);
     if (!auth.ok()) {
@@ -198,18 +226,36 @@ class PlayReactor final
       // what the move caused (GameSession::Submit's `origin`).
       access_.game->Submit(
           access_.seat, request_.turn(), request_.move(),
-          [channel = channel_](const grpc::Status&,
+          [channel = channel_](const grpc::Status& status,
                                const v1::SubmitMoveResponse& response) {
             v1::PlayResponse verdict;
             *verdict.mutable_verdict() = response.verdict();
+            // An error is never an acknowledgement, whatever the verdict
+            // says (the session builds it so; this is the edge's check).
+            if (!status.ok() && verdict.verdict().accepted()) {
+              v1::MoveVerdict* v = verdict.mutable_verdict();
+              v->set_accepted(false);
+              v->clear_drawn();
+              v->set_code(
+                  std::string(convert::StatusCodeName(status.error_code())));
+              v->set_reason(status.error_message());
+            }
             channel->Send(verdict);
           },
           channel_);
     }
-    StartRead(&read_buffer_);
+    ReadNextOrPause();
   }
 
-  void OnWriteDone(bool ok) override { channel_->OnWriteDone(ok); }
+  void OnWriteDone(bool ok) override {
+    channel_->OnWriteDone(ok);
+    absl::MutexLock lock(&read_mu_);
+    if (read_paused_ && channel_->open() &&
+        channel_->queued() <= read_pause_ / 2) {
+      read_paused_ = false;
+      StartRead(&read_buffer_);
+    }
+  }
   void OnCancel() override {
     channel_->Close(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
   }
@@ -220,43 +266,103 @@ class PlayReactor final
   }
 
  private:
+  // Reads the next request, unless more than read_pause_ messages wait for
+  // the bot to read them: then reading resumes from OnWriteDone once half
+  // of them are written (the bot that sends without reading is held back
+  // by HTTP/2 flow control, not by the referee's memory).
+  void ReadNextOrPause() {
+    absl::MutexLock lock(&read_mu_);
+    if (channel_->queued() > read_pause_) {
+      read_paused_ = true;
+    } else {
+      StartRead(&read_buffer_);
+    }
+  }
+
   using Channel = StreamChannel<PlayReactor, v1::PlayResponse>;
   std::shared_ptr<Channel> channel_;
+  const int read_pause_;
+  absl::Mutex read_mu_;
+  bool read_paused_ ABSL_GUARDED_BY(read_mu_) = false;
   SeatAccess access_;
   grpc::ByteBuffer read_buffer_;
   grpc::ByteBuffer write_buffer_;
   v1::PlayRequest request_;
 };
 
+grpc::Status TooManyReads() {
+  return GrpcError(grpc::StatusCode::RESOURCE_EXHAUSTED, Reason::kLimitReached,
+                   "too many reads are waiting; try again in a moment");
+}
+
+// A spectator of a game that is not in memory: its record, if it ended and
+// its seed may be revealed. The record of an aborted game, or of a game
+// whose seed another unfinished game is dealt from (a duplicate twin), is
+// withheld (FAILED_PRECONDITION): its deals would give those cards away.
+void SendStoredGame(Registry& registry, const std::string& game_id,
+                    Channel<v1::WatchGameResponse>& channel) {
+  absl::StatusOr<recorder::GameRecord> record =
+      registry.recorder()->Load(game_id);
+  if (!record.ok()) {
+    channel.Close(absl::IsNotFound(record.status())
+                      ? NoGame(game_id)
+                      : GrpcError(grpc::StatusCode::INTERNAL,
+                                  Reason::kRecordUnavailable,
+                                  record.status().message()));
+    return;
+  }
+  if (record->status == recorder::GameStatus::kRunning) {
+    channel.Close(GrpcError(grpc::StatusCode::UNAVAILABLE,
+                            Reason::kGameNotLoaded,
+                            "the game is not loaded; try again"));
+    return;
+  }
+  if (record->status != recorder::GameStatus::kFinished ||
+      registry.seed_holds().HeldByOthers(record->header.seed, game_id)) {
+    channel.Close(GrpcError(
+        grpc::StatusCode::FAILED_PRECONDITION, Reason::kGameOver,
+        "the game is over and its record is withheld: it was aborted, or "
+        "another running game is dealt from its seed"));
+    return;
+  }
+  for (const auto& e : RecordEvents(*record)) channel.Send(e);
+  channel.Close(grpc::Status::OK);
+}
+
 class WatchReactor final
     : public grpc::ServerWriteReactor<v1::WatchGameResponse> {
  public:
   WatchReactor(Registry* registry, const v1::WatchGameRequest& request)
-      : channel_(std::make_shared<Channel>(this)) {
+      : registry_(registry),
+        channel_(std::make_shared<Channel>(
+            this, registry->limits().stream_queue_max)) {
+    if (!registry->AdmitWatcher()) {
+      channel_->Close(GrpcError(
+          grpc::StatusCode::RESOURCE_EXHAUSTED, Reason::kLimitReached,
+          absl::StrCat("the referee has ", registry->limits().max_watchers,
+                       " spectators already; try again later")));
+      return;
+    }
+    admitted_ = true;
     game_ = registry->Find(request.game_id());
     if (game_) {
-      game_->Watch(channel_);
+      if (!game_->Watch(channel_)) {
+        channel_->Close(GrpcError(
+            grpc::StatusCode::RESOURCE_EXHAUSTED, Reason::kLimitReached,
+            absl::StrCat("the game has ",
+                         registry->limits().max_watchers_per_game,
+                         " spectators already; try again later")));
+        game_.reset();
+      }
       return;
     }
-    // Not in memory: an older game, straight from the record.
-    absl::StatusOr<recorder::GameRecord> record =
-        registry->recorder()->Load(request.game_id());
-    if (!record.ok()) {
-      channel_->Close(absl::IsNotFound(record.status())
-                          ? NoGame(request.game_id())
-                          : GrpcError(grpc::StatusCode::INTERNAL,
-                                      Reason::kRecordUnavailable,
-                                      record.status().message()));
-      return;
+    // Not in memory: an older game, read from the record off this thread.
+    if (!registry->reads().Post(
+            [registry, channel = channel_, id = request.game_id()] {
+              SendStoredGame(*registry, id, *channel);
+            })) {
+      channel_->Close(TooManyReads());
     }
-    if (record->status == recorder::GameStatus::kRunning) {
-      channel_->Close(GrpcError(grpc::StatusCode::UNAVAILABLE,
-                                Reason::kGameNotLoaded,
-                                "the game is not loaded; try again"));
-      return;
-    }
-    SendRecord(*record, *channel_);
-    channel_->Close(grpc::Status::OK);
   }
 
   void OnWriteDone(bool ok) override { channel_->OnWriteDone(ok); }
@@ -266,13 +372,16 @@ class WatchReactor final
   void OnDone() override {
     channel_->Detach();
     if (game_) game_->Unwatch(channel_.get());
+    if (admitted_) registry_->ReleaseWatcher();
     delete this;
   }
 
  private:
   using Channel = StreamChannel<WatchReactor, v1::WatchGameResponse>;
+  Registry* const registry_;
   std::shared_ptr<Channel> channel_;
   std::shared_ptr<GameSession> game_;
+  bool admitted_ = false;  // counted by AdmitWatcher
 };
 
 // A bot's Lobby stream: offers are sent by the Lobby through the channel.
@@ -280,7 +389,9 @@ class LobbyReactor final : public grpc::ServerWriteReactor<v1::LobbyResponse> {
  public:
   LobbyReactor(Registry* registry, grpc::CallbackServerContext* context,
                const v1::LobbyRequest& request)
-      : registry_(registry), channel_(std::make_shared<Channel>(this)) {
+      : registry_(registry),
+        channel_(std::make_shared<Channel>(
+            this, registry->limits().stream_queue_max)) {
     grpc::Status status = registry->ConnectLobby(
         context->client_metadata(), request.capacity(), channel_, &account_);
     if (!status.ok()) channel_->Close(status);
@@ -338,6 +449,17 @@ grpc::ServerUnaryReactor* AsOrganiser(const Registry& registry,
     handle(reactor);
   }
   return reactor;
+}
+
+// Runs `read`, which must finish the call, on the registry's read executor
+// (a handler never blocks on the database); RESOURCE_EXHAUSTED when too
+// many reads wait already, SHUTTING_DOWN once the referee stops.
+template <typename Read>
+void OffThread(Registry& registry, grpc::ServerUnaryReactor* reactor,
+               Read read) {
+  if (!registry.reads().Post(std::move(read))) {
+    reactor->Finish(WithDetails(TooManyReads()));
+  }
 }
 
 }  // namespace
@@ -403,8 +525,11 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::GetGame(
     grpc::CallbackServerContext* context, const v1::GetGameRequest* request,
     v1::GetGameResponse* response) {
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
-    reactor->Finish(WithDetails(
-        registry_->GetGame(request->game_id(), response->mutable_game())));
+    OffThread(*registry_, reactor,
+              [registry = registry_, request, response, reactor] {
+                reactor->Finish(WithDetails(registry->GetGame(
+                    request->game_id(), response->mutable_game())));
+              });
   });
 }
 
@@ -412,7 +537,11 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::ListGames(
     grpc::CallbackServerContext* context, const v1::ListGamesRequest* request,
     v1::ListGamesResponse* response) {
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
-    reactor->Finish(WithDetails(registry_->ListGames(*request, response)));
+    OffThread(
+        *registry_, reactor,
+        [registry = registry_, request, response, reactor] {
+          reactor->Finish(WithDetails(registry->ListGames(*request, response)));
+        });
   });
 }
 
@@ -463,20 +592,78 @@ RefereeServiceImpl::RefereeServiceImpl(Registry* registry, Scheduler* scheduler)
                 }));
 }
 
+// A GetTurn call. With `wait` it may stay parked in its game until the
+// seat's turn: when the client cancels it or its deadline passes first,
+// OnCancel finishes it and drops it from the game at once, so an abandoned
+// call holds nothing (and never holds up a stop).
+class GetTurnReactor final : public grpc::ServerUnaryReactor {
+ public:
+  GetTurnReactor(Registry* registry, grpc::CallbackServerContext* context,
+                 const v1::GetTurnRequest* request,
+                 v1::GetTurnResponse* response)
+      : state_(std::make_shared<State>(this, response)) {
+    if (grpc::Status s =
+            AdmitBot(*registry, *context, request->game_id(), &access_);
+        !s.ok()) {
+      State::Answer(state_, s, v1::GetTurnResponse());
+      return;
+    }
+    const uint64_t id = access_.game->GetTurn(
+        access_.seat, request->wait(),
+        [state = state_](const grpc::Status& status,
+                         const v1::GetTurnResponse& value) {
+          State::Answer(state, status, value);
+        });
+    absl::MutexLock lock(&state_->mu);
+    waiter_ = id;
+  }
+
+  void OnCancel() override {
+    uint64_t waiter = 0;
+    {
+      absl::MutexLock lock(&state_->mu);
+      waiter = waiter_;
+    }
+    if (waiter != 0) access_.game->CancelWait(access_.seat, waiter);
+    State::Answer(state_,
+                  grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"),
+                  v1::GetTurnResponse());
+  }
+  void OnDone() override { delete this; }
+
+ private:
+  // Shared with the game's parked reply, which may run on another thread:
+  // whichever answers first finishes the call, once.
+  struct State {
+    State(GetTurnReactor* r, v1::GetTurnResponse* out)
+        : reactor(r), response(out) {}
+    static void Answer(const std::shared_ptr<State>& state,
+                       const grpc::Status& status,
+                       const v1::GetTurnResponse& value) {
+      {
+        absl::MutexLock lock(&state->mu);
+        if (state->finished) return;
+        state->finished = true;
+        if (status.ok()) *state->response = value;
+      }
+      // Once `finished` is set nobody else finishes, and OnDone (which
+      // frees the reactor) comes only after this Finish.
+      state->reactor->Finish(WithDetails(status));
+    }
+    absl::Mutex mu;
+    bool finished ABSL_GUARDED_BY(mu) = false;
+    GetTurnReactor* const reactor;
+    v1::GetTurnResponse* const response;
+  };
+  std::shared_ptr<State> state_;
+  SeatAccess access_;
+  uint64_t waiter_ ABSL_GUARDED_BY(state_->mu) = 0;
+};
+
 grpc::ServerUnaryReactor* RefereeServiceImpl::GetTurn(
     grpc::CallbackServerContext* context, const v1::GetTurnRequest* request,
     v1::GetTurnResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  SeatAccess access;
-  if (grpc::Status s =
-          AdmitBot(*registry_, *context, request->game_id(), &access);
-      !s.ok()) {
-    reactor->Finish(WithDetails(s));
-    return reactor;
-  }
-  access.game->GetTurn(access.seat, request->wait(),
-                       FinishWith(reactor, response));
-  return reactor;
+  return new GetTurnReactor(registry_, context, request, response);
 }
 
 grpc::ServerUnaryReactor* RefereeServiceImpl::SubmitMove(
@@ -521,8 +708,11 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::GetTournament(
     const v1::GetTournamentRequest* request,
     v1::GetTournamentResponse* response) {
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
-    reactor->Finish(WithDetails(
-        scheduler_->Get(request->name(), response->mutable_tournament())));
+    OffThread(*registry_, reactor,
+              [scheduler = scheduler_, request, response, reactor] {
+                reactor->Finish(WithDetails(scheduler->Get(
+                    request->name(), response->mutable_tournament())));
+              });
   });
 }
 
@@ -531,7 +721,9 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::ListTournaments(
     const v1::ListTournamentsRequest* request,
     v1::ListTournamentsResponse* response) {
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
-    reactor->Finish(WithDetails(scheduler_->List(response)));
+    OffThread(*registry_, reactor, [scheduler = scheduler_, response, reactor] {
+      reactor->Finish(WithDetails(scheduler->List(response)));
+    });
   });
 }
 

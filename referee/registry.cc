@@ -1,5 +1,6 @@
 #include "referee/registry.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -117,18 +118,29 @@ absl::StatusOr<RuleSet> GameRules(const std::string& text, int seats) {
 Registry::Registry(recorder::Recorder* recorder, DeadlineTimer* timer,
                    const std::string& admin_token, RateLimit seat_rate,
                    std::chrono::milliseconds keep_ended,
-                   std::chrono::milliseconds token_retention)
-    : deps_{recorder, timer, seat_rate, nullptr},
-      token_retention_(token_retention),
-      admin_token_hash_(HashToken(admin_token)) {
+                   std::chrono::milliseconds token_retention,
+                   const ClientLimits& limits)
+    : token_retention_(token_retention),
+      admin_token_hash_(HashToken(admin_token)),
+      limits_(limits) {
+  deps_.recorder = recorder;
+  deps_.timer = timer;
+  deps_.seat_rate = seat_rate;
   deps_.seeds = &seed_holds_;
+  deps_.max_waiters_per_seat = limits.max_waiters_per_seat;
+  deps_.max_watchers = limits.max_watchers_per_game;
+  reads_ =
+      std::make_unique<Executor>(limits.read_threads, limits.max_queued_reads);
+  deps_.reads = reads_.get();
+  // Called under the game's lock: takes only the registry's.
+  deps_.on_broken = [this](const std::string& game_id) { NoteBroken(game_id); };
   // Ended games leave memory a while after their end; the timer thread does
   // the eviction, which takes only the registry's lock.
   // An ended game also frees its bots' lobby capacity.
   deps_.on_finished = [this, keep_ended](const std::string& game_id) {
     lobby_->GameEnded(game_id);
     StartTokenRetention(game_id);
-    deps_.timer->Schedule(DeadlineTimer::Clock::now() + keep_ended,
+    deps_.timer->Schedule(deps_.timer->Now() + keep_ended,
                           [this, game_id] { Evict(game_id); });
   };
   lobby_ = std::make_unique<Lobby>(
@@ -178,9 +190,9 @@ void Registry::StartTokenRetention(const std::string& game_id) {
       start(it->second);
     }
   }
-  deps_.timer->Schedule(DeadlineTimer::Clock::now() + token_retention_ +
-                            std::chrono::milliseconds(1),
-                        [this] { ForgetExpiredTokens(); });
+  deps_.timer->Schedule(
+      deps_.timer->Now() + token_retention_ + std::chrono::milliseconds(1),
+      [this] { ForgetExpiredTokens(); });
 }
 
 void Registry::ForgetExpiredTokens() {
@@ -290,7 +302,79 @@ grpc::Status Registry::ConnectLobby(
   return status;
 }
 
-absl::StatusOr<int> Registry::ResumeAll() {
+void Registry::NoteBroken(const std::string& game_id) {
+  absl::MutexLock lock(&mu_);
+  broken_.insert(game_id);
+  if (recovery_scheduled_) return;
+  recovery_scheduled_ = true;
+  deps_.timer->Schedule(deps_.timer->Now() + limits_.recover_interval,
+                        [this] { RecoverBroken(); });
+}
+
+void Registry::RecoverBroken() {
+  std::vector<std::string> ids;
+  {
+    absl::MutexLock lock(&mu_);
+    recovery_scheduled_ = false;
+    ids.assign(broken_.begin(), broken_.end());
+  }
+  std::vector<std::string> left;
+  if (deps_.recorder->health().writable) {
+    for (const std::string& id : ids) {
+      std::shared_ptr<GameSession> game = Find(id);
+      if (!game) continue;  // evicted meanwhile
+      absl::StatusOr<recorder::GameRecord> record = deps_.recorder->Load(id);
+      absl::Status s = record.ok() ? game->Recover(*record) : record.status();
+      if (!s.ok()) {
+        left.push_back(id);
+      } else {
+        std::fprintf(stderr,
+                     "cassino-referee: game %s resumed after a "
+                     "failed write\n",
+                     id.c_str());
+      }
+    }
+  } else {
+    left = std::move(ids);
+  }
+  absl::MutexLock lock(&mu_);
+  for (const std::string& id : ids) {
+    if (std::find(left.begin(), left.end(), id) == left.end()) {
+      broken_.erase(id);
+    }
+  }
+  if (broken_.empty() || recovery_scheduled_) return;
+  recovery_scheduled_ = true;
+  deps_.timer->Schedule(deps_.timer->Now() + limits_.recover_interval,
+                        [this] { RecoverBroken(); });
+}
+
+void Registry::Stop() {
+  std::vector<std::shared_ptr<GameSession>> games;
+  {
+    absl::MutexLock lock(&mu_);
+    games.reserve(games_.size());
+    for (const auto& [id, game] : games_) games.push_back(game);
+  }
+  const grpc::Status stopping =
+      GrpcError(grpc::StatusCode::UNAVAILABLE, Reason::kShuttingDown,
+                "the referee is shutting down; reconnect to the referee that "
+                "resumes the game");
+  for (const auto& game : games) game->Stop(stopping);
+  reads_->Stop();
+}
+
+bool Registry::AdmitWatcher() {
+  if (watchers_.fetch_add(1) >= limits_.max_watchers) {
+    watchers_.fetch_sub(1);
+    return false;
+  }
+  return true;
+}
+
+void Registry::ReleaseWatcher() { watchers_.fetch_sub(1); }
+
+absl::StatusOr<Registry::Resumed> Registry::ResumeAll() {
   if (absl::Status s = lobby_->Load(); !s.ok()) return s;
   // The seat tokens of games ended within the retention keep working.
   const int64_t retention_us =
@@ -306,13 +390,12 @@ absl::StatusOr<int> Registry::ResumeAll() {
     }
   }
   if (!ended->empty()) {
-    deps_.timer->Schedule(DeadlineTimer::Clock::now() + token_retention_,
+    deps_.timer->Schedule(deps_.timer->Now() + token_retention_,
                           [this] { ForgetExpiredTokens(); });
   }
   absl::StatusOr<std::vector<std::string>> ids = deps_.recorder->Unfinished();
   if (!ids.ok()) return ids.status();
-  int resumed = 0;
-  absl::Status first_error;
+  Resumed resumed;
   for (const std::string& id : *ids) {
     absl::StatusOr<recorder::GameRecord> record = deps_.recorder->Load(id);
     absl::StatusOr<std::shared_ptr<GameSession>> game =
@@ -320,19 +403,16 @@ absl::StatusOr<int> Registry::ResumeAll() {
             ? GameSession::Resume(deps_, *record)
             : absl::StatusOr<std::shared_ptr<GameSession>>(record.status());
     if (!game.ok()) {
-      if (first_error.ok()) {
-        first_error = absl::DataLossError(absl::StrCat(
-            "game ", id, " cannot be resumed: ", game.status().message()));
-      }
+      resumed.damaged.push_back(
+          absl::StrCat("game ", id, ": ", game.status().message()));
       continue;
     }
     Register(*game);
     AddToLobby(*game);
     // A game that ended (on time) before it joined the queues leaves them.
     if ((*game)->over()) lobby_->GameEnded(id);
-    ++resumed;
+    ++resumed.games;
   }
-  if (!first_error.ok()) return first_error;
   return resumed;
 }
 

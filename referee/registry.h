@@ -10,11 +10,14 @@
 #ifndef CASSINO_REFEREE_REGISTRY_H_
 #define CASSINO_REFEREE_REGISTRY_H_
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
@@ -25,7 +28,9 @@
 #include "grpcpp/grpcpp.h"
 #include "recorder/recorder.h"
 #include "referee/deadline_timer.h"
+#include "referee/executor.h"
 #include "referee/game_session.h"
+#include "referee/limits.h"
 #include "referee/lobby.h"
 #include "referee/seed_holds.h"
 #include "rules/rule_set.h"
@@ -78,17 +83,39 @@ class Registry {
   // game back from the record when it has left memory) and to resend the
   // last move (the same verdict again). After that they are refused as
   // expired.
+  // `limits` bounds what each client may make the referee hold.
   Registry(recorder::Recorder* recorder, DeadlineTimer* timer,
            const std::string& admin_token, RateLimit seat_rate = RateLimit(),
            std::chrono::milliseconds keep_ended = std::chrono::seconds(60),
-           std::chrono::milliseconds token_retention = std::chrono::hours(24));
+           std::chrono::milliseconds token_retention = std::chrono::hours(24),
+           const ClientLimits& limits = ClientLimits());
 
   // Loads the bot accounts, then every unfinished game of the database, and
   // starts its clock; seats played by accounts join their lobby queues. The
   // seat tokens of games ended within the token retention are honoured.
-  // Returns how many were resumed; a game that cannot be replayed is
-  // reported in the status and the others are still resumed.
-  absl::StatusOr<int> ResumeAll();
+  // Returns how many were resumed. A game that cannot be replayed (a
+  // damaged record: its hash chain broken, a move the engine refuses) is
+  // left in the database as it is, unserved (GAME_NOT_LOADED), and named
+  // in `damaged`; the others are resumed all the same.
+  struct Resumed {
+    int games = 0;
+    std::vector<std::string> damaged;  // "game ID: why"
+  };
+  absl::StatusOr<Resumed> ResumeAll();
+
+  // The referee is stopping (its clocks already stopped): every game
+  // answers its parked waits and ends its streams with SHUTTING_DOWN.
+  void Stop();
+
+  // A spectator stream may open (false: the referee has
+  // ClientLimits::max_watchers already); each true is matched by one
+  // ReleaseWatcher.
+  bool AdmitWatcher();
+  void ReleaseWatcher();
+  const ClientLimits& limits() const { return limits_; }
+  // Where blocking reads run (Executor): the service's handlers post their
+  // database reads here; stopped by Stop().
+  Executor& reads() { return *reads_; }
 
   // OK if the metadata carries the admin token; UNAUTHENTICATED for a
   // missing or unknown token, PERMISSION_DENIED for a seat token.
@@ -162,6 +189,12 @@ class Registry {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Queues the game's account seats in the lobby.
   void AddToLobby(const std::shared_ptr<GameSession>& game);
+  // A game's record write failed: recovery is scheduled.
+  void NoteBroken(const std::string& game_id);
+  // Puts the broken games back from their records once the recorder takes
+  // writes again; runs on the timer thread, and again later for the games
+  // it could not recover yet.
+  void RecoverBroken();
 
   // Declared before deps_, which points to it: outlives the sessions the
   // registry destroys.
@@ -170,6 +203,8 @@ class Registry {
   const std::chrono::milliseconds token_retention_;
   std::function<grpc::Status(const std::string&)> label_guard_;
   const std::string admin_token_hash_;
+  const ClientLimits limits_;
+  std::atomic<int> watchers_{0};
 
   mutable absl::Mutex mu_;
   absl::flat_hash_map<std::string, std::shared_ptr<GameSession>> games_
@@ -182,11 +217,17 @@ class Registry {
     int64_t expires_us = 0;
   };
   absl::flat_hash_map<std::string, TokenSeat> tokens_ ABSL_GUARDED_BY(mu_);
+  // Games whose record write failed, waiting for RecoverBroken; whether a
+  // RecoverBroken is scheduled.
+  std::set<std::string> broken_ ABSL_GUARDED_BY(mu_);
+  bool recovery_scheduled_ ABSL_GUARDED_BY(mu_) = false;
   // (game id, seat) -> hash of the valid lobby token, for account seats of
   // games in memory.
   std::map<std::pair<std::string, int>, std::string> lobby_tokens_
       ABSL_GUARDED_BY(mu_);
 
+  // Stopped (its queue run) before the games and the recorder go.
+  std::unique_ptr<Executor> reads_;
   // Declared last: destroyed first, while the maps above still exist.
   std::unique_ptr<Lobby> lobby_;
 };

@@ -466,7 +466,7 @@ grpc::Status Scheduler::Info(const Tournament& t, bool games,
 
 void Scheduler::Kick() {
   if (kick_pending_.exchange(true)) return;
-  registry_->timer()->Schedule(DeadlineTimer::Clock::now(), [this] { Run(); });
+  registry_->timer()->Schedule(registry_->timer()->Now(), [this] { Run(); });
 }
 
 void Scheduler::Refresh(Tournament& t) {
@@ -597,7 +597,7 @@ void Scheduler::Run() {
     // schedules the next.
     if (wake != 0 && (wake_us_ <= now || wake < wake_us_)) {
       wake_us_ = wake;
-      registry_->timer()->Schedule(DeadlineTimer::Clock::now() +
+      registry_->timer()->Schedule(registry_->timer()->Now() +
                                        std::chrono::microseconds(wake - now) +
                                        std::chrono::milliseconds(1),
                                    [this] { Kick(); });
@@ -630,7 +630,7 @@ void Scheduler::Launch(Start start) {
       [this, start](const grpc::Status& status, const v1::CreateGameResponse&) {
         // (Possibly under the new game's lock: continue on the timer.)
         registry_->timer()->Schedule(
-            DeadlineTimer::Clock::now(),
+            registry_->timer()->Now(),
             [this, start, status] { Created(start, status); });
       },
       options);

@@ -1,7 +1,12 @@
 #include "referee/server.h"
 
-#include <chrono>
+#include <sys/stat.h>
 
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
@@ -9,6 +14,27 @@
 #include "referee/undecodable.h"
 
 namespace cassino::service {
+namespace {
+
+// A database that a referee used (its lock file is there) but whose file
+// is gone was deleted or moved: creating an empty one in its place would
+// hide every game it held. FailedPrecondition, saying what to do.
+absl::Status CheckNotLost(const std::string& db_path, bool lock_existed) {
+  if (!lock_existed || absl::StartsWith(db_path, "file:")) {
+    return absl::OkStatus();
+  }
+  struct stat st;
+  if (::stat(db_path.c_str(), &st) == 0 || errno != ENOENT) {
+    return absl::OkStatus();
+  }
+  return absl::FailedPreconditionError(absl::StrCat(
+      "the database ", db_path, " is missing, though ", db_path,
+      ".lock shows that a referee used it: restore the file (a backup, or "
+      "the replica of docs/deployment.md), or delete ",
+      db_path, ".lock to start an empty database"));
+}
+
+}  // namespace
 
 absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
     const ServerOptions& options) {
@@ -16,10 +42,18 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
     return absl::InvalidArgumentError("an admin token is required");
   }
   std::unique_ptr<RefereeServer> s(new RefereeServer());
+  // (Looked at before Acquire creates the lock file.)
+  struct stat lock_stat;
+  const bool lock_existed =
+      ::stat((options.db_path + ".lock").c_str(), &lock_stat) == 0;
   absl::StatusOr<std::unique_ptr<DbLock>> lock =
       DbLock::Acquire(options.db_path);
   if (!lock.ok()) return lock.status();
   s->db_lock_ = std::move(*lock);
+  s->stop_grace_ = options.stop_grace;
+  if (absl::Status st = CheckNotLost(options.db_path, lock_existed); !st.ok()) {
+    return st;
+  }
   s->signing_key_path_ = options.signing_key_path.empty()
                              ? options.db_path + ".key"
                              : options.signing_key_path;
@@ -29,18 +63,25 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
                                                &s->signing_key_created_)
           : recorder::SigningKey::ReadFile(s->signing_key_path_);
   if (!key.ok()) return key.status();
+  recorder::RecorderOptions recorder_options;
+  recorder_options.durability = options.durability;
+  recorder_options.probe_interval = options.limits.recover_interval;
+  recorder_options.signing_key = *std::move(key);
   absl::StatusOr<std::unique_ptr<recorder::Recorder>> recorder =
-      recorder::Recorder::Open(options.db_path, options.durability,
-                               *std::move(key));
+      recorder::Recorder::Open(options.db_path, recorder_options);
   if (!recorder.ok()) return recorder.status();
   s->recorder_ = std::move(*recorder);
-  s->timer_ = std::make_unique<DeadlineTimer>();
+  s->timer_ = options.manual_time
+                  ? std::make_unique<DeadlineTimer>(DeadlineTimer::kManualTime)
+                  : std::make_unique<DeadlineTimer>();
   s->registry_ = std::make_unique<Registry>(
       s->recorder_.get(), s->timer_.get(), options.admin_token,
-      options.seat_rate, options.keep_ended, options.token_retention);
-  absl::StatusOr<int> resumed = s->registry_->ResumeAll();
+      options.seat_rate, options.keep_ended, options.token_retention,
+      options.limits);
+  absl::StatusOr<Registry::Resumed> resumed = s->registry_->ResumeAll();
   if (!resumed.ok()) return resumed.status();
-  s->resumed_ = *resumed;
+  s->resumed_ = resumed->games;
+  s->damaged_ = std::move(resumed->damaged);
   s->scheduler_ = std::make_unique<Scheduler>(s->registry_.get());
   if (absl::Status st = s->scheduler_->Load(); !st.ok()) return st;
   s->service_ = std::make_unique<RefereeServiceImpl>(s->registry_.get(),
@@ -114,33 +155,63 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
     server->GetHealthCheckService()->SetServingStatus(
         v1::RefereeService::service_full_name(), true);
   }
+  // While the storage takes no write, nothing is acknowledged: probes see
+  // NOT_SERVING, and the log says why (docs/crash_safety.md).
+  s->recorder_->OnHealthChange([server = s.get()](
+                                   const recorder::StorageHealth& health) {
+    if (health.writable) {
+      std::fprintf(stderr,
+                   "cassino-referee: the database takes writes again; "
+                   "serving\n");
+    } else {
+      std::fprintf(stderr,
+                   "cassino-referee: writing the database fails (%s); "
+                   "no move is acknowledged until it succeeds%s\n",
+                   health.fault.c_str(),
+                   health.lost ? " (it will not: restart the referee)" : "");
+    }
+    server->SetServing(health.writable);
+  });
   return s;
+}
+
+void RefereeServer::SetServing(bool serving) {
+  for (grpc::Server* server : {server_.get(), health_server_.get()}) {
+    if (server == nullptr) continue;
+    grpc::HealthCheckServiceInterface* health = server->GetHealthCheckService();
+    health->SetServingStatus(serving);
+  }
 }
 
 RefereeServer::~RefereeServer() { Shutdown(); }
 
-void RefereeServer::Shutdown(int grace_ms) {
+void RefereeServer::Shutdown() {
   if (shut_down_) return;
   shut_down_ = true;
-  // Lobby streams never end by themselves: end them first, so that they do
-  // not hold up the grace period.
+  // First the clocks: no seat forfeits on time while the referee stops (its
+  // bots may not reach it meanwhile); after a restart the seat to move gets
+  // a fresh allowance. Commit callbacks that start a clock now find it
+  // stopped.
+  if (timer_) timer_->Stop();
+  // The health listener must not touch the servers being torn down.
+  if (recorder_) recorder_->OnHealthChange(nullptr);
+  // Probes see NOT_SERVING while the calls drain.
+  if (health_server_) health_server_->GetHealthCheckService()->Shutdown();
+  if (server_) server_->GetHealthCheckService()->Shutdown();
+  // Streams and parked calls never end by themselves: end them first, so
+  // that they do not hold up the grace period.
   if (registry_) {
     registry_->lobby().CloseAll(GrpcError(grpc::StatusCode::UNAVAILABLE,
                                           Reason::kShuttingDown,
                                           "the referee is shutting down"));
+    registry_->Stop();
   }
-  // Probes see NOT_SERVING while the calls drain.
-  if (health_server_) health_server_->GetHealthCheckService()->Shutdown();
   if (server_) {
-    server_->Shutdown(std::chrono::system_clock::now() +
-                      std::chrono::milliseconds(grace_ms));
+    server_->Shutdown(std::chrono::system_clock::now() + stop_grace_);
   }
   if (health_server_) {
     health_server_->Shutdown(std::chrono::system_clock::now());
   }
-  // No clock may fire while the record drains; commit callbacks that start
-  // a clock now find it stopped.
-  if (timer_) timer_->Stop();
   recorder_.reset();
   server_.reset();
   health_server_.reset();

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "grpcpp/generic/async_generic_service.h"
@@ -15,6 +16,7 @@
 #include "recorder/recorder.h"
 #include "referee/db_lock.h"
 #include "referee/deadline_timer.h"
+#include "referee/limits.h"
 #include "referee/referee_service.h"
 #include "referee/reflection_v1.h"
 #include "referee/registry.h"
@@ -51,6 +53,13 @@ struct ServerOptions {
   // How long after its game's end a seat token still works (reading the
   // result, resending the last move), across restarts.
   std::chrono::milliseconds token_retention = std::chrono::hours(24);
+  // What one client may make the referee hold (referee/limits.h).
+  ClientLimits limits;
+  // How long a stop waits for calls to finish before cancelling them.
+  std::chrono::milliseconds stop_grace = std::chrono::seconds(2);
+  // Tests: the referee's time stands still until timer().Advance()
+  // (DeadlineTimer::kManualTime).
+  bool manual_time = false;
 };
 
 class RefereeServer {
@@ -68,19 +77,28 @@ class RefereeServer {
   // The health listener's port; 0 without ServerOptions::health_listen.
   int health_port() const { return health_port_; }
   int resumed_games() const { return resumed_; }
+  // The unfinished games that could not be resumed ("game ID: why"); they
+  // stay in the database as they are (docs/crash_safety.md).
+  const std::vector<std::string>& damaged_games() const { return damaged_; }
   Registry& registry() { return *registry_; }
   Scheduler& scheduler() { return *scheduler_; }
+  DeadlineTimer& timer() { return *timer_; }
   recorder::Recorder& recorder() { return *recorder_; }
   // The signing key's file, and whether this start created it.
   const std::string& signing_key_path() const { return signing_key_path_; }
   bool signing_key_created() const { return signing_key_created_; }
 
-  // Stops accepting calls, ends open streams (waiting up to `grace_ms` for
-  // calls to finish), stops the clocks and flushes the record. Idempotent.
-  void Shutdown(int grace_ms = 2000);
+  // Stops the clocks first (a stop decides no game), answers parked calls
+  // and ends open streams (SHUTTING_DOWN), stops accepting calls (waiting
+  // up to ServerOptions::stop_grace for calls to finish, then cancelling
+  // them) and flushes the record. Idempotent.
+  void Shutdown();
 
  private:
   RefereeServer() = default;
+  // The health services' status: NOT_SERVING while the storage takes no
+  // write.
+  void SetServing(bool serving);
 
   // Held from before the database opens until after it closes: no second
   // referee runs on the same database.
@@ -103,6 +121,8 @@ class RefereeServer {
   int port_ = 0;
   int health_port_ = 0;
   int resumed_ = 0;
+  std::vector<std::string> damaged_;
+  std::chrono::milliseconds stop_grace_{2000};
   std::string signing_key_path_;
   bool signing_key_created_ = false;
   bool shut_down_ = false;

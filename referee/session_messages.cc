@@ -4,6 +4,7 @@
 
 #include "absl/strings/match.h"
 #include "proto/convert.h"
+#include "referee/status_util.h"
 #include "rules/observation.h"
 
 namespace cassino::service {
@@ -49,6 +50,21 @@ v1::SubmitMoveResponse Answer(const Game& game, int turn, v1::Move move,
   return r;
 }
 
+v1::SubmitMoveResponse UnrecordedAnswer(int turn, v1::Move move,
+                                        const absl::Status& why, int to_move) {
+  v1::SubmitMoveResponse r;
+  v1::MoveVerdict* v = r.mutable_verdict();
+  v->set_turn(turn);
+  v->set_accepted(false);
+  *v->mutable_move() = std::move(move);
+  v->set_reason(absl::StrCat("not recorded, so not played: ", why.message()));
+  v->set_code(std::string(StatusCodeName(grpc::StatusCode::UNAVAILABLE)));
+  v->set_error_reason(std::string(ReasonName(Reason::kRecordUnavailable)));
+  r.set_next_to_move(to_move);
+  r.set_status(v1::GAME_STATUS_RUNNING);
+  return r;
+}
+
 void SetDrawn(const PlayedMove& played, int seat, v1::MoveVerdict* verdict) {
   if (played.drawn.valid() && SeesDrawnCard(played, seat)) {
     verdict->set_drawn(played.drawn.ToString());
@@ -72,18 +88,21 @@ void ClockToProto(const recorder::TimeControl& clock, v1::Clock* out) {
   out->set_max_illegal(clock.max_illegal);
 }
 
-void SendRecord(const recorder::GameRecord& record,
-                Channel<v1::WatchGameResponse>& channel) {
+std::vector<std::shared_ptr<const v1::WatchGameResponse>> RecordEvents(
+    const recorder::GameRecord& record) {
+  std::vector<std::shared_ptr<const v1::WatchGameResponse>> out;
+  out.reserve(record.events.size());
   for (const recorder::Event& ev : record.events) {
-    v1::WatchGameResponse e;
-    v1::RecordEvent* re = e.mutable_record();
+    auto e = std::make_shared<v1::WatchGameResponse>();
+    v1::RecordEvent* re = e->mutable_record();
     re->set_seq(ev.seq);
     re->set_kind(std::string(recorder::EventKindName(ev.kind)));
     re->set_at_unix_us(ev.at_us);
     re->set_payload(ev.payload);
     re->set_hash(ev.hash);
-    channel.Send(e);
+    out.push_back(std::move(e));
   }
+  return out;
 }
 
 }  // namespace cassino::service

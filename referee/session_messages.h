@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "cassino/v1/referee_service.pb.h"
 #include "grpcpp/support/status.h"
@@ -35,6 +36,12 @@ v1::SubmitMoveResponse Answer(const Game& game, int turn, v1::Move move,
                               grpc::StatusCode code, std::string reason,
                               int illegal_left, int next_to_move);
 
+// The answer to a submission whose record write failed: not accepted (code
+// UNAVAILABLE, RECORD_UNAVAILABLE), the game still running with `to_move`
+// to move; it names nothing the move would have revealed (no card drawn).
+v1::SubmitMoveResponse UnrecordedAnswer(int turn, v1::Move move,
+                                        const absl::Status& why, int to_move);
+
 // draw=on: the card drawn after an accepted move, in the verdict for
 // `seat` (the submitter) if it may see it.
 void SetDrawn(const PlayedMove& played, int seat, v1::MoveVerdict* verdict);
@@ -49,9 +56,9 @@ std::string MoveField(absl::string_view message);
 // The time control in force, every field set.
 void ClockToProto(const recorder::TimeControl& clock, v1::Clock* out);
 
-// Queues every event of a record on a spectator's stream.
-void SendRecord(const recorder::GameRecord& record,
-                Channel<v1::WatchGameResponse>& channel);
+// Every event of a record as a spectator is sent it.
+std::vector<std::shared_ptr<const v1::WatchGameResponse>> RecordEvents(
+    const recorder::GameRecord& record);
 
 }  // namespace cassino::service
 

@@ -86,6 +86,8 @@ absl::string_view ReasonName(Reason reason) {
       return "UNDECODABLE_REQUEST";
     case Reason::kConcurrentChange:
       return "CONCURRENT_CHANGE";
+    case Reason::kLimitReached:
+      return "LIMIT_REACHED";
   }
   return "UNKNOWN";
 }

@@ -71,6 +71,7 @@ enum class Reason {
   kShuttingDown,        // the referee is stopping
   kUndecodableRequest,  // the request bytes are not the request message
   kConcurrentChange,    // another change to the same thing is in progress
+  kLimitReached,        // a per-client bound: waits, spectators, a queue
 };
 
 // The reason's ErrorInfo.reason, e.g. "ILLEGAL_MOVE".

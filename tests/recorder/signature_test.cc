@@ -205,8 +205,9 @@ TEST_F(SignatureTest, KeyFileIsCreatedOnceWithMode0600) {
 // covers the signed payload as stored.
 TEST_F(SignatureTest, RecorderSignsEndAndAbort) {
   const std::string path = (dir_ / "games.db").string();
-  absl::StatusOr<std::unique_ptr<Recorder>> rec =
-      Recorder::Open(path, Durability::kNormal, RfcKey());
+  RecorderOptions options;
+  options.signing_key = RfcKey();
+  absl::StatusOr<std::unique_ptr<Recorder>> rec = Recorder::Open(path, options);
   ASSERT_TRUE(rec.ok()) << rec.status();
   EXPECT_EQ((*rec)->signing_public_key(), kRfcPublic);
   GameHeader h1 = MakeHeader("g1");

@@ -4,6 +4,7 @@
 
 #include <signal.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -209,6 +210,123 @@ TEST(SeatTokenRetentionTest, TokensOfAnEndedGameWorkAcrossRestarts) {
   stub = Connect(port);
   check("after SIGTERM");
   EXPECT_EQ(referee->Stop(), 0);
+}
+
+// The resident memory of a process, in bytes (VmRSS); 0 if unknown.
+int64_t ResidentBytes(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) {
+      return std::atoll(line.c_str() + 6) * 1024;
+    }
+  }
+  return 0;
+}
+
+// A two-seat game with a one-hour clock, created as the organiser.
+v1::CreateGameResponse CreateSlowGame(v1::RefereeService::Stub& stub) {
+  v1::CreateGameRequest req;
+  req.set_rules("standard");
+  req.add_seats()->set_bot_name("a");
+  req.add_seats()->set_bot_name("b");
+  req.mutable_clock()->set_per_move_ms(3'600'000);
+  v1::CreateGameResponse resp;
+  grpc::Status s =
+      stub.CreateGame(TestReferee::Context(kAdmin).get(), req, &resp);
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  return resp;
+}
+
+// Issue #22, A6 and B3: SIGTERM while a bot waits in GetTurn(wait) (the
+// way `cassino-bot --unary` plays) ends at once: the call is answered
+// UNAVAILABLE, the process exits 0 well within its stop bound, and the game
+// is resumed, not decided, by the next referee.
+TEST(StopTest, SigtermWithAParkedGetTurnEndsPromptly) {
+  const auto dir = FreshDir();
+  auto referee =
+      std::make_unique<Referee>(dir, "127.0.0.1:0", dir / "g.db", "r1.log");
+  int port = referee->WaitListening();
+  ASSERT_GT(port, 0) << referee->Log();
+  auto stub = Connect(port);
+  const v1::CreateGameResponse game = CreateSlowGame(*stub);
+  v1::GetGameRequest info_req;
+  info_req.set_game_id(game.game_id());
+  v1::GetGameResponse info;
+  ASSERT_TRUE(
+      stub->GetGame(TestReferee::Context(kAdmin).get(), info_req, &info).ok());
+  const int other = 1 - info.game().to_move();
+  grpc::Status parked;
+  std::thread waiter([&] {
+    v1::GetTurnRequest req;
+    req.set_game_id(game.game_id());
+    req.set_wait(true);
+    v1::GetTurnResponse resp;
+    parked = stub->GetTurn(
+        TestReferee::Context(game.tokens(other).token(), 60000).get(), req,
+        &resp);
+  });
+  std::this_thread::sleep_for(milliseconds(300));
+  const auto start = Clock::now();
+  EXPECT_EQ(referee->Stop(), 0) << referee->Log();
+  EXPECT_LT(Clock::now() - start, milliseconds(5000));
+  waiter.join();
+  EXPECT_EQ(parked.error_code(), grpc::StatusCode::UNAVAILABLE)
+      << parked.error_message();
+  referee =
+      std::make_unique<Referee>(dir, "127.0.0.1:0", dir / "g.db", "r2.log");
+  port = referee->WaitListening();
+  ASSERT_GT(port, 0) << referee->Log();
+  stub = Connect(port);
+  info.Clear();
+  ASSERT_TRUE(
+      stub->GetGame(TestReferee::Context(kAdmin).get(), info_req, &info).ok());
+  EXPECT_EQ(info.game().status(), v1::GAME_STATUS_RUNNING);
+  EXPECT_EQ(referee->Stop(), 0);
+}
+
+// Issue #22, A4: a Play stream that sends without ever reading does not
+// grow the referee's memory (before: 200,000 requests took it to 301 MB).
+// The referee stops reading such a stream while its answers wait, so the
+// client's writes stall under HTTP/2 flow control.
+TEST(AbuseTest, PlayStreamThatNeverReadsHoldsBoundedMemory) {
+  const auto dir = FreshDir();
+  Referee referee(dir, "127.0.0.1:0", dir / "g.db", "r.log");
+  const int port = referee.WaitListening();
+  ASSERT_GT(port, 0) << referee.Log();
+  auto stub = Connect(port);
+  const v1::CreateGameResponse game = CreateSlowGame(*stub);
+  std::this_thread::sleep_for(milliseconds(200));
+  const int64_t before = ResidentBytes(referee.pid());
+  ASSERT_GT(before, 0);
+  auto context = TestReferee::Context(game.tokens(0).token(), 60000);
+  auto stream = stub->Play(context.get());
+  constexpr int kRequests = 200000;
+  std::atomic<int> written{0};
+  std::thread writer([&] {
+    v1::PlayRequest req;
+    req.set_turn(1000);  // not begun: every request is refused
+    req.mutable_move()->set_notation("trail 8C");
+    for (int i = 0; i < kRequests; ++i) {
+      if (!stream->Write(req)) return;
+      written.fetch_add(1);
+    }
+  });
+  // Until the writes stall (or all are sent), at most 20 s.
+  int last = -1;
+  for (int i = 0; i < 100; ++i) {
+    std::this_thread::sleep_for(milliseconds(200));
+    const int now = written.load();
+    if (now == kRequests || now == last) break;
+    last = now;
+  }
+  const int64_t after = ResidentBytes(referee.pid());
+  context->TryCancel();
+  writer.join();
+  EXPECT_LT(after - before, int64_t{64} << 20)
+      << "resident memory grew from " << before << " to " << after
+      << " bytes after " << written.load() << " unread requests";
+  EXPECT_EQ(referee.Stop(), 0) << referee.Log();
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #define CASSINO_TESTS_REFEREE_SERVICE_TEST_REFEREE_H_
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
@@ -104,6 +105,17 @@ class TestReferee {
         token_retention_(token_retention) {
     Start();
   }
+  // A referee whose options `configure` adjusts (limits, stop grace...).
+  TestReferee(std::filesystem::path db,
+              std::function<void(service::ServerOptions&)> configure)
+      : db_(std::move(db)),
+        durability_(recorder::Durability::kNormal),
+        seat_rate_(service::RateLimit()),
+        keep_ended_(std::chrono::seconds(60)),
+        token_retention_(std::chrono::hours(24)),
+        configure_(std::move(configure)) {
+    Start();
+  }
 
   void Start() {
     service::ServerOptions options;
@@ -115,6 +127,7 @@ class TestReferee {
     options.keep_ended = keep_ended_;
     options.token_retention = token_retention_;
     options.signing_key_path = signing_key_path_;
+    if (configure_) configure_(options);
     absl::StatusOr<std::unique_ptr<service::RefereeServer>> s =
         service::RefereeServer::Start(options);
     ASSERT_TRUE(s.ok()) << s.status();
@@ -181,6 +194,7 @@ class TestReferee {
   std::chrono::milliseconds keep_ended_;
   std::chrono::milliseconds token_retention_;
   std::string signing_key_path_;
+  std::function<void(service::ServerOptions&)> configure_;
   std::unique_ptr<service::RefereeServer> server_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::RefereeService::Stub> stub_;

@@ -55,17 +55,15 @@ class SignatureVerifyTest : public ::testing::Test {
   // Writes the games through a recorder holding `key` (none: unsigned).
   void Write(const std::vector<std::pair<std::string, FixtureOptions>>& games,
              const recorder::SigningKey* key, const std::string& path = "") {
-    std::optional<recorder::SigningKey> copy;
+    recorder::RecorderOptions options;
     if (key != nullptr) {
-      // (A key file round trip: the recorder takes its own copy.)
+      // (Through a key file, as the referee reads it.)
       const std::string file =
           (dir_ / absl::StrCat("key", ++keys_written_)).string();
       ASSERT_TRUE(key->WriteFile(file).ok());
-      copy = *recorder::SigningKey::ReadFile(file);
+      options.signing_key = *recorder::SigningKey::ReadFile(file);
     }
-    auto rec = recorder::Recorder::Open(path.empty() ? path_ : path,
-                                        recorder::Durability::kNormal,
-                                        std::move(copy));
+    auto rec = recorder::Recorder::Open(path.empty() ? path_ : path, options);
     ASSERT_TRUE(rec.ok()) << rec.status();
     for (const auto& [id, opt] : games) {
       ASSERT_TRUE(WriteGame(**rec, PlayFixtureGame(id, opt)).ok());
