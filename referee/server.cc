@@ -42,6 +42,17 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
     return absl::InvalidArgumentError("an admin token is required");
   }
   std::unique_ptr<RefereeServer> s(new RefereeServer());
+  // The signing key first: a start refused for its key leaves nothing
+  // behind (no lock file that would make the database look lost).
+  s->signing_key_path_ = options.signing_key_path.empty()
+                             ? options.db_path + ".key"
+                             : options.signing_key_path;
+  absl::StatusOr<recorder::SigningKey> key =
+      options.signing_key_path.empty()
+          ? recorder::SigningKey::LoadOrCreate(s->signing_key_path_,
+                                               &s->signing_key_created_)
+          : recorder::SigningKey::ReadFile(s->signing_key_path_);
+  if (!key.ok()) return key.status();
   // (Looked at before Acquire creates the lock file.)
   struct stat lock_stat;
   const bool lock_existed =
@@ -54,15 +65,6 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   if (absl::Status st = CheckNotLost(options.db_path, lock_existed); !st.ok()) {
     return st;
   }
-  s->signing_key_path_ = options.signing_key_path.empty()
-                             ? options.db_path + ".key"
-                             : options.signing_key_path;
-  absl::StatusOr<recorder::SigningKey> key =
-      options.signing_key_path.empty()
-          ? recorder::SigningKey::LoadOrCreate(s->signing_key_path_,
-                                               &s->signing_key_created_)
-          : recorder::SigningKey::ReadFile(s->signing_key_path_);
-  if (!key.ok()) return key.status();
   recorder::RecorderOptions recorder_options;
   recorder_options.durability = options.durability;
   recorder_options.probe_interval = options.limits.recover_interval;
