@@ -21,7 +21,7 @@
 // unchanged: the stored (signed) payload is hashed like any other.
 //
 // Only the recorder's writer, which alone knows the chain head, signs
-// (Recorder::Open takes the key). The private key never leaves a
+// (RecorderOptions::signing_key). The private key never leaves a
 // SigningKey: there is no accessor for it, and nothing here prints it.
 //
 // Thread-safety: a SigningKey (and its copies) may sign from several
