@@ -46,9 +46,12 @@ SEVERAL DATABASES
 OUTPUT
   One line per failing game, naming its first discrepancy:
     FAIL <game> round R turn T (event seq S): <what>: expected <x>, recorded <y>
-  ("(games row)" instead of an event when the discrepancy is in a column),
-  then a summary line:
-    verified N games: K ok, F failed
+  ("(games row)" instead of an event when the discrepancy is in a column;
+  no round and turn for a fault found before the replay, such as a broken
+  hash chain), then a summary line:
+    verified N games: K ok, F failed[; M other faults (above)]
+  where the other faults belong to no game verified (a database that
+  cannot be read past some game, a game id in two databases).
   A progress bar goes to stderr when it is a terminal and there are more
   than 200 games.
 
@@ -104,8 +107,17 @@ int Run(const Options& opt) {
     std::cout << f.ToString() << "\n";
   }
   const int64_t failed = report->games - report->ok;
+  // Faults of no game verified (a database that cannot be read past some
+  // game, a game id in two databases) are counted apart, so that the
+  // summary never reads as clean when the exit status is 1.
+  const int64_t other = static_cast<int64_t>(report->failures.size()) - failed;
   std::cout << "verified " << report->games << " games: " << report->ok
-            << " ok, " << failed << " failed\n";
+            << " ok, " << failed << " failed";
+  if (other > 0) {
+    std::cout << "; " << other << " other fault" << (other == 1 ? "" : "s")
+              << " (above)";
+  }
+  std::cout << "\n";
   return report->failures.empty() ? 0 : 1;
 }
 

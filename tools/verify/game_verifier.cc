@@ -57,8 +57,9 @@ std::string Clip(absl::string_view text, size_t limit = 400) {
 }  // namespace
 
 std::string Failure::ToString() const {
-  std::string out =
-      absl::StrCat("FAIL ", game_id, " round ", round, " turn ", turn, " (");
+  std::string out = absl::StrCat("FAIL ", game_id);
+  if (in_play) absl::StrAppend(&out, " round ", round, " turn ", turn);
+  absl::StrAppend(&out, " (");
   if (seq >= 0) {
     absl::StrAppend(&out, "event seq ", seq, "): ");
   } else {
@@ -84,6 +85,7 @@ class GameVerifier::Impl {
     if (engine_ != nullptr) {
       f.round = engine_->round();
       f.turn = engine_->turn();
+      f.in_play = true;
     }
     f.seq = seq;
     f.what = std::move(what);
