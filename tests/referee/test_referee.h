@@ -5,6 +5,7 @@
 #define CASSINO_TESTS_REFEREE_SERVICE_TEST_REFEREE_H_
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
@@ -96,12 +97,14 @@ class TestReferee {
       recorder::Durability durability = recorder::Durability::kNormal,
       service::RateLimit seat_rate = service::RateLimit(),
       std::chrono::milliseconds keep_ended = std::chrono::seconds(60),
-      std::chrono::milliseconds token_retention = std::chrono::hours(24))
+      std::chrono::milliseconds token_retention = std::chrono::hours(24),
+      std::function<void(service::ServerOptions&)> configure = nullptr)
       : db_(std::move(db)),
         durability_(durability),
         seat_rate_(seat_rate),
         keep_ended_(keep_ended),
-        token_retention_(token_retention) {
+        token_retention_(token_retention),
+        configure_(std::move(configure)) {
     Start();
   }
 
@@ -114,6 +117,7 @@ class TestReferee {
     options.seat_rate = seat_rate_;
     options.keep_ended = keep_ended_;
     options.token_retention = token_retention_;
+    if (configure_) configure_(options);
     absl::StatusOr<std::unique_ptr<service::RefereeServer>> s =
         service::RefereeServer::Start(options);
     ASSERT_TRUE(s.ok()) << s.status();
@@ -175,6 +179,7 @@ class TestReferee {
   service::RateLimit seat_rate_;
   std::chrono::milliseconds keep_ended_;
   std::chrono::milliseconds token_retention_;
+  std::function<void(service::ServerOptions&)> configure_;
   std::unique_ptr<service::RefereeServer> server_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::RefereeService::Stub> stub_;
