@@ -619,7 +619,11 @@ TEST(TournamentPlayTest, ARestartedRefereeContinuesTheSchedule) {
     if (g.status() == v1::GAME_STATUS_FINISHED) ++listed_finished;
   }
   EXPECT_EQ(listed_finished, 6);
-  ExpectStandingsMatchStatsAndVerify(dir / "t.db", t);
+  // At most the one game running at the restart, if no move had been
+  // played in it yet: aborted then, and played again.
+  const int aborted_at_restart = listed.games_size() - listed_finished;
+  EXPECT_LE(aborted_at_restart, 1);
+  ExpectStandingsMatchStatsAndVerify(dir / "t.db", t, aborted_at_restart);
 }
 
 TEST(TournamentPlayTest, CancellingLetsTheRunningGamePlayOnAndCount) {
