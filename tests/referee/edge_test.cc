@@ -292,6 +292,103 @@ TEST(EdgeTest, ADeadListenerStopsTheRefereeForARestart) {
   EXPECT_TRUE(FreshClientCall(restarted.Address(), 5000).ok());
 }
 
+// A2: an HTTP/2 connection that completed its handshake but opens no call
+// is closed after --max-connection-idle-ms (GOAWAY, then the connection
+// ends); before, idle connections were never closed (the outside test:
+// 3,000 still open after 130 s). A connection with an open call is not
+// idle: a spectator's WatchGame stream, quiet for three idle periods,
+// still receives the next move.
+TEST(EdgeTest, IdleConnectionsAreClosedButOpenStreamsAreNot) {
+  const auto dir = FreshDir();
+  ChildReferee referee(dir, {"--max-connection-idle-ms", "1000"});
+  ASSERT_NE(referee.port(), 0) << referee.Log();
+  // Idle: preface, SETTINGS and its ACK, then nothing.
+  std::vector<int> idle;
+  for (int i = 0; i < 20; ++i) {
+    const int fd = SilentConnection(referee.port());
+    ASSERT_GE(fd, 0);
+    static constexpr char kHello[] =
+        "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+        "\0\0\0\x04\0\0\0\0\0"
+        "\0\0\0\x04\x01\0\0\0\0";
+    ASSERT_EQ(send(fd, kHello, sizeof(kHello) - 1, MSG_NOSIGNAL),
+              static_cast<ssize_t>(sizeof(kHello) - 1));
+    idle.push_back(fd);
+  }
+  // A spectator on its own connection.
+  v1::CreateGameRequest create;
+  create.add_seats()->set_bot_name("a");
+  create.add_seats()->set_bot_name("b");
+  create.mutable_clock()->set_per_move_ms(60000);
+  v1::CreateGameResponse game;
+  ASSERT_TRUE(
+      referee.stub()
+          .CreateGame(TestReferee::Context(kAdminToken).get(), create, &game)
+          .ok());
+  grpc::ChannelArguments args;
+  args.SetInt("grpc.use_local_subchannel_pool", 1);
+  auto watch_channel = grpc::CreateCustomChannel(
+      referee.Address(), grpc::InsecureChannelCredentials(), args);
+  auto watch_stub = v1::RefereeService::NewStub(watch_channel);
+  auto watch_ctx = TestReferee::Context("", 30000);
+  v1::WatchGameRequest watch_req;
+  watch_req.set_game_id(game.game_id());
+  auto watcher = watch_stub->WatchGame(watch_ctx.get(), watch_req);
+  v1::WatchGameResponse event;
+  ASSERT_TRUE(watcher->Read(&event));  // game_started (and the deal)
+  const auto start = Clock::now();
+  int closed = 0;
+  for (int fd : idle) {
+    const auto left = std::chrono::duration_cast<milliseconds>(
+        milliseconds(6000) - (Clock::now() - start));
+    if (ClosedByPeer(fd, std::max(left, milliseconds(1)))) ++closed;
+    close(fd);
+  }
+  const double took_s =
+      std::chrono::duration<double>(Clock::now() - start).count();
+  std::printf(
+      "[ figures  ] %d of 20 idle HTTP/2 connections closed in %.1f "
+      "s (idle limit 1 s)\n",
+      closed, took_s);
+  EXPECT_EQ(closed, 20);
+  std::this_thread::sleep_for(milliseconds(3000) - (Clock::now() - start));
+  // The spectator's connection is still there: the next move reaches it.
+  const int seat = 0;
+  v1::GetTurnRequest turn_req;
+  turn_req.set_game_id(game.game_id());
+  v1::GetTurnResponse turn;
+  ASSERT_TRUE(
+      referee.stub()
+          .GetTurn(TestReferee::Context(game.tokens(seat).token()).get(),
+                   turn_req, &turn)
+          .ok());
+  const int to_move = turn.your_turn() ? seat : 1 - seat;
+  turn_req.set_wait(true);
+  ASSERT_TRUE(
+      referee.stub()
+          .GetTurn(TestReferee::Context(game.tokens(to_move).token()).get(),
+                   turn_req, &turn)
+          .ok());
+  ASSERT_TRUE(turn.your_turn());
+  v1::SubmitMoveRequest sub;
+  sub.set_game_id(game.game_id());
+  sub.set_turn(turn.turn().turn());
+  *sub.mutable_move() = turn.turn().legal_moves(0);
+  v1::SubmitMoveResponse resp;
+  ASSERT_TRUE(
+      referee.stub()
+          .SubmitMove(TestReferee::Context(game.tokens(to_move).token()).get(),
+                      sub, &resp)
+          .ok());
+  bool saw_move = false;
+  while (!saw_move && watcher->Read(&event)) {
+    saw_move = event.has_move_played();
+  }
+  EXPECT_TRUE(saw_move) << "the spectator's stream was cut";
+  watch_ctx->TryCancel();
+  watcher->Finish();
+}
+
 // HTTP/2 by hand, for what no gRPC client does on purpose: a connection
 // that opens streams and resets each at once (CVE-2023-44487, "rapid
 // reset"). Frames are written as they are; what the server sends back is
