@@ -40,8 +40,10 @@ void ApplyTransportLimits(const ServerOptions& options,
     if (options.max_threads > 0) quota.SetMaxThreads(options.max_threads);
     builder.SetResourceQuota(quota);
   }
-  builder.AddChannelArgument(GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS,
-                             MillisArg(options.handshake_timeout));
+  if (options.handshake_timeout.count() > 0) {  // (else gRPC's 120 s)
+    builder.AddChannelArgument(GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS,
+                               MillisArg(options.handshake_timeout));
+  }
   builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS,
                              MillisArg(options.max_connection_idle));
   builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_MS,
