@@ -257,7 +257,15 @@ void Registry::RevokeSeatToken(const std::shared_ptr<GameSession>& game,
     absl::MutexLock lock(&mu_);
     auto it = lobby_tokens_.find({game_id, seat});
     if (it == lobby_tokens_.end() || it->second.empty()) return;
-    tokens_.erase(it->second);
+    // Kept, marked, so that its bot is told why (KEY_REVOKED, not
+    // UNKNOWN_TOKEN), until the retention ends.
+    if (auto t = tokens_.find(it->second); t != tokens_.end()) {
+      t->second.revoked = true;
+      t->second.expires_us =
+          UnixMicros() + std::chrono::duration_cast<std::chrono::microseconds>(
+                             token_retention_)
+                             .count();
+    }
     it->second.clear();
   }
   deps_.recorder->SetSeatToken(game_id, seat, "", nullptr);
@@ -485,6 +493,11 @@ grpc::Status Registry::AuthorizeSeat(const Metadata& metadata,
             absl::StrCat("this seat token expired: game ", expired_game,
                          " ended more than ", RetentionText(token_retention_),
                          " ago (the organiser's GetGame has its result)"));
+      }
+      if (it->second.revoked) {
+        return GrpcError(grpc::StatusCode::UNAUTHENTICATED, Reason::kKeyRevoked,
+                         "this lobby seat token was revoked with its bot's "
+                         "key");
       }
       grpc::Status s = SeatAccessLocked(it->second, game_id, access);
       if (!s.ok() || access->game != nullptr) return s;
