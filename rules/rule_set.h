@@ -54,10 +54,12 @@
 //      were taken from the defaulter's total); `builds_in_sums=
 //      opponents_single` unless stated; under v3 a capture must take in the
 //      player's build, and duplicating a build keeps its owner.
-//   3 (kRevision, the current; issue #23): Callabra ends when the table is
-//      cleared whatever `sweeps`; a default's points go to the next side in
-//      play order only; the related games refuse Cassino's options; see
-//      docs/rules.md, *Rules revisions*, for the rest.
+//   3 (kRevision, the current; issue #23): `raise_with_table=on` unless
+//      stated (a build raised by the played card with loose cards);
+//      Callabra ends when the table is cleared whatever `sweeps`; a
+//      default's points go to the next side in play order only; pluck's
+//      point cards follow the scoring; the related games refuse Cassino's
+//      options (docs/rules.md, *Rules revisions*).
 // ToString() always writes the revision. Parse() reads a text without one as
 // the current revision (a player asking for a game); ParseRecorded() reads
 // it as revision 1 (a record written before revisions existed).
