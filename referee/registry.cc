@@ -619,7 +619,7 @@ void Registry::CreateGame(
     }
     std::vector<Deck> parsed;
     for (int i = 0; i < request.decks_size(); ++i) {
-      absl::StatusOr<Deck> deck = ParseDeck(request.decks(i));
+      absl::StatusOr<Deck> deck = ParseDeck(request.decks(i), rules->Pack());
       if (!deck.ok()) {
         return fail(
             Invalid(absl::StrCat("decks[", i, "]"),

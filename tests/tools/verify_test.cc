@@ -184,6 +184,27 @@ TEST_F(VerifyTest, GoodRecordsOfEveryShapeVerify) {
   EXPECT_THAT(named->failures[0].what, HasSubstr("no such game"));
 }
 
+// Issue #23: explicit decks of a reduced pack hold exactly its cards, and
+// verify reads them (and, for a game still running, the deal events'
+// decks) against the rules' pack; they were read as 52 cards.
+TEST_F(VerifyTest, ReducedPacksVerifyFromExplicitDecksAndDeals) {
+  std::vector<std::pair<std::string, FixtureOptions>> games;
+  auto add = [&](const std::string& id, FixtureOptions o) {
+    o.seed_index = static_cast<uint32_t>(games.size());
+    games.emplace_back(id, o);
+  };
+  add("diamond", {.rules = "diamond", .explicit_decks = true});
+  add("five", {.rules = "five_players", .explicit_decks = true});
+  add("remove",
+      {.rules = "remove=2H+2D+2C+2S+3H+3D+3C+3S", .explicit_decks = true});
+  add("diamond-running", {.rules = "diamond", .stop_after = 12});
+  Write(games);
+  VerifyReport r = Verify();
+  for (const Failure& f : r.failures) ADD_FAILURE() << f.ToString();
+  EXPECT_EQ(r.games, 4);
+  EXPECT_EQ(r.ok, r.games);
+}
+
 // A database of more than a few hundred games is cut into ranges of game
 // ids that the threads take in turn: every game is verified once, and the
 // failures come in game id order whatever the thread count.

@@ -314,7 +314,8 @@ std::optional<Failure> GameVerifier::Impl::FindDecks() {
     }
     std::vector<Deck> decks;
     for (size_t i = 0; i < g.explicit_decks.size(); ++i) {
-      absl::StatusOr<Deck> deck = ParseDeck(g.explicit_decks[i]);
+      absl::StatusOr<Deck> deck =
+          ParseDeck(g.explicit_decks[i], rules_->Pack());
       if (!deck.ok()) {
         return Fail(0, absl::StrCat("explicit deck ", i + 1, " is malformed: ",
                                     deck.status().message()));
@@ -389,7 +390,7 @@ std::optional<Failure> GameVerifier::Impl::FindDecks() {
         !s.ok()) {
       return Unreadable(i, s);
     }
-    absl::StatusOr<Deck> deck = ParseDeck(deal_.deck);
+    absl::StatusOr<Deck> deck = ParseDeck(deal_.deck, rules_->Pack());
     if (!deck.ok()) {
       return Fail(
           static_cast<int64_t>(i),
