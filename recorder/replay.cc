@@ -42,9 +42,13 @@ absl::StatusOr<DeckSource> HeaderDecks(const GameHeader& header) {
         "game ", header.game_id, " has both a seed and explicit decks"));
   }
   if (!header.explicit_decks.empty()) {
+    // Each deck holds exactly the cards of the rules' pack.
+    absl::StatusOr<RuleSet> rules = HeaderRules(header);
+    if (!rules.ok()) return rules.status();
+    const CardSet pack = rules->Pack();
     std::vector<Deck> decks;
     for (size_t i = 0; i < header.explicit_decks.size(); ++i) {
-      absl::StatusOr<Deck> deck = ParseDeck(header.explicit_decks[i]);
+      absl::StatusOr<Deck> deck = ParseDeck(header.explicit_decks[i], pack);
       if (!deck.ok()) {
         return absl::InvalidArgumentError(
             absl::StrCat("game ", header.game_id, ": explicit deck ", i + 1,

@@ -41,7 +41,8 @@ std::vector<EventDraft> ConsequenceEvents(const Game& game,
                                           int round_before,
                                           absl::string_view seed_hex);
 
-// The header's rules and decks as the engine wants them.
+// The header's rules and decks as the engine wants them. Explicit decks
+// hold exactly the cards of the rules' pack (RuleSet::Pack).
 absl::StatusOr<RuleSet> HeaderRules(const GameHeader& header);
 absl::StatusOr<DeckSource> HeaderDecks(const GameHeader& header);
 

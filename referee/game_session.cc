@@ -99,25 +99,9 @@ void GameSession::RestoreLocked(const recorder::GameRecord& record,
   v1::WatchGameResponse started;
   *started.mutable_game_started() = GameStartedMessage(-1);
   LogPublic(std::move(started));
-  size_t next_round = 0;
-  for (const PlayedMove& m : g.history()) {
-    while (next_round < g.rounds().size() &&
-           g.rounds()[next_round].round < m.round) {
-      v1::WatchGameResponse e;
-      ToProto(g.rounds()[next_round++], e.mutable_round_ended());
-      LogPublic(std::move(e));
-    }
-    v1::WatchGameResponse e;
-    ToProto(m, kSpectator, e.mutable_move_played());
-    LogPublic(std::move(e));
-  }
-  for (; next_round < g.rounds().size(); ++next_round) {
-    v1::WatchGameResponse e;
-    ToProto(g.rounds()[next_round], e.mutable_round_ended());
-    LogPublic(std::move(e));
-  }
+  // The deals, moves and round results as the live game published them.
+  for (v1::WatchGameResponse& e : PublicHistory(g)) LogPublic(std::move(e));
 
-  if (!g.over()) LogPublic(DealInfoEvent(g));
   if (g.over()) {
     v1::WatchGameResponse e;
     *e.mutable_game_ended() = GameEndedMessage();

@@ -2,14 +2,25 @@
 //
 // See README.md ("The referee service") for flags and behaviour.
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
+#include <string>
 #include <thread>
 
 #include "CLI/CLI.hpp"
@@ -26,6 +37,86 @@ bool ReadFile(const std::string& path, std::string* out) {
   buffer << in.rdbuf();
   *out = buffer.str();
   return true;
+}
+
+// Whether the referee's listener on `host`:`port` still accepts
+// connections: a TCP connection is opened and sent the HTTP/2 preface;
+// any answer within `timeout_ms` (its SETTINGS, a TLS alert, the
+// connection closed) means gRPC accepted it. Nullopt when this process
+// cannot even open a socket (out of descriptors: not a verdict).
+// (A connection that cannot be made is no verdict either: a full backlog
+// or a firewall, not the listener.)
+std::optional<bool> ListenerAnswers(const in_addr& host, int port,
+                                    int timeout_ms) {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return std::nullopt;
+  timeval tv{timeout_ms / 1000, (timeout_ms % 1000) * 1000};
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));  // bounds connect
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr = host;
+  std::optional<bool> answered;
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0) {
+    static constexpr char kPreface[] =
+        "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\0\0\0\x04\0\0\0\0\0";
+    (void)!send(fd, kPreface, sizeof(kPreface) - 1, MSG_NOSIGNAL);
+    pollfd p{fd, POLLIN, 0};
+    answered = poll(&p, 1, timeout_ms) > 0;
+  }
+  close(fd);
+  return answered;
+}
+
+// The IPv4 address the watcher reaches `listen` (host:port) on: loopback
+// for a wildcard; nullopt for an address it cannot reach (IPv6).
+std::optional<in_addr> WatchAddress(const std::string& listen) {
+  const std::string host = listen.substr(0, listen.rfind(':'));
+  in_addr a{};
+  if (host.empty() || host == "0.0.0.0" || host == "[::]" ||
+      host == "localhost") {
+    a.s_addr = htonl(INADDR_LOOPBACK);
+    return a;
+  }
+  if (inet_pton(AF_INET, host.c_str(), &a) == 1) return a;
+  return std::nullopt;
+}
+
+// gRPC 1.51's listener stops accepting for good once accept4 fails (e.g.
+// EMFILE, the descriptor limit reached by a flood of connections): new
+// clients then time out until a restart. Every `interval_ms`, this
+// checks that the listener answers; after `failures` checks in a row
+// that it does not, it logs why and stops the referee (SIGTERM to itself:
+// the usual graceful stop), which then exits with kListenerDeadExit so
+// that its supervisor restarts it (every unfinished game resumes).
+constexpr int kListenerDeadExit = 75;
+std::atomic<bool> listener_dead{false};
+
+void WatchListener(in_addr host, int port, int interval_ms,
+                   std::atomic<bool>* stop) {
+  constexpr int kFailures = 3;
+  int failed = 0;
+  while (!stop->load()) {
+    for (int waited = 0; waited < interval_ms && !stop->load(); waited += 50) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    if (stop->load()) return;
+    const std::optional<bool> answers =
+        ListenerAnswers(host, port, std::max(interval_ms, 1000));
+    if (!answers.has_value()) continue;
+    failed = *answers ? 0 : failed + 1;
+    if (failed >= kFailures) {
+      std::cerr << "cassino-referee: the listener on port " << port
+                << " no longer accepts connections (" << kFailures
+                << " checks in a row; gRPC 1.51 stops accepting after "
+                   "accept4 fails, e.g. out of descriptors): stopping, "
+                   "exit status "
+                << kListenerDeadExit << ", for the supervisor to restart\n";
+      listener_dead = true;
+      kill(getpid(), SIGTERM);
+      return;
+    }
+  }
 }
 
 }  // namespace
@@ -84,6 +175,77 @@ int main(int argc, char** argv) {
                  "of twice that); more get RESOURCE_EXHAUSTED; 0: no limit")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  // Transport limits (docs/referee.md, "Limits").
+  int64_t handshake_timeout_ms = options.handshake_timeout.count();
+  int64_t max_connection_idle_ms = options.max_connection_idle.count();
+  int64_t max_connection_age_ms = options.max_connection_age.count();
+  int64_t max_connection_age_grace_ms =
+      options.max_connection_age_grace.count();
+  int64_t min_ping_interval_ms = options.min_ping_interval.count();
+  int64_t memory_quota_mb = options.memory_quota_bytes >> 20;
+  app.add_option("--max-streams-per-connection",
+                 options.max_streams_per_connection,
+                 "streams (calls) one connection may have open at once; more "
+                 "wait in the client; 0: no limit")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--memory-quota-mb", memory_quota_mb,
+                 "memory gRPC may use for connections and calls before it "
+                 "shrinks buffers and cancels streams, MiB; 0: no bound")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--max-threads", options.max_threads,
+                 "threads of gRPC's synchronous handlers (health, "
+                 "reflection); 0: no bound")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--handshake-timeout-ms", handshake_timeout_ms,
+                 "close a connection that has not completed its TLS and "
+                 "HTTP/2 handshake within this; 0: gRPC's 120 s")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--max-connection-idle-ms", max_connection_idle_ms,
+                 "close a connection with no open call for this long "
+                 "(GOAWAY); 0: never")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--max-connection-age-ms", max_connection_age_ms,
+                 "send GOAWAY to a connection this old (new calls go to a "
+                 "new connection); 0: no age limit")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--max-connection-age-grace-ms", max_connection_age_grace_ms,
+                 "after --max-connection-age-ms, cancel the calls still open "
+                 "after this; 0: let them finish")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--min-ping-interval-ms", min_ping_interval_ms,
+                 "a client ping without data sooner than this after the "
+                 "last is a strike")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--max-ping-strikes", options.max_ping_strikes,
+                 "strikes before the connection is closed (GOAWAY "
+                 "too_many_pings); 0: no limit")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--max-metadata-bytes", options.max_metadata_bytes,
+                 "bytes of metadata (headers) a request may carry")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--absent-games-in-flight", options.absent_games_in_flight,
+                 "tournament games created and forfeited or aborted for "
+                 "absence at once (bounds the writes queued ahead of other "
+                 "games' moves)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  int listener_check_ms = 5000;
+  app.add_option("--listener-check-ms", listener_check_ms,
+                 "check this often that the listener still accepts "
+                 "connections; after 3 failed checks in a row, stop with "
+                 "exit status 75 (for the supervisor to restart); 0: never")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   app.add_option("--port-file", port_file,
                  "write the port actually listened on to this file");
   cassino::service::ClientLimits& limits = options.limits;
@@ -129,6 +291,17 @@ int main(int argc, char** argv) {
   }
   options.durability = *d;
   options.seat_rate.burst = 2 * options.seat_rate.per_second;
+  options.handshake_timeout = std::chrono::milliseconds(handshake_timeout_ms);
+  options.max_connection_idle =
+      std::chrono::milliseconds(max_connection_idle_ms);
+  options.max_connection_age = std::chrono::milliseconds(max_connection_age_ms);
+  options.max_connection_age_grace =
+      std::chrono::milliseconds(max_connection_age_grace_ms);
+  options.min_ping_interval = std::chrono::milliseconds(min_ping_interval_ms);
+  options.memory_quota_bytes = memory_quota_mb << 20;
+  // Every connection is a descriptor: take all the system allows.
+  std::cerr << "cassino-referee: " << cassino::service::RaiseDescriptorLimit()
+            << "\n";
   if (!admin_token_file.empty()) {
     if (!ReadFile(admin_token_file, &options.admin_token)) {
       std::cerr << "cassino-referee: cannot read " << admin_token_file << "\n";
@@ -189,6 +362,17 @@ int main(int argc, char** argv) {
     std::ofstream(port_file) << (*server)->port() << "\n";
   }
 
+  std::atomic<bool> stop_watch{false};
+  std::thread watcher;
+  if (listener_check_ms > 0) {
+    if (std::optional<in_addr> host = WatchAddress(options.listen)) {
+      watcher = std::thread(WatchListener, *host, (*server)->port(),
+                            listener_check_ms, &stop_watch);
+    } else {
+      std::cerr << "cassino-referee: --listener-check-ms: cannot check "
+                << options.listen << " (IPv4 addresses only); not checked\n";
+    }
+  }
   int signal_number = 0;
   sigwait(&signals, &signal_number);
   std::cerr << "cassino-referee: signal " << signal_number
@@ -203,5 +387,7 @@ int main(int argc, char** argv) {
     std::_Exit(1);
   }).detach();
   (*server)->Shutdown();
-  return 0;
+  stop_watch = true;
+  if (watcher.joinable()) watcher.join();
+  return listener_dead ? kListenerDeadExit : 0;
 }

@@ -1,5 +1,12 @@
 #include "referee/page_token.h"
 
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+
+#include <cstdlib>
+
 #include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -8,9 +15,36 @@
 namespace cassino::service {
 namespace {
 
-// Tokens are web-safe base64 of length-prefixed parts: a version, the
-// list, the query's parts, then the key's parts.
-constexpr char kVersion[] = "p1";
+// Tokens are web-safe base64 of length-prefixed parts (a version, the
+// list, the query's parts, then the key's parts) followed by the first
+// kMacBytes bytes of their HMAC-SHA256 under the referee's page key, so a
+// client can neither forge a token nor alter one.
+constexpr char kVersion[] = "p2";
+constexpr size_t kMacBytes = 16;
+
+// The page key: random, made once per process. Tokens therefore stop
+// working when the referee restarts (docs/referee.md, "Lists and pages").
+const std::string& PageKeyBytes() {
+  static const std::string* key = [] {
+    auto* k = new std::string(32, '\0');
+    if (RAND_bytes(reinterpret_cast<unsigned char*>(k->data()),
+                   static_cast<int>(k->size())) != 1) {
+      std::abort();  // no randomness: nothing else would be safe either
+    }
+    return k;
+  }();
+  return *key;
+}
+
+std::string Mac(absl::string_view raw) {
+  const std::string& key = PageKeyBytes();
+  unsigned char mac[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+       reinterpret_cast<const unsigned char*>(raw.data()), raw.size(), mac,
+       &size);
+  return std::string(reinterpret_cast<const char*>(mac), kMacBytes);
+}
 
 void AppendPart(std::string* out, absl::string_view part) {
   absl::StrAppend(out, part.size(), ":", part);
@@ -56,7 +90,7 @@ std::string PageToken(absl::string_view list,
   AppendPart(&raw, list);
   for (const std::string& q : query) AppendPart(&raw, q);
   for (const std::string& k : key) AppendPart(&raw, k);
-  return absl::WebSafeBase64Escape(raw);
+  return absl::WebSafeBase64Escape(absl::StrCat(raw, Mac(raw)));
 }
 
 absl::StatusOr<std::vector<std::string>> PageKey(
@@ -64,7 +98,19 @@ absl::StatusOr<std::vector<std::string>> PageKey(
     absl::Span<const std::string> query, size_t key_parts) {
   std::string raw;
   std::vector<std::string> parts;
-  if (!absl::WebSafeBase64Unescape(token, &raw) || !SplitParts(raw, &parts) ||
+  if (!absl::WebSafeBase64Unescape(token, &raw) || raw.size() < kMacBytes) {
+    return BadToken("not a page token of this referee");
+  }
+  const std::string mac = raw.substr(raw.size() - kMacBytes);
+  raw.resize(raw.size() - kMacBytes);
+  // (Compared in constant time: a client learns nothing from how long a
+  // wrong token takes.)
+  if (CRYPTO_memcmp(mac.data(), Mac(raw).data(), kMacBytes) != 0) {
+    return BadToken(
+        "not a page token of this referee, or altered, or made before the "
+        "referee restarted (start again from the first page)");
+  }
+  if (!SplitParts(raw, &parts) ||
       parts.size() != 2 + query.size() + key_parts || parts[0] != kVersion) {
     return BadToken("not a page token of this referee");
   }

@@ -257,7 +257,15 @@ void Registry::RevokeSeatToken(const std::shared_ptr<GameSession>& game,
     absl::MutexLock lock(&mu_);
     auto it = lobby_tokens_.find({game_id, seat});
     if (it == lobby_tokens_.end() || it->second.empty()) return;
-    tokens_.erase(it->second);
+    // Kept, marked, so that its bot is told why (KEY_REVOKED, not
+    // UNKNOWN_TOKEN), until the retention ends.
+    if (auto t = tokens_.find(it->second); t != tokens_.end()) {
+      t->second.revoked = true;
+      t->second.expires_us =
+          UnixMicros() + std::chrono::duration_cast<std::chrono::microseconds>(
+                             token_retention_)
+                             .count();
+    }
     it->second.clear();
   }
   deps_.recorder->SetSeatToken(game_id, seat, "", nullptr);
@@ -486,6 +494,11 @@ grpc::Status Registry::AuthorizeSeat(const Metadata& metadata,
                          " ended more than ", RetentionText(token_retention_),
                          " ago (the organiser's GetGame has its result)"));
       }
+      if (it->second.revoked) {
+        return GrpcError(grpc::StatusCode::UNAUTHENTICATED, Reason::kKeyRevoked,
+                         "this lobby seat token was revoked with its bot's "
+                         "key");
+      }
       grpc::Status s = SeatAccessLocked(it->second, game_id, access);
       if (!s.ok() || access->game != nullptr) return s;
       ended_game = it->second.game_id;
@@ -606,7 +619,7 @@ void Registry::CreateGame(
     }
     std::vector<Deck> parsed;
     for (int i = 0; i < request.decks_size(); ++i) {
-      absl::StatusOr<Deck> deck = ParseDeck(request.decks(i));
+      absl::StatusOr<Deck> deck = ParseDeck(request.decks(i), rules->Pack());
       if (!deck.ok()) {
         return fail(
             Invalid(absl::StrCat("decks[", i, "]"),

@@ -215,6 +215,9 @@ class Registry {
     std::string game_id;
     int seat = 0;
     int64_t expires_us = 0;
+    // A lobby seat token whose bot key was revoked: refused as KEY_REVOKED
+    // until it expires (in memory only: after a restart it is unknown).
+    bool revoked = false;
   };
   absl::flat_hash_map<std::string, TokenSeat> tokens_ ABSL_GUARDED_BY(mu_);
   // Games whose record write failed, waiting for RecoverBroken; whether a

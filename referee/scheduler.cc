@@ -59,8 +59,10 @@ std::vector<recorder::TournamentGameRow> MakeTournamentSchedule(
   return games;
 }
 
-Scheduler::Scheduler(Registry* registry)
-    : registry_(registry), recorder_(registry->recorder()) {}
+Scheduler::Scheduler(Registry* registry, int absent_batch)
+    : registry_(registry),
+      recorder_(registry->recorder()),
+      absent_batch_(std::max(1, absent_batch)) {}
 
 absl::Status Scheduler::Load() {
   absl::StatusOr<std::vector<recorder::TournamentRow>> rows =
@@ -101,11 +103,51 @@ absl::Status Scheduler::Load() {
       t.row = std::move(row);
     }
   }
+  AbortUnstarted();
   registry_->lobby().SetListener([this] { Kick(); });
   registry_->SetLabelGuard(
       [this](const std::string& label) { return CheckLabel(label); });
   Kick();
   return absl::OkStatus();
+}
+
+void Scheduler::AbortUnstarted() {
+  struct Unstarted {
+    std::string tournament;
+    int index = 0;
+    std::shared_ptr<GameSession> game;
+  };
+  std::vector<Unstarted> unstarted;
+  {
+    absl::MutexLock lock(&mu_);
+    for (auto& [name, t] : tournaments_) {
+      if (t.row.status != "running") continue;
+      for (Scheduled& g : t.games) {
+        if (g.state != State::kCreated) continue;
+        std::shared_ptr<GameSession> game = registry_->Find(g.row.game_id);
+        if (game == nullptr || game->over() || game->Info().turn() != 0) {
+          continue;
+        }
+        unstarted.push_back({name, g.row.index, std::move(game)});
+      }
+    }
+  }
+  for (const Unstarted& u : unstarted) {
+    // (FailedPrecondition if its clock ran out meanwhile: that stands.)
+    if (!u.game->Abort("the referee restarted before the game's first move")
+             .ok()) {
+      continue;
+    }
+    absl::MutexLock lock(&mu_);
+    Tournament& t = tournaments_[u.tournament];
+    Scheduled& g = t.games[u.index];
+    g.state = State::kPending;
+    g.row.game_id.clear();
+    registry_->seed_holds().Hold(g.row.seed,
+                                 SeedHolder(u.tournament, g.row.index));
+    // On disk too, so that a later restart finds the game pending.
+    recorder_->SetTournamentGame(u.tournament, u.index, "", nullptr);
+  }
 }
 
 int Scheduler::Running() const {
@@ -576,10 +618,15 @@ void Scheduler::Run() {
         }
         Start start{name,        g.row.index, g.row,
                     t.row.rules, t.row.clock, kNoneAbsent};
+        if ((absent[0] || absent[1]) && absent_inflight_ >= absent_batch_) {
+          continue;  // the next batch when this one is recorded (Created)
+        }
         if (absent[0] && absent[1]) {
           start.absent = kBothAbsent;
+          ++absent_inflight_;
         } else if (absent[0] || absent[1]) {
           start.absent = absent[0] ? 0 : 1;
+          ++absent_inflight_;
         } else if (ready[0] && ready[1] && running < t.row.max_concurrent) {
           ++running;
           for (const std::string& account : g.row.seats) ++inflight_[account];
@@ -639,6 +686,8 @@ void Scheduler::Launch(Start start) {
 void Scheduler::Created(const Start& start, const grpc::Status& status) {
   {
     absl::MutexLock lock(&mu_);
+    // (Its forfeit or abort is queued below, before the next Run.)
+    if (start.absent != kNoneAbsent) --absent_inflight_;
     if (start.absent == kNoneAbsent) {
       for (const std::string& account : start.row.seats) {
         if (--inflight_[account] <= 0) inflight_.erase(account);

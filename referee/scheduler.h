@@ -27,9 +27,12 @@
 //    absent seat forfeits at once (reason "absent"); when both bots are
 //    absent past the grace, the game is created and aborted ("both bots
 //    absent"). These games occupy no bot and ignore the concurrency limit.
+//    At most `absent_batch` such games are in flight at once.
 //  * A game's id is recorded in the schedule before the game is created, so
 //    a restart never creates a game twice: a schedule row whose game does
-//    not exist is pending again. Load() (after Registry::ResumeAll) picks up
+//    not exist is pending again. A resumed game of a running tournament in
+//    which no move was played is aborted at Load and pending again
+//    (AbortUnstarted). Load() (after Registry::ResumeAll) picks up
 //    every unfinished tournament.
 //  * The tournament is FINISHED (recorded) once every game has ended;
 //    CancelTournament records CANCELLED and starts no further game.
@@ -79,7 +82,15 @@ class Scheduler {
   using Reply =
       std::function<void(const grpc::Status&, const v1::TournamentInfo&)>;
 
-  explicit Scheduler(Registry* registry);
+  // Games created only to be forfeited or aborted for absence, in flight
+  // at once (created, their forfeit or abort not yet queued): a tournament
+  // of thousands of absent pairings is worked off in batches, so that the
+  // record's writer queue, and with it every other game's moves, never
+  // waits behind thousands of writes (issue #22, A8).
+  static constexpr int kDefaultAbsentBatch = 16;
+
+  explicit Scheduler(Registry* registry,
+                     int absent_batch = kDefaultAbsentBatch);
 
   // Loads the tournaments from the database, hooks into the lobby and the
   // registry, and starts what can start. Call once, after
@@ -127,6 +138,12 @@ class Scheduler {
   static constexpr int kNoneAbsent = -1;
   static constexpr int kBothAbsent = 2;
 
+  // At Load: a running tournament's resumed game in which no move was
+  // played (created just before a crash, e.g. to be forfeited or aborted
+  // for absence, or before its bots' first move) is aborted and its slot
+  // is pending again, so that the grace period decides it afresh rather
+  // than the clock of a bot that never connected.
+  void AbortUnstarted();
   // Runs Run() soon on the timer thread (once for any number of calls
   // before it runs). Takes no lock but the timer's.
   void Kick();
@@ -156,6 +173,7 @@ class Scheduler {
 
   Registry* const registry_;
   recorder::Recorder* const recorder_;
+  const int absent_batch_;
   std::atomic<bool> kick_pending_{false};
 
   mutable absl::Mutex mu_;
@@ -163,6 +181,9 @@ class Scheduler {
   std::set<std::string> reserved_ ABSL_GUARDED_BY(mu_);  // being created
   // Games being created, per account (not yet in the lobby's queue).
   std::map<std::string, int> inflight_ ABSL_GUARDED_BY(mu_);
+  // Games created for absence whose forfeit or abort is not yet queued
+  // (at most absent_batch_).
+  int absent_inflight_ ABSL_GUARDED_BY(mu_) = 0;
   // The earliest grace expiry a Run is already scheduled for (Unix us).
   int64_t wake_us_ ABSL_GUARDED_BY(mu_) = 0;
 };

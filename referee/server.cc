@@ -1,15 +1,19 @@
 #include "referee/server.h"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <limits>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
+#include "grpcpp/resource_quota.h"
 #include "referee/status_util.h"
 #include "referee/undecodable.h"
 
@@ -34,7 +38,71 @@ absl::Status CheckNotLost(const std::string& db_path, bool lock_existed) {
       db_path, ".lock to start an empty database"));
 }
 
+// A duration as an int channel argument; 0 (off) as INT_MAX, gRPC's
+// "unlimited".
+int MillisArg(std::chrono::milliseconds ms) {
+  if (ms.count() <= 0 || ms.count() >= std::numeric_limits<int>::max()) {
+    return std::numeric_limits<int>::max();
+  }
+  return static_cast<int>(ms.count());
+}
+
+void ApplyTransportLimits(const ServerOptions& options,
+                          grpc::ServerBuilder& builder) {
+  if (options.max_streams_per_connection > 0) {
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS,
+                               options.max_streams_per_connection);
+  }
+  if (options.memory_quota_bytes > 0 || options.max_threads > 0) {
+    grpc::ResourceQuota quota("cassino-referee");
+    if (options.memory_quota_bytes > 0) {
+      quota.Resize(static_cast<size_t>(options.memory_quota_bytes));
+    }
+    if (options.max_threads > 0) quota.SetMaxThreads(options.max_threads);
+    builder.SetResourceQuota(quota);
+  }
+  if (options.handshake_timeout.count() > 0) {  // (else gRPC's 120 s)
+    builder.AddChannelArgument(GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS,
+                               MillisArg(options.handshake_timeout));
+  }
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS,
+                             MillisArg(options.max_connection_idle));
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_MS,
+                             MillisArg(options.max_connection_age));
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_GRACE_MS,
+                             MillisArg(options.max_connection_age_grace));
+  builder.AddChannelArgument(
+      GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS,
+      MillisArg(options.min_ping_interval));
+  builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES,
+                             options.max_ping_strikes);
+  if (options.max_metadata_bytes > 0) {
+    builder.AddChannelArgument(GRPC_ARG_MAX_METADATA_SIZE,
+                               options.max_metadata_bytes);
+  }
+}
+
 }  // namespace
+
+std::string RaiseDescriptorLimit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) {
+    return absl::StrCat("cannot read the descriptor limit: ",
+                        std::strerror(errno));
+  }
+  const rlim_t before = limit.rlim_cur;
+  if (limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &limit) != 0) {
+      return absl::StrCat("descriptor limit ", before,
+                          " (cannot raise it to the hard limit ",
+                          limit.rlim_max, ": ", std::strerror(errno), ")");
+    }
+    return absl::StrCat("descriptor limit raised from ", before,
+                        " to the hard limit ", limit.rlim_cur);
+  }
+  return absl::StrCat("descriptor limit ", before, " (the hard limit)");
+}
 
 absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
     const ServerOptions& options) {
@@ -84,7 +152,8 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   if (!resumed.ok()) return resumed.status();
   s->resumed_ = resumed->games;
   s->damaged_ = std::move(resumed->damaged);
-  s->scheduler_ = std::make_unique<Scheduler>(s->registry_.get());
+  s->scheduler_ = std::make_unique<Scheduler>(s->registry_.get(),
+                                              options.absent_games_in_flight);
   if (absl::Status st = s->scheduler_->Load(); !st.ok()) return st;
   s->service_ = std::make_unique<RefereeServiceImpl>(s->registry_.get(),
                                                      s->scheduler_.get());
@@ -119,6 +188,9 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   builder.RegisterService(s->reflection_v1_.get());
   // Requests are small; a bound keeps a hostile client from sending huge ones.
   builder.SetMaxReceiveMessageSize(64 * 1024);
+  // What one client may hold: streams, memory, silent and idle
+  // connections, pings, headers (ServerOptions; docs/referee.md, "Limits").
+  ApplyTransportLimits(options, builder);
   // Requests that do not decode: INVALID_ARGUMENT, not gRPC's bare
   // UNIMPLEMENTED (undecodable.h).
   std::vector<
@@ -144,6 +216,7 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
                             &s->health_port_);
     health.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
     health.SetMaxReceiveMessageSize(4 * 1024);
+    ApplyTransportLimits(options, health);
     s->health_server_ = health.BuildAndStart();
     if (!s->health_server_ || s->health_port_ == 0) {
       return absl::UnavailableError(

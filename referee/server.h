@@ -60,7 +60,44 @@ struct ServerOptions {
   // Tests: the referee's time stands still until timer().Advance()
   // (DeadlineTimer::kManualTime).
   bool manual_time = false;
+  // Tournament games created and forfeited or aborted for absence at once
+  // (Scheduler): bounds the writes they queue ahead of other games' moves.
+  int absent_games_in_flight = Scheduler::kDefaultAbsentBatch;
+
+  // Transport limits, each a flag of cassino-referee (docs/referee.md,
+  // "Limits"); gRPC 1.51 channel arguments and a grpc::ResourceQuota.
+  // Streams one connection may have open at once (HTTP/2
+  // SETTINGS_MAX_CONCURRENT_STREAMS); more wait in the client. 0: no limit.
+  int max_streams_per_connection = 1000;
+  // Memory gRPC may take for connections and calls (buffers, call arenas)
+  // before it shrinks buffers and then cancels streams. 0: no bound.
+  int64_t memory_quota_bytes = int64_t{1} << 30;
+  // Threads of gRPC's synchronous handlers (the health and reflection
+  // services; the referee's own API runs on callbacks). 0: no bound.
+  int max_threads = 64;
+  // A connection that has not completed its handshake (TLS, and the
+  // HTTP/2 preface and SETTINGS) within this is closed: silent TCP
+  // connections give their descriptor back.
+  std::chrono::milliseconds handshake_timeout = std::chrono::seconds(10);
+  // A connection with no call open for this long is sent GOAWAY and
+  // closed (a Play, Lobby or Watch stream is an open call). 0: never.
+  std::chrono::milliseconds max_connection_idle = std::chrono::minutes(2);
+  // A connection older than this is sent GOAWAY (new calls go to a new
+  // connection); calls still open get max_connection_age_grace, then are
+  // cancelled. 0: no age limit; a grace of 0: no limit to the grace.
+  std::chrono::milliseconds max_connection_age{0};
+  std::chrono::milliseconds max_connection_age_grace{0};
+  // Pings without data more often than this are strikes; after
+  // max_ping_strikes the connection is closed (GOAWAY too_many_pings).
+  std::chrono::milliseconds min_ping_interval = std::chrono::seconds(60);
+  int max_ping_strikes = 2;
+  // Bytes of request metadata (headers) a call may send.
+  int max_metadata_bytes = 8 * 1024;
 };
+
+// Raises this process's soft limit of open descriptors (RLIMIT_NOFILE) to
+// its hard limit; returns a line saying what it did, for the log.
+std::string RaiseDescriptorLimit();
 
 class RefereeServer {
  public:

@@ -32,6 +32,38 @@ v1::WatchGameResponse DealInfoEvent(const Game& game) {
   return e;
 }
 
+std::vector<v1::WatchGameResponse> PublicHistory(const Game& game) {
+  std::vector<v1::WatchGameResponse> out;
+  absl::StatusOr<Game> replay = Game::Create(game.rules(), game.decks());
+  if (!replay.ok()) return out;  // (it was created from these once)
+  Game& g = *replay;
+  out.push_back(DealInfoEvent(g));
+  for (const PlayedMove& m : game.history()) {
+    const size_t rounds_before = g.rounds().size();
+    const int round_before = g.round();
+    const int deal_before = g.deal();
+    g.PlayUnchecked(m.move);
+    v1::WatchGameResponse played;
+    ToProto(m, convert::kSpectator, played.mutable_move_played());
+    out.push_back(std::move(played));
+    for (size_t r = rounds_before; r < g.rounds().size(); ++r) {
+      v1::WatchGameResponse e;
+      ToProto(g.rounds()[r], e.mutable_round_ended());
+      out.push_back(std::move(e));
+    }
+    if (!g.over() && (g.round() != round_before || g.deal() != deal_before)) {
+      out.push_back(DealInfoEvent(g));
+    }
+  }
+  // Rounds scored after the last move (a forfeit ends the round too).
+  for (size_t r = g.rounds().size(); r < game.rounds().size(); ++r) {
+    v1::WatchGameResponse e;
+    ToProto(game.rounds()[r], e.mutable_round_ended());
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
 int NextToMove(const Game& game) { return game.over() ? -1 : game.to_move(); }
 
 v1::SubmitMoveResponse Answer(const Game& game, int turn, v1::Move move,

@@ -5,7 +5,9 @@
 #ifndef CASSINO_REFEREE_SESSION_MESSAGES_H_
 #define CASSINO_REFEREE_SESSION_MESSAGES_H_
 
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
@@ -26,6 +28,13 @@ v1::GameStatus StatusOf(const Game& game);
 // and on a round's first deal what was taken from the table
 // (initial_pairs).
 v1::WatchGameResponse DealInfoEvent(const Game& game);
+
+// The public events of `game` from its first deal to its current state, as
+// the live game published them: each deal's DealInfo, each move played (as
+// spectators see it), each round's result, in order; not the GameStarted
+// before them nor the GameEnded after. The game is replayed from its rules
+// and decks, so a resumed game's spectators see what the live ones saw.
+std::vector<v1::WatchGameResponse> PublicHistory(const Game& game);
 
 // The seat to move; -1 when the game is over.
 int NextToMove(const Game& game);

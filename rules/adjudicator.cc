@@ -341,7 +341,10 @@ absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
   const int i = std::countr_zero(involved);
   const Build& b = builds[i];
   e->changed_build = i;
-  if (b.value + x == v) {
+  // Raising: the played card, and under raise_with_table loose cards summing
+  // to the rest of the difference.
+  const int part = v - x - b.value;
+  if (part == 0 || (part > 0 && b.value != v && rules.RaiseWithTable())) {
     if (b.multiple) {
       return Illegal(absl::StrCat("a multiple build is never raised (",
                                   b.ToString(), ")"));
@@ -358,13 +361,17 @@ absl::Status CheckBuild(const Position& pos, const Move& m, CardSet loose,
                                     " in hand (own_raise=needs_old_value)"));
       }
     }
-    if (!loose.empty() && !absorb) return no_absorb();
-    if (!loose_fit_absorbing(0)) {
+    if (part == 0 && !loose.empty() && !absorb) return no_absorb();
+    if (!loose_fit_absorbing(part)) {
       return Illegal(absl::StrCat(
           "raising ", b.ToString(), " to ", v, ": the loose cards ",
-          loose.ToString(), " do not split into groups of ", v,
-          " (loose cards never help change a build's value)"));
+          loose.ToString(), " do not split into ",
+          part > 0 ? absl::StrCat("a part summing to ", part, " and ")
+                   : std::string(),
+          "groups of ", v,
+          part > 0 ? "" : " (loose cards never help change a build's value)"));
     }
+    if (part > 0 && !loose_fit(part)) return no_absorb();
     return absl::OkStatus();
   }
   if (b.value == v) {
@@ -405,9 +412,11 @@ absl::Status CheckPluckCard(const Position& pos, const Move& m) {
   if (pos.stock_empty) {
     return Illegal("no plucking once the stock is empty (the last deal)");
   }
-  if (!Pluckable(m.pluck)) {
-    return Illegal(absl::StrCat(
-        m.pluck.ToString(), " may not be plucked (never an ace, TD or 2S)"));
+  if (!Pluckable(rules, m.pluck)) {
+    return Illegal(absl::StrCat(m.pluck.ToString(), " may not be plucked (",
+                                rules.revision < 3
+                                    ? "never an ace, TD or 2S)"
+                                    : "a point card: it scores by itself)"));
   }
   if (m.pluck == m.card) {
     return Illegal(absl::StrCat("you may not pluck the card you just played (",
@@ -614,6 +623,11 @@ MoveOutcome ApplyMove(Position& pos, const Move& m) {
         b.multiple = !CanSumTo(pos.rules, loose, m.value - x);
       } else if (!old->multiple && old->value + x == m.value) {
         b.multiple = !loose.empty();
+      } else if (!old->multiple && old->value + x < m.value &&
+                 old->value != m.value) {
+        // A raise with loose cards (raise_with_table): single when they
+        // make exactly the difference.
+        b.multiple = !CanSumTo(pos.rules, loose, m.value - x - old->value);
       } else {
         b.multiple = true;
       }

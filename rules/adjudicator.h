@@ -50,11 +50,21 @@ struct MoveOutcome {
   Card plucked;
 };
 
-// pluck: whether `card` may ever be plucked (never an ace, TD or 2S), and
-// whether the seat to move may still pluck (pluck on, stock not empty, not
-// yet plucked in this deal).
-inline bool Pluckable(Card card) {
-  return card.rank() != kAce && card != kBigCassino && card != kLittleCassino;
+// pluck: whether `card` may ever be plucked: never a point card ("Point
+// cards cannot be plucked"), a card that scores by itself under the rules'
+// scoring (its own points, each_ace or all_aces for an ace, each_spade for
+// a spade; revision 3). Revisions 1 and 2: never an ace, TD or 2S, whatever
+// the scoring. MayPluck: whether the seat to move may still pluck (pluck
+// on, stock not empty, not yet plucked in this deal).
+inline bool Pluckable(const RuleSet& rules, Card card) {
+  if (rules.revision < 3) {
+    return card.rank() != kAce && card != kBigCassino && card != kLittleCassino;
+  }
+  const Scoring& sc = rules.scoring;
+  const bool ace = card.rank() == kAce;
+  return sc.card[card.index()] == 0 &&
+         !(ace && (sc.each_ace != 0 || sc.all_aces != 0)) &&
+         !(card.suit() == Suit::kSpades && sc.each_spade != 0);
 }
 inline bool MayPluck(const Position& pos) {
   return pos.rules.pluck && !pos.stock_empty &&

@@ -255,9 +255,14 @@ int Game::GiveUpPoints(int side, int points) {
     in_play_[side] -= points;
     return -1;
   }
+  // Revision 3: the points go to one side, the next in play order (the
+  // only other side with two sides), so a default hands out exactly the
+  // points it costs and two sides never reach the target together through
+  // it. Revision 2 gave them to every other side.
+  const int next = (side + 1) % rules().Sides();
   int winner = -1;
   for (int s = 0; s < rules().Sides(); ++s) {
-    if (s == side) continue;
+    if (s == side || (rules().revision >= 3 && s != next)) continue;
     totals_[s] += points;
     in_play_[s] += points;
     if (rules().sudden_death && totals_[s] >= rules().target &&
@@ -384,10 +389,14 @@ void Game::PlayMove(const Move& move) {
     last_capturer_ = side;
     // With sweeps off an emptied table is no sweep at all; in Tablanette
     // the round's very last card sweeps nothing.
+    const bool cleared = played.outcome.sweep;
     played.outcome.sweep = played.outcome.sweep && rules().sweep_points > 0 &&
                            !(kind == GameKind::kTablanette && hands_empty() &&
                              deal_ == rules().DealsPerRound());
-    if (played.outcome.sweep && kind == GameKind::kCallabra) {
+    // Callabra ends when a player clears the table, whatever the sweeps
+    // score (revision 3; revision 2 ended it only when sweeps scored).
+    if (kind == GameKind::kCallabra &&
+        (played.outcome.sweep || (cleared && rules().revision >= 3))) {
       history_.push_back(played);
       for (int s = 0; s < rules().Sides(); ++s) totals_[s] = piles_[s].size();
       Finish(side, GameEndReason::kClearedTable,

@@ -50,8 +50,9 @@
 // with highest_total every item is added and, if any side reached the target,
 // the side with the highest total wins (a tie for highest plays another round).
 // Move-level variants: under defaults_cost a move that breaks the builder
-// rules gives up its points at once (PlayedMove's outcome.penalty): each
-// other side scores them (revision 1: the mover's total lost them), and
+// rules gives up its points at once (PlayedMove's outcome.penalty): the next
+// side in play order scores them (revision 2: each other side; revision 1:
+// the mover's total lost them), and
 // under sudden_death a side that reaches the target that way wins at once;
 // with instant_limit, that many instant scores against one side in a round
 // (its defaults, and sudden-death sweeps by the others) end the round at
@@ -255,7 +256,8 @@ class Game {
   void PlayMove(const Move& move);
   // defaults_cost: side `side` gives up `points`, an instant score against
   // it. Returns the side that reached the target with them under
-  // sudden_death (the highest such total), or -1.
+  // sudden_death, or -1 (revision 2, where every other side scored them: the
+  // highest such total, the lowest side on a tie).
   int GiveUpPoints(int side, int points);
   // instant_limit: some side has that many instant scores against it.
   bool InstantLimitReached() const;

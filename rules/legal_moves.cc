@@ -237,17 +237,20 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x, int declared,
     for (uint32_t m : unions(v - x, v)) {
       Emit(pos, Move::Build(c, v, CardsOf(m), declared), 0, -1, out);
     }
-    // Raising a single build of value v - x.
+    // Raising a single build of value v - x; under raise_with_table also a
+    // build of less with loose cards summing to the difference.
     for (size_t i = 0; i < builds.size(); ++i) {
       const Build& b = builds[i];
-      if (b.multiple || b.value != v - x || (face_builds_ >> i & 1)) continue;
+      if (b.multiple || (face_builds_ >> i & 1)) continue;
+      const int part = v - x - b.value;  // from the loose cards
+      if (part < 0 || (part > 0 && !rules.RaiseWithTable())) continue;
       if (b.controller == seat) {
         if (rules.own_raise == OwnRaise::kForbidden) continue;
         if (rules.own_raise == OwnRaise::kNeedsOldValue && !holds(b.value)) {
           continue;
         }
       }
-      for (uint32_t m : unions(0, v)) {
+      for (uint32_t m : unions(part, v)) {
         Emit(pos, Move::Build(c, v, b.cards | CardsOf(m), declared), 0,
              static_cast<int>(i), out);
       }
@@ -415,7 +418,8 @@ bool MoveGenerator::AppendPlucks(const Position& pos, std::vector<Move>* out) {
     if (left < 2) continue;
     loose_after.erase(m.card);
     for (Card p : loose_after) {
-      if (Pluckable(p)) out->push_back(m.WithPluck(p, /*after=*/true));
+      if (Pluckable(pos.rules, p))
+        out->push_back(m.WithPluck(p, /*after=*/true));
     }
   }
   // Before the play: any pluckable loose card, if at least two cards are on
@@ -423,7 +427,7 @@ bool MoveGenerator::AppendPlucks(const Position& pos, std::vector<Move>* out) {
   bool complete = true;
   if (on_table < 2) return complete;
   for (Card p : pos.table.loose) {
-    if (!Pluckable(p)) continue;
+    if (!Pluckable(pos.rules, p)) continue;
     Position without = pos;
     without.table.loose.erase(p);
     pluck_scratch_.clear();

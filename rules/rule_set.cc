@@ -224,6 +224,16 @@ const std::vector<Option>& Options() {
        [](RuleSet& r, absl::string_view v) {
          return ParseEnum(kOwnRaiseNames, "own_raise", v, &r.own_raise);
        }},
+      {{"raise_with_table", "on, off", "on",
+        "on: a single build may be raised by the played card together with "
+        "loose table cards (\"continue their 'build' with any card on the "
+        "table\"; a 7 build with an ace on the table becomes 9 with a "
+        "played ace); off: by the played card alone (the default of "
+        "revisions 1 and 2)"},
+       [](const RuleSet& r) { return std::string(OnOff(r.RaiseWithTable())); },
+       [](RuleSet& r, absl::string_view v) {
+         return ParseBool("raise_with_table", v, &r.raise_with_table);
+       }},
       {{"builder_obligation", "v1, v2, v3, none", "v1",
         "what a player controlling a build must do (see docs/rules.md)"},
        [](const RuleSet& r) {
@@ -424,8 +434,9 @@ const std::vector<Option>& Options() {
        }},
       {{"defaults_cost", "off, 1..10", "off",
         "Michigan: a move that breaks the builder obligation or the guard is "
-        "legal, and the mover gives up this many points at once: each "
-        "other side scores them (revision 1: the mover's total lost them)"},
+        "legal, and the mover gives up this many points at once: the next "
+        "side in play order scores them (revision 2: each other side; "
+        "revision 1: the mover's total lost them)"},
        [](const RuleSet& r) {
          return r.defaults_cost == 0 ? std::string("off")
                                      : absl::StrCat(r.defaults_cost);
@@ -454,15 +465,17 @@ const std::vector<Option>& Options() {
        }},
       {{"pluck", "on, off", "off",
         "once per deal each player may, before or after playing a card in "
-        "the same turn, take one loose table card into their pile (never an "
-        "ace, TD or 2S; not with one card on the table; not the card just "
+        "the same turn, take one loose table card into their pile (never a "
+        "point card: one that scores by itself, e.g. an ace, TD or 2S; not "
+        "with one card on the table; not the card just "
         "played; not once the stock is empty); not a capture"},
        [](const RuleSet& r) { return std::string(OnOff(r.pluck)); },
        [](RuleSet& r, absl::string_view v) {
          return ParseBool("pluck", v, &r.pluck);
        }},
-      {{"revision", "1, 2", "2",
-        "the readings of the rules: 2 the current; 1 those before issue #13 "
+      {{"revision", "1, 2, 3", "3",
+        "the readings of the rules: 3 the current; 2 those before issue #23; "
+        "1 those before issue #13 "
         "(no natural build with the played card alone, builds_in_sums=never "
         "unless stated, v3 without its capture rule, ...; kept so that "
         "older records replay as played; a record's rules without revision "
@@ -596,7 +609,7 @@ absl::StatusOr<RuleSet> ParseText(absl::string_view text,
                                   int unstated_revision) {
   RuleSet rules;
   bool first = true;
-  bool revision_stated = false, sums_stated = false;
+  bool revision_stated = false, sums_stated = false, raise_stated = false;
   for (absl::string_view word :
        absl::StrSplit(text, absl::ByAnyChar(" ,\t"), absl::SkipEmpty())) {
     auto eq = word.find('=');
@@ -613,6 +626,7 @@ absl::StatusOr<RuleSet> ParseText(absl::string_view text,
       const absl::string_view option = word.substr(0, eq);
       revision_stated |= option == "revision";
       sums_stated |= option == "builds_in_sums";
+      raise_stated |= option == "raise_with_table";
       absl::Status s = rules.Set(option, word.substr(eq + 1));
       if (!s.ok()) return s;
     }
@@ -623,6 +637,8 @@ absl::StatusOr<RuleSet> ParseText(absl::string_view text,
   if (rules.revision < 2 && !sums_stated) {
     rules.builds_in_sums = BuildsInSums::kNever;
   }
+  // Before revision 3 the played card alone raised a build.
+  if (rules.revision < 3 && !raise_stated) rules.raise_with_table = false;
   absl::Status valid = rules.Validate();
   if (!valid.ok()) return valid;
   return rules;
@@ -690,6 +706,27 @@ absl::Status RuleSet::Validate() const {
     if (players > 4) {
       return absl::InvalidArgumentError(
           "the related games are for 2 to 4 players");
+    }
+    // Revision 3: the Cassino move options too (revision 2 accepted them,
+    // without effect or with Cassino's, and its records keep them).
+    if (revision >= 3 &&
+        (deal != standard.deal || face_capture != standard.face_capture ||
+         builds_in_sums != standard.builds_in_sums ||
+         multi_build_absorb != standard.multi_build_absorb ||
+         own_raise != standard.own_raise ||
+         RaiseWithTable() != standard.raise_with_table ||
+         builder_obligation != standard.builder_obligation ||
+         all_eleven != standard.all_eleven ||
+         !(card_values == standard.card_values) ||
+         max_build != standard.max_build || ace_high || dual_ten ||
+         multiple_builds != standard.multiple_builds ||
+         face_builds != standard.face_builds || five_spades_sweep ||
+         defaults_cost != 0 || instant_limit != 0 || pluck)) {
+      return absl::InvalidArgumentError(
+          "deal, face_capture, builds_in_sums, multi_build_absorb, own_raise, "
+          "raise_with_table, builder_obligation, all_eleven and the move-level "
+          "variant options "
+          "are Cassino options; the related games keep their defaults");
     }
   }
   if (game == GameKind::kTablanette && players == 3) {

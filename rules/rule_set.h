@@ -49,12 +49,17 @@
 // legal or how a game flows, the old reading stays reachable as revision 1:
 //   1: the readings before issue #13 (no natural build with the played card
 //      alone; `builds_in_sums=never` unless stated).
-//   2 (kRevision, the current): natural builds with the played card alone;
-//      under defaults_cost the points a defaulter gives up go to every
-//      other side (revision 1: they were taken from the defaulter's total);
-//      `builds_in_sums=opponents_single` unless stated; under v3 a capture
-//      must take in the player's build, and duplicating a build keeps its
-//      owner.
+//   2: natural builds with the played card alone; under defaults_cost the
+//      points a defaulter gives up go to every other side (revision 1: they
+//      were taken from the defaulter's total); `builds_in_sums=
+//      opponents_single` unless stated; under v3 a capture must take in the
+//      player's build, and duplicating a build keeps its owner.
+//   3 (kRevision, the current; issue #23): `raise_with_table=on` unless
+//      stated (a build raised by the played card with loose cards);
+//      Callabra ends when the table is cleared whatever `sweeps`; a
+//      default's points go to the next side in play order only; pluck's
+//      point cards follow the scoring; the related games refuse Cassino's
+//      options (docs/rules.md, *Rules revisions*).
 // ToString() always writes the revision. Parse() reads a text without one as
 // the current revision (a player asking for a game); ParseRecorded() reads
 // it as revision 1 (a record written before revisions existed).
@@ -146,6 +151,9 @@ struct RuleSet {
   BuildsInSums builds_in_sums = BuildsInSums::kOpponentsSingle;
   bool multi_build_absorb = true;
   OwnRaise own_raise = OwnRaise::kAllowed;
+  // A single build may be raised by the played card with loose table cards
+  // (revision 3; off unless stated in revisions 1 and 2).
+  bool raise_with_table = true;
   BuilderObligation builder_obligation = BuilderObligation::kV1;
   int sweep_points = 1;  // 0 = sweeps off, 1 or 2
   AllEleven all_eleven = AllEleven::kNone;
@@ -181,14 +189,17 @@ struct RuleSet {
   // one side end the round at once (Michigan: 3); 0 off.
   int instant_limit = 0;
   bool pluck = false;  // once per deal: take one loose card
-  // The readings of the rules (see the file comment): 1 or kRevision.
+  // The readings of the rules (see the file comment): 1 to kRevision.
   int revision = kRevision;
 
-  static constexpr int kRevision = 2;
+  static constexpr int kRevision = 3;
 
   // Natural building with the played card alone (revision 2): a card of
   // value V played onto loose groups of V makes a (multiple) build of V.
   bool NaturalBuilds() const { return revision >= 2 && multiple_builds; }
+  // Raising a single build with the played card and loose table cards
+  // (revision 3, raise_with_table).
+  bool RaiseWithTable() const { return revision >= 3 && raise_with_table; }
 
   // The standard game's defaults (docs/rules.md, *Rule options*).
   static RuleSet Standard() { return RuleSet{}; }

@@ -24,6 +24,7 @@ PACKAGES=(
   python3 python3-grpcio python3-protobuf python3-yaml shellcheck
   chromium libpng-dev ccache
   clang libclang-rt-14-dev clang-format
+  haproxy
 )
 
 # install_deps [PACKAGE...]: installs those of the packages (default: all of

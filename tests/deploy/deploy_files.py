@@ -170,9 +170,10 @@ def api_service_name():
 
 
 def shutdown_grace_seconds():
-    """RefereeServer::Shutdown's default grace for open calls, in seconds."""
-    with open(path("referee", "server.h"), encoding="utf-8") as f:
-        m = re.search(r"void Shutdown\(int grace_ms = (\d+)\)", f.read())
+    """The bound on the referee's whole stop (cassino-referee's default
+    --stop-timeout-ms), in seconds: past it the process exits by itself."""
+    with open(path("referee", "main.cc"), encoding="utf-8") as f:
+        m = re.search(r"int64_t stop_timeout_ms = (\d+);", f.read())
     return int(m.group(1)) / 1000
 
 

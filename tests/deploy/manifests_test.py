@@ -133,9 +133,11 @@ def check_objects(test, objects, replicas, where):
     test.assertTrue(security.get("runAsNonRoot"), where)
     test.assertEqual(security.get("fsGroup"), security.get("runAsGroup"),
                      f"{where}: the volume must be writable by the user")
+    # The referee's stop ends within its --stop-timeout-ms whatever its
+    # clients do; Kubernetes must not SIGKILL it before.
     test.assertGreaterEqual(pod["terminationGracePeriodSeconds"],
-                            df.shutdown_grace_seconds() + 10,
-                            f"{where}: no time to flush after open calls end")
+                            df.shutdown_grace_seconds() + 2,
+                            f"{where}: the referee's stop may take longer")
     test.assertIn(spec.get("persistentVolumeClaimRetentionPolicy", {})
                   .get("whenScaled"), ("Retain", None),
                   f"{where}: scaling down must keep the records")

@@ -11,7 +11,8 @@ or `no rule` (the sentence states no rule). Every named test must exist.
 Row ids must be unique. With --sources DIR (the shared source texts, which
 are not in the repository), every quote must also appear, whitespace
 normalised, in each source file the row names (not in those marked `~`,
-which say the same in other words).
+which say the same in other words), and every source file that holds the
+quote must be named (issue #23: rows that left out a file).
 
 usage: rules_trace_test.py REPO_ROOT [--sources DIR]
 """
@@ -89,11 +90,15 @@ def main():
         if not rule:
             failures.append(f"{where}: no rule named")
         if sources and quote.startswith("“"):
-            for piece in quote.strip("“”").split("…"):
-                piece = normalise(piece)
+            pieces = [normalise(p) for p in quote.strip("“”").split("…")]
+            for piece in pieces:
                 for sid in src.split():  # `~002`: reworded there, not checked
                     if sid in source_texts and piece not in source_texts[sid]:
                         failures.append(f"{where}: quote not in {sid}: {piece!r}")
+            named = {sid.lstrip("~") for sid in src.split()}
+            for sid, text in sorted(source_texts.items()):
+                if sid not in named and all(p in text for p in pieces if p):
+                    failures.append(f"{where}: quote also in {sid}, not named")
         if PENDING.search(tests):
             pending.append(f"{rid} (item {PENDING.search(tests).group(1)})")
             continue

@@ -189,6 +189,31 @@ TEST(HeaderTest, RulesAndDecks) {
   EXPECT_FALSE(HeaderRules(bad_rules).ok());
 }
 
+// Issue #23: explicit decks parse against the rules' pack, so every reduced
+// pack accepts exactly its own cards (they were parsed as 52 cards, which
+// Game::Create then refused).
+TEST(HeaderTest, ExplicitDecksHoldTheRulesPack) {
+  for (const char* text :
+       {"diamond", "five_players", "remove=2H+2D+2C+2S+3H+3D+3C+3S",
+        "pack=40 hand_size=3"}) {
+    SCOPED_TRACE(text);
+    const RuleSet rules = *RuleSet::Parse(text);
+    GameHeader h = MakeHeader("g1", 9, /*explicit_decks=*/true);
+    h.rules = rules.ToString();
+    h.seats.resize(rules.players, {"gamma", "cc33"});
+    const Deck deck = ShuffledDeck(testing::TestSeed(9), 1, rules.Pack());
+    h.explicit_decks = {DeckToString(deck)};
+    absl::StatusOr<DeckSource> decks = HeaderDecks(h);
+    ASSERT_TRUE(decks.ok()) << decks.status();
+    EXPECT_EQ(decks->DeckFor(1), deck);
+    EXPECT_TRUE(Game::Create(rules, *decks).ok());
+
+    h.explicit_decks = {DeckToString(ShuffledDeck(testing::TestSeed(9), 1))};
+    EXPECT_THAT(HeaderDecks(h).status().message(),
+                HasSubstr("is not in the pack"));
+  }
+}
+
 TEST(ReplayTest, WholeGameReproducesTheEngine) {
   for (bool explicit_decks : {false, true}) {
     GameHeader h = MakeHeader("g1", 3, explicit_decks);

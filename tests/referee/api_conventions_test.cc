@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "grpcpp/generic/generic_stub.h"
@@ -462,6 +463,45 @@ TEST(PaginationTest, ListGamesWalksEveryGameOnce) {
     ExpectReason(referee.stub().ListBots(
                      TestReferee::Context(kAdminToken).get(), bots_req, &bots),
                  StatusCode::INVALID_ARGUMENT, "INVALID_REQUEST");
+  }
+  // A token with any one character changed is refused (issue #22, A9: an
+  // altered token used to be accepted and list from the altered key); the
+  // token unchanged, with its own query, still works.
+  {
+    const std::string token = page.next_page_token();
+    auto list = [&](const std::string& t) {
+      v1::ListGamesRequest req;
+      req.set_page_size(2);
+      req.set_label("even");
+      req.set_page_token(t);
+      v1::ListGamesResponse resp;
+      return referee.stub().ListGames(TestReferee::Context(kAdminToken).get(),
+                                      req, &resp);
+    };
+    ASSERT_TRUE(list(token).ok());
+    std::string original;
+    ASSERT_TRUE(absl::WebSafeBase64Unescape(token, &original));
+    int altered = 0;
+    for (size_t i = 0; i < token.size(); ++i) {
+      for (char c : {'A', 'w', '0', '_'}) {
+        std::string t = token;
+        t[i] = c;
+        std::string decoded;
+        // (Only changes that change the bytes: the last character's low
+        // bits may be padding.)
+        if (t == token || !absl::WebSafeBase64Unescape(t, &decoded) ||
+            decoded == original) {
+          continue;
+        }
+        ++altered;
+        grpc::Status s = list(t);
+        EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT)
+            << "position " << i << ": " << t << " accepted";
+        EXPECT_EQ(Fields(Decode(s)), std::vector<std::string>{"page_token"});
+        break;
+      }
+    }
+    EXPECT_GE(altered, static_cast<int>(token.size()) - 1);
   }
   // Out-of-range page sizes: refused, naming the field.
   for (int size : {-1, 1001}) {

@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
 #include "gtest/gtest.h"
 #include "recorder/recorder.h"
 #include "tests/referee/lobby_client.h"
@@ -19,6 +21,17 @@ namespace cassino::testing {
 namespace {
 
 using ::grpc::StatusCode;
+
+// The ErrorInfo reason of an error ("" if none).
+std::string ReasonOf(const grpc::Status& status) {
+  google::rpc::Status rpc;
+  if (!rpc.ParseFromString(status.error_details())) return "";
+  for (const google::protobuf::Any& any : rpc.details()) {
+    google::rpc::ErrorInfo info;
+    if (any.UnpackTo(&info)) return info.reason();
+  }
+  return "";
+}
 
 TEST(LobbyAuthTest, EveryCase) {
   TestReferee referee(TempDir() / "cassino.db");
@@ -453,10 +466,22 @@ TEST(LobbyGameTest, RevokingEndsTheOfferedSeatTokens) {
       referee.stub()
           .RevokeBot(TestReferee::Context(kAdminToken).get(), rev, &rev_resp)
           .ok());
-  EXPECT_EQ(referee.stub()
-                .GetTurn(TestReferee::Context(token).get(), turn, &resp)
-                .error_code(),
-            StatusCode::UNAUTHENTICATED);
+  // KEY_REVOKED, as documented (issue #22, A9: it was UNKNOWN_TOKEN), on
+  // the unary calls and on a new Play stream.
+  {
+    const grpc::Status refused =
+        referee.stub().GetTurn(TestReferee::Context(token).get(), turn, &resp);
+    EXPECT_EQ(refused.error_code(), StatusCode::UNAUTHENTICATED);
+    EXPECT_EQ(ReasonOf(refused), "KEY_REVOKED") << refused.error_message();
+    auto ctx = TestReferee::Context(token);
+    auto again = referee.stub().Play(ctx.get());
+    v1::PlayResponse none;
+    while (again->Read(&none)) {
+    }
+    const grpc::Status stream = again->Finish();
+    EXPECT_EQ(stream.error_code(), StatusCode::UNAUTHENTICATED);
+    EXPECT_EQ(ReasonOf(stream), "KEY_REVOKED") << stream.error_message();
+  }
   v1::PlayResponse more;
   while (play->Read(&more)) {
   }

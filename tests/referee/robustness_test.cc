@@ -19,6 +19,7 @@
 #include "recorder/record.h"
 #include "tests/recorder/faulty_vfs.h"
 #include "tests/referee/test_referee.h"
+#include "tools/health/health_check.h"
 #include "tools/verify/verifier.h"
 
 namespace cassino::testing {
@@ -42,6 +43,15 @@ v1::Clock HourClock() {
   clock.set_per_move_ms(3'600'000);
   clock.set_bank_ms(0);
   return clock;
+}
+
+// What the referee's health service says of the server as a whole.
+health::ServingStatus Health(TestReferee& referee) {
+  absl::StatusOr<health::ServingStatus> s =
+      health::Check(referee.channel(), "",
+                    std::chrono::system_clock::now() + std::chrono::seconds(5));
+  EXPECT_TRUE(s.ok()) << s.status();
+  return s.ok() ? *s : health::ServingStatus::kUnknown;
 }
 
 // Reads a Play stream until `pred` holds for a message (returned) or the
@@ -101,6 +111,7 @@ TEST_F(RobustnessTest, FailedCommitIsNeverAcknowledgedAndTheGameResumes) {
   EXPECT_EQ(verdict->verdict().error_reason(), "RECORD_UNAVAILABLE");
   EXPECT_TRUE(verdict->verdict().drawn().empty());
   EXPECT_FALSE(referee.server().recorder().health().writable);
+  EXPECT_EQ(Health(referee), health::ServingStatus::kNotServing);
 
   // The unary path says the same, and takes nothing while the game waits.
   v1::SubmitMoveRequest sub;
@@ -120,6 +131,7 @@ TEST_F(RobustnessTest, FailedCommitIsNeverAcknowledgedAndTheGameResumes) {
   ASSERT_TRUE(turn.has_value());
   EXPECT_EQ(turn->your_turn().turn(), 0);
   EXPECT_TRUE(referee.server().recorder().health().writable);
+  EXPECT_EQ(Health(referee), health::ServingStatus::kServing);
 
   // Both seats play the game to the end over their streams.
   std::vector<std::thread> seats;
@@ -478,6 +490,61 @@ TEST(WatchSecrecyTest, RecordIsWithheldWhileATwinRuns) {
     std::this_thread::sleep_for(milliseconds(20));
   }
   EXPECT_GT(count_deals(WatchToEnd(referee.stub(), a.game_id())), 0);
+}
+
+// Issue #22, C: spectators of a resumed game see what the live ones saw,
+// deals included (the restored log used to lack every DealInfo but the
+// last).
+TEST(ResumeTest, ARestartedGameShowsSpectatorsTheSameEvents) {
+  const std::filesystem::path dir = TempDir();
+  TestReferee referee(dir / "r.db");
+  const v1::CreateGameResponse game =
+      referee.Create("standard", 2, kSeed, HourClock());
+  // 60 moves: several deals and the end of the first round.
+  for (int i = 0; i < 60; ++i) {
+    const int seat = referee.Info(game.game_id()).to_move();
+    v1::GetTurnRequest req;
+    req.set_game_id(game.game_id());
+    v1::GetTurnResponse turn;
+    ASSERT_TRUE(
+        referee.stub()
+            .GetTurn(TestReferee::Context(game.tokens(seat).token()).get(), req,
+                     &turn)
+            .ok());
+    ASSERT_TRUE(turn.your_turn());
+    v1::SubmitMoveRequest sub;
+    sub.set_game_id(game.game_id());
+    sub.set_turn(turn.turn().turn());
+    *sub.mutable_move() = turn.turn().legal_moves(0);
+    v1::SubmitMoveResponse answer;
+    ASSERT_TRUE(
+        referee.stub()
+            .SubmitMove(TestReferee::Context(game.tokens(seat).token()).get(),
+                        sub, &answer)
+            .ok());
+  }
+  // What a spectator is sent now (the stream stays open: read for 1 s).
+  auto watch = [&] {
+    std::vector<std::string> seen;
+    v1::WatchGameRequest req;
+    req.set_game_id(game.game_id());
+    auto ctx = TestReferee::Context("", 1000);
+    auto reader = referee.stub().WatchGame(ctx.get(), req);
+    v1::WatchGameResponse e;
+    while (reader->Read(&e)) seen.push_back(e.SerializeAsString());
+    reader->Finish();
+    return seen;
+  };
+  const std::vector<std::string> live = watch();
+  int deals = 0;
+  for (const std::string& bytes : live) {
+    v1::WatchGameResponse e;
+    e.ParseFromString(bytes);
+    deals += e.has_deal();
+  }
+  EXPECT_GE(deals, 7);  // 60 moves of 8 a deal, and a new round
+  referee.Restart();
+  EXPECT_EQ(watch(), live);
 }
 
 // Finding B7: a running game whose stored hash was changed is not resumed

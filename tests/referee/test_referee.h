@@ -97,12 +97,14 @@ class TestReferee {
       recorder::Durability durability = recorder::Durability::kNormal,
       service::RateLimit seat_rate = service::RateLimit(),
       std::chrono::milliseconds keep_ended = std::chrono::seconds(60),
-      std::chrono::milliseconds token_retention = std::chrono::hours(24))
+      std::chrono::milliseconds token_retention = std::chrono::hours(24),
+      std::function<void(service::ServerOptions&)> configure = nullptr)
       : db_(std::move(db)),
         durability_(durability),
         seat_rate_(seat_rate),
         keep_ended_(keep_ended),
-        token_retention_(token_retention) {
+        token_retention_(token_retention),
+        configure_(std::move(configure)) {
     Start();
   }
   // A referee whose options `configure` adjusts (limits, stop grace...).

@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <sstream>
@@ -26,6 +29,22 @@ namespace cassino::testing {
 namespace {
 
 using ::grpc::StatusCode;
+
+// Under AddressSanitizer everything is several times slower and larger:
+// the timing bounds and flood sizes below scale for it.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CASSINO_TEST_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(CASSINO_TEST_ASAN)
+#define CASSINO_TEST_ASAN 1
+#endif
+#ifdef CASSINO_TEST_ASAN
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
 
 // Generous: the suite also runs under ASan on a loaded machine.
 v1::Clock TournamentClock() {
@@ -92,7 +111,8 @@ v1::TournamentInfo WaitOver(TestReferee& referee, const std::string& name) {
 // The tournament's standings equal `cassino stats --tournament NAME` over
 // the same database, bot by bot; and every game verifies.
 void ExpectStandingsMatchStatsAndVerify(const std::filesystem::path& db,
-                                        const v1::TournamentInfo& t) {
+                                        const v1::TournamentInfo& t,
+                                        int aborted_off_schedule = 0) {
   stats::Filter filter;
   filter.tournament = t.spec().name();
   absl::StatusOr<stats::Stats> st = stats::ReadStats(db.string(), filter);
@@ -117,7 +137,9 @@ void ExpectStandingsMatchStatsAndVerify(const std::filesystem::path& db,
     EXPECT_DOUBLE_EQ(s.score(), s.wins() + s.draws() / 2.0) << s.bot();
   }
   EXPECT_EQ(st->summary.finished, t.games_finished());
-  EXPECT_EQ(st->summary.aborted, t.games_aborted());
+  // (Games aborted at a restart before their first move carry the
+  // tournament's label but are not in its schedule.)
+  EXPECT_EQ(st->summary.aborted, t.games_aborted() + aborted_off_schedule);
 
   verify::VerifyOptions options;
   options.threads = 1;
@@ -402,8 +424,12 @@ std::vector<Played> PlayedGames(TestReferee& referee,
   auto list = referee.server().recorder().List(filter);
   EXPECT_TRUE(list.ok());
   std::vector<Played> out;
-  for (const auto& g : *list)
+  for (const auto& g : *list) {
+    // (A game in which no move was played when the referee restarted is
+    // aborted and played again: not a played game.)
+    if (g.status == recorder::GameStatus::kAborted) continue;
     out.push_back({g.bots, g.created_us, g.finished_us});
+  }
   return out;
 }
 
@@ -601,13 +627,19 @@ TEST(TournamentPlayTest, ARestartedRefereeContinuesTheSchedule) {
       referee.stub()
           .ListGames(TestReferee::Context(kAdminToken).get(), list, &listed)
           .ok());
-  ASSERT_EQ(listed.games_size(), 6);
+  int listed_finished = 0;
   for (const v1::GameInfo& g : listed.games()) {
     ASSERT_EQ(g.accounts_size(), 2) << g.game_id();
     EXPECT_EQ(g.accounts(0), g.bots(0));
     EXPECT_EQ(g.accounts(1), g.bots(1));
+    if (g.status() == v1::GAME_STATUS_FINISHED) ++listed_finished;
   }
-  ExpectStandingsMatchStatsAndVerify(dir / "t.db", t);
+  EXPECT_EQ(listed_finished, 6);
+  // At most the one game running at the restart, if no move had been
+  // played in it yet: aborted then, and played again.
+  const int aborted_at_restart = listed.games_size() - listed_finished;
+  EXPECT_LE(aborted_at_restart, 1);
+  ExpectStandingsMatchStatsAndVerify(dir / "t.db", t, aborted_at_restart);
 }
 
 TEST(TournamentPlayTest, CancellingLetsTheRunningGamePlayOnAndCount) {
@@ -713,6 +745,162 @@ TEST(TournamentPlayTest, TheGraceCountsFromTheLastDisconnection) {
     EXPECT_NE(e.payload.find("\"reason\":\"absent\""), std::string::npos);
     EXPECT_GE(e.at_us / 1000 - left_ms, 2000 - 50) << "forfeited too early";
   }
+}
+
+// Issue #22, A7: a game the scheduler had created (here: both bots were
+// connected; the same holds for one created to be aborted for absence)
+// and in which no move was played when the referee stopped is not left to
+// the clock of bots that never come back: it is aborted at the restart and
+// pending again, and the grace period then aborts it (both bots absent).
+// Before, it resumed as an ordinary game and the seat to move forfeited on
+// time after per_move_ms, crediting a bot that never connected with a win.
+TEST(TournamentPlayTest, AGameUnstartedAtARestartIsAbortedNotDecided) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "t.db");
+  const std::string x = Register(referee, "x");
+  const std::string y = Register(referee, "y");
+  v1::TournamentSpec spec = Spec("unstarted", {"x", "y"});
+  spec.set_games_per_pairing(1);
+  spec.mutable_clock()->set_per_move_ms(1500);  // shorter than the grace
+  spec.set_grace_ms(3000);
+  ASSERT_TRUE(CreateTournament(referee, spec).ok());
+  {
+    // Both bots connect (the game is created and offered) but never play.
+    LobbyStream lx(referee.stub(), x, 1), ly(referee.stub(), y, 1);
+    lx.NextOffer();
+    ly.NextOffer();
+    lx.Cancel();
+    ly.Cancel();
+  }
+  ASSERT_EQ(GetTournament(referee, "unstarted").games_running(), 1);
+  referee.Restart();
+  // Nobody comes back.
+  const v1::TournamentInfo t = WaitOver(referee, "unstarted");
+  EXPECT_EQ(t.status(), v1::TOURNAMENT_STATUS_FINISHED);
+  EXPECT_EQ(t.games_finished(), 0);
+  EXPECT_EQ(t.games_aborted(), 1);
+  for (const auto& s : t.standings()) {
+    EXPECT_EQ(s.games(), 0) << s.bot();
+    EXPECT_EQ(s.forfeits(), 0) << s.bot();
+  }
+  // No game of the tournament was decided: the one aborted at the restart
+  // and the one the grace aborted.
+  recorder::ListFilter filter;
+  filter.label = "unstarted";
+  auto list = referee.server().recorder().List(filter);
+  ASSERT_TRUE(list.ok());
+  EXPECT_EQ(list->size(), 2u);
+  for (const auto& g : *list) {
+    EXPECT_EQ(g.status, recorder::GameStatus::kAborted)
+        << g.game_id << " " << g.end_reason;
+  }
+  ExpectStandingsMatchStatsAndVerify(dir / "t.db", t,
+                                     /*aborted_off_schedule=*/1);
+}
+
+// Issue #22, A8: a tournament of thousands of games whose bots are all
+// absent: each game is created and aborted at once. While that is worked
+// off, an unrelated game's move round trip (GetTurn, then SubmitMove) is
+// measured. Returns the worst round trip, ms; prints the figures.
+double WorstMoveWhileAbsentTournament(int absent_in_flight) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "t.db", recorder::Durability::kNormal,
+                      service::RateLimit(), std::chrono::seconds(60),
+                      std::chrono::hours(24), [&](service::ServerOptions& o) {
+                        o.absent_games_in_flight = absent_in_flight;
+                      });
+  // 45 bots, a round robin of 2 games per pairing: 1,980 games, all
+  // created and aborted at once (the outside test: 100 bots, 9,900 games).
+  const char* bots = std::getenv("CASSINO_A8_BOTS");
+  const int n_bots = bots ? std::atoi(bots) : 45;
+  std::vector<std::string> names;
+  for (int i = 0; i < n_bots; ++i) {
+    names.push_back("p" + std::to_string(i));
+    Register(referee, names.back());
+  }
+  v1::Clock long_clock;
+  long_clock.set_per_move_ms(60000);
+  v1::TournamentSpec spec = Spec("huge", names);
+  spec.set_games_per_pairing(2);
+  spec.set_grace_ms(1);
+  std::atomic<bool> done{false};
+  std::vector<double> trips_ms;
+  // Plays unrelated games one after another until the tournament is over.
+  std::thread mover([&] {
+    int seat = 0;
+    v1::CreateGameResponse other = referee.Create("", 2, "", long_clock);
+    while (!done.load() && other.tokens_size() == 2) {
+      const std::string& token = other.tokens(seat).token();
+      const auto start = std::chrono::steady_clock::now();
+      v1::GetTurnRequest req;
+      req.set_game_id(other.game_id());
+      v1::GetTurnResponse turn;
+      grpc::Status s = referee.stub().GetTurn(
+          TestReferee::Context(token, 30000).get(), req, &turn);
+      if (!s.ok()) break;
+      if (turn.status() != v1::GAME_STATUS_RUNNING) {
+        other = referee.Create("", 2, "", long_clock);  // the next one
+        seat = 0;
+        continue;
+      }
+      if (!turn.your_turn()) {
+        seat = 1 - seat;
+        continue;
+      }
+      v1::SubmitMoveRequest sub;
+      sub.set_game_id(other.game_id());
+      sub.set_turn(turn.turn().turn());
+      *sub.mutable_move() = turn.turn().legal_moves(0);
+      v1::SubmitMoveResponse resp;
+      s = referee.stub().SubmitMove(TestReferee::Context(token).get(), sub,
+                                    &resp);
+      if (!s.ok()) break;
+      trips_ms.push_back(std::chrono::duration<double, std::milli>(
+                             std::chrono::steady_clock::now() - start)
+                             .count());
+      seat = 1 - seat;
+    }
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const auto created = std::chrono::steady_clock::now();
+  EXPECT_TRUE(CreateTournament(referee, spec).ok());
+  const v1::TournamentInfo t = WaitOver(referee, "huge");
+  const double worked_off_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - created)
+          .count();
+  done = true;
+  mover.join();
+  const int games = n_bots * (n_bots - 1);
+  EXPECT_EQ(t.games_aborted(), games);
+  EXPECT_GT(trips_ms.size(), 10u);
+  if (trips_ms.empty()) return 0;
+  std::sort(trips_ms.begin(), trips_ms.end());
+  const double worst = trips_ms.back();
+  std::printf(
+      "[ figures  ] %d absent games in flight: %d absent games worked "
+      "off in %.1f s; the other game: %zu moves, median %.1f ms, p99 %.1f "
+      "ms, worst %.1f ms\n",
+      absent_in_flight, games, worked_off_s, trips_ms.size(),
+      trips_ms[trips_ms.size() / 2], trips_ms[trips_ms.size() * 99 / 100],
+      worst);
+  return worst;
+}
+
+// The bound: with the default batch (16 in flight), an unrelated move's
+// round trip stays under half a second at worst while 1,980 absent games
+// are worked off (measured here: 57 ms; all at once, as before: 1.2 s; the
+// outside test: 4.4 s with 9,900; CASSINO_A8_BOTS=100 runs that size:
+// 188 ms against 2.3 s).
+TEST(TournamentPlayTest, AThousandsOfGamesTournamentDoesNotStallOtherGames) {
+  EXPECT_LT(
+      WorstMoveWhileAbsentTournament(service::Scheduler::kDefaultAbsentBatch),
+      kSanitized ? 2000.0 : 500.0);
+}
+
+// The control, as the scheduler was before (every absent game created at
+// once): measured and printed, not asserted (it depends on the machine).
+TEST(TournamentPlayTest, AbsentGamesAllAtOnceForComparison) {
+  WorstMoveWhileAbsentTournament(1 << 20);
 }
 
 TEST(TournamentPlayTest, TheGraceCountsAgainFromARestart) {

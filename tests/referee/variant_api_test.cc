@@ -278,5 +278,37 @@ TEST(PluckApiTest, ObservationsSayWhoHasPluckedThisDeal) {
   EXPECT_GT(stock_empty_seen, 0);
 }
 
+// Issue #23: CreateGame parses explicit decks against the rules' pack, so a
+// reduced pack takes exactly its own cards and a game dealt from them plays
+// to the end and replays from its record.
+TEST(ExplicitDeckApiTest, ReducedPacksTakeExactlyTheirCards) {
+  const std::filesystem::path dir = TempDir();
+  TestReferee referee(dir / "cassino.db");
+  for (const char* text :
+       {"diamond", "five_players", "remove=2H+2D+2C+2S+3H+3D+3C+3S"}) {
+    SCOPED_TRACE(text);
+    const RuleSet rules = *RuleSet::Parse(text);
+    v1::CreateGameRequest req;
+    req.set_rules(text);
+    for (int i = 0; i < rules.players; ++i) {
+      req.add_seats()->set_bot_name("bot" + std::to_string(i));
+    }
+    req.add_decks(DeckToString(CanonicalDeck()));
+    v1::CreateGameResponse resp;
+    grpc::Status s = referee.stub().CreateGame(
+        TestReferee::Context(kAdminToken).get(), req, &resp);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_NE(s.error_message().find("is not in the pack"), std::string::npos)
+        << s.error_message();
+
+    req.set_decks(
+        0, DeckToString(ShuffledDeck(*ParseSeed(SeedHex(5)), 1, rules.Pack())));
+    s = referee.stub().CreateGame(TestReferee::Context(kAdminToken).get(), req,
+                                  &resp);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+    PlayEverySeatUnary(referee, resp, 40);
+  }
+}
+
 }  // namespace
 }  // namespace cassino::testing

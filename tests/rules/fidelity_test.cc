@@ -178,9 +178,15 @@ TEST(VariantThree, MayDeferByStartingAnotherBuildOrTakingOneOver) {
   // Seat 0 owns the 5. Take it in (5D), duplicate it (4S with AD), increase
   // it (4S to 9), start another build (3D on AD makes 4), or take over
   // seat 1's single 6 by raising it to 9. 4S on AD would start a second
-  // build of 5, and nothing may be trailed.
-  EXPECT_EQ(Checked("table: [3S 2H]=5@0 [4C 2C]=6@1 AD; hands: 5D 3D 9C 4S / "
-                    "?; rules: builder_obligation=v3"),
+  // build of 5, and nothing may be trailed. Revision 3 (raise_with_table)
+  // also increases the 5 to 9 with 3D and the loose AD.
+  const std::string pos =
+      "table: [3S 2H]=5@0 [4C 2C]=6@1 AD; hands: 5D 3D 9C 4S / ?; rules: "
+      "builder_obligation=v3";
+  EXPECT_EQ(Checked(pos), Sorted({"take 5D 3S 2H", "build 5 4S 3S 2H AD",
+                                  "build 9 4S 3S 2H", "build 9 3D 3S 2H AD",
+                                  "build 4 3D AD", "build 9 3D 2C 4C"}));
+  EXPECT_EQ(Checked(pos + " raise_with_table=off"),
             Sorted({"take 5D 3S 2H", "build 5 4S 3S 2H AD", "build 9 4S 3S 2H",
                     "build 4 3D AD", "build 9 3D 2C 4C"}));
 }

@@ -54,7 +54,12 @@ TEST(WorkedExamples, Example2V2) {
 }
 
 TEST(WorkedExamples, Example3) {
-  EXPECT_EQ(SortedMoves("table: [AS 4D]=5@1 2C; hands: 3H 8D TS / ?"),
+  // 3H with the loose 2C raises the 5 to 10 (raise_with_table, revision 3).
+  const std::string pos = "table: [AS 4D]=5@1 2C; hands: 3H 8D TS / ?";
+  EXPECT_EQ(SortedMoves(pos),
+            Sorted({"build 8 3H AS 4D", "build 10 3H AS 4D 2C",
+                    "build 10 8D 2C", "trail 3H", "trail 8D", "trail TS"}));
+  EXPECT_EQ(SortedMoves(pos + "; rules: raise_with_table=off"),
             Sorted({"build 8 3H AS 4D", "build 10 8D 2C", "trail 3H",
                     "trail 8D", "trail TS"}));
 }

@@ -60,9 +60,10 @@ void ExpectRoundPointsAddUp(const RuleSet& rules, const RoundResult& r,
   for (const PlayedMove& m : history) {
     if (m.round != r.round) continue;
     // Revision 1 took a penalty from the mover; revision 2 gives it to each
-    // other side.
-    points += rules.revision < 2 ? m.outcome.penalty
-                                 : -m.outcome.penalty * (rules.Sides() - 1);
+    // other side, revision 3 to the next side only.
+    points += rules.revision < 2   ? m.outcome.penalty
+              : rules.revision < 3 ? -m.outcome.penalty * (rules.Sides() - 1)
+                                   : -m.outcome.penalty;
   }
   for (const SideTally& s : r.score.sides) {
     points += s.points;

@@ -531,9 +531,9 @@ TEST(PluckTest, NeverAnAceBigOrLittleCassino) {
   EXPECT_EQ(SortedMoves(pos),
             Sorted({"trail 4D", "trail 4D, pluck 6C", "pluck 6C, trail 4D"}));
   EXPECT_EQ(Reason(pos, "trail 4D, pluck AH"),
-            "AH may not be plucked (never an ace, TD or 2S)");
+            "AH may not be plucked (a point card: it scores by itself)");
   EXPECT_EQ(Reason(pos, "pluck TD, trail 4D"),
-            "TD may not be plucked (never an ace, TD or 2S)");
+            "TD may not be plucked (a point card: it scores by itself)");
   Position p = Pos(pos);
   Move m = M("trail 4D");
   EXPECT_EQ(ValidateMove(p, m.WithPluck(m.card, true)).message(),

@@ -79,7 +79,8 @@ inline FixtureGame PlayFixtureGame(const std::string& game_id,
   const Seed seed = FixtureSeed(opt.seed_fill, opt.seed_index);
   if (opt.explicit_decks) {
     for (uint32_t r = 1; r <= 3; ++r) {
-      h.explicit_decks.push_back(DeckToString(ShuffledDeck(seed, r)));
+      h.explicit_decks.push_back(
+          DeckToString(ShuffledDeck(seed, r, rules->Pack())));
     }
   } else {
     h.seed = ToHex(seed);

@@ -195,7 +195,8 @@ int Run(const Options& opt) {
           !recorder::ParseDealPayload(e.payload, &deal).ok()) {
         continue;
       }
-      if (absl::StatusOr<Deck> deck = ParseDeck(deal.deck); deck.ok()) {
+      if (absl::StatusOr<Deck> deck = ParseDeck(deal.deck, rules->Pack());
+          deck.ok()) {
         dealt.push_back(*deck);
       }
     }

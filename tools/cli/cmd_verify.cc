@@ -59,14 +59,17 @@ SEVERAL DATABASES
 OUTPUT
   One line per failing game, naming its first discrepancy:
     FAIL <game> round R turn T (event seq S): <what>: expected <x>, recorded <y>
-  ("(games row)" instead of an event when the discrepancy is in a column),
-  then, per database, the keys its games are signed with and how many
-  are unsigned:
+  ("(games row)" instead of an event when the discrepancy is in a column;
+  no round and turn for a fault found before the replay, such as a broken
+  hash chain), then, per database, the keys its games are signed with and
+  how many are unsigned:
     <DB>: N games signed by key <public key>
     <DB>: N ended games unsigned
     <DB>: N running games, not signed yet
   then a summary line:
-    verified N games: K ok, F failed
+    verified N games: K ok, F failed[; M other faults (above)]
+  where the other faults belong to no game verified (a database that
+  cannot be read past some game, a game id in two databases).
   A progress bar goes to stderr when it is a terminal and there are more
   than 200 games.
 
@@ -148,8 +151,17 @@ int Run(const Options& opt) {
     }
   }
   const int64_t failed = report->games - report->ok;
+  // Faults of no game verified (a database that cannot be read past some
+  // game, a game id in two databases) are counted apart, so that the
+  // summary never reads as clean when the exit status is 1.
+  const int64_t other = static_cast<int64_t>(report->failures.size()) - failed;
   std::cout << "verified " << report->games << " games: " << report->ok
-            << " ok, " << failed << " failed\n";
+            << " ok, " << failed << " failed";
+  if (other > 0) {
+    std::cout << "; " << other << " other fault" << (other == 1 ? "" : "s")
+              << " (above)";
+  }
+  std::cout << "\n";
   return report->failures.empty() ? 0 : 1;
 }
 

@@ -58,8 +58,9 @@ std::string Clip(absl::string_view text, size_t limit = 400) {
 }  // namespace
 
 std::string Failure::ToString() const {
-  std::string out =
-      absl::StrCat("FAIL ", game_id, " round ", round, " turn ", turn, " (");
+  std::string out = absl::StrCat("FAIL ", game_id);
+  if (in_play) absl::StrAppend(&out, " round ", round, " turn ", turn);
+  absl::StrAppend(&out, " (");
   if (seq >= 0) {
     absl::StrAppend(&out, "event seq ", seq, "): ");
   } else {
@@ -87,6 +88,7 @@ class GameVerifier::Impl {
     if (engine_ != nullptr) {
       f.round = engine_->round();
       f.turn = engine_->turn();
+      f.in_play = true;
     }
     f.seq = seq;
     f.what = std::move(what);
@@ -364,7 +366,8 @@ std::optional<Failure> GameVerifier::Impl::FindDecks() {
     }
     std::vector<Deck> decks;
     for (size_t i = 0; i < g.explicit_decks.size(); ++i) {
-      absl::StatusOr<Deck> deck = ParseDeck(g.explicit_decks[i]);
+      absl::StatusOr<Deck> deck =
+          ParseDeck(g.explicit_decks[i], rules_->Pack());
       if (!deck.ok()) {
         return Fail(0, absl::StrCat("explicit deck ", i + 1, " is malformed: ",
                                     deck.status().message()));
@@ -439,7 +442,7 @@ std::optional<Failure> GameVerifier::Impl::FindDecks() {
         !s.ok()) {
       return Unreadable(i, s);
     }
-    absl::StatusOr<Deck> deck = ParseDeck(deal_.deck);
+    absl::StatusOr<Deck> deck = ParseDeck(deal_.deck, rules_->Pack());
     if (!deck.ok()) {
       return Fail(
           static_cast<int64_t>(i),

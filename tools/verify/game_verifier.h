@@ -75,15 +75,19 @@ namespace cassino::verify {
 // The first discrepancy found in a game.
 struct Failure {
   std::string game_id;
-  int round = 0;     // the engine's round when found (0: before play)
-  int turn = 0;      // the engine's turn (moves accepted so far)
+  int round = 0;  // the engine's round when found (0: before play)
+  int turn = 0;   // the engine's turn (moves accepted so far)
+  // Whether round and turn say anything: false for a fault found before
+  // the engine replays the game (the chain, the header, a pack).
+  bool in_play = false;
   int64_t seq = -1;  // the event; -1 for the games row itself
   std::string what;
   std::string expected;  // both empty when there is nothing to compare
   std::string recorded;
 
   // `FAIL <game> round R turn T (event seq S): <what>: expected <x>,
-  // recorded <y>` (the comparison only when there is one).
+  // recorded <y>` (round and turn only in play, the comparison only when
+  // there is one).
   std::string ToString() const;
 };
 
