@@ -38,6 +38,14 @@ absl::Status CheckNotLost(const std::string& db_path, bool lock_existed) {
       db_path, ".lock to start an empty database"));
 }
 
+// The file a --db names: itself, or the path of a `file:` URI (without its
+// query), beside which the signing key lives.
+std::string DatabaseFile(const std::string& db_path) {
+  if (!absl::StartsWith(db_path, "file:")) return db_path;
+  std::string file = db_path.substr(5);
+  return file.substr(0, file.find('?'));
+}
+
 // A duration as an int channel argument; 0 (off) as INT_MAX, gRPC's
 // "unlimited".
 int MillisArg(std::chrono::milliseconds ms) {
@@ -113,7 +121,7 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   // The signing key first: a start refused for its key leaves nothing
   // behind (no lock file that would make the database look lost).
   s->signing_key_path_ = options.signing_key_path.empty()
-                             ? options.db_path + ".key"
+                             ? DatabaseFile(options.db_path) + ".key"
                              : options.signing_key_path;
   absl::StatusOr<recorder::SigningKey> key =
       options.signing_key_path.empty()

@@ -34,7 +34,8 @@ struct ServerOptions {
   std::string health_listen;
   std::string db_path = "cassino.db";
   // The Ed25519 key the referee signs its records with (a PEM private key
-  // file; recorder/signature.h). Empty: `<db_path>.key`, created (mode
+  // file; recorder/signature.h). Empty: `<database file>.key` (for a
+  // `file:` URI, its path without the query), created (mode
   // 0600) on first start. A file named here must exist.
   std::string signing_key_path;
   recorder::Durability durability = recorder::Durability::kNormal;
