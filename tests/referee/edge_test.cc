@@ -276,6 +276,13 @@ TEST(EdgeTest, ADescriptorFloodLeavesTheRefereeServing) {
 // and exits with status 75 for its supervisor to restart it; restarted,
 // it serves new clients at once. Before, it ran on, serving nobody.
 TEST(EdgeTest, ADeadListenerStopsTheRefereeForARestart) {
+  if (kSanitized) {
+    // Out of descriptors, the sanitized referee cannot run its own
+    // runtime (the symbolizer needs a socket pair), and UBSan's vptr check
+    // misfires inside the uninstrumented gRPC on the accept4 failure path.
+    // The plain build (the gcc pass of CI) runs this test.
+    GTEST_SKIP() << "descriptor exhaustion is tested in the plain build";
+  }
   RaiseOwnLimit();
   const auto dir = FreshDir();
   {

@@ -290,6 +290,19 @@ TEST(StopTest, SigtermWithAParkedGetTurnEndsPromptly) {
 // The referee stops reading such a stream while its answers wait, so the
 // client's writes stall under HTTP/2 flow control.
 TEST(AbuseTest, PlayStreamThatNeverReadsHoldsBoundedMemory) {
+#if defined(__SANITIZE_ADDRESS__)
+  constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+  constexpr bool kSanitized = __has_feature(address_sanitizer);
+#else
+  constexpr bool kSanitized = false;
+#endif
+  if (kSanitized) {
+    // AddressSanitizer keeps freed memory in its quarantine (256 MB by
+    // default): resident memory says nothing there. The plain build (the
+    // gcc pass of CI) checks the bound.
+    GTEST_SKIP() << "resident memory is measured in the plain build";
+  }
   const auto dir = FreshDir();
   Referee referee(dir, "127.0.0.1:0", dir / "g.db", "r.log");
   const int port = referee.WaitListening();
