@@ -335,6 +335,34 @@ absl::Status ParseForfeitPayload(absl::string_view payload, ForfeitFields* f) {
 // ---------------------------------------------------------------------------
 // end
 
+// The signature of a game's last event, if its payload holds one
+// (recorder/signature.h), in `*signature`, and the payload without it in
+// `*unsigned_payload`; InvalidArgument naming `what` when the member is
+// malformed or not where `in_place` says the event's kind keeps it.
+namespace {
+template <typename InPlace>
+absl::Status TakeSignature(absl::string_view what, absl::string_view payload,
+                           InPlace in_place, absl::string_view misplaced,
+                           std::string* unsigned_payload,
+                           std::optional<RecordSignature>* signature) {
+  signature->reset();
+  if (payload.find(",\"signature\":") == absl::string_view::npos) {
+    return absl::OkStatus();
+  }
+  absl::StatusOr<SplitPayload> split = SplitSignature(payload);
+  if (!split.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, ": ", split.status().message()));
+  }
+  if (split->signature.has_value() && !in_place(*split)) {
+    return absl::InvalidArgumentError(absl::StrCat(what, ": ", misplaced));
+  }
+  *unsigned_payload = std::move(split->unsigned_payload);
+  *signature = std::move(split->signature);
+  return absl::OkStatus();
+}
+}  // namespace
+
 void AppendEndPayload(const GameResult& result, absl::string_view seed_hex,
                       std::string* out) {
   out->clear();
@@ -361,24 +389,19 @@ std::string EndPayload(const GameResult& result, absl::string_view seed_hex) {
 }
 
 absl::Status ParseEndPayload(absl::string_view payload, EndFields* f) {
-  f->signature.reset();
   std::string unsigned_payload;
-  if (payload.find(",\"signature\":") != absl::string_view::npos) {
-    absl::StatusOr<SplitPayload> split = SplitSignature(payload);
-    if (!split.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("the end payload: ", split.status().message()));
-    }
-    if (split->signature.has_value() &&
-        split->unsigned_payload.compare(split->offset, 10, ",\"totals\":") !=
-            0) {
-      return absl::InvalidArgumentError(
-          "the end payload: the signature is not between seed and totals");
-    }
-    unsigned_payload = std::move(split->unsigned_payload);
-    f->signature = std::move(split->signature);
-    payload = unsigned_payload;
+  if (absl::Status s = TakeSignature(
+          "the end payload", payload,
+          [](const SplitPayload& split) {
+            return split.unsigned_payload.compare(split.offset, 10,
+                                                  ",\"totals\":") == 0;
+          },
+          "the signature is not between seed and totals", &unsigned_payload,
+          &f->signature);
+      !s.ok()) {
+    return s;
   }
+  if (!unsigned_payload.empty()) payload = unsigned_payload;
   CanonicalReader r(payload);
   (void)(r.Literal("{\"detail\":") && r.String(&f->detail) &&
          r.Literal(",\"forfeiting_seat\":") && r.Int(&f->forfeiting_seat) &&
@@ -400,23 +423,18 @@ std::string AbortPayload(absl::string_view detail) {
 }
 
 absl::Status ParseAbortPayload(absl::string_view payload, AbortFields* f) {
-  f->signature.reset();
   std::string unsigned_payload;
-  if (payload.find(",\"signature\":") != absl::string_view::npos) {
-    absl::StatusOr<SplitPayload> split = SplitSignature(payload);
-    if (!split.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("the abort payload: ", split.status().message()));
-    }
-    if (split->signature.has_value() &&
-        split->offset + 1 != split->unsigned_payload.size()) {
-      return absl::InvalidArgumentError(
-          "the abort payload: the signature is not its last member");
-    }
-    unsigned_payload = std::move(split->unsigned_payload);
-    f->signature = std::move(split->signature);
-    payload = unsigned_payload;
+  if (absl::Status s = TakeSignature(
+          "the abort payload", payload,
+          [](const SplitPayload& split) {
+            return split.offset + 1 == split.unsigned_payload.size();
+          },
+          "the signature is not its last member", &unsigned_payload,
+          &f->signature);
+      !s.ok()) {
+    return s;
   }
+  if (!unsigned_payload.empty()) payload = unsigned_payload;
   CanonicalReader r(payload);
   (void)(r.Literal("{\"detail\":") && r.String(&f->detail) && r.Literal("}") &&
          r.End());
