@@ -28,6 +28,7 @@
 #include "gtest/gtest.h"
 #include "tests/child_process.h"
 #include "tests/referee/test_referee.h"
+#include "tests/sanitizers.h"
 
 namespace cassino::testing {
 namespace {
@@ -36,20 +37,7 @@ namespace v1 = ::cassino::v1;
 using Clock = std::chrono::steady_clock;
 
 // Under AddressSanitizer everything is several times slower and larger:
-// the timing bounds and flood sizes below scale for it.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CASSINO_TEST_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) && !defined(CASSINO_TEST_ASAN)
-#define CASSINO_TEST_ASAN 1
-#endif
-#ifdef CASSINO_TEST_ASAN
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
+// the timing bounds and flood sizes below scale for it (kSanitized).
 
 std::filesystem::path FreshDir() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();

@@ -22,17 +22,6 @@ namespace {
 
 using ::grpc::StatusCode;
 
-// The ErrorInfo reason of an error ("" if none).
-std::string ReasonOf(const grpc::Status& status) {
-  google::rpc::Status rpc;
-  if (!rpc.ParseFromString(status.error_details())) return "";
-  for (const google::protobuf::Any& any : rpc.details()) {
-    google::rpc::ErrorInfo info;
-    if (any.UnpackTo(&info)) return info.reason();
-  }
-  return "";
-}
-
 TEST(LobbyAuthTest, EveryCase) {
   TestReferee referee(TempDir() / "cassino.db");
   auto& stub = referee.stub();

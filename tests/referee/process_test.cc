@@ -17,6 +17,7 @@
 #include "gtest/gtest.h"
 #include "tests/child_process.h"
 #include "tests/referee/test_referee.h"
+#include "tests/sanitizers.h"
 
 namespace cassino::testing {
 namespace {
@@ -292,13 +293,6 @@ TEST(StopTest, SigtermWithAParkedGetTurnEndsPromptly) {
 // The referee stops reading such a stream while its answers wait, so the
 // client's writes stall under HTTP/2 flow control.
 TEST(AbuseTest, PlayStreamThatNeverReadsHoldsBoundedMemory) {
-#if defined(__SANITIZE_ADDRESS__)
-  constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-  constexpr bool kSanitized = __has_feature(address_sanitizer);
-#else
-  constexpr bool kSanitized = false;
-#endif
   if (kSanitized) {
     // AddressSanitizer keeps freed memory in its quarantine (256 MB by
     // default): resident memory says nothing there. The plain build (the

@@ -27,17 +27,6 @@ namespace {
 
 using std::chrono::milliseconds;
 
-// The ErrorInfo reason of an error's details; empty if none.
-std::string ReasonOf(const grpc::Status& status) {
-  google::rpc::Status rpc;
-  if (!rpc.ParseFromString(status.error_details())) return "";
-  for (const google::protobuf::Any& any : rpc.details()) {
-    google::rpc::ErrorInfo info;
-    if (any.UnpackTo(&info)) return info.reason();
-  }
-  return "";
-}
-
 v1::Clock HourClock() {
   v1::Clock clock;
   clock.set_per_move_ms(3'600'000);

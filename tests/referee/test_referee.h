@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "cassino/v1/referee_service.grpc.pb.h"
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "recorder/recorder.h"
@@ -51,6 +53,17 @@ inline absl::StatusOr<recorder::GameRecord> LoadRecord(
       recorder::Recorder::Open(db.string(), recorder::Durability::kNormal);
   if (!r.ok()) return r.status();
   return (*r)->Load(game_id);
+}
+
+// The ErrorInfo reason an error's details carry ("" if none).
+inline std::string ReasonOf(const grpc::Status& status) {
+  google::rpc::Status rpc;
+  if (!rpc.ParseFromString(status.error_details())) return "";
+  for (const google::protobuf::Any& any : rpc.details()) {
+    google::rpc::ErrorInfo info;
+    if (any.UnpackTo(&info)) return info.reason();
+  }
+  return "";
 }
 
 // What a seat played through the unary calls was told: every GetTurn

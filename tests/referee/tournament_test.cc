@@ -21,6 +21,7 @@
 #include "rules/deal.h"
 #include "tests/referee/lobby_client.h"
 #include "tests/referee/test_referee.h"
+#include "tests/sanitizers.h"
 #include "tools/stats/stats.h"
 #include "tools/verify/interchange.h"
 #include "tools/verify/verifier.h"
@@ -31,20 +32,7 @@ namespace {
 using ::grpc::StatusCode;
 
 // Under AddressSanitizer everything is several times slower and larger:
-// the timing bounds and flood sizes below scale for it.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CASSINO_TEST_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) && !defined(CASSINO_TEST_ASAN)
-#define CASSINO_TEST_ASAN 1
-#endif
-#ifdef CASSINO_TEST_ASAN
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
+// the timing bounds and flood sizes below scale for it (kSanitized).
 
 // Generous: the suite also runs under ASan on a loaded machine.
 v1::Clock TournamentClock() {
