@@ -795,6 +795,11 @@ void GameSession::CancelWait(int seat, uint64_t id) {
                 [id](const TurnWaiter& w) { return w.id == id; });
 }
 
+int GameSession::ParkedWaits(int seat) const {
+  absl::MutexLock lock(&mu_);
+  return static_cast<int>(turn_waiters_[seat].size());
+}
+
 bool GameSession::Watch(std::shared_ptr<WatchChannel> channel) {
   absl::MutexLock lock(&mu_);
   if (stopped_) {

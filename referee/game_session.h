@@ -139,6 +139,8 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   // Drops a parked wait without calling its reply (the call was cancelled
   // or its deadline passed). Unknown ids are ignored.
   void CancelWait(int seat, uint64_t id);
+  // The GetTurn(wait) calls `seat` has parked now.
+  int ParkedWaits(int seat) const;
   // A spectator: sent every public event so far, then each as it happens.
   // False (the channel untouched) when the game has max_watchers already.
   bool Watch(std::shared_ptr<WatchChannel> channel);

@@ -292,7 +292,19 @@ TEST(WaitBoundsTest, AbandonedWaitsAreDroppedAndParkedOnesBounded) {
         TestReferee::Context(token, 20).get(), req, &resp);
     ASSERT_EQ(s.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
   }
-  // None of them is held: three may park now, the fourth is refused.
+  // None of them is held once the referee has seen the cancellations (they
+  // reach it a moment after the client gives up).
+  std::shared_ptr<service::GameSession> session =
+      referee.server().registry().Find(game.game_id());
+  ASSERT_TRUE(session);
+  auto parked_becomes = [&](int n) {
+    for (int i = 0; i < 500 && session->ParkedWaits(other) != n; ++i) {
+      std::this_thread::sleep_for(milliseconds(10));
+    }
+    return session->ParkedWaits(other) == n;
+  };
+  ASSERT_TRUE(parked_becomes(0)) << session->ParkedWaits(other) << " held";
+  // Three may park now, the fourth is refused.
   struct Call {
     std::unique_ptr<grpc::ClientContext> context;
     v1::GetTurnResponse response;
@@ -307,7 +319,7 @@ TEST(WaitBoundsTest, AbandonedWaitsAreDroppedAndParkedOnesBounded) {
         [c = call.get()](grpc::Status s) { c->done.set_value(s); });
     calls.push_back(std::move(call));
   }
-  std::this_thread::sleep_for(milliseconds(200));
+  ASSERT_TRUE(parked_becomes(3)) << session->ParkedWaits(other) << " parked";
   v1::GetTurnResponse resp;
   grpc::Status fourth = referee.stub().GetTurn(
       TestReferee::Context(token, 5000).get(), req, &resp);
@@ -322,6 +334,7 @@ TEST(WaitBoundsTest, AbandonedWaitsAreDroppedAndParkedOnesBounded) {
     EXPECT_EQ(f.get().error_code(), grpc::StatusCode::CANCELLED);
   }
   // Cancelled, they are dropped: the seat may park again.
+  ASSERT_TRUE(parked_becomes(0)) << session->ParkedWaits(other) << " held";
   auto again = std::async(std::launch::async, [&] {
     v1::GetTurnResponse r;
     return referee.stub().GetTurn(TestReferee::Context(token, 300).get(), req,
