@@ -7,8 +7,10 @@
 #include "google/protobuf/arena.h"
 #include "proto/convert.h"
 #include "recorder/submission_text.h"
+#include "referee/errors.h"
+#include "referee/grpc_status.h"
 #include "referee/session_messages.h"
-#include "referee/status_util.h"
+#include "referee/wall_clock.h"
 #include "rules/observation.h"
 
 namespace cassino::service {

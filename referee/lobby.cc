@@ -8,8 +8,10 @@
 #include "absl/strings/str_cat.h"
 #include "recorder/display_text.h"
 #include "referee/auth.h"
+#include "referee/errors.h"
+#include "referee/grpc_status.h"
 #include "referee/page_token.h"
-#include "referee/status_util.h"
+#include "referee/wall_clock.h"
 
 namespace cassino::service {
 namespace {
@@ -292,17 +294,18 @@ void Lobby::ToProto(const Account& a, v1::BotAccount* out) const {
 // ---------------------------------------------------------------------------
 // Seating.
 
-grpc::Status Lobby::CheckSeatable(const std::string& account) const {
+absl::Status Lobby::CheckSeatable(const std::string& account) const {
   absl::MutexLock lock(&mu_);
   auto it = accounts_.find(account);
   if (it == accounts_.end() || it->second.row.key_us == 0) {
-    return NoAccount(account);
+    return Error(absl::StatusCode::kNotFound, Reason::kBotNotFound,
+                 absl::StrCat("no bot account ", Quote(account)));
   }
   if (it->second.row.revoked_us != 0) {
-    return GrpcError(grpc::StatusCode::FAILED_PRECONDITION, Reason::kBotRevoked,
-                     absl::StrCat("bot account '", account, "' is revoked"));
+    return Error(absl::StatusCode::kFailedPrecondition, Reason::kBotRevoked,
+                 absl::StrCat("bot account '", account, "' is revoked"));
   }
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
 void Lobby::AddSeat(const std::shared_ptr<GameSession>& game, int seat) {

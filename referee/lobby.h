@@ -95,7 +95,7 @@ class Lobby {
 
   // OK if `account` may be seated in a new game: NOT_FOUND if unknown,
   // FAILED_PRECONDITION if revoked.
-  grpc::Status CheckSeatable(const std::string& account) const;
+  absl::Status CheckSeatable(const std::string& account) const;
   // `seat` of `game` is played by the header's account: queued, and offered
   // if the account is connected with room to spare.
   void AddSeat(const std::shared_ptr<GameSession>& game, int seat);

@@ -10,7 +10,9 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "referee/status_util.h"
+#include "referee/errors.h"
+#include "referee/grpc_status.h"
+#include "referee/wall_clock.h"
 
 namespace cassino::service {
 namespace {

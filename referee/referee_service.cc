@@ -9,7 +9,9 @@
 #include "proto/convert.h"
 #include "recorder/display_text.h"
 #include "referee/channel.h"
-#include "referee/status_util.h"
+#include "referee/errors.h"
+#include "referee/grpc_status.h"
+#include "referee/wall_clock.h"
 
 namespace cassino::service {
 namespace {
@@ -304,11 +306,11 @@ void SendStoredGame(Registry& registry, const std::string& game_id,
   absl::StatusOr<recorder::GameRecord> record =
       registry.recorder()->Load(game_id);
   if (!record.ok()) {
-    channel.Close(absl::IsNotFound(record.status())
-                      ? NoGame(game_id)
-                      : GrpcError(grpc::StatusCode::INTERNAL,
-                                  Reason::kRecordUnavailable,
-                                  record.status().message()));
+    channel.Close(ToGrpc(absl::IsNotFound(record.status())
+                             ? NoGame(game_id)
+                             : Error(absl::StatusCode::kInternal,
+                                     Reason::kRecordUnavailable,
+                                     record.status().message())));
     return;
   }
   if (record->status == recorder::GameStatus::kRunning) {

@@ -10,8 +10,10 @@
 #include "proto/convert.h"
 #include "recorder/display_text.h"
 #include "referee/auth.h"
+#include "referee/errors.h"
+#include "referee/grpc_status.h"
 #include "referee/page_token.h"
-#include "referee/status_util.h"
+#include "referee/wall_clock.h"
 #include "rules/deal.h"
 
 namespace cassino::service {
@@ -657,14 +659,14 @@ void Registry::CreateGame(
   for (int seat = 0; seat < seats; ++seat) {
     const std::string& account = request.seats(seat).account();
     if (!account.empty()) {
-      grpc::Status s = lobby_->CheckSeatable(account);
+      absl::Status s = lobby_->CheckSeatable(account);
       // (A scheduled game may seat a revoked account: it forfeits at once.)
-      if (options.scheduled &&
-          s.error_code() == grpc::StatusCode::FAILED_PRECONDITION) {
-        s = grpc::Status::OK;
+      if (options.scheduled && absl::IsFailedPrecondition(s)) {
+        s = absl::OkStatus();
       }
       if (!s.ok()) {
-        return fail(Prefixed(s, absl::StrCat("seats[", seat, "].account: ")));
+        return fail(
+            ToGrpc(Prefixed(s, absl::StrCat("seats[", seat, "].account: "))));
       }
       has_accounts = true;
     }
@@ -742,7 +744,7 @@ grpc::Status Registry::GetGame(const std::string& game_id,
   }
   absl::StatusOr<recorder::GameRecord> record = deps_.recorder->Load(game_id);
   if (!record.ok()) {
-    if (absl::IsNotFound(record.status())) return NoGame(game_id);
+    if (absl::IsNotFound(record.status())) return ToGrpc(NoGame(game_id));
     return ToGrpc(record.status());
   }
   recorder::ListFilter filter;
@@ -763,7 +765,7 @@ grpc::Status Registry::GetGame(const std::string& game_id,
       return grpc::Status::OK;
     }
   }
-  return NoGame(game_id);
+  return ToGrpc(NoGame(game_id));
 }
 
 grpc::Status Registry::ListGames(const v1::ListGamesRequest& request,

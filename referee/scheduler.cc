@@ -9,7 +9,9 @@
 #include "absl/strings/str_cat.h"
 #include "recorder/standings.h"
 #include "referee/auth.h"
-#include "referee/status_util.h"
+#include "referee/errors.h"
+#include "referee/grpc_status.h"
+#include "referee/wall_clock.h"
 #include "rules/deal.h"
 #include "rules/schedule.h"
 
@@ -203,8 +205,9 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
     }
     // NOT_FOUND for an unknown account, FAILED_PRECONDITION for a revoked
     // one (as CreateGame's seats).
-    if (grpc::Status s = registry_->lobby().CheckSeatable(p); !s.ok()) {
-      return fail(Prefixed(s, absl::StrCat("spec.participants[", i, "]: ")));
+    if (absl::Status s = registry_->lobby().CheckSeatable(p); !s.ok()) {
+      return fail(
+          ToGrpc(Prefixed(s, absl::StrCat("spec.participants[", i, "]: "))));
     }
     row.participants.push_back(p);
   }

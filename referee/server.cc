@@ -14,8 +14,10 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/resource_quota.h"
-#include "referee/status_util.h"
+#include "referee/errors.h"
+#include "referee/grpc_status.h"
 #include "referee/undecodable.h"
+#include "referee/wall_clock.h"
 
 namespace cassino::service {
 namespace {

@@ -4,7 +4,9 @@
 
 #include "absl/strings/match.h"
 #include "proto/convert.h"
-#include "referee/status_util.h"
+#include "referee/errors.h"
+#include "referee/grpc_status.h"
+#include "referee/wall_clock.h"
 #include "rules/observation.h"
 
 namespace cassino::service {

@@ -6,7 +6,9 @@
 #include "absl/strings/str_cat.h"
 #include "cassino/v1/referee_service.pb.h"
 #include "google/protobuf/descriptor.h"
-#include "referee/status_util.h"
+#include "referee/errors.h"
+#include "referee/grpc_status.h"
+#include "referee/wall_clock.h"
 
 namespace cassino::service {
 namespace {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks the referee's public lists against their one source.
 
-- The error reasons: referee/status_util.cc (ReasonName) is the one list;
+- The error reasons: referee/errors.cc (ReasonName) is the one list;
   every reason it names must be listed in the API's header comment
   (proto/cassino/v1/referee_service.proto) and in docs/referee.md, and
   neither may name a reason the referee does not send.
@@ -19,10 +19,10 @@ from pathlib import Path
 def main():
     root, binary = Path(sys.argv[1]), sys.argv[2]
     failures = []
-    source = (root / "referee/status_util.cc").read_text()
+    source = (root / "referee/errors.cc").read_text()
     reasons = set(re.findall(r'return "([A-Z_]+)";', source)) - {"UNKNOWN"}
     if len(reasons) < 20:
-        failures.append(f"found only {len(reasons)} reasons in status_util.cc")
+        failures.append(f"found only {len(reasons)} reasons in errors.cc")
     proto = (root / "proto/cassino/v1/referee_service.proto").read_text()
     # The comment's list: from "one of" to "or else".
     m = re.search(r"one of (.*?)or else", proto, re.S)
