@@ -16,6 +16,16 @@
 namespace cassino::service {
 namespace {
 
+recorder::GameStatus RecordStatusOf(const Game& game) {
+  if (!game.over()) return recorder::GameStatus::kRunning;
+  return game.result()->reason == GameEndReason::kAborted
+             ? recorder::GameStatus::kAborted
+             : recorder::GameStatus::kFinished;
+}
+
+}  // namespace
+namespace {
+
 using convert::FromProto;
 using convert::kSpectator;
 using convert::ToProto;
@@ -889,28 +899,31 @@ bool GameSession::over() const {
   return game_.over();
 }
 
-v1::GameInfo GameSession::Info() const {
+GameInfo GameSession::Info() const {
   absl::MutexLock lock(&mu_);
-  v1::GameInfo info;
-  info.set_game_id(header_.game_id);
-  info.set_label(header_.label);
-  info.set_rules(header_.rules);
+  GameInfo info;
+  info.game_id = header_.game_id;
+  info.label = header_.label;
+  info.rules = header_.rules;
   for (const recorder::SeatInfo& s : header_.seats) {
-    info.add_bots(s.bot_name);
-    info.add_accounts(s.account);
+    info.bots.push_back(s.bot_name);
+    info.accounts.push_back(s.account);
   }
-  info.set_status(StatusOf(game_));
-  info.set_turn(game_.turn());
-  info.set_round(game_.round());
-  info.set_to_move(game_.over() ? -1 : game_.to_move());
-  for (int t : game_.totals()) info.add_totals(t);
+  info.status = RecordStatusOf(game_);
+  info.turn = game_.turn();
+  info.round = game_.round();
+  info.to_move = game_.over() ? -1 : game_.to_move();
+  info.totals = game_.totals();
   if (game_.over()) {
-    ToProto(*game_.result(), info.mutable_result());
-    info.set_seed(RevealableSeed());
+    const GameResult& r = *game_.result();
+    info.outcome =
+        GameOutcome{r.winner, std::string(GameEndReasonName(r.reason)),
+                    r.totals, r.forfeiting_seat, r.detail};
+    info.seed = RevealableSeed();
   }
-  info.set_seed_commitment(header_.commitment);
-  info.set_created_unix_ms(header_.created_us / 1000);
-  ClockToProto(header_.clock, info.mutable_clock());
+  info.seed_commitment = header_.commitment;
+  info.created_us = header_.created_us;
+  info.clock = header_.clock;
   return info;
 }
 

@@ -52,6 +52,7 @@
 #include "referee/channel.h"
 #include "referee/deadline_timer.h"
 #include "referee/executor.h"
+#include "referee/game_info.h"
 #include "referee/rate_limiter.h"
 #include "referee/seed_holds.h"
 #include "referee/session_messages.h"
@@ -169,7 +170,7 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   // seat is over it (the caller answers RESOURCE_EXHAUSTED).
   bool Admit(int seat);
 
-  v1::GameInfo Info() const;
+  GameInfo Info() const;
   bool over() const;
   // The game's static facts as `seat` is told them (from the header only;
   // takes no lock).

@@ -572,7 +572,7 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::AbortGame(
                                 Reason::kGameOver, s.message()));
       return;
     }
-    *response->mutable_game() = game->Info();
+    InfoToProto(game->Info(), response->mutable_game());
     reactor->Finish(grpc::Status::OK);
   });
 }

@@ -46,18 +46,6 @@ void SummaryToInfo(const recorder::GameSummary& s, v1::GameInfo* info) {
 
 }  // namespace
 
-v1::GameStatus ProtoStatus(recorder::GameStatus s) {
-  switch (s) {
-    case recorder::GameStatus::kRunning:
-      return v1::GAME_STATUS_RUNNING;
-    case recorder::GameStatus::kFinished:
-      return v1::GAME_STATUS_FINISHED;
-    case recorder::GameStatus::kAborted:
-      return v1::GAME_STATUS_ABORTED;
-  }
-  return v1::GAME_STATUS_UNSPECIFIED;
-}
-
 absl::StatusOr<recorder::TimeControl> ClockOf(const v1::Clock& c,
                                               absl::string_view field) {
   // Unset: the default (TimeControl's); set: exactly that value, 0 refused
@@ -739,7 +727,7 @@ std::shared_ptr<GameSession> Registry::Find(const std::string& game_id) const {
 grpc::Status Registry::GetGame(const std::string& game_id,
                                v1::GameInfo* info) const {
   if (std::shared_ptr<GameSession> game = Find(game_id)) {
-    *info = game->Info();
+    InfoToProto(game->Info(), info);
     return grpc::Status::OK;
   }
   absl::StatusOr<recorder::GameRecord> record = deps_.recorder->Load(game_id);
@@ -821,7 +809,7 @@ grpc::Status Registry::ListGames(const v1::ListGamesRequest& request,
   for (const recorder::GameSummary& s : *list) {
     v1::GameInfo* info = response->add_games();
     if (std::shared_ptr<GameSession> game = Find(s.game_id)) {
-      *info = game->Info();
+      InfoToProto(game->Info(), info);
     } else {
       SummaryToInfo(s, info);
     }

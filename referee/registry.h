@@ -54,8 +54,6 @@ absl::StatusOr<recorder::TimeControl> ClockOf(const v1::Clock& clock,
 // text (empty: "standard"; `players` taken from `seats` when not given);
 // InvalidArgument ("rules: ...") when it does not parse or does not fit.
 absl::StatusOr<RuleSet> GameRules(const std::string& text, int seats);
-// A game status as the API names it.
-v1::GameStatus ProtoStatus(recorder::GameStatus status);
 // A retention period as messages give it ("24 h", "90 s", "250 ms").
 std::string RetentionText(std::chrono::milliseconds retention);
 // A fresh random game id (20 hex digits).

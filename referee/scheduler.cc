@@ -127,7 +127,7 @@ void Scheduler::AbortUnstarted() {
       for (Scheduled& g : t.games) {
         if (g.state != State::kCreated) continue;
         std::shared_ptr<GameSession> game = registry_->Find(g.row.game_id);
-        if (game == nullptr || game->over() || game->Info().turn() != 0) {
+        if (game == nullptr || game->over() || game->Info().turn != 0) {
           continue;
         }
         unstarted.push_back({name, g.row.index, std::move(game)});

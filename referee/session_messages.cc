@@ -139,4 +139,41 @@ std::vector<std::shared_ptr<const v1::WatchGameResponse>> RecordEvents(
   return out;
 }
 
+v1::GameStatus ProtoStatus(recorder::GameStatus s) {
+  switch (s) {
+    case recorder::GameStatus::kRunning:
+      return v1::GAME_STATUS_RUNNING;
+    case recorder::GameStatus::kFinished:
+      return v1::GAME_STATUS_FINISHED;
+    case recorder::GameStatus::kAborted:
+      return v1::GAME_STATUS_ABORTED;
+  }
+  return v1::GAME_STATUS_UNSPECIFIED;
+}
+
+void InfoToProto(const GameInfo& info, v1::GameInfo* out) {
+  out->set_game_id(info.game_id);
+  out->set_label(info.label);
+  out->set_rules(info.rules);
+  for (const std::string& b : info.bots) out->add_bots(b);
+  for (const std::string& a : info.accounts) out->add_accounts(a);
+  out->set_status(ProtoStatus(info.status));
+  out->set_turn(info.turn);
+  out->set_round(info.round);
+  out->set_to_move(info.to_move);
+  for (int t : info.totals) out->add_totals(t);
+  if (info.outcome) {
+    v1::GameResult* r = out->mutable_result();
+    r->set_winner(info.outcome->winner);
+    r->set_reason(info.outcome->reason);
+    for (int t : info.outcome->totals) r->add_totals(t);
+    r->set_forfeiting_seat(info.outcome->forfeiting_seat);
+    r->set_detail(info.outcome->detail);
+  }
+  out->set_seed_commitment(info.seed_commitment);
+  out->set_seed(info.seed);
+  out->set_created_unix_ms(info.created_us / 1000);
+  if (info.clock) ClockToProto(*info.clock, out->mutable_clock());
+}
+
 }  // namespace cassino::service

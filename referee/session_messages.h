@@ -15,11 +15,18 @@
 #include "grpcpp/support/status.h"
 #include "recorder/record.h"
 #include "referee/channel.h"
+#include "referee/game_info.h"
 #include "rules/game.h"
 
 namespace cassino::service {
 
 namespace v1 = ::cassino::v1;
+
+// A game status as the API names it.
+v1::GameStatus ProtoStatus(recorder::GameStatus status);
+
+// The game's facts as the API gives them.
+void InfoToProto(const GameInfo& info, v1::GameInfo* out);
 
 // The game's status as the API names it.
 v1::GameStatus StatusOf(const Game& game);
