@@ -13,7 +13,7 @@
 
 #include <memory>
 
-#include "grpcpp/grpcpp.h"
+#include "absl/status/status.h"
 
 namespace cassino::service {
 
@@ -30,7 +30,7 @@ class Channel {
   // Starts writing everything queued.
   virtual void Flush() = 0;
   // Ends the stream with `status` once every queued message is written.
-  virtual void Close(const grpc::Status& status) = 0;
+  virtual void Close(const absl::Status& status) = 0;
   virtual bool open() const = 0;
 };
 

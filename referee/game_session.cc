@@ -8,7 +8,6 @@
 #include "proto/convert.h"
 #include "recorder/submission_text.h"
 #include "referee/errors.h"
-#include "referee/grpc_status.h"
 #include "referee/session_messages.h"
 #include "referee/wall_clock.h"
 #include "rules/observation.h"
@@ -207,10 +206,9 @@ void GameSession::BreakLocked(const absl::Status& status) {
   durable_waiters_.clear();
   for (int seat = 0; seat < players(); ++seat) {
     for (TurnWaiter& w : turn_waiters_[seat]) {
-      w.reply(
-          GrpcError(grpc::StatusCode::UNAVAILABLE, Reason::kRecordUnavailable,
+      w.reply(Error(absl::StatusCode::kUnavailable, Reason::kRecordUnavailable,
                     "the game's record could not be written: " + *broken_),
-          v1::GetTurnResponse());
+              v1::GetTurnResponse());
     }
     turn_waiters_[seat].clear();
   }
@@ -316,12 +314,12 @@ void GameSession::StartTurnOrFinish() {
     }
     if (deps_.on_finished) deps_.on_finished(header_.game_id);
     for (auto& ch : seat_channels_) {
-      if (ch) ch->Close(grpc::Status::OK);
+      if (ch) ch->Close(absl::OkStatus());
       ch.reset();
     }
     for (int seat = 0; seat < players(); ++seat) {
       for (TurnWaiter& w : turn_waiters_[seat]) {
-        w.reply(grpc::Status::OK, TurnResponse(seat));
+        w.reply(absl::OkStatus(), TurnResponse(seat));
       }
       turn_waiters_[seat].clear();
     }
@@ -359,7 +357,7 @@ void GameSession::StartTurnOrFinish() {
         std::shared_ptr<const v1::PlayResponse>(arena, p));
   }
   for (TurnWaiter& w : turn_waiters_[seat]) {
-    w.reply(grpc::Status::OK, TurnResponse(seat));
+    w.reply(absl::OkStatus(), TurnResponse(seat));
   }
   turn_waiters_[seat].clear();
 }
@@ -368,7 +366,7 @@ void GameSession::SendFinalRecord(
     std::vector<std::shared_ptr<WatchChannel>> channels) {
   if (channels.empty()) return;
   if (RevealableSeed().empty()) {
-    for (const auto& c : channels) c->Close(grpc::Status::OK);
+    for (const auto& c : channels) c->Close(absl::OkStatus());
     return;
   }
   auto send =
@@ -377,7 +375,7 @@ void GameSession::SendFinalRecord(
          const std::vector<std::shared_ptr<WatchChannel>>& to) {
         for (const auto& c : to) {
           for (const auto& e : record) c->Send(e);
-          c->Close(grpc::Status::OK);
+          c->Close(absl::OkStatus());
         }
       };
   if (final_record_) {
@@ -391,9 +389,8 @@ void GameSession::SendFinalRecord(
     absl::MutexLock lock(&self->mu_);
     if (!record.ok()) {
       for (const auto& c : channels) {
-        c->Close(GrpcError(grpc::StatusCode::INTERNAL,
-                           Reason::kRecordUnavailable,
-                           record.status().message()));
+        c->Close(Error(absl::StatusCode::kInternal, Reason::kRecordUnavailable,
+                       record.status().message()));
       }
       return;
     }
@@ -406,10 +403,9 @@ void GameSession::SendFinalRecord(
   };
   if (deps_.reads == nullptr || !deps_.reads->Post(read)) {
     for (const auto& c : channels) {
-      c->Close(GrpcError(grpc::StatusCode::UNAVAILABLE,
-                         Reason::kRecordUnavailable,
-                         "the game's record cannot be read now; watch it "
-                         "again in a moment"));
+      c->Close(Error(absl::StatusCode::kUnavailable, Reason::kRecordUnavailable,
+                     "the game's record cannot be read now; watch it "
+                     "again in a moment"));
     }
   }
 }
@@ -485,12 +481,12 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
 void GameSession::Refuse(int seat, int turn, const v1::Move& submitted,
                          const absl::Status& error,
                          const SubmitReply& reply) const {
-  const grpc::StatusCode code = static_cast<grpc::StatusCode>(error.code());
+  const absl::StatusCode code = static_cast<absl::StatusCode>(error.code());
   const std::string message(error.message());
   v1::SubmitMoveResponse r = Answer(game_, turn, submitted, code, message,
                                     IllegalLeft(seat), NextToMove(game_));
   r.mutable_verdict()->set_error_reason(ReasonOf(error));
-  reply(ToGrpc(error), r);
+  reply(error, r);
 }
 
 bool GameSession::AnswerOutOfPlay(int seat, int turn, const v1::Move& submitted,
@@ -567,7 +563,7 @@ void GameSession::AnswerResubmission(int seat, int turn,
   absl::StatusOr<Move> move = FromProto(submitted);
   if (move.ok() && played.seat == seat && played.move == *move) {
     v1::SubmitMoveResponse r =
-        Answer(game_, turn, MoveProto(played.move), grpc::StatusCode::OK, "",
+        Answer(game_, turn, MoveProto(played.move), absl::StatusCode::kOk, "",
                IllegalLeft(seat),
                turn + 1 < game_.turn() ? game_.history()[turn + 1].seat
                                        : NextToMove(game_));
@@ -575,13 +571,12 @@ void GameSession::AnswerResubmission(int seat, int turn,
     auto ack = [reply = std::move(reply), r, turn,
                 seat](const absl::Status& status) {
       if (status.ok()) {
-        reply(grpc::Status::OK, r);
+        reply(absl::OkStatus(), r);
       } else {
-        reply(
-            GrpcError(grpc::StatusCode::UNAVAILABLE, Reason::kRecordUnavailable,
-                      absl::StrCat("the move could not be recorded: ",
-                                   status.message())),
-            UnrecordedAnswer(turn, r.verdict().move(), status, seat));
+        reply(Error(absl::StatusCode::kUnavailable, Reason::kRecordUnavailable,
+                    absl::StrCat("the move could not be recorded: ",
+                                 status.message())),
+              UnrecordedAnswer(turn, r.verdict().move(), status, seat));
       }
     };
     if (turn < durable_turns_) {
@@ -631,7 +626,7 @@ void GameSession::RejectSubmission(int seat, int turn,
                     left == 1 ? "" : "s", " left before forfeit)");
   }
   v1::SubmitMoveResponse r =
-      Answer(game_, turn, submitted, grpc::StatusCode::INVALID_ARGUMENT, reason,
+      Answer(game_, turn, submitted, absl::StatusCode::kInvalidArgument, reason,
              left, NextToMove(game_));
   const Reason kind = malformed ? Reason::kMalformedMove : Reason::kIllegalMove;
   r.mutable_verdict()->set_error_reason(std::string(ReasonName(kind)));
@@ -646,15 +641,15 @@ void GameSession::RejectSubmission(int seat, int turn,
     error = BadField(error, MoveField(why.message()), why.message());
   RecordThenPublish(
       std::move(events),
-      [this, reply = std::move(reply), r, status = ToGrpc(error),
+      [this, reply = std::move(reply), r, status = error,
        public_events = std::move(public_events)](const absl::Status& st)
           ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
             if (!st.ok()) {
-              reply(GrpcError(grpc::StatusCode::UNAVAILABLE,
-                              Reason::kRecordUnavailable,
-                              absl::StrCat("the submission could not be "
-                                           "recorded: ",
-                                           st.message())),
+              reply(Error(absl::StatusCode::kUnavailable,
+                          Reason::kRecordUnavailable,
+                          absl::StrCat("the submission could not be "
+                                       "recorded: ",
+                                       st.message())),
                     UnrecordedAnswer(r.verdict().turn(), r.verdict().move(), st,
                                      r.next_to_move()));
               return;
@@ -697,7 +692,7 @@ void GameSession::AcceptMove(int seat, int turn, const Move& move,
   }
 
   v1::SubmitMoveResponse r =
-      Answer(game_, turn, MoveProto(played.move), grpc::StatusCode::OK, "",
+      Answer(game_, turn, MoveProto(played.move), absl::StatusCode::kOk, "",
              IllegalLeft(seat), NextToMove(game_));
   SetDrawn(played, seat, r.mutable_verdict());
   RecordThenPublish(
@@ -709,15 +704,15 @@ void GameSession::AcceptMove(int seat, int turn, const Move& move,
             if (!st.ok()) {
               // Never acknowledged: the verdict says the move was not
               // played, and names no card drawn.
-              reply(GrpcError(grpc::StatusCode::UNAVAILABLE,
-                              Reason::kRecordUnavailable,
-                              absl::StrCat("the move could not be recorded: ",
-                                           st.message())),
+              reply(Error(absl::StatusCode::kUnavailable,
+                          Reason::kRecordUnavailable,
+                          absl::StrCat("the move could not be recorded: ",
+                                       st.message())),
                     UnrecordedAnswer(r.verdict().turn(), r.verdict().move(), st,
                                      seat));
               return;
             }
-            reply(grpc::Status::OK, r);
+            reply(absl::OkStatus(), r);
             Broadcast(public_events, mover_view ? &*mover_view : nullptr);
           });
 }
@@ -733,9 +728,9 @@ void GameSession::Connect(int seat, std::shared_ptr<PlayChannel> channel) {
     return;
   }
   if (seat_channels_[seat] && seat_channels_[seat] != channel) {
-    seat_channels_[seat]->Close(GrpcError(grpc::StatusCode::ABORTED,
-                                          Reason::kStreamReplaced,
-                                          "replaced by a newer connection"));
+    seat_channels_[seat]->Close(Error(absl::StatusCode::kAborted,
+                                      Reason::kStreamReplaced,
+                                      "replaced by a newer connection"));
   }
   v1::PlayResponse started;
   *started.mutable_game_started() = GameStartedMessage(seat);
@@ -744,7 +739,7 @@ void GameSession::Connect(int seat, std::shared_ptr<PlayChannel> channel) {
     v1::PlayResponse ended;
     *ended.mutable_game_ended() = GameEndedMessage();
     channel->Send(ended);
-    channel->Close(grpc::Status::OK);
+    channel->Close(absl::OkStatus());
     seat_channels_[seat].reset();
     return;
   }
@@ -762,7 +757,7 @@ void GameSession::Disconnect(int seat, const PlayChannel* channel) {
   if (seat_channels_[seat].get() == channel) seat_channels_[seat].reset();
 }
 
-void GameSession::CloseSeat(int seat, const grpc::Status& status) {
+void GameSession::CloseSeat(int seat, const absl::Status& status) {
   absl::MutexLock lock(&mu_);
   if (seat < 0 || seat >= players() || !seat_channels_[seat]) return;
   seat_channels_[seat]->Close(status);
@@ -776,23 +771,23 @@ uint64_t GameSession::GetTurn(int seat, bool wait, TurnReply reply) {
     return 0;
   }
   if (broken_) {
-    reply(GrpcError(grpc::StatusCode::UNAVAILABLE, Reason::kRecordUnavailable,
-                    "the game's record could not be written: " + *broken_),
+    reply(Error(absl::StatusCode::kUnavailable, Reason::kRecordUnavailable,
+                "the game's record could not be written: " + *broken_),
           v1::GetTurnResponse());
     return 0;
   }
   const bool settled = (game_.over() && end_published_) || MyTurnIsLive(seat);
   if (!wait || settled) {
-    reply(grpc::Status::OK, TurnResponse(seat));
+    reply(absl::OkStatus(), TurnResponse(seat));
     return 0;
   }
   if (static_cast<int>(turn_waiters_[seat].size()) >=
       deps_.max_waiters_per_seat) {
-    reply(GrpcError(
-              grpc::StatusCode::RESOURCE_EXHAUSTED, Reason::kLimitReached,
+    reply(
+        Error(absl::StatusCode::kResourceExhausted, Reason::kLimitReached,
               absl::StrCat("this seat already has ", deps_.max_waiters_per_seat,
                            " GetTurn(wait) calls waiting")),
-          v1::GetTurnResponse());
+        v1::GetTurnResponse());
     return 0;
   }
   const uint64_t id = next_waiter_id_++;
@@ -833,7 +828,7 @@ bool GameSession::Watch(std::shared_ptr<WatchChannel> channel) {
   return true;
 }
 
-void GameSession::Stop(const grpc::Status& status) {
+void GameSession::Stop(const absl::Status& status) {
   absl::MutexLock lock(&mu_);
   if (stopped_) return;
   stopped_ = status;

@@ -44,7 +44,6 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "cassino/v1/referee_service.pb.h"
-#include "grpcpp/grpcpp.h"
 #include "recorder/payload.h"
 #include "recorder/record.h"
 #include "recorder/recorder.h"
@@ -94,9 +93,9 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   // The answer to a submission: OK with an accepted verdict, or an error
   // status whose verdict (in the response) says why.
   using SubmitReply =
-      std::function<void(const grpc::Status&, const v1::SubmitMoveResponse&)>;
+      std::function<void(const absl::Status&, const v1::SubmitMoveResponse&)>;
   using TurnReply =
-      std::function<void(const grpc::Status&, const v1::GetTurnResponse&)>;
+      std::function<void(const absl::Status&, const v1::GetTurnResponse&)>;
   using SteadyClock = std::chrono::steady_clock;
 
   // A new game. The header and the first deal are queued to the recorder;
@@ -124,7 +123,7 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   void Disconnect(int seat, const PlayChannel* channel);
   // Ends the seat's Play stream, if one is open, with `status` (its
   // credential was revoked). The seat itself and its clock go on.
-  void CloseSeat(int seat, const grpc::Status& status);
+  void CloseSeat(int seat, const absl::Status& status);
   // A move from `seat` for `turn`. `reply` is called exactly once. When the
   // move came over a Play stream, `origin` is that stream: what `reply`
   // queues on it is flushed with the other messages the move causes.
@@ -149,7 +148,7 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   // The referee is stopping: answers every parked wait and ends every
   // stream with `status`; later waits and streams get it at once. Clocks
   // are the caller's to stop first (no game is decided by a stop).
-  void Stop(const grpc::Status& status);
+  void Stop(const absl::Status& status);
   // Whether a record write failed and the game waits for Recover().
   bool broken() const;
   // Puts a broken game back as its record (read after the failure) has it:
@@ -313,7 +312,7 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   std::vector<std::vector<TurnWaiter>> turn_waiters_ ABSL_GUARDED_BY(mu_);
   uint64_t next_waiter_id_ ABSL_GUARDED_BY(mu_) = 1;
   // Set by Stop(): the status every later call and stream gets.
-  std::optional<grpc::Status> stopped_ ABSL_GUARDED_BY(mu_);
+  std::optional<absl::Status> stopped_ ABSL_GUARDED_BY(mu_);
   // The seat and turn of a time forfeit: a late move for that turn is told
   // TIME_EXPIRED, not GAME_OVER.
   std::optional<std::pair<int, int>> timed_out_ ABSL_GUARDED_BY(mu_);

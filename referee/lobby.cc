@@ -9,7 +9,6 @@
 #include "recorder/display_text.h"
 #include "referee/auth.h"
 #include "referee/errors.h"
-#include "referee/grpc_status.h"
 #include "referee/page_token.h"
 #include "referee/wall_clock.h"
 
@@ -20,14 +19,14 @@ constexpr size_t kMaxOwner = 128;
 constexpr size_t kMaxContact = 256;
 constexpr int kMaxCapacity = 64;
 
-grpc::Status NoAccount(const std::string& name) {
-  return GrpcError(grpc::StatusCode::NOT_FOUND, Reason::kBotNotFound,
-                   absl::StrCat("no bot account ", Quote(name)));
+absl::Status NoAccount(const std::string& name) {
+  return Error(absl::StatusCode::kNotFound, Reason::kBotNotFound,
+               absl::StrCat("no bot account ", Quote(name)));
 }
 
-grpc::Status Unrecorded(const absl::Status& s) {
-  return GrpcError(
-      grpc::StatusCode::UNAVAILABLE, Reason::kRecordUnavailable,
+absl::Status Unrecorded(const absl::Status& s) {
+  return Error(
+      absl::StatusCode::kUnavailable, Reason::kRecordUnavailable,
       absl::StrCat("the bot account could not be recorded: ", s.message()));
 }
 
@@ -85,7 +84,7 @@ absl::Status Lobby::Load() {
 void Lobby::Register(const v1::RegisterBotRequest& request,
                      AccountReply reply) {
   auto invalid = [&](absl::string_view field, absl::string_view message) {
-    reply(Invalid(field, message), v1::BotAccount(), "");
+    reply(InvalidField(field, message), v1::BotAccount(), "");
   };
   if (!ValidAccountName(request.name())) {
     return invalid(
@@ -113,9 +112,8 @@ void Lobby::Register(const v1::RegisterBotRequest& request,
     absl::MutexLock lock(&mu_);
     auto [it, inserted] = accounts_.try_emplace(row.name);
     if (!inserted) {
-      reply(GrpcError(
-                grpc::StatusCode::ALREADY_EXISTS, Reason::kBotExists,
-                absl::StrCat("bot account '", row.name, "' already exists")),
+      reply(Error(absl::StatusCode::kAlreadyExists, Reason::kBotExists,
+                  absl::StrCat("bot account '", row.name, "' already exists")),
             v1::BotAccount(), "");
       return;
     }
@@ -124,47 +122,46 @@ void Lobby::Register(const v1::RegisterBotRequest& request,
     it->second.row.revoked_us = row.created_us;
     it->second.changing = true;
   }
-  recorder_->InsertAccount(
-      row, [this, row, key, reply = std::move(reply)](absl::Status s) {
-        v1::BotAccount out;
-        {
-          absl::MutexLock lock(&mu_);
-          if (!s.ok()) {
-            accounts_.erase(row.name);
-          } else {
-            Account& a = accounts_[row.name];
-            a.row = row;
-            a.changing = false;
-            by_key_[row.key_hash] = row.name;
-            ToProto(a, &out);
-          }
-        }
-        if (!s.ok()) {
-          reply(absl::IsAlreadyExists(s)
-                    ? GrpcError(grpc::StatusCode::ALREADY_EXISTS,
-                                Reason::kBotExists, s.message())
-                    : Unrecorded(s),
-                v1::BotAccount(), "");
-          return;
-        }
-        reply(grpc::Status::OK, out, key);
-      });
+  recorder_->InsertAccount(row, [this, row, key,
+                                 reply = std::move(reply)](absl::Status s) {
+    v1::BotAccount out;
+    {
+      absl::MutexLock lock(&mu_);
+      if (!s.ok()) {
+        accounts_.erase(row.name);
+      } else {
+        Account& a = accounts_[row.name];
+        a.row = row;
+        a.changing = false;
+        by_key_[row.key_hash] = row.name;
+        ToProto(a, &out);
+      }
+    }
+    if (!s.ok()) {
+      reply(absl::IsAlreadyExists(s) ? Error(absl::StatusCode::kAlreadyExists,
+                                             Reason::kBotExists, s.message())
+                                     : Unrecorded(s),
+            v1::BotAccount(), "");
+      return;
+    }
+    reply(absl::OkStatus(), out, key);
+  });
 }
 
-grpc::Status Lobby::BeginChange(const std::string& name,
+absl::Status Lobby::BeginChange(const std::string& name,
                                 recorder::BotAccountRow* row) {
   auto it = accounts_.find(name);
   if (it == accounts_.end() || it->second.row.key_us == 0) {
     return NoAccount(name);
   }
   if (it->second.changing) {
-    return GrpcError(grpc::StatusCode::ABORTED, Reason::kConcurrentChange,
-                     absl::StrCat("another change to bot account ", Quote(name),
-                                  " is being recorded; try again"));
+    return Error(absl::StatusCode::kAborted, Reason::kConcurrentChange,
+                 absl::StrCat("another change to bot account ", Quote(name),
+                              " is being recorded; try again"));
   }
   it->second.changing = true;
   *row = it->second.row;
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
 void Lobby::Rotate(const std::string& name, AccountReply reply) {
@@ -172,7 +169,7 @@ void Lobby::Rotate(const std::string& name, AccountReply reply) {
   recorder::BotAccountRow row;
   {
     absl::MutexLock lock(&mu_);
-    if (grpc::Status s = BeginChange(name, &row); !s.ok()) {
+    if (absl::Status s = BeginChange(name, &row); !s.ok()) {
       reply(s, v1::BotAccount(), "");
       return;
     }
@@ -187,7 +184,7 @@ void Lobby::Revoke(const std::string& name, AccountReply reply) {
   recorder::BotAccountRow row;
   {
     absl::MutexLock lock(&mu_);
-    if (grpc::Status s = BeginChange(name, &row); !s.ok()) {
+    if (absl::Status s = BeginChange(name, &row); !s.ok()) {
       reply(s, v1::BotAccount(), "");
       return;
     }
@@ -226,8 +223,8 @@ void Lobby::Commit(recorder::BotAccountRow row, bool revoke, std::string key,
         // (Outside the lobby's lock: this takes the games' locks.)
         for (const QueuedSeat& q : revoked) hooks_.revoke_seat(q.game, q.seat);
         if (closed) {
-          closed->Close(GrpcError(
-              grpc::StatusCode::UNAUTHENTICATED, Reason::kKeyRevoked,
+          closed->Close(Error(
+              absl::StatusCode::kUnauthenticated, Reason::kKeyRevoked,
               revoke ? "this bot's key was revoked"
                      : "this bot's key was rotated; connect with the new key"));
         }
@@ -235,11 +232,11 @@ void Lobby::Commit(recorder::BotAccountRow row, bool revoke, std::string key,
           reply(Unrecorded(s), v1::BotAccount(), "");
           return;
         }
-        reply(grpc::Status::OK, out, key);
+        reply(absl::OkStatus(), out, key);
       });
 }
 
-grpc::Status Lobby::Get(const std::string& name, v1::BotAccount* out) const {
+absl::Status Lobby::Get(const std::string& name, v1::BotAccount* out) const {
   absl::MutexLock lock(&mu_);
   auto it = accounts_.find(name);
   // (key_us is 0 only while the account is being registered.)
@@ -247,19 +244,19 @@ grpc::Status Lobby::Get(const std::string& name, v1::BotAccount* out) const {
     return NoAccount(name);
   }
   ToProto(it->second, out);
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
-grpc::Status Lobby::List(const v1::ListBotsRequest& request,
+absl::Status Lobby::List(const v1::ListBotsRequest& request,
                          v1::ListBotsResponse* out) const {
   absl::StatusOr<int> page_size = PageSize(request.page_size());
-  if (!page_size.ok()) return ToGrpc(page_size.status());
+  if (!page_size.ok()) return page_size.status();
   // The token's key is the last name of the previous page.
   std::string after;
   if (!request.page_token().empty()) {
     absl::StatusOr<std::vector<std::string>> key =
         PageKey(request.page_token(), "bots", {}, 1);
-    if (!key.ok()) return ToGrpc(key.status());
+    if (!key.ok()) return key.status();
     after = (*key)[0];
   }
   absl::MutexLock lock(&mu_);
@@ -275,7 +272,7 @@ grpc::Status Lobby::List(const v1::ListBotsRequest& request,
     }
     ToProto(account, out->add_bots());
   }
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
 void Lobby::ToProto(const Account& a, v1::BotAccount* out) const {
@@ -353,13 +350,13 @@ bool Lobby::IsKey(const std::string& key_hash) const {
   return by_key_.contains(key_hash);
 }
 
-grpc::Status Lobby::Connect(const std::string& key_hash, int capacity,
+absl::Status Lobby::Connect(const std::string& key_hash, int capacity,
                             std::shared_ptr<LobbyChannel> channel,
                             std::string* account) {
   if (capacity < 0 || capacity > kMaxCapacity) {
-    return Invalid("capacity",
-                   absl::StrCat("capacity must be 1 to ", kMaxCapacity,
-                                " (0 means 1); ", capacity, " given"));
+    return InvalidField("capacity",
+                        absl::StrCat("capacity must be 1 to ", kMaxCapacity,
+                                     " (0 means 1); ", capacity, " given"));
   }
   if (capacity == 0) capacity = 1;
   std::shared_ptr<LobbyChannel> replaced;
@@ -367,8 +364,8 @@ grpc::Status Lobby::Connect(const std::string& key_hash, int capacity,
     absl::MutexLock lock(&mu_);
     auto key = by_key_.find(key_hash);
     if (key == by_key_.end()) {
-      return GrpcError(grpc::StatusCode::UNAUTHENTICATED, Reason::kUnknownToken,
-                       "unknown, rotated or revoked bot key");
+      return Error(absl::StatusCode::kUnauthenticated, Reason::kUnknownToken,
+                   "unknown, rotated or revoked bot key");
     }
     Account& a = accounts_[key->second];
     *account = a.row.name;
@@ -396,11 +393,10 @@ grpc::Status Lobby::Connect(const std::string& key_hash, int capacity,
     Changed();
   }
   if (replaced) {
-    replaced->Close(GrpcError(grpc::StatusCode::ABORTED,
-                              Reason::kStreamReplaced,
-                              "replaced by a newer lobby connection"));
+    replaced->Close(Error(absl::StatusCode::kAborted, Reason::kStreamReplaced,
+                          "replaced by a newer lobby connection"));
   }
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
 void Lobby::Disconnect(const std::string& account,
@@ -426,7 +422,7 @@ void Lobby::DropConnection(Account& a) {
   Changed();
 }
 
-void Lobby::CloseAll(const grpc::Status& status) {
+void Lobby::CloseAll(const absl::Status& status) {
   std::vector<std::shared_ptr<LobbyChannel>> open;
   {
     absl::MutexLock lock(&mu_);
@@ -474,10 +470,10 @@ void Lobby::Deliver(const std::string& name, uint64_t connection,
   if (!token.ok()) {
     // The seat cannot be offered (the record is failing): end the stream so
     // that the bot reconnects and is offered it again.
-    a.channel->Close(
-        GrpcError(grpc::StatusCode::UNAVAILABLE, Reason::kRecordUnavailable,
-                  absl::StrCat("a seat token could not be recorded: ",
-                               token.status().message())));
+    a.channel->Close(Error(absl::StatusCode::kUnavailable,
+                           Reason::kRecordUnavailable,
+                           absl::StrCat("a seat token could not be recorded: ",
+                                        token.status().message())));
     a.channel = nullptr;
     a.offered.clear();
     a.absent_since_us = UnixMicros();

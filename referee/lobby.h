@@ -43,7 +43,6 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "cassino/v1/referee_service.pb.h"
-#include "grpcpp/grpcpp.h"
 #include "recorder/recorder.h"
 #include "referee/channel.h"
 #include "referee/game_session.h"
@@ -75,7 +74,7 @@ class Lobby {
   // The reply to an account change: the account, and the key when one was
   // issued (empty otherwise).
   using AccountReply = std::function<void(
-      const grpc::Status&, const v1::BotAccount&, const std::string& key)>;
+      const absl::Status&, const v1::BotAccount&, const std::string& key)>;
 
   // `recorder` must outlive the lobby.
   Lobby(recorder::Recorder* recorder, Hooks hooks);
@@ -87,10 +86,10 @@ class Lobby {
   void Register(const v1::RegisterBotRequest& request, AccountReply reply);
   void Rotate(const std::string& name, AccountReply reply);
   void Revoke(const std::string& name, AccountReply reply);
-  grpc::Status Get(const std::string& name, v1::BotAccount* out) const;
+  absl::Status Get(const std::string& name, v1::BotAccount* out) const;
   // A page of the accounts, by name (ListBots: page_size and page_token,
   // INVALID_ARGUMENT when out of range or not a token of this list).
-  grpc::Status List(const v1::ListBotsRequest& request,
+  absl::Status List(const v1::ListBotsRequest& request,
                     v1::ListBotsResponse* out) const;
 
   // OK if `account` may be seated in a new game: NOT_FOUND if unknown,
@@ -130,14 +129,14 @@ class Lobby {
   // A Lobby stream opened with the key of hash `key_hash`. On success sets
   // `account`, sends LobbyWelcome and the offers; an earlier stream of the
   // account is ended (ABORTED). UNAUTHENTICATED for an unknown key.
-  grpc::Status Connect(const std::string& key_hash, int capacity,
+  absl::Status Connect(const std::string& key_hash, int capacity,
                        std::shared_ptr<LobbyChannel> channel,
                        std::string* account);
   // The stream is gone; ignored if a newer one replaced it.
   void Disconnect(const std::string& account, const LobbyChannel* channel);
   // Ends every Lobby stream with `status` (the referee is shutting down:
   // these streams never end by themselves).
-  void CloseAll(const grpc::Status& status);
+  void CloseAll(const absl::Status& status);
 
  private:
   // One seat in an account's queue.
@@ -172,7 +171,7 @@ class Lobby {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Starts a change of an existing account: checks it exists and no other
   // change is running, marks it changing and returns its row.
-  grpc::Status BeginChange(const std::string& name,
+  absl::Status BeginChange(const std::string& name,
                            recorder::BotAccountRow* row)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Records `row`, then applies it and replies.

@@ -24,14 +24,18 @@ grpc::Status TooManyRequests() {
                    "too many requests from this seat; slow down");
 }
 
+// A status as gRPC sends it, whether the core (absl::Status) or the edge
+// (grpc::Status) made it.
+grpc::Status AsGrpc(const absl::Status& status) { return ToGrpc(status); }
+grpc::Status AsGrpc(const grpc::Status& status) { return WithDetails(status); }
+
 // A reply callback that fills a unary call's response and finishes it.
 template <typename Response>
 auto FinishWith(grpc::ServerUnaryReactor* reactor, Response* response) {
-  return
-      [reactor, response](const grpc::Status& status, const Response& value) {
-        if (status.ok()) *response = value;
-        reactor->Finish(WithDetails(status));
-      };
+  return [reactor, response](const auto& status, const Response& value) {
+    if (status.ok()) *response = value;
+    reactor->Finish(AsGrpc(status));
+  };
 }
 
 // A bot's unary call: the token's seat, counted against its rate limit.
@@ -91,7 +95,8 @@ class StreamChannel final : public Channel<Message> {
     WriteFront();
   }
 
-  void Close(const grpc::Status& status) override {
+  void Close(const absl::Status& status) override { Close(ToGrpc(status)); }
+  void Close(const grpc::Status& status) {
     absl::MutexLock lock(&mu_);
     if (reactor_ == nullptr || closing_) return;
     closing_ = true;
@@ -228,7 +233,7 @@ class PlayReactor final
       // what the move caused (GameSession::Submit's `origin`).
       access_.game->Submit(
           access_.seat, request_.turn(), request_.move(),
-          [channel = channel_](const grpc::Status& status,
+          [channel = channel_](const absl::Status& status,
                                const v1::SubmitMoveResponse& response) {
             v1::PlayResponse verdict;
             *verdict.mutable_verdict() = response.verdict();
@@ -238,9 +243,9 @@ class PlayReactor final
               v1::MoveVerdict* v = verdict.mutable_verdict();
               v->set_accepted(false);
               v->clear_drawn();
-              v->set_code(
-                  std::string(convert::StatusCodeName(status.error_code())));
-              v->set_reason(status.error_message());
+              v->set_code(std::string(convert::StatusCodeName(
+                  static_cast<grpc::StatusCode>(status.code()))));
+              v->set_reason(std::string(status.message()));
             }
             channel->Send(verdict);
           },
@@ -306,29 +311,28 @@ void SendStoredGame(Registry& registry, const std::string& game_id,
   absl::StatusOr<recorder::GameRecord> record =
       registry.recorder()->Load(game_id);
   if (!record.ok()) {
-    channel.Close(ToGrpc(absl::IsNotFound(record.status())
-                             ? NoGame(game_id)
-                             : Error(absl::StatusCode::kInternal,
-                                     Reason::kRecordUnavailable,
-                                     record.status().message())));
+    channel.Close(
+        (absl::IsNotFound(record.status())
+             ? NoGame(game_id)
+             : Error(absl::StatusCode::kInternal, Reason::kRecordUnavailable,
+                     record.status().message())));
     return;
   }
   if (record->status == recorder::GameStatus::kRunning) {
-    channel.Close(GrpcError(grpc::StatusCode::UNAVAILABLE,
-                            Reason::kGameNotLoaded,
-                            "the game is not loaded; try again"));
+    channel.Close(Error(absl::StatusCode::kUnavailable, Reason::kGameNotLoaded,
+                        "the game is not loaded; try again"));
     return;
   }
   if (record->status != recorder::GameStatus::kFinished ||
       registry.seed_holds().HeldByOthers(record->header.seed, game_id)) {
-    channel.Close(GrpcError(
-        grpc::StatusCode::FAILED_PRECONDITION, Reason::kGameOver,
-        "the game is over and its record is withheld: it was aborted, or "
-        "another running game is dealt from its seed"));
+    channel.Close(
+        Error(absl::StatusCode::kFailedPrecondition, Reason::kGameOver,
+              "the game is over and its record is withheld: it was aborted, or "
+              "another running game is dealt from its seed"));
     return;
   }
   for (const auto& e : RecordEvents(*record)) channel.Send(e);
-  channel.Close(grpc::Status::OK);
+  channel.Close(absl::OkStatus());
 }
 
 class WatchReactor final
@@ -424,7 +428,7 @@ template <typename Response>
 Lobby::AccountReply AccountReplyTo(grpc::ServerUnaryReactor* reactor,
                                    Response* response) {
   return
-      [reactor, response](const grpc::Status& status, const v1::BotAccount& bot,
+      [reactor, response](const absl::Status& status, const v1::BotAccount& bot,
                           const std::string& key) {
         if (status.ok()) {
           *response->mutable_bot() = bot;
@@ -432,7 +436,7 @@ Lobby::AccountReply AccountReplyTo(grpc::ServerUnaryReactor* reactor,
             response->set_key(key);
           }
         }
-        reactor->Finish(WithDetails(status));
+        reactor->Finish(ToGrpc(status));
       };
 }
 
@@ -497,7 +501,7 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::GetBot(
     grpc::CallbackServerContext* context, const v1::GetBotRequest* request,
     v1::GetBotResponse* response) {
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
-    reactor->Finish(WithDetails(
+    reactor->Finish(ToGrpc(
         registry_->lobby().Get(request->name(), response->mutable_bot())));
   });
 }
@@ -506,7 +510,7 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::ListBots(
     grpc::CallbackServerContext* context, const v1::ListBotsRequest* request,
     v1::ListBotsResponse* response) {
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
-    reactor->Finish(WithDetails(registry_->lobby().List(*request, response)));
+    reactor->Finish(ToGrpc(registry_->lobby().List(*request, response)));
   });
 }
 
@@ -612,9 +616,9 @@ class GetTurnReactor final : public grpc::ServerUnaryReactor {
     }
     const uint64_t id = access_.game->GetTurn(
         access_.seat, request->wait(),
-        [state = state_](const grpc::Status& status,
+        [state = state_](const absl::Status& status,
                          const v1::GetTurnResponse& value) {
-          State::Answer(state, status, value);
+          State::Answer(state, ToGrpc(status), value);
         });
     absl::MutexLock lock(&state_->mu);
     waiter_ = id;

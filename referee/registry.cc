@@ -259,9 +259,9 @@ void Registry::RevokeSeatToken(const std::shared_ptr<GameSession>& game,
     it->second.clear();
   }
   deps_.recorder->SetSeatToken(game_id, seat, "", nullptr);
-  game->CloseSeat(
-      seat, GrpcError(grpc::StatusCode::UNAUTHENTICATED, Reason::kKeyRevoked,
-                      "this bot's key was revoked"));
+  game->CloseSeat(seat,
+                  Error(absl::StatusCode::kUnauthenticated, Reason::kKeyRevoked,
+                        "this bot's key was revoked"));
 }
 
 void Registry::AddToLobby(const std::shared_ptr<GameSession>& game) {
@@ -284,9 +284,9 @@ grpc::Status Registry::ConnectLobby(
                      "'authorization: Bearer <key>' metadata");
   }
   const std::string hash = HashToken(*key);
-  grpc::Status status =
+  const absl::Status status =
       lobby_->Connect(hash, capacity, std::move(channel), account);
-  if (status.error_code() != grpc::StatusCode::UNAUTHENTICATED) return status;
+  if (!absl::IsUnauthenticated(status)) return ToGrpc(status);
   if (ConstantTimeEquals(hash, admin_token_hash_)) {
     return GrpcError(grpc::StatusCode::PERMISSION_DENIED,
                      Reason::kWrongCredential,
@@ -297,7 +297,7 @@ grpc::Status Registry::ConnectLobby(
     return GrpcError(grpc::StatusCode::PERMISSION_DENIED,
                      Reason::kWrongCredential, "a seat token is not a bot key");
   }
-  return status;
+  return ToGrpc(status);
 }
 
 void Registry::NoteBroken(const std::string& game_id) {
@@ -354,10 +354,10 @@ void Registry::Stop() {
     games.reserve(games_.size());
     for (const auto& [id, game] : games_) games.push_back(game);
   }
-  const grpc::Status stopping =
-      GrpcError(grpc::StatusCode::UNAVAILABLE, Reason::kShuttingDown,
-                "the referee is shutting down; reconnect to the referee that "
-                "resumes the game");
+  const absl::Status stopping =
+      Error(absl::StatusCode::kUnavailable, Reason::kShuttingDown,
+            "the referee is shutting down; reconnect to the referee that "
+            "resumes the game");
   for (const auto& game : games) game->Stop(stopping);
   reads_->Stop();
 }

@@ -286,9 +286,9 @@ void RefereeServer::Shutdown() {
   // Streams and parked calls never end by themselves: end them first, so
   // that they do not hold up the grace period.
   if (registry_) {
-    registry_->lobby().CloseAll(GrpcError(grpc::StatusCode::UNAVAILABLE,
-                                          Reason::kShuttingDown,
-                                          "the referee is shutting down"));
+    registry_->lobby().CloseAll(Error(absl::StatusCode::kUnavailable,
+                                      Reason::kShuttingDown,
+                                      "the referee is shutting down"));
     registry_->Stop();
   }
   if (server_) {

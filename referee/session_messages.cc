@@ -69,15 +69,15 @@ std::vector<v1::WatchGameResponse> PublicHistory(const Game& game) {
 int NextToMove(const Game& game) { return game.over() ? -1 : game.to_move(); }
 
 v1::SubmitMoveResponse Answer(const Game& game, int turn, v1::Move move,
-                              grpc::StatusCode code, std::string reason,
+                              absl::StatusCode code, std::string reason,
                               int illegal_left, int next_to_move) {
   v1::SubmitMoveResponse r;
   v1::MoveVerdict* v = r.mutable_verdict();
   v->set_turn(turn);
-  v->set_accepted(code == grpc::StatusCode::OK);
+  v->set_accepted(code == absl::StatusCode::kOk);
   *v->mutable_move() = std::move(move);
   v->set_reason(std::move(reason));
-  v->set_code(std::string(StatusCodeName(code)));
+  v->set_code(std::string(StatusCodeName(static_cast<grpc::StatusCode>(code))));
   v->set_illegal_left(illegal_left);
   r.set_next_to_move(next_to_move);
   r.set_status(StatusOf(game));

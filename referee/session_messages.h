@@ -12,7 +12,6 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "cassino/v1/referee_service.pb.h"
-#include "grpcpp/support/status.h"
 #include "recorder/record.h"
 #include "referee/channel.h"
 #include "referee/game_info.h"
@@ -49,7 +48,7 @@ int NextToMove(const Game& game);
 // The answer to a submission: accepted (code OK, `move` as played) or
 // refused (`move` as submitted, with the reason).
 v1::SubmitMoveResponse Answer(const Game& game, int turn, v1::Move move,
-                              grpc::StatusCode code, std::string reason,
+                              absl::StatusCode code, std::string reason,
                               int illegal_left, int next_to_move);
 
 // The answer to a submission whose record write failed: not accepted (code
