@@ -1,5 +1,7 @@
 #include "proto/convert.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 
 namespace cassino::convert {
@@ -207,15 +209,26 @@ void ToProto(const Observation& obs, v1::Observation* out) {
 }
 
 Submission SubmissionOf(const v1::Move& move) {
+  // Each field cut one unit past its limit as it is copied (what
+  // ClipSubmission does to a Submission): a huge field is never copied
+  // whole, and Interpret refuses the cut one as the whole.
+  auto cut = [](const std::string& s, size_t limit) {
+    return s.substr(0, limit + 1);
+  };
   Submission s;
-  s.notation = move.notation();
+  s.notation = cut(move.notation(), kMaxNotation);
   s.kind = move.kind();
-  s.card = move.card();
+  s.card = cut(move.card(), kMaxCardField);
   s.value = move.value();
-  s.table_cards.assign(move.table_cards().begin(), move.table_cards().end());
-  s.second_card = move.second_card();
+  const int n =
+      std::min(move.table_cards_size(), static_cast<int>(kMaxTableCards) + 1);
+  s.table_cards.reserve(n);
+  for (int i = 0; i < n; ++i) {
+    s.table_cards.push_back(cut(move.table_cards(i), kMaxCardField));
+  }
+  s.second_card = cut(move.second_card(), kMaxCardField);
   s.declared_value = move.declared_value();
-  s.pluck_card = move.pluck_card();
+  s.pluck_card = cut(move.pluck_card(), kMaxCardField);
   s.pluck_after = move.pluck_after();
   return s;
 }

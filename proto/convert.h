@@ -39,7 +39,8 @@ void ToProto(const GameResult& result, v1::GameResult* out);
 // `obs.seat` may see them.
 void ToProto(const Observation& obs, v1::Observation* out);
 
-// A submitted move's fields, as they came.
+// A submitted move's fields, as they came, each cut one unit past its
+// limit (rules/submission.h, ClipSubmission): a huge field is never copied.
 Submission SubmissionOf(const v1::Move& move);
 // A submitted move: Interpret(SubmissionOf(move)) (rules/submission.h).
 // Either the notation or the structured fields; if both are given they

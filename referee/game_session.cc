@@ -4,11 +4,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "google/protobuf/arena.h"
-#include "proto/convert.h"
 #include "recorder/submission_text.h"
 #include "referee/errors.h"
-#include "referee/session_messages.h"
 #include "referee/wall_clock.h"
 #include "rules/observation.h"
 
@@ -22,13 +19,9 @@ recorder::GameStatus RecordStatusOf(const Game& game) {
              : recorder::GameStatus::kFinished;
 }
 
-}  // namespace
-namespace {
-
-using convert::FromProto;
-using convert::kSpectator;
-using convert::ToProto;
 using recorder::EventKind;
+
+int NextToMove(const Game& game) { return game.over() ? -1 : game.to_move(); }
 
 int64_t MillisBetween(GameSession::SteadyClock::time_point from,
                       GameSession::SteadyClock::time_point to) {
@@ -68,10 +61,8 @@ std::shared_ptr<GameSession> GameSession::Create(SessionDeps deps,
   std::shared_ptr<GameSession> s(
       new GameSession(deps, std::move(header), std::move(game)));
   absl::MutexLock lock(&s->mu_);
-  v1::WatchGameResponse started;
-  *started.mutable_game_started() = s->GameStartedMessage(-1);
-  s->LogPublic(std::move(started));
-  s->LogPublic(DealInfoEvent(s->game_));
+  s->LogPublic({s->GameStarted(-1)});
+  s->LogPublic({DealOf(s->game_)});
   // The recorder runs callbacks in order: the header's before the deal's.
   // A header it refuses (e.g. a tournament's label) fails the deal too, with
   // a vaguer reason; `done` gets the header's.
@@ -107,17 +98,10 @@ void GameSession::RestoreLocked(const recorder::GameRecord& record,
   const Game& g = game_;
 
   // The public log as it was, so that spectators see the whole game.
-  v1::WatchGameResponse started;
-  *started.mutable_game_started() = GameStartedMessage(-1);
-  LogPublic(std::move(started));
+  LogPublic({GameStarted(-1)});
   // The deals, moves and round results as the live game published them.
-  for (v1::WatchGameResponse& e : PublicHistory(g)) LogPublic(std::move(e));
-
-  if (g.over()) {
-    v1::WatchGameResponse e;
-    *e.mutable_game_ended() = GameEndedMessage();
-    LogPublic(std::move(e));
-  }
+  for (PublicEvent& e : PublicHistory(g)) LogPublic(std::move(e));
+  if (g.over()) LogPublic({GameEnded()});
   ContinueFromRecordLocked(record, replayed);
 }
 
@@ -208,7 +192,7 @@ void GameSession::BreakLocked(const absl::Status& status) {
     for (TurnWaiter& w : turn_waiters_[seat]) {
       w.reply(Error(absl::StatusCode::kUnavailable, Reason::kRecordUnavailable,
                     "the game's record could not be written: " + *broken_),
-              v1::GetTurnResponse());
+              TurnView());
     }
     turn_waiters_[seat].clear();
   }
@@ -238,9 +222,9 @@ absl::Status GameSession::Recover(const recorder::GameRecord& record) {
   return absl::OkStatus();
 }
 
-void GameSession::AppendConsequences(
-    size_t rounds_before, int round_before, std::vector<PendingEvent>* events,
-    std::vector<v1::WatchGameResponse>* public_events) {
+void GameSession::AppendConsequences(size_t rounds_before, int round_before,
+                                     std::vector<PendingEvent>* events,
+                                     std::vector<PublicEvent>* public_events) {
   std::vector<PendingEvent> record = recorder::ConsequenceEvents(
       game_, rounds_before, round_before, RevealableSeed());
   events->insert(events->end(), std::make_move_iterator(record.begin()),
@@ -248,60 +232,45 @@ void GameSession::AppendConsequences(
   // What the seats and spectators see of them: each round's result and the
   // end (a deal reaches each seat as its own hand).
   for (size_t r = rounds_before; r < game_.rounds().size(); ++r) {
-    v1::WatchGameResponse e;
-    ToProto(game_.rounds()[r], e.mutable_round_ended());
-    public_events->push_back(std::move(e));
+    public_events->push_back({RoundEndedEvent{game_.rounds()[r]}});
   }
-  if (game_.over()) {
-    v1::WatchGameResponse e;
-    *e.mutable_game_ended() = GameEndedMessage();
-    public_events->push_back(std::move(e));
-  }
+  if (game_.over()) public_events->push_back({GameEnded()});
 }
 
-void GameSession::Broadcast(std::vector<v1::WatchGameResponse> events,
-                            const v1::PlayedMove* mover_view) {
-  for (v1::WatchGameResponse& e : events) {
-    auto p = std::make_shared<v1::PlayResponse>();
-    std::shared_ptr<const v1::PlayResponse> mover_copy;
-    switch (e.event_case()) {
-      case v1::WatchGameResponse::kMovePlayed:
-        *p->mutable_move_played() = e.move_played();
-        if (mover_view != nullptr &&
-            mover_view->turn() == e.move_played().turn()) {
-          auto copy = std::make_shared<v1::PlayResponse>();
-          *copy->mutable_move_played() = *mover_view;
-          mover_copy = std::move(copy);
-        }
-        break;
-      case v1::WatchGameResponse::kRoundEnded:
-        *p->mutable_round_ended() = e.round_ended();
-        break;
-      case v1::WatchGameResponse::kGameEnded:
-        *p->mutable_game_ended() = e.game_ended();
-        break;
-      default:
-        break;
+void GameSession::Broadcast(std::vector<PublicEvent> events,
+                            const PlayedMove* mover_view) {
+  for (PublicEvent& e : events) {
+    // What the seats are sent of it: a move played, a round's result, the
+    // end (a deal reaches each seat as its own hand, in YourTurn).
+    std::shared_ptr<const SeatEvent> for_seats, for_mover;
+    if (const auto* played = std::get_if<MovePlayedEvent>(&e.event)) {
+      for_seats = std::make_shared<const SeatEvent>(SeatEvent{*played});
+      if (mover_view != nullptr && mover_view->turn == played->move.turn) {
+        for_mover = std::make_shared<const SeatEvent>(
+            SeatEvent{MovePlayedEvent{*mover_view, mover_view->seat}});
+      }
+    } else if (const auto* round = std::get_if<RoundEndedEvent>(&e.event)) {
+      for_seats = std::make_shared<const SeatEvent>(SeatEvent{*round});
+    } else if (const auto* ended = std::get_if<GameEndedEvent>(&e.event)) {
+      for_seats = std::make_shared<const SeatEvent>(SeatEvent{*ended});
     }
-    if (p->event_case() != v1::PlayResponse::EVENT_NOT_SET) {
-      const std::shared_ptr<const v1::PlayResponse> shared = std::move(p);
+    if (for_seats) {
       for (size_t seat = 0; seat < seat_channels_.size(); ++seat) {
         const auto& ch = seat_channels_[seat];
         if (!ch) continue;
-        ch->Send(mover_copy && static_cast<int>(seat) == mover_view->seat()
-                     ? mover_copy
-                     : shared);
+        ch->Send(for_mover && static_cast<int>(seat) == mover_view->seat
+                     ? for_mover
+                     : for_seats);
       }
     }
-    auto shared = std::make_shared<const v1::WatchGameResponse>(std::move(e));
+    auto shared = std::make_shared<const PublicEvent>(std::move(e));
     for (const auto& w : watchers_) w->Send(shared);
     public_log_.push_back(std::move(shared));
   }
 }
 
-void GameSession::LogPublic(v1::WatchGameResponse event) {
-  public_log_.push_back(
-      std::make_shared<const v1::WatchGameResponse>(std::move(event)));
+void GameSession::LogPublic(PublicEvent event) {
+  public_log_.push_back(std::make_shared<const PublicEvent>(std::move(event)));
 }
 
 void GameSession::StartTurnOrFinish() {
@@ -345,16 +314,8 @@ void GameSession::StartTurnOrFinish() {
     }
   });
   if (seat_channels_[seat]) {
-    // Built on an arena that the message's shared_ptr owns: the hundred or
-    // so strings and sub-messages of an observation (the round's history,
-    // every legal move) are bump-allocated and freed at once when the last
-    // stream has sent it (docs/performance.md).
-    auto arena = std::make_shared<google::protobuf::Arena>();
-    auto* p =
-        google::protobuf::Arena::CreateMessage<v1::PlayResponse>(arena.get());
-    FillYourTurn(p->mutable_your_turn());
     seat_channels_[seat]->Send(
-        std::shared_ptr<const v1::PlayResponse>(arena, p));
+        std::make_shared<const SeatEvent>(SeatEvent{YourTurn()}));
   }
   for (TurnWaiter& w : turn_waiters_[seat]) {
     w.reply(absl::OkStatus(), TurnResponse(seat));
@@ -369,15 +330,13 @@ void GameSession::SendFinalRecord(
     for (const auto& c : channels) c->Close(absl::OkStatus());
     return;
   }
-  auto send =
-      [](const std::vector<std::shared_ptr<const v1::WatchGameResponse>>&
-             record,
-         const std::vector<std::shared_ptr<WatchChannel>>& to) {
-        for (const auto& c : to) {
-          for (const auto& e : record) c->Send(e);
-          c->Close(absl::OkStatus());
-        }
-      };
+  auto send = [](const std::vector<std::shared_ptr<const PublicEvent>>& record,
+                 const std::vector<std::shared_ptr<WatchChannel>>& to) {
+    for (const auto& c : to) {
+      for (const auto& e : record) c->Send(e);
+      c->Close(absl::OkStatus());
+    }
+  };
   if (final_record_) {
     send(*final_record_, channels);
     return;
@@ -395,9 +354,13 @@ void GameSession::SendFinalRecord(
       return;
     }
     if (!self->final_record_) {
-      self->final_record_ = std::make_shared<
-          std::vector<std::shared_ptr<const v1::WatchGameResponse>>>(
-          RecordEvents(*record));
+      auto events =
+          std::make_shared<std::vector<std::shared_ptr<const PublicEvent>>>();
+      events->reserve(record->events.size());
+      for (const recorder::Event& e : record->events) {
+        events->push_back(std::make_shared<const PublicEvent>(PublicEvent{e}));
+      }
+      self->final_record_ = std::move(events);
     }
     send(*self->final_record_, channels);
   };
@@ -441,7 +404,7 @@ void GameSession::ForfeitLocked(int seat, const std::string& reason,
   std::vector<PendingEvent> events;
   events.push_back(
       {EventKind::kForfeit, recorder::ForfeitPayload(seat, reason, detail)});
-  std::vector<v1::WatchGameResponse> public_events;
+  std::vector<PublicEvent> public_events;
   AppendConsequences(game_.rounds().size(), game_.round(), &events,
                      &public_events);
   RecordThenPublish(
@@ -453,7 +416,7 @@ void GameSession::ForfeitLocked(int seat, const std::string& reason,
       });
 }
 
-void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
+void GameSession::Submit(int seat, int turn, const Submission& submitted,
                          SubmitReply reply,
                          std::shared_ptr<PlayChannel> origin) {
   absl::MutexLock lock(&mu_);
@@ -467,7 +430,7 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
   if (AnswerOutOfPlay(seat, turn, submitted, now, reply)) return;
   // 2. Adjudicate: decode the move and ask the engine.
   const int64_t elapsed_ms = MillisBetween(turn_started_, now);
-  absl::StatusOr<Move> move = FromProto(submitted);
+  absl::StatusOr<Move> move = Interpret(submitted);
   absl::Status legal = move.ok() ? game_.Validate(*move) : move.status();
   // 3. Record, then publish (from the commit callback).
   if (!legal.ok()) {
@@ -478,18 +441,51 @@ void GameSession::Submit(int seat, int turn, const v1::Move& submitted,
   AcceptMove(seat, turn, *move, now, elapsed_ms, std::move(reply));
 }
 
-void GameSession::Refuse(int seat, int turn, const v1::Move& submitted,
+void GameSession::Refuse(int seat, int turn, const Submission& submitted,
                          const absl::Status& error,
                          const SubmitReply& reply) const {
-  const absl::StatusCode code = static_cast<absl::StatusCode>(error.code());
-  const std::string message(error.message());
-  v1::SubmitMoveResponse r = Answer(game_, turn, submitted, code, message,
-                                    IllegalLeft(seat), NextToMove(game_));
-  r.mutable_verdict()->set_error_reason(ReasonOf(error));
-  reply(error, r);
+  Verdict v =
+      VerdictOf(turn, submitted, error.code(), std::string(error.message()),
+                IllegalLeft(seat), NextToMove(game_));
+  v.error_reason = ReasonOf(error);
+  reply(error, v);
 }
 
-bool GameSession::AnswerOutOfPlay(int seat, int turn, const v1::Move& submitted,
+Verdict GameSession::VerdictOf(int turn, std::variant<Move, Submission> move,
+                               absl::StatusCode code, std::string reason,
+                               int illegal_left, int next_to_move) const {
+  Verdict v;
+  v.turn = turn;
+  v.accepted = code == absl::StatusCode::kOk;
+  v.move = std::move(move);
+  v.reason = std::move(reason);
+  v.code = code;
+  v.illegal_left = illegal_left;
+  v.next_to_move = next_to_move;
+  v.status = RecordStatusOf(game_);
+  return v;
+}
+
+namespace {
+
+// The verdict on a submission whose record write failed: not accepted
+// (UNAVAILABLE, RECORD_UNAVAILABLE), the game still running with `to_move`
+// to move; it names nothing the move would have revealed (no card drawn).
+Verdict Unrecorded(Verdict v, const absl::Status& why, int to_move) {
+  v.accepted = false;
+  v.reason = absl::StrCat("not recorded, so not played: ", why.message());
+  v.code = absl::StatusCode::kUnavailable;
+  v.error_reason = std::string(ReasonName(Reason::kRecordUnavailable));
+  v.drawn.clear();
+  v.next_to_move = to_move;
+  v.status = recorder::GameStatus::kRunning;
+  return v;
+}
+
+}  // namespace
+
+bool GameSession::AnswerOutOfPlay(int seat, int turn,
+                                  const Submission& submitted,
                                   SteadyClock::time_point now,
                                   SubmitReply& reply) {
   auto refuse = [&](absl::Status error) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
@@ -556,18 +552,19 @@ bool GameSession::AnswerOutOfPlay(int seat, int turn, const v1::Move& submitted,
 }
 
 void GameSession::AnswerResubmission(int seat, int turn,
-                                     const v1::Move& submitted,
+                                     const Submission& submitted,
                                      SubmitReply reply) {
   // The same move again gets the same verdict, once it is on disk.
   const PlayedMove& played = game_.history()[turn];
-  absl::StatusOr<Move> move = FromProto(submitted);
+  absl::StatusOr<Move> move = Interpret(submitted);
   if (move.ok() && played.seat == seat && played.move == *move) {
-    v1::SubmitMoveResponse r =
-        Answer(game_, turn, MoveProto(played.move), absl::StatusCode::kOk, "",
-               IllegalLeft(seat),
-               turn + 1 < game_.turn() ? game_.history()[turn + 1].seat
-                                       : NextToMove(game_));
-    SetDrawn(played, seat, r.mutable_verdict());
+    Verdict r = VerdictOf(
+        turn, played.move, absl::StatusCode::kOk, "", IllegalLeft(seat),
+        turn + 1 < game_.turn() ? game_.history()[turn + 1].seat
+                                : NextToMove(game_));
+    if (played.drawn.valid() && SeesDrawnCard(played, seat)) {
+      r.drawn = played.drawn.ToString();
+    }
     auto ack = [reply = std::move(reply), r, turn,
                 seat](const absl::Status& status) {
       if (status.ok()) {
@@ -576,7 +573,7 @@ void GameSession::AnswerResubmission(int seat, int turn,
         reply(Error(absl::StatusCode::kUnavailable, Reason::kRecordUnavailable,
                     absl::StrCat("the move could not be recorded: ",
                                  status.message())),
-              UnrecordedAnswer(turn, r.verdict().move(), status, seat));
+              Unrecorded(r, status, seat));
       }
     };
     if (turn < durable_turns_) {
@@ -595,7 +592,7 @@ void GameSession::AnswerResubmission(int seat, int turn,
 }
 
 void GameSession::RejectSubmission(int seat, int turn,
-                                   const v1::Move& submitted,
+                                   const Submission& submitted,
                                    const absl::Status& why, bool malformed,
                                    int64_t elapsed_ms, SubmitReply reply) {
   ++illegal_[seat];
@@ -604,11 +601,9 @@ void GameSession::RejectSubmission(int seat, int turn,
   std::vector<PendingEvent> events;
   events.push_back(
       {EventKind::kReject,
-       recorder::RejectPayload(
-           turn, seat,
-           recorder::SubmissionText(convert::SubmissionOf(submitted)), reason,
-           elapsed_ms)});
-  std::vector<v1::WatchGameResponse> public_events;
+       recorder::RejectPayload(turn, seat, recorder::SubmissionText(submitted),
+                               reason, elapsed_ms)});
+  std::vector<PublicEvent> public_events;
   if (left == 0) {
     const std::string detail = absl::StrCat(
         "seat ", seat, " made ", illegal_[seat], " illegal submissions");
@@ -625,11 +620,10 @@ void GameSession::RejectSubmission(int seat, int turn,
     absl::StrAppend(&reason, " (", left, " illegal submission",
                     left == 1 ? "" : "s", " left before forfeit)");
   }
-  v1::SubmitMoveResponse r =
-      Answer(game_, turn, submitted, absl::StatusCode::kInvalidArgument, reason,
-             left, NextToMove(game_));
+  Verdict r = VerdictOf(turn, submitted, absl::StatusCode::kInvalidArgument,
+                        reason, left, NextToMove(game_));
   const Reason kind = malformed ? Reason::kMalformedMove : Reason::kIllegalMove;
-  r.mutable_verdict()->set_error_reason(std::string(ReasonName(kind)));
+  r.error_reason = std::string(ReasonName(kind));
   const std::string left_text = absl::StrCat(left);
   absl::Status error =
       left == 0 ? Error(absl::StatusCode::kInvalidArgument, kind, reason,
@@ -637,8 +631,9 @@ void GameSession::RejectSubmission(int seat, int turn,
                          {"forfeited", "true"}})
                 : Error(absl::StatusCode::kInvalidArgument, kind, reason,
                         {{"illegal_submissions_left", left_text}});
-  if (malformed)
-    error = BadField(error, MoveField(why.message()), why.message());
+  if (malformed) {
+    error = BadField(error, SubmissionErrorField(why), why.message());
+  }
   RecordThenPublish(
       std::move(events),
       [this, reply = std::move(reply), r, status = error,
@@ -650,8 +645,7 @@ void GameSession::RejectSubmission(int seat, int turn,
                           absl::StrCat("the submission could not be "
                                        "recorded: ",
                                        st.message())),
-                    UnrecordedAnswer(r.verdict().turn(), r.verdict().move(), st,
-                                     r.next_to_move()));
+                    Unrecorded(r, st, r.next_to_move));
               return;
             }
             reply(status, r);
@@ -675,26 +669,24 @@ void GameSession::AcceptMove(int seat, int turn, const Move& move,
   std::vector<PendingEvent> events;
   events.push_back(
       {EventKind::kMove, recorder::MovePayload(played, elapsed_ms)});
-  std::vector<v1::WatchGameResponse> public_events(1);
-  ToProto(played, kSpectator, public_events[0].mutable_move_played());
+  std::vector<PublicEvent> public_events;
+  public_events.push_back({MovePlayedEvent{played, /*viewer=*/-1}});
   // draw=on: the mover's own copy names the card it drew.
-  std::optional<v1::PlayedMove> mover_view;
-  if (played.drawn.valid()) {
-    mover_view.emplace();
-    ToProto(played, played.seat, &*mover_view);
-  }
+  std::optional<PlayedMove> mover_view;
+  if (played.drawn.valid()) mover_view = played;
   AppendConsequences(rounds_before, round_before, &events, &public_events);
   if (!game_.over() && game_.round() == round_before &&
       game_.history().size() >= 1 && game_.deal() != played.deal) {
-    public_events.push_back(DealInfoEvent(game_));
+    public_events.push_back({DealOf(game_)});
   } else if (!game_.over() && game_.round() != round_before) {
-    public_events.push_back(DealInfoEvent(game_));
+    public_events.push_back({DealOf(game_)});
   }
 
-  v1::SubmitMoveResponse r =
-      Answer(game_, turn, MoveProto(played.move), absl::StatusCode::kOk, "",
-             IllegalLeft(seat), NextToMove(game_));
-  SetDrawn(played, seat, r.mutable_verdict());
+  Verdict r = VerdictOf(turn, played.move, absl::StatusCode::kOk, "",
+                        IllegalLeft(seat), NextToMove(game_));
+  if (played.drawn.valid() && SeesDrawnCard(played, seat)) {
+    r.drawn = played.drawn.ToString();
+  }
   RecordThenPublish(
       std::move(events),
       [this, reply = std::move(reply), r, seat,
@@ -708,8 +700,7 @@ void GameSession::AcceptMove(int seat, int turn, const Move& move,
                           Reason::kRecordUnavailable,
                           absl::StrCat("the move could not be recorded: ",
                                        st.message())),
-                    UnrecordedAnswer(r.verdict().turn(), r.verdict().move(), st,
-                                     seat));
+                    Unrecorded(r, st, seat));
               return;
             }
             reply(absl::OkStatus(), r);
@@ -732,21 +723,15 @@ void GameSession::Connect(int seat, std::shared_ptr<PlayChannel> channel) {
                                       Reason::kStreamReplaced,
                                       "replaced by a newer connection"));
   }
-  v1::PlayResponse started;
-  *started.mutable_game_started() = GameStartedMessage(seat);
-  channel->Send(started);
+  channel->Send(SeatEvent{GameStarted(seat)});
   if (game_.over() && end_published_) {
-    v1::PlayResponse ended;
-    *ended.mutable_game_ended() = GameEndedMessage();
-    channel->Send(ended);
+    channel->Send(SeatEvent{GameEnded()});
     channel->Close(absl::OkStatus());
     seat_channels_[seat].reset();
     return;
   }
   if (MyTurnIsLive(seat)) {
-    v1::PlayResponse turn;
-    *turn.mutable_your_turn() = YourTurnMessage();
-    channel->Send(turn);
+    channel->Send(SeatEvent{YourTurn()});
   }
   channel->Flush();
   seat_channels_[seat] = std::move(channel);
@@ -767,13 +752,13 @@ void GameSession::CloseSeat(int seat, const absl::Status& status) {
 uint64_t GameSession::GetTurn(int seat, bool wait, TurnReply reply) {
   absl::MutexLock lock(&mu_);
   if (stopped_) {
-    reply(*stopped_, v1::GetTurnResponse());
+    reply(*stopped_, TurnView());
     return 0;
   }
   if (broken_) {
     reply(Error(absl::StatusCode::kUnavailable, Reason::kRecordUnavailable,
                 "the game's record could not be written: " + *broken_),
-          v1::GetTurnResponse());
+          TurnView());
     return 0;
   }
   const bool settled = (game_.over() && end_published_) || MyTurnIsLive(seat);
@@ -787,7 +772,7 @@ uint64_t GameSession::GetTurn(int seat, bool wait, TurnReply reply) {
         Error(absl::StatusCode::kResourceExhausted, Reason::kLimitReached,
               absl::StrCat("this seat already has ", deps_.max_waiters_per_seat,
                            " GetTurn(wait) calls waiting")),
-        v1::GetTurnResponse());
+        TurnView());
     return 0;
   }
   const uint64_t id = next_waiter_id_++;
@@ -835,7 +820,7 @@ void GameSession::Stop(const absl::Status& status) {
   deadline_.reset();
   for (int seat = 0; seat < players(); ++seat) {
     for (TurnWaiter& w : turn_waiters_[seat]) {
-      w.reply(status, v1::GetTurnResponse());
+      w.reply(status, TurnView());
     }
     turn_waiters_[seat].clear();
     if (seat_channels_[seat]) seat_channels_[seat]->Close(status);
@@ -853,21 +838,29 @@ void GameSession::Unwatch(const WatchChannel* channel) {
       watchers_.end());
 }
 
-absl::Status GameSession::Abort(const std::string& reason) {
+absl::Status GameSession::Abort(
+    const std::string& reason,
+    std::function<void(const absl::Status&, const GameInfo&)> recorded) {
   absl::MutexLock lock(&mu_);
   if (game_.over()) {
     return absl::FailedPreconditionError("the game is already over");
   }
   game_.Abort(reason);
   deadline_.reset();
-  std::vector<v1::WatchGameResponse> public_events(1);
-  *public_events[0].mutable_game_ended() = GameEndedMessage();
-  RecordThenPublish(
-      {{EventKind::kAbort, recorder::AbortPayload(reason)}},
-      [this, public_events = std::move(public_events)](const absl::Status& st)
-          ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-            if (st.ok()) Broadcast(public_events);
-          });
+  std::vector<PublicEvent> public_events;
+  public_events.push_back({GameEnded()});
+  RecordThenPublish({{EventKind::kAbort, recorder::AbortPayload(reason)}},
+                    [this, public_events = std::move(public_events),
+                     recorded = std::move(recorded)](const absl::Status& st)
+                        ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+                          if (st.ok()) {
+                            Broadcast(public_events);
+                            // The end published (streams closed, the seed no
+                            // longer held) before the organiser is answered.
+                            StartTurnOrFinish();
+                          }
+                          if (recorded) recorded(st, InfoLocked());
+                        });
   return absl::OkStatus();
 }
 
@@ -896,6 +889,10 @@ bool GameSession::over() const {
 
 GameInfo GameSession::Info() const {
   absl::MutexLock lock(&mu_);
+  return InfoLocked();
+}
+
+GameInfo GameSession::InfoLocked() const {
   GameInfo info;
   info.game_id = header_.game_id;
   info.label = header_.label;
@@ -922,15 +919,16 @@ GameInfo GameSession::Info() const {
   return info;
 }
 
-v1::GameStarted GameSession::GameStartedMessage(int seat) const {
-  v1::GameStarted m;
-  m.set_game_id(header_.game_id);
-  m.set_seat(seat);
-  m.set_rules(header_.rules);
-  for (const recorder::SeatInfo& s : header_.seats) m.add_bots(s.bot_name);
-  m.set_seed_commitment(header_.commitment);
-  ClockToProto(header_.clock, m.mutable_clock());
-  m.set_label(header_.label);
+GameStartedEvent GameSession::GameStarted(int seat) const {
+  GameStartedEvent m;
+  m.game_id = header_.game_id;
+  m.seat = seat;
+  m.rules = header_.rules;
+  for (const recorder::SeatInfo& s : header_.seats)
+    m.bots.push_back(s.bot_name);
+  m.seed_commitment = header_.commitment;
+  m.clock = header_.clock;
+  m.label = header_.label;
   return m;
 }
 
@@ -944,43 +942,39 @@ int64_t GameSession::TimeLeftMs(SteadyClock::time_point now) const {
   return std::max<int64_t>(0, MillisBetween(now, *deadline_));
 }
 
-v1::YourTurn GameSession::YourTurnMessage() const {
-  v1::YourTurn t;
-  FillYourTurn(&t);
-  return t;
-}
-
-void GameSession::FillYourTurn(v1::YourTurn* out) const {
+YourTurnEvent GameSession::YourTurn() const {
   const int seat = game_.to_move();
-  v1::YourTurn& t = *out;
-  t.set_turn(game_.turn());
-  ToProto(Observe(game_, seat), t.mutable_observation());
+  YourTurnEvent t;
+  t.turn = game_.turn();
+  t.observation = Observe(game_, seat);
   std::vector<Move> moves = game_.LegalMoves();
   std::vector<std::pair<std::string, const Move*>> sorted;
   sorted.reserve(moves.size());
   for (const Move& m : moves) sorted.emplace_back(m.ToString(), &m);
   std::sort(sorted.begin(), sorted.end());
-  for (const auto& [text, m] : sorted) ToProto(*m, t.add_legal_moves());
+  t.legal_moves.reserve(sorted.size());
+  for (const auto& [text, m] : sorted) t.legal_moves.push_back(*m);
   const SteadyClock::time_point now = deps_.timer->Now();
-  t.set_time_left_ms(TimeLeftMs(now));
+  t.time_left_ms = TimeLeftMs(now);
   // The bank as it stands now: this turn's time beyond the free per-move
   // allowance is already spent from it.
   const int64_t over = std::max<int64_t>(
       0, MillisBetween(turn_started_, now) - header_.clock.per_move_ms);
-  t.set_bank_left_ms(std::max<int64_t>(0, bank_left_ms_[seat] - over));
-  t.set_deadline_unix_ms(deadline_unix_ms_);
-  t.set_illegal_left(std::max(0, header_.clock.max_illegal - illegal_[seat]));
+  t.bank_left_ms = std::max<int64_t>(0, bank_left_ms_[seat] - over);
+  t.deadline_unix_ms = deadline_unix_ms_;
+  t.illegal_left = std::max(0, header_.clock.max_illegal - illegal_[seat]);
+  return t;
 }
 
-v1::GameEnded GameSession::GameEndedMessage() const {
-  v1::GameEnded e;
-  if (game_.result()) ToProto(*game_.result(), e.mutable_result());
-  e.set_seed(RevealableSeed());
+GameEndedEvent GameSession::GameEnded() const {
+  GameEndedEvent e;
+  e.result = game_.result();
+  e.seed = RevealableSeed();
   return e;
 }
 
 std::string GameSession::RevealableSeed() const {
-  if (StatusOf(game_) != v1::GAME_STATUS_FINISHED) return "";
+  if (RecordStatusOf(game_) != recorder::GameStatus::kFinished) return "";
   if (deps_.seeds != nullptr &&
       deps_.seeds->HeldByOthers(header_.seed, header_.game_id)) {
     return "";
@@ -988,14 +982,13 @@ std::string GameSession::RevealableSeed() const {
   return header_.seed;
 }
 
-v1::GetTurnResponse GameSession::TurnResponse(int seat) const {
-  v1::GetTurnResponse r;
-  r.set_status(StatusOf(game_));
-  r.set_your_turn(MyTurnIsLive(seat));
-  if (r.your_turn()) *r.mutable_turn() = YourTurnMessage();
-  ToProto(Observe(game_, seat), r.mutable_observation());
-  if (game_.over()) *r.mutable_ended() = GameEndedMessage();
-  *r.mutable_game() = GameStartedMessage(seat);
+TurnView GameSession::TurnResponse(int seat) const {
+  TurnView r;
+  r.status = RecordStatusOf(game_);
+  if (MyTurnIsLive(seat)) r.your_turn = YourTurn();
+  r.observation = Observe(game_, seat);
+  if (game_.over()) r.ended = GameEnded();
+  r.game = GameStarted(seat);
   return r;
 }
 

@@ -43,7 +43,6 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
-#include "cassino/v1/referee_service.pb.h"
 #include "recorder/payload.h"
 #include "recorder/record.h"
 #include "recorder/recorder.h"
@@ -54,12 +53,10 @@
 #include "referee/game_info.h"
 #include "referee/rate_limiter.h"
 #include "referee/seed_holds.h"
-#include "referee/session_messages.h"
+#include "referee/session_events.h"
 #include "rules/game.h"
 
 namespace cassino::service {
-
-namespace v1 = ::cassino::v1;
 
 // What every session of one referee shares. Both outlive every session.
 struct SessionDeps {
@@ -88,14 +85,13 @@ struct SessionDeps {
 
 class GameSession : public std::enable_shared_from_this<GameSession> {
  public:
-  using PlayChannel = Channel<v1::PlayResponse>;
-  using WatchChannel = Channel<v1::WatchGameResponse>;
+  using PlayChannel = Channel<SeatEvent>;
+  using WatchChannel = Channel<PublicEvent>;
   // The answer to a submission: OK with an accepted verdict, or an error
-  // status whose verdict (in the response) says why.
-  using SubmitReply =
-      std::function<void(const absl::Status&, const v1::SubmitMoveResponse&)>;
-  using TurnReply =
-      std::function<void(const absl::Status&, const v1::GetTurnResponse&)>;
+  // status whose verdict says why.
+  using SubmitReply = std::function<void(const absl::Status&, const Verdict&)>;
+  // A seat's situation; meaningful only with OK.
+  using TurnReply = std::function<void(const absl::Status&, const TurnView&)>;
   using SteadyClock = std::chrono::steady_clock;
 
   // A new game. The header and the first deal are queued to the recorder;
@@ -127,7 +123,10 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   // A move from `seat` for `turn`. `reply` is called exactly once. When the
   // move came over a Play stream, `origin` is that stream: what `reply`
   // queues on it is flushed with the other messages the move causes.
-  void Submit(int seat, int turn, const v1::Move& move, SubmitReply reply,
+  // The submission is taken as the client sent it (converted from the wire
+  // once, field by field) and interpreted here, so that a refusal names the
+  // field and the record keeps what was sent.
+  void Submit(int seat, int turn, const Submission& move, SubmitReply reply,
               std::shared_ptr<PlayChannel> origin = nullptr);
   // The seat's situation; with `wait`, only once it is the seat's turn or
   // the game is over. `reply` is called at most once (never if the session
@@ -158,7 +157,12 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   // the game is not broken.
   absl::Status Recover(const recorder::GameRecord& record);
   // Ends a running game with no winner. FailedPrecondition if it is over.
-  absl::Status Abort(const std::string& reason);
+  // `recorded`, if given, runs once the abort is on disk and published (or
+  // its write failed), under the session's lock, with the game as it then
+  // stands; it must not call the session.
+  absl::Status Abort(const std::string& reason,
+                     std::function<void(const absl::Status&, const GameInfo&)>
+                         recorded = nullptr);
   // Ends a running game: `seat` forfeits for `reason` (e.g. "absent", a
   // tournament's absent bot), recorded as a `forfeit` event with `detail`.
   // FailedPrecondition if it is over.
@@ -173,7 +177,7 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   bool over() const;
   // The game's static facts as `seat` is told them (from the header only;
   // takes no lock).
-  v1::GameStarted GameStartedMessage(int seat) const;
+  GameStartedEvent GameStarted(int seat) const;
 
  private:
   GameSession(SessionDeps deps, recorder::GameHeader header, Game game);
@@ -189,11 +193,10 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   // `rounds_before` / `deal_before`: deals, round results, the end.
   void AppendConsequences(size_t rounds_before, int round_before,
                           std::vector<PendingEvent>* events,
-                          std::vector<v1::WatchGameResponse>* public_events)
+                          std::vector<PublicEvent>* public_events)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Adds an event to the spectators' log without sending it.
-  void LogPublic(v1::WatchGameResponse event)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void LogPublic(PublicEvent event) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Resume's work once the session exists: the clocks, the public log, then
   // ContinueFromRecordLocked.
   void RestoreLocked(const recorder::GameRecord& record,
@@ -213,8 +216,8 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   // `mover_view` (draw=on: the move as its mover may see it, with the card
   // it drew), the mover's seat is sent that instead of the public
   // move_played of the same turn; nobody else ever is.
-  void Broadcast(std::vector<v1::WatchGameResponse> events,
-                 const v1::PlayedMove* mover_view = nullptr)
+  void Broadcast(std::vector<PublicEvent> events,
+                 const PlayedMove* mover_view = nullptr)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // After a commit, if nothing else is pending: starts the turn's clock and
   // tells the seat to move, or closes every stream when the game is over.
@@ -234,17 +237,17 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   // not for the turn in play by its seat in time: the record broken, a
   // resubmission, the game over, another turn, another seat, the time up
   // (which forfeits).
-  bool AnswerOutOfPlay(int seat, int turn, const v1::Move& submitted,
+  bool AnswerOutOfPlay(int seat, int turn, const Submission& submitted,
                        SteadyClock::time_point now, SubmitReply& reply)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // A submission for a turn already played: the same verdict again for
   // the move that was played (once it is on disk), else TURN_ALREADY_PLAYED.
-  void AnswerResubmission(int seat, int turn, const v1::Move& submitted,
+  void AnswerResubmission(int seat, int turn, const Submission& submitted,
                           SubmitReply reply) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // A submission the referee refuses: records the reject (and the forfeit
   // on the seat's max_illegal-th), then answers MALFORMED_MOVE or
   // ILLEGAL_MOVE and publishes what the forfeit caused.
-  void RejectSubmission(int seat, int turn, const v1::Move& submitted,
+  void RejectSubmission(int seat, int turn, const Submission& submitted,
                         const absl::Status& why, bool malformed,
                         int64_t elapsed_ms, SubmitReply reply)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -254,7 +257,7 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
                   SteadyClock::time_point now, int64_t elapsed_ms,
                   SubmitReply reply) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Answers a submission at once with `error` (no record is written).
-  void Refuse(int seat, int turn, const v1::Move& submitted,
+  void Refuse(int seat, int turn, const Submission& submitted,
               const absl::Status& error, const SubmitReply& reply) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Rejected submissions `seat` may still make before forfeiting.
@@ -265,16 +268,19 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
                      std::function<void(const absl::Status&)> then)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
-  v1::YourTurn YourTurnMessage() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // YourTurnMessage's fields into `out` (which may live on an arena).
-  void FillYourTurn(v1::YourTurn* out) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  v1::GameEnded GameEndedMessage() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  YourTurnEvent YourTurn() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  GameEndedEvent GameEnded() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  GameInfo InfoLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // A verdict on turn `turn`'s submission of `seat`: `move` as played, or
+  // as submitted when refused (`code` not OK, with `reason`).
+  Verdict VerdictOf(int turn, std::variant<Move, Submission> move,
+                    absl::StatusCode code, std::string reason, int illegal_left,
+                    int next_to_move) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The seed as it may be shown now: the header's once the game finished
   // (not aborted: an aborted game's seed stays secret) and no other game
   // dealt from it is unfinished (SeedHolds); else empty.
   std::string RevealableSeed() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  v1::GetTurnResponse TurnResponse(int seat) const
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  TurnView TurnResponse(int seat) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   int64_t TimeLeftMs(SteadyClock::time_point now) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   bool MyTurnIsLive(int seat) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -318,11 +324,10 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   std::optional<std::pair<int, int>> timed_out_ ABSL_GUARDED_BY(mu_);
   std::vector<std::shared_ptr<WatchChannel>> watchers_ ABSL_GUARDED_BY(mu_);
   // The ended game's record as spectators are sent it, once read.
-  std::shared_ptr<
-      const std::vector<std::shared_ptr<const v1::WatchGameResponse>>>
+  std::shared_ptr<const std::vector<std::shared_ptr<const PublicEvent>>>
       final_record_ ABSL_GUARDED_BY(mu_);
   // Every public event published so far, for late spectators.
-  std::vector<std::shared_ptr<const v1::WatchGameResponse>> public_log_
+  std::vector<std::shared_ptr<const PublicEvent>> public_log_
       ABSL_GUARDED_BY(mu_);
 };
 

@@ -10,6 +10,7 @@
 #include "referee/auth.h"
 #include "referee/errors.h"
 #include "referee/page_token.h"
+#include "referee/session_messages.h"
 #include "referee/wall_clock.h"
 
 namespace cassino::service {
@@ -482,7 +483,7 @@ void Lobby::Deliver(const std::string& name, uint64_t connection,
   }
   v1::LobbyResponse offer;
   v1::GameOffer* o = offer.mutable_offer();
-  *o->mutable_game() = game->GameStartedMessage(seat);
+  GameStartedToProto(game->GameStarted(seat), o->mutable_game());
   o->set_token(*token);
   o->set_reoffer(reoffer);
   a.channel->Send(std::move(offer));

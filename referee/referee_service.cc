@@ -11,6 +11,7 @@
 #include "referee/channel.h"
 #include "referee/errors.h"
 #include "referee/grpc_status.h"
+#include "referee/session_messages.h"
 #include "referee/wall_clock.h"
 
 namespace cassino::service {
@@ -24,18 +25,14 @@ grpc::Status TooManyRequests() {
                    "too many requests from this seat; slow down");
 }
 
-// A status as gRPC sends it, whether the core (absl::Status) or the edge
-// (grpc::Status) made it.
-grpc::Status AsGrpc(const absl::Status& status) { return ToGrpc(status); }
-grpc::Status AsGrpc(const grpc::Status& status) { return WithDetails(status); }
-
 // A reply callback that fills a unary call's response and finishes it.
 template <typename Response>
 auto FinishWith(grpc::ServerUnaryReactor* reactor, Response* response) {
-  return [reactor, response](const auto& status, const Response& value) {
-    if (status.ok()) *response = value;
-    reactor->Finish(AsGrpc(status));
-  };
+  return
+      [reactor, response](const grpc::Status& status, const Response& value) {
+        if (status.ok()) *response = value;
+        reactor->Finish(WithDetails(status));
+      };
 }
 
 // A bot's unary call: the token's seat, counted against its rate limit.
@@ -50,19 +47,38 @@ grpc::Status AdmitBot(Registry& registry,
   return status;
 }
 
-// A Channel writing to one server stream (bidi or server-streaming). The
-// reactor forwards OnWriteDone here and calls Detach() from OnDone; after
-// that the channel drops everything. At most `max_queued` messages wait to
-// be written: a client that does not read has its stream ended
-// (RESOURCE_EXHAUSTED, LIMIT_REACHED) rather than its queue grown.
-template <typename Reactor, typename Message>
-class StreamChannel final : public Channel<Message> {
+// The message a core event is written as (rendered once per event and
+// shared by every stream it goes to: session_messages.h).
+std::shared_ptr<const v1::PlayResponse> Render(const SeatEvent& event) {
+  return PlayMessage(event);
+}
+std::shared_ptr<const v1::WatchGameResponse> Render(const PublicEvent& event) {
+  return WatchMessage(event);
+}
+
+// A Channel of the core's `Event`s writing to one server stream (bidi or
+// server-streaming) as `Message`s. The reactor forwards OnWriteDone here
+// and calls Detach() from OnDone; after that the channel drops everything.
+// At most `max_queued` messages wait to be written: a client that does not
+// read has its stream ended (RESOURCE_EXHAUSTED, LIMIT_REACHED) rather than
+// its queue grown.
+template <typename Reactor, typename Event, typename Message>
+class StreamChannel final : public Channel<Event> {
  public:
   StreamChannel(Reactor* reactor, int max_queued)
       : reactor_(reactor), max_queued_(max_queued) {}
 
-  using Channel<Message>::Send;
-  void Send(std::shared_ptr<const Message> message) override {
+  using Channel<Event>::Send;
+  void Send(std::shared_ptr<const Event> event) override {
+    if constexpr (std::is_same_v<Event, Message>) {
+      Enqueue(std::move(event));
+    } else {
+      Enqueue(Render(*event));
+    }
+  }
+
+  // Queues a message the edge made itself.
+  void Enqueue(std::shared_ptr<const Message> message) {
     absl::MutexLock lock(&mu_);
     if (reactor_ == nullptr || closing_) return;
     if (static_cast<int>(queue_.size()) >= max_queued_) {
@@ -224,7 +240,7 @@ class PlayReactor final
       v->set_reason(TooManyRequests().error_message());
       v->set_code("RESOURCE_EXHAUSTED");
       v->set_error_reason(std::string(ReasonName(Reason::kRateLimited)));
-      channel_->Send(refused);
+      channel_->Enqueue(std::make_shared<const v1::PlayResponse>(refused));
       channel_->Flush();
     } else if (!request_.has_move()) {
       access_.game->Connect(access_.seat, channel_);
@@ -232,11 +248,11 @@ class PlayReactor final
       // The verdict is queued here and flushed by the game together with
       // what the move caused (GameSession::Submit's `origin`).
       access_.game->Submit(
-          access_.seat, request_.turn(), request_.move(),
+          access_.seat, request_.turn(), convert::SubmissionOf(request_.move()),
           [channel = channel_](const absl::Status& status,
-                               const v1::SubmitMoveResponse& response) {
+                               const Verdict& answer) {
             v1::PlayResponse verdict;
-            *verdict.mutable_verdict() = response.verdict();
+            *verdict.mutable_verdict() = VerdictResponse(answer).verdict();
             // An error is never an acknowledgement, whatever the verdict
             // says (the session builds it so; this is the edge's check).
             if (!status.ok() && verdict.verdict().accepted()) {
@@ -247,7 +263,8 @@ class PlayReactor final
                   static_cast<grpc::StatusCode>(status.code()))));
               v->set_reason(std::string(status.message()));
             }
-            channel->Send(verdict);
+            channel->Enqueue(
+                std::make_shared<const v1::PlayResponse>(std::move(verdict)));
           },
           channel_);
     }
@@ -286,7 +303,7 @@ class PlayReactor final
     }
   }
 
-  using Channel = StreamChannel<PlayReactor, v1::PlayResponse>;
+  using Channel = StreamChannel<PlayReactor, SeatEvent, v1::PlayResponse>;
   std::shared_ptr<Channel> channel_;
   const int read_pause_;
   absl::Mutex read_mu_;
@@ -307,7 +324,7 @@ grpc::Status TooManyReads() {
 // whose seed another unfinished game is dealt from (a duplicate twin), is
 // withheld (FAILED_PRECONDITION): its deals would give those cards away.
 void SendStoredGame(Registry& registry, const std::string& game_id,
-                    Channel<v1::WatchGameResponse>& channel) {
+                    Channel<PublicEvent>& channel) {
   absl::StatusOr<recorder::GameRecord> record =
       registry.recorder()->Load(game_id);
   if (!record.ok()) {
@@ -331,7 +348,9 @@ void SendStoredGame(Registry& registry, const std::string& game_id,
               "another running game is dealt from its seed"));
     return;
   }
-  for (const auto& e : RecordEvents(*record)) channel.Send(e);
+  for (const recorder::Event& e : record->events) {
+    channel.Send(PublicEvent{e});
+  }
   channel.Close(absl::OkStatus());
 }
 
@@ -383,7 +402,8 @@ class WatchReactor final
   }
 
  private:
-  using Channel = StreamChannel<WatchReactor, v1::WatchGameResponse>;
+  using Channel =
+      StreamChannel<WatchReactor, PublicEvent, v1::WatchGameResponse>;
   Registry* const registry_;
   std::shared_ptr<Channel> channel_;
   std::shared_ptr<GameSession> game_;
@@ -416,7 +436,8 @@ class LobbyReactor final : public grpc::ServerWriteReactor<v1::LobbyResponse> {
   }
 
  private:
-  using Channel = StreamChannel<LobbyReactor, v1::LobbyResponse>;
+  using Channel =
+      StreamChannel<LobbyReactor, v1::LobbyResponse, v1::LobbyResponse>;
   Registry* const registry_;
   std::shared_ptr<Channel> channel_;
   std::string account_;  // set once connected
@@ -568,16 +589,27 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::AbortGame(
           absl::StrCat("no running game ", Quote(request->game_id()))));
       return;
     }
-    if (absl::Status s =
-            game->Abort(request->reason().empty() ? "aborted by the organiser"
-                                                  : request->reason());
+    // Answered once the abort is on disk.
+    if (absl::Status s = game->Abort(
+            request->reason().empty() ? "aborted by the organiser"
+                                      : request->reason(),
+            [reactor, response](const absl::Status& recorded,
+                                const GameInfo& info) {
+              if (!recorded.ok()) {
+                reactor->Finish(GrpcError(
+                    grpc::StatusCode::UNAVAILABLE, Reason::kRecordUnavailable,
+                    absl::StrCat("the abort could not be recorded: ",
+                                 recorded.message())));
+                return;
+              }
+              InfoToProto(info, response->mutable_game());
+              reactor->Finish(grpc::Status::OK);
+            });
         !s.ok()) {
       reactor->Finish(GrpcError(grpc::StatusCode::FAILED_PRECONDITION,
                                 Reason::kGameOver, s.message()));
       return;
     }
-    InfoToProto(game->Info(), response->mutable_game());
-    reactor->Finish(grpc::Status::OK);
   });
 }
 
@@ -616,9 +648,10 @@ class GetTurnReactor final : public grpc::ServerUnaryReactor {
     }
     const uint64_t id = access_.game->GetTurn(
         access_.seat, request->wait(),
-        [state = state_](const absl::Status& status,
-                         const v1::GetTurnResponse& value) {
-          State::Answer(state, ToGrpc(status), value);
+        [state = state_](const absl::Status& status, const TurnView& view) {
+          State::Answer(
+              state, ToGrpc(status),
+              status.ok() ? TurnResponseProto(view) : v1::GetTurnResponse());
         });
     absl::MutexLock lock(&state_->mu);
     waiter_ = id;
@@ -683,8 +716,12 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::SubmitMove(
     reactor->Finish(WithDetails(s));
     return reactor;
   }
-  access.game->Submit(access.seat, request->turn(), request->move(),
-                      FinishWith(reactor, response));
+  access.game->Submit(
+      access.seat, request->turn(), convert::SubmissionOf(request->move()),
+      [reactor, response](const absl::Status& status, const Verdict& verdict) {
+        if (status.ok()) *response = VerdictResponse(verdict);
+        reactor->Finish(ToGrpc(status));
+      });
   return reactor;
 }
 

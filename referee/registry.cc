@@ -13,6 +13,7 @@
 #include "referee/errors.h"
 #include "referee/grpc_status.h"
 #include "referee/page_token.h"
+#include "referee/session_messages.h"
 #include "referee/wall_clock.h"
 #include "rules/deal.h"
 

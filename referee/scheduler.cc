@@ -11,6 +11,7 @@
 #include "referee/auth.h"
 #include "referee/errors.h"
 #include "referee/grpc_status.h"
+#include "referee/session_messages.h"
 #include "referee/wall_clock.h"
 #include "rules/deal.h"
 #include "rules/schedule.h"

@@ -2,142 +2,99 @@
 
 #include <utility>
 
-#include "absl/strings/match.h"
+#include "google/protobuf/arena.h"
 #include "proto/convert.h"
-#include "referee/errors.h"
-#include "referee/grpc_status.h"
-#include "referee/wall_clock.h"
-#include "rules/observation.h"
 
 namespace cassino::service {
+namespace {
 
-using convert::StatusCodeName;
 using convert::ToProto;
 
-v1::GameStatus StatusOf(const Game& game) {
-  if (!game.over()) return v1::GAME_STATUS_RUNNING;
-  return game.result()->reason == GameEndReason::kAborted
-             ? v1::GAME_STATUS_ABORTED
-             : v1::GAME_STATUS_FINISHED;
+void Fill(const GameStartedEvent& e, v1::GameStarted* m) {
+  m->set_game_id(e.game_id);
+  m->set_seat(e.seat);
+  m->set_rules(e.rules);
+  for (const std::string& b : e.bots) m->add_bots(b);
+  m->set_seed_commitment(e.seed_commitment);
+  ClockToProto(e.clock, m->mutable_clock());
+  m->set_label(e.label);
 }
 
-v1::WatchGameResponse DealInfoEvent(const Game& game) {
-  v1::WatchGameResponse e;
-  v1::DealInfo* d = e.mutable_deal();
-  d->set_round(game.round());
-  d->set_deal(game.deal());
-  ToProto(game.position().table, d->mutable_table());
-  d->set_stock_size(game.stock_size());
-  if (game.deal() == 1 && !game.initial_capture().cards.empty()) {
-    ToProto(game.initial_capture(), d->mutable_initial_capture());
-  }
-  return e;
+}  // namespace
+
+void GameStartedToProto(const GameStartedEvent& e, v1::GameStarted* m) {
+  Fill(e, m);
 }
 
-std::vector<v1::WatchGameResponse> PublicHistory(const Game& game) {
-  std::vector<v1::WatchGameResponse> out;
-  absl::StatusOr<Game> replay = Game::Create(game.rules(), game.decks());
-  if (!replay.ok()) return out;  // (it was created from these once)
-  Game& g = *replay;
-  out.push_back(DealInfoEvent(g));
-  for (const PlayedMove& m : game.history()) {
-    const size_t rounds_before = g.rounds().size();
-    const int round_before = g.round();
-    const int deal_before = g.deal();
-    g.PlayUnchecked(m.move);
-    v1::WatchGameResponse played;
-    ToProto(m, convert::kSpectator, played.mutable_move_played());
-    out.push_back(std::move(played));
-    for (size_t r = rounds_before; r < g.rounds().size(); ++r) {
-      v1::WatchGameResponse e;
-      ToProto(g.rounds()[r], e.mutable_round_ended());
-      out.push_back(std::move(e));
-    }
-    if (!g.over() && (g.round() != round_before || g.deal() != deal_before)) {
-      out.push_back(DealInfoEvent(g));
-    }
-  }
-  // Rounds scored after the last move (a forfeit ends the round too).
-  for (size_t r = g.rounds().size(); r < game.rounds().size(); ++r) {
-    v1::WatchGameResponse e;
-    ToProto(game.rounds()[r], e.mutable_round_ended());
-    out.push_back(std::move(e));
-  }
-  return out;
-}
+namespace {
 
-int NextToMove(const Game& game) { return game.over() ? -1 : game.to_move(); }
-
-v1::SubmitMoveResponse Answer(const Game& game, int turn, v1::Move move,
-                              absl::StatusCode code, std::string reason,
-                              int illegal_left, int next_to_move) {
-  v1::SubmitMoveResponse r;
-  v1::MoveVerdict* v = r.mutable_verdict();
-  v->set_turn(turn);
-  v->set_accepted(code == absl::StatusCode::kOk);
-  *v->mutable_move() = std::move(move);
-  v->set_reason(std::move(reason));
-  v->set_code(std::string(StatusCodeName(static_cast<grpc::StatusCode>(code))));
-  v->set_illegal_left(illegal_left);
-  r.set_next_to_move(next_to_move);
-  r.set_status(StatusOf(game));
-  return r;
-}
-
-v1::SubmitMoveResponse UnrecordedAnswer(int turn, v1::Move move,
-                                        const absl::Status& why, int to_move) {
-  v1::SubmitMoveResponse r;
-  v1::MoveVerdict* v = r.mutable_verdict();
-  v->set_turn(turn);
-  v->set_accepted(false);
-  *v->mutable_move() = std::move(move);
-  v->set_reason(absl::StrCat("not recorded, so not played: ", why.message()));
-  v->set_code(std::string(StatusCodeName(grpc::StatusCode::UNAVAILABLE)));
-  v->set_error_reason(std::string(ReasonName(Reason::kRecordUnavailable)));
-  r.set_next_to_move(to_move);
-  r.set_status(v1::GAME_STATUS_RUNNING);
-  return r;
-}
-
-void SetDrawn(const PlayedMove& played, int seat, v1::MoveVerdict* verdict) {
-  if (played.drawn.valid() && SeesDrawnCard(played, seat)) {
-    verdict->set_drawn(played.drawn.ToString());
+void Fill(const DealEvent& e, v1::DealInfo* d) {
+  d->set_round(e.round);
+  d->set_deal(e.deal);
+  ToProto(e.table, d->mutable_table());
+  d->set_stock_size(e.stock_size);
+  if (e.initial_capture) {
+    ToProto(*e.initial_capture, d->mutable_initial_capture());
   }
 }
 
-v1::Move MoveProto(const Move& move) {
-  v1::Move out;
-  ToProto(move, &out);
-  return out;
+void Fill(const MovePlayedEvent& e, v1::PlayedMove* m) {
+  ToProto(e.move, e.viewer, m);
 }
 
-std::string MoveField(absl::string_view message) {
-  if (!absl::StartsWith(message, "move.")) return "move";
-  return std::string(message.substr(0, message.find_first_of(" :")));
+void Fill(const GameEndedEvent& e, v1::GameEnded* m) {
+  if (e.result) ToProto(*e.result, m->mutable_result());
+  m->set_seed(e.seed);
 }
 
-void ClockToProto(const recorder::TimeControl& clock, v1::Clock* out) {
-  out->set_per_move_ms(clock.per_move_ms);
-  out->set_bank_ms(clock.bank_ms);
-  out->set_max_illegal(clock.max_illegal);
+void Fill(const YourTurnEvent& e, v1::YourTurn* t) {
+  t->set_turn(e.turn);
+  ToProto(e.observation, t->mutable_observation());
+  for (const Move& m : e.legal_moves) ToProto(m, t->add_legal_moves());
+  t->set_time_left_ms(e.time_left_ms);
+  t->set_bank_left_ms(e.bank_left_ms);
+  t->set_deadline_unix_ms(e.deadline_unix_ms);
+  t->set_illegal_left(e.illegal_left);
 }
 
-std::vector<std::shared_ptr<const v1::WatchGameResponse>> RecordEvents(
-    const recorder::GameRecord& record) {
-  std::vector<std::shared_ptr<const v1::WatchGameResponse>> out;
-  out.reserve(record.events.size());
-  for (const recorder::Event& ev : record.events) {
-    auto e = std::make_shared<v1::WatchGameResponse>();
-    v1::RecordEvent* re = e->mutable_record();
-    re->set_seq(ev.seq);
-    re->set_kind(std::string(recorder::EventKindName(ev.kind)));
-    re->set_at_unix_us(ev.at_us);
-    re->set_payload(ev.payload);
-    re->set_hash(ev.hash);
-    out.push_back(std::move(e));
+void Fill(const recorder::Event& ev, v1::RecordEvent* re) {
+  re->set_seq(ev.seq);
+  re->set_kind(std::string(recorder::EventKindName(ev.kind)));
+  re->set_at_unix_us(ev.at_us);
+  re->set_payload(ev.payload);
+  re->set_hash(ev.hash);
+}
+
+// A submission's fields as they came (the inverse of convert::SubmissionOf).
+void Fill(const Submission& s, v1::Move* m) {
+  m->set_notation(s.notation);
+  m->set_kind(static_cast<v1::MoveKind>(s.kind));
+  m->set_card(s.card);
+  m->set_value(s.value);
+  for (const std::string& c : s.table_cards) m->add_table_cards(c);
+  m->set_second_card(s.second_card);
+  m->set_declared_value(s.declared_value);
+  m->set_pluck_card(s.pluck_card);
+  m->set_pluck_after(s.pluck_after);
+}
+
+void Fill(const Verdict& v, v1::MoveVerdict* m) {
+  m->set_turn(v.turn);
+  m->set_accepted(v.accepted);
+  if (const Move* played = std::get_if<Move>(&v.move)) {
+    ToProto(*played, m->mutable_move());
+  } else {
+    Fill(std::get<Submission>(v.move), m->mutable_move());
   }
-  return out;
+  m->set_reason(v.reason);
+  m->set_code(std::string(
+      convert::StatusCodeName(static_cast<grpc::StatusCode>(v.code))));
+  m->set_illegal_left(v.illegal_left);
+  m->set_drawn(v.drawn);
+  m->set_error_reason(v.error_reason);
 }
+
+}  // namespace
 
 v1::GameStatus ProtoStatus(recorder::GameStatus s) {
   switch (s) {
@@ -149,6 +106,12 @@ v1::GameStatus ProtoStatus(recorder::GameStatus s) {
       return v1::GAME_STATUS_ABORTED;
   }
   return v1::GAME_STATUS_UNSPECIFIED;
+}
+
+void ClockToProto(const recorder::TimeControl& clock, v1::Clock* out) {
+  out->set_per_move_ms(clock.per_move_ms);
+  out->set_bank_ms(clock.bank_ms);
+  out->set_max_illegal(clock.max_illegal);
 }
 
 void InfoToProto(const GameInfo& info, v1::GameInfo* out) {
@@ -174,6 +137,84 @@ void InfoToProto(const GameInfo& info, v1::GameInfo* out) {
   out->set_seed(info.seed);
   out->set_created_unix_ms(info.created_us / 1000);
   if (info.clock) ClockToProto(*info.clock, out->mutable_clock());
+}
+
+std::shared_ptr<const v1::PlayResponse> PlayMessage(const SeatEvent& event) {
+  return event.rendered.Get<v1::PlayResponse>([&event] {
+    // On an arena the message's shared_ptr owns: the hundred or so strings
+    // and sub-messages of an observation (the round's history, every legal
+    // move) are bump-allocated and freed at once when the last stream has
+    // sent it (docs/performance.md).
+    auto arena = std::make_shared<google::protobuf::Arena>();
+    auto* p =
+        google::protobuf::Arena::CreateMessage<v1::PlayResponse>(arena.get());
+    std::visit(
+        [p](const auto& e) {
+          using E = std::decay_t<decltype(e)>;
+          if constexpr (std::is_same_v<E, GameStartedEvent>) {
+            Fill(e, p->mutable_game_started());
+          } else if constexpr (std::is_same_v<E, YourTurnEvent>) {
+            Fill(e, p->mutable_your_turn());
+          } else if constexpr (std::is_same_v<E, Verdict>) {
+            Fill(e, p->mutable_verdict());
+          } else if constexpr (std::is_same_v<E, MovePlayedEvent>) {
+            Fill(e, p->mutable_move_played());
+          } else if constexpr (std::is_same_v<E, RoundEndedEvent>) {
+            ToProto(e.result, p->mutable_round_ended());
+          } else {
+            static_assert(std::is_same_v<E, GameEndedEvent>);
+            Fill(e, p->mutable_game_ended());
+          }
+        },
+        event.event);
+    return std::shared_ptr<const void>(arena, p);
+  });
+}
+
+std::shared_ptr<const v1::WatchGameResponse> WatchMessage(
+    const PublicEvent& event) {
+  return event.rendered.Get<v1::WatchGameResponse>([&event] {
+    auto w = std::make_shared<v1::WatchGameResponse>();
+    std::visit(
+        [&w](const auto& e) {
+          using E = std::decay_t<decltype(e)>;
+          if constexpr (std::is_same_v<E, GameStartedEvent>) {
+            Fill(e, w->mutable_game_started());
+          } else if constexpr (std::is_same_v<E, DealEvent>) {
+            Fill(e, w->mutable_deal());
+          } else if constexpr (std::is_same_v<E, MovePlayedEvent>) {
+            Fill(e, w->mutable_move_played());
+          } else if constexpr (std::is_same_v<E, RoundEndedEvent>) {
+            ToProto(e.result, w->mutable_round_ended());
+          } else if constexpr (std::is_same_v<E, GameEndedEvent>) {
+            Fill(e, w->mutable_game_ended());
+          } else {
+            static_assert(std::is_same_v<E, recorder::Event>);
+            Fill(e, w->mutable_record());
+          }
+        },
+        event.event);
+    return std::shared_ptr<const void>(std::move(w));
+  });
+}
+
+v1::SubmitMoveResponse VerdictResponse(const Verdict& verdict) {
+  v1::SubmitMoveResponse r;
+  Fill(verdict, r.mutable_verdict());
+  r.set_next_to_move(verdict.next_to_move);
+  r.set_status(ProtoStatus(verdict.status));
+  return r;
+}
+
+v1::GetTurnResponse TurnResponseProto(const TurnView& view) {
+  v1::GetTurnResponse r;
+  r.set_status(ProtoStatus(view.status));
+  r.set_your_turn(view.your_turn.has_value());
+  if (view.your_turn) Fill(*view.your_turn, r.mutable_turn());
+  ToProto(view.observation, r.mutable_observation());
+  if (view.ended) Fill(*view.ended, r.mutable_ended());
+  Fill(view.game, r.mutable_game());
+  return r;
 }
 
 }  // namespace cassino::service

@@ -2,13 +2,23 @@
 
 #include <utility>
 
+#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 
 namespace cassino {
 namespace {
 
+constexpr char kFieldPayload[] = "cassino.rules/submission_field";
+
+// InvalidArgument about the submission as a whole.
 absl::Status Invalid(absl::string_view message) {
   return absl::InvalidArgumentError(message);
+}
+// InvalidArgument about one field ("move.card").
+absl::Status Invalid(absl::string_view field, absl::string_view message) {
+  absl::Status status = absl::InvalidArgumentError(message);
+  status.SetPayload(kFieldPayload, absl::Cord(field));
+  return status;
 }
 
 absl::StatusOr<CardSet> ParseCards(const std::vector<std::string>& cards) {
@@ -31,10 +41,11 @@ absl::StatusOr<Move> StructuredBody(const Submission& m, Card played,
                                     CardSet table) {
   if (!m.second_card.empty() && m.kind != kSubmittedCapture) {
     return Invalid(
+        "move.second_card",
         "move.second_card is only for a pair capture (kind CAPTURE)");
   }
   if (m.value != 0 && m.kind != kSubmittedBuild) {
-    return Invalid("move.value is only for a build (kind BUILD)");
+    return Invalid("move.value", "move.value is only for a build (kind BUILD)");
   }
   switch (m.kind) {
     case kSubmittedTrail:
@@ -46,6 +57,7 @@ absl::StatusOr<Move> StructuredBody(const Submission& m, Card played,
         absl::StatusOr<Card> second = Card::Parse(m.second_card);
         if (!second.ok()) {
           return Invalid(
+              "move.second_card",
               absl::StrCat("move.second_card: ", second.status().message()));
         }
         if (*second == played || table.size() != 1 || table.contains(*second)) {
@@ -58,13 +70,14 @@ absl::StatusOr<Move> StructuredBody(const Submission& m, Card played,
       return Move::Capture(played, table);
     case kSubmittedBuild:
       if (m.value < 1 || m.value > 14) {
-        return Invalid(
-            absl::StrCat("move.value ", m.value, " is not a build value"));
+        return Invalid("move.value", absl::StrCat("move.value ", m.value,
+                                                  " is not a build value"));
       }
       if (table.empty()) return Invalid("a build must use table cards");
       return Move::Build(played, m.value, table);
     default:
-      return Invalid(absl::StrCat("move.kind ", m.kind, " is not a move kind"));
+      return Invalid("move.kind",
+                     absl::StrCat("move.kind ", m.kind, " is not a move kind"));
   }
 }
 
@@ -80,22 +93,25 @@ absl::StatusOr<Move> Structured(const Submission& m) {
   }
   absl::StatusOr<Card> card = Card::Parse(m.card);
   if (!card.ok()) {
-    return Invalid(absl::StrCat("move.card: ", card.status().message()));
+    return Invalid("move.card",
+                   absl::StrCat("move.card: ", card.status().message()));
   }
   absl::StatusOr<CardSet> table = ParseCards(m.table_cards);
   if (!table.ok()) {
-    return Invalid(
-        absl::StrCat("move.table_cards: ", table.status().message()));
+    return Invalid("move.table_cards", absl::StrCat("move.table_cards: ",
+                                                    table.status().message()));
   }
   absl::StatusOr<Move> move = StructuredBody(m, *card, *table);
   if (!move.ok()) return move;
   if (m.declared_value != 0) {
     if (move->kind == MoveKind::kTrail || move->second.valid()) {
       return Invalid(
+          "move.declared_value",
           "move.declared_value is for a card played to capture or build");
     }
     if (m.declared_value < 1 || m.declared_value > 14) {
-      return Invalid(absl::StrCat("move.declared_value ", m.declared_value,
+      return Invalid("move.declared_value",
+                     absl::StrCat("move.declared_value ", m.declared_value,
                                   " is not a card value"));
     }
     // The card's own rank is the default, as the notation writes it.
@@ -105,8 +121,8 @@ absl::StatusOr<Move> Structured(const Submission& m) {
   if (!m.pluck_card.empty()) {
     absl::StatusOr<Card> pluck = Card::Parse(m.pluck_card);
     if (!pluck.ok()) {
-      return Invalid(
-          absl::StrCat("move.pluck_card: ", pluck.status().message()));
+      return Invalid("move.pluck_card", absl::StrCat("move.pluck_card: ",
+                                                     pluck.status().message()));
     }
     if (*pluck == *card || table->contains(*pluck)) {
       return Invalid(
@@ -114,7 +130,7 @@ absl::StatusOr<Move> Structured(const Submission& m) {
     }
     *move = move->WithPluck(*pluck, m.pluck_after);
   } else if (m.pluck_after) {
-    return Invalid("move.pluck_after without a pluck_card");
+    return Invalid("move.pluck_after", "move.pluck_after without a pluck_card");
   }
   return move;
 }
@@ -122,10 +138,12 @@ absl::StatusOr<Move> Structured(const Submission& m) {
 absl::Status CheckSizes(const Submission& m) {
   if (m.notation.size() > kMaxNotation) {
     return Invalid(
+        "move.notation",
         absl::StrCat("move.notation is longer than ", kMaxNotation, " bytes"));
   }
   if (m.table_cards.size() > kMaxTableCards) {
-    return Invalid(absl::StrCat("move.table_cards lists more than ",
+    return Invalid("move.table_cards",
+                   absl::StrCat("move.table_cards lists more than ",
                                 kMaxTableCards, " cards"));
   }
   auto too_long = [](const std::string& s) { return s.size() > kMaxCardField; };
@@ -134,13 +152,15 @@ absl::Status CheckSizes(const Submission& m) {
         {"second_card", &m.second_card},
         {"pluck_card", &m.pluck_card}}) {
     if (too_long(*text)) {
-      return Invalid(absl::StrCat("move.", field, " is longer than ",
+      return Invalid(absl::StrCat("move.", field),
+                     absl::StrCat("move.", field, " is longer than ",
                                   kMaxCardField, " bytes"));
     }
   }
   for (const std::string& c : m.table_cards) {
     if (too_long(c)) {
-      return Invalid(absl::StrCat("move.table_cards: a card is longer than ",
+      return Invalid("move.table_cards",
+                     absl::StrCat("move.table_cards: a card is longer than ",
                                   kMaxCardField, " bytes"));
     }
   }
@@ -167,11 +187,13 @@ absl::StatusOr<Move> Interpret(const Submission& m) {
   }
   absl::StatusOr<Move> parsed = Move::Parse(m.notation);
   if (!parsed.ok()) {
-    return Invalid(absl::StrCat("move.notation: ", parsed.status().message()));
+    return Invalid("move.notation",
+                   absl::StrCat("move.notation: ", parsed.status().message()));
   }
   if (!structured) {
     if (!m.NotationOnly()) {
       return Invalid(
+          "move.notation",
           "move.notation is given with other fields but no move.kind: give "
           "the notation alone, or the kind and every field in agreement");
     }
@@ -180,7 +202,8 @@ absl::StatusOr<Move> Interpret(const Submission& m) {
   absl::StatusOr<Move> fields = Structured(m);
   if (!fields.ok()) return fields.status();
   if (!(*fields == *parsed)) {
-    return Invalid(absl::StrCat("move.notation \"", parsed->ToString(),
+    return Invalid("move.notation",
+                   absl::StrCat("move.notation \"", parsed->ToString(),
                                 "\" and the structured fields (",
                                 fields->ToString(), ") disagree"));
   }
@@ -200,6 +223,11 @@ Submission ClipSubmission(Submission m) {
   }
   for (std::string& c : m.table_cards) clip(c, kMaxCardField);
   return m;
+}
+
+std::string SubmissionErrorField(const absl::Status& status) {
+  absl::optional<absl::Cord> field = status.GetPayload(kFieldPayload);
+  return field ? std::string(*field) : "move";
 }
 
 }  // namespace cassino

@@ -55,8 +55,13 @@ inline constexpr size_t kMaxNotation = 256;
 inline constexpr size_t kMaxCardField = 8;
 inline constexpr size_t kMaxTableCards = 52;
 
-// The move the fields describe (syntax and shape, not legality).
+// The move the fields describe (syntax and shape, not legality). An error
+// names the field it is about (SubmissionErrorField).
 absl::StatusOr<Move> Interpret(const Submission& submission);
+
+// The request field an error of Interpret is about, e.g. "move.card";
+// "move" when it is about the submission as a whole (or not Interpret's).
+std::string SubmissionErrorField(const absl::Status& status);
 
 // The submission with each field cut one unit past its limit (bytes of a
 // text, entries of the list), which Interpret refuses just as the whole.
