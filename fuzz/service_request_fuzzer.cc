@@ -50,12 +50,17 @@
 #include "referee/deadline_timer.h"
 #include "referee/game_session.h"
 #include "referee/registry.h"
+#include "referee/session_messages.h"
 
 namespace {
 
 namespace v1 = ::cassino::v1;
 using cassino::fuzz::Fail;
 using cassino::service::GameSession;
+using cassino::service::TurnResponseProto;
+using cassino::service::TurnView;
+using cassino::service::Verdict;
+using cassino::service::VerdictResponse;
 
 constexpr char kAdminToken[] = "fuzz-admin-token";
 constexpr char kSeed[] =
@@ -74,24 +79,24 @@ struct Referee {
 Referee* referee = nullptr;
 
 // Waits for a reply given through a callback; fails if it never comes.
-template <typename Response>
+// (The core's replies carry an absl::Status, the edge's a grpc::Status.)
+template <typename Response, typename Status = grpc::Status>
 struct Reply {
   struct State {
     std::atomic<int> calls{0};
-    std::promise<std::pair<grpc::Status, Response>> promise;
+    std::promise<std::pair<Status, Response>> promise;
   };
   std::shared_ptr<State> state = std::make_shared<State>();
 
-  std::function<void(const grpc::Status&, const Response&)> Callback() {
-    return [state = state](const grpc::Status& s, const Response& r) {
+  std::function<void(const Status&, const Response&)> Callback() {
+    return [state = state](const Status& s, const Response& r) {
       if (state->calls.fetch_add(1) != 0) {
         Fail("a reply was given twice", "");
       }
       state->promise.set_value({s, r});
     };
   }
-  std::pair<grpc::Status, Response> Wait(const char* what,
-                                         const std::string& input) {
+  std::pair<Status, Response> Wait(const char* what, const std::string& input) {
     auto future = state->promise.get_future();
     if (future.wait_for(kReplyTimeout) != std::future_status::ready) {
       Fail(std::string("no reply to ") + what + " within 5 s", input);
@@ -132,9 +137,10 @@ void WriteSeed(const std::filesystem::path& dir, const std::string& name,
 
 void WriteSeeds(const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir);
-  Reply<v1::GetTurnResponse> reply;
+  Reply<TurnView, absl::Status> reply;
   referee->game->GetTurn(0, false, reply.Callback());
-  auto [status, turn] = reply.Wait("GetTurn", "");
+  auto [status, view] = reply.Wait("GetTurn", "");
+  const v1::GetTurnResponse turn = TurnResponseProto(view);
   WriteSeed(dir, "create_game", 0, FuzzedGameRequest());
   v1::GetTurnRequest get_turn;
   WriteSeed(dir, "get_turn", 3, get_turn);
@@ -162,9 +168,15 @@ void WriteSeeds(const std::filesystem::path& dir) {
 
 void Submit(int seat, int turn, const v1::Move& move,
             const std::string& input) {
-  Reply<v1::SubmitMoveResponse> reply;
-  referee->game->Submit(seat, turn, move, reply.Callback());
-  auto [status, response] = reply.Wait("Submit", input);
+  Reply<Verdict, absl::Status> reply;
+  // As the edge does: the wire's fields once into a Submission.
+  referee->game->Submit(seat, turn, cassino::convert::SubmissionOf(move),
+                        reply.Callback());
+  auto [status, verdict] = reply.Wait("Submit", input);
+  if (verdict.accepted != status.ok()) {
+    Fail("a verdict's `accepted` disagrees with its status", input);
+  }
+  const v1::SubmitMoveResponse response = VerdictResponse(verdict);
   if (status.ok()) {
     if (!response.verdict().accepted()) {
       Fail("an OK submission is not accepted", input);
@@ -180,9 +192,10 @@ void Submit(int seat, int turn, const v1::Move& move,
 }
 
 void GetTurn(int seat, const std::string& input) {
-  Reply<v1::GetTurnResponse> reply;
+  Reply<TurnView, absl::Status> reply;
   referee->game->GetTurn(seat, /*wait=*/false, reply.Callback());
-  reply.Wait("GetTurn(wait=false)", input);
+  auto [status, view] = reply.Wait("GetTurn(wait=false)", input);
+  if (status.ok()) TurnResponseProto(view);  // (rendered as the edge does)
 }
 
 }  // namespace
@@ -228,8 +241,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   if (referee->game->over()) NewGame();
   GameSession& game = *referee->game;
-  const v1::GameInfo info = game.Info();
-  int seat = info.to_move() >= 0 ? info.to_move() : 0;
+  const cassino::service::GameInfo info = game.Info();
+  int seat = info.to_move >= 0 ? info.to_move : 0;
   if (selector & 0x80) seat = ((selector >> 4) & 1) % game.players();
 
   switch (selector & 7) {
@@ -287,7 +300,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       v1::GetGameRequest request;
       if (!request.ParseFromArray(body, body_size)) return 0;
       const std::string id =
-          request.game_id().empty() ? info.game_id() : request.game_id();
+          request.game_id().empty() ? info.game_id : request.game_id();
       v1::GameInfo got;
       referee->registry->GetGame(id, &got);
       break;
@@ -303,7 +316,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       v1::AbortGameRequest request;
       if (!request.ParseFromArray(body, body_size)) return 0;
       std::shared_ptr<GameSession> target = referee->registry->Find(
-          request.game_id().empty() ? info.game_id() : request.game_id());
+          request.game_id().empty() ? info.game_id : request.game_id());
       if (target) {
         // As the handler does: a default reason, at most 256 bytes.
         (void)target->Abort(request.reason().empty()

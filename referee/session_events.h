@@ -130,11 +130,12 @@ struct TurnView {
 
 // One thing a seat's Play stream is sent.
 struct SeatEvent {
-  using Variant = std::variant<GameStartedEvent, YourTurnEvent, Verdict,
-                               MovePlayedEvent, RoundEndedEvent, GameEndedEvent>;
+  using Variant =
+      std::variant<GameStartedEvent, YourTurnEvent, Verdict, MovePlayedEvent,
+                   RoundEndedEvent, GameEndedEvent>;
   template <typename E>
-    requires std::is_constructible_v<Variant, E&&>
-  SeatEvent(E&& e) : event(std::forward<E>(e)) {}  // NOLINT: implicit
+  requires std::is_constructible_v<Variant, E&&> SeatEvent(E&& e)
+      : event(std::forward<E>(e)) {}  // NOLINT: implicit
 
   Variant event;
   RenderSlot rendered;
@@ -143,11 +144,12 @@ struct SeatEvent {
 // One thing a spectator is sent: the live events, or once the game has
 // ended and its seed may be shown, each event of its record.
 struct PublicEvent {
-  using Variant = std::variant<GameStartedEvent, DealEvent, MovePlayedEvent,
-                               RoundEndedEvent, GameEndedEvent, recorder::Event>;
+  using Variant =
+      std::variant<GameStartedEvent, DealEvent, MovePlayedEvent,
+                   RoundEndedEvent, GameEndedEvent, recorder::Event>;
   template <typename E>
-    requires std::is_constructible_v<Variant, E&&>
-  PublicEvent(E&& e) : event(std::forward<E>(e)) {}  // NOLINT: implicit
+  requires std::is_constructible_v<Variant, E&&> PublicEvent(E&& e)
+      : event(std::forward<E>(e)) {}  // NOLINT: implicit
 
   Variant event;
   RenderSlot rendered;

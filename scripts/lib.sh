@@ -80,7 +80,7 @@ build() {
 
 # The libFuzzer targets (fuzz/) and their seed corpora.
 FUZZ_TARGETS=(move_parser_fuzzer position_parser_fuzzer rules_parser_fuzzer
-              record_import_fuzzer service_request_fuzzer)
+              record_import_fuzzer service_request_fuzzer session_fuzzer)
 
 # run_fuzzers BUILD_DIR SECONDS: runs every fuzz target built in BUILD_DIR on
 # a copy of its seed corpus (BUILD_DIR/fuzz-corpus/<target>, which grows

@@ -18,23 +18,13 @@
 #include "gtest/gtest.h"
 #include "recorder/recorder.h"
 #include "referee/server.h"
+#include "tests/temp_dir.h"
 
 namespace cassino::testing {
 
 namespace v1 = ::cassino::v1;
 
 inline constexpr char kAdminToken[] = "test-admin-token";
-
-// A fresh directory per test.
-inline std::filesystem::path TempDir() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  std::filesystem::path dir =
-      std::filesystem::temp_directory_path() /
-      (std::string("cassino_") + info->test_suite_name() + "_" + info->name() +
-       "_" + std::to_string(std::random_device{}()));
-  std::filesystem::create_directories(dir);
-  return dir;
-}
 
 inline constexpr char kSeed[] =
     "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
