@@ -42,8 +42,7 @@ v1::LobbyResponse LobbyResponseOf(const LobbyEvent& event);
 // Tournaments. INVALID_ARGUMENT ("spec.format") for a format this referee
 // does not know.
 absl::StatusOr<TournamentSpec> TournamentSpecOf(const v1::TournamentSpec& spec);
-void TournamentInfoToProto(const TournamentInfo& info,
-                           v1::TournamentInfo* out);
+void TournamentInfoToProto(const TournamentInfo& info, v1::TournamentInfo* out);
 
 }  // namespace cassino::service
 

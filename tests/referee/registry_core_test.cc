@@ -72,7 +72,8 @@ class RegistryCoreTest : public ::testing::Test {
   // CreateGame, waited for.
   absl::StatusOr<CreatedGame> Create(const GameSpec& spec,
                                      const CreateOptions& options = {}) {
-    auto promise = std::make_shared<std::promise<absl::StatusOr<CreatedGame>>>();
+    auto promise =
+        std::make_shared<std::promise<absl::StatusOr<CreatedGame>>>();
     std::future<absl::StatusOr<CreatedGame>> future = promise->get_future();
     registry_->CreateGame(
         spec,
@@ -146,10 +147,9 @@ TEST_F(RegistryCoreTest, CreatesAGameFromASpec) {
 
   // The token plays seat 0 of that game, and only of that game.
   SeatAccess access;
-  ASSERT_TRUE(registry_
-                  ->AuthorizeSeat(created->seats[0].token, "core-game-1",
-                                  &access)
-                  .ok());
+  ASSERT_TRUE(
+      registry_->AuthorizeSeat(created->seats[0].token, "core-game-1", &access)
+          .ok());
   EXPECT_EQ(access.seat, 0);
   ASSERT_NE(access.game, nullptr);
   const absl::Status other =
@@ -185,8 +185,8 @@ TEST_F(RegistryCoreTest, RefusesABadSpecNamingTheField) {
   {
     GameSpec one = TwoSeats();
     one.seats.resize(1);
-    cases.push_back(
-        {"one seat", one, "seats", "a game has 2 to 6 seats; the request has 1"});
+    cases.push_back({"one seat", one, "seats",
+                     "a game has 2 to 6 seats; the request has 1"});
   }
   {
     GameSpec bank = TwoSeats();
