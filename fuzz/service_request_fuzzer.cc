@@ -49,8 +49,10 @@
 #include "recorder/recorder.h"
 #include "referee/deadline_timer.h"
 #include "referee/game_session.h"
+#include "referee/grpc_status.h"
 #include "referee/registry.h"
 #include "referee/session_messages.h"
+#include "referee/wire_convert.h"
 
 namespace {
 
@@ -117,11 +119,29 @@ v1::CreateGameRequest FuzzedGameRequest() {
   return request;
 }
 
+// Creates a game from `request` as the CreateGame handler does (through
+// the edge's conversions) and waits for the answer.
+std::pair<grpc::Status, v1::CreateGameResponse> CreateGame(
+    const v1::CreateGameRequest& request, const char* what,
+    const std::string& input) {
+  Reply<v1::CreateGameResponse> reply;
+  referee->registry->CreateGame(
+      cassino::service::GameSpecOf(request),
+      [done = reply.Callback()](
+          absl::StatusOr<cassino::service::CreatedGame> created) {
+        v1::CreateGameResponse response;
+        if (created.ok()) {
+          cassino::service::CreatedGameToProto(*created, &response);
+        }
+        done(cassino::service::ToGrpc(created.status()), response);
+      });
+  return reply.Wait(what, input);
+}
+
 // (Re)creates the fuzzed game.
 void NewGame() {
-  Reply<v1::CreateGameResponse> reply;
-  referee->registry->CreateGame(FuzzedGameRequest(), reply.Callback());
-  auto [status, response] = reply.Wait("creating the fuzzed game", "");
+  auto [status, response] =
+      CreateGame(FuzzedGameRequest(), "creating the fuzzed game", "");
   if (!status.ok())
     Fail("cannot create the game: " + status.error_message(), "");
   referee->game = referee->registry->Find(response.game_id());
@@ -249,9 +269,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     case 0: {
       v1::CreateGameRequest request;
       if (!request.ParseFromArray(body, body_size)) return 0;
-      Reply<v1::CreateGameResponse> reply;
-      referee->registry->CreateGame(request, reply.Callback());
-      auto [status, response] = reply.Wait("CreateGame", input);
+      auto [status, response] = CreateGame(request, "CreateGame", input);
       if (status.ok() && !referee->registry->Find(response.game_id())) {
         Fail("a created game is not registered", input);
       }
@@ -301,15 +319,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (!request.ParseFromArray(body, body_size)) return 0;
       const std::string id =
           request.game_id().empty() ? info.game_id : request.game_id();
-      v1::GameInfo got;
-      referee->registry->GetGame(id, &got);
+      absl::StatusOr<cassino::service::GameInfo> got =
+          referee->registry->GetGame(id);
+      if (got.ok()) {
+        v1::GameInfo rendered;
+        cassino::service::InfoToProto(*got, &rendered);
+      }
       break;
     }
     case 6: {
       v1::ListGamesRequest request;
       if (!request.ParseFromArray(body, body_size)) return 0;
-      v1::ListGamesResponse response;
-      referee->registry->ListGames(request, &response);
+      absl::StatusOr<cassino::service::GameQuery> query =
+          cassino::service::GameQueryOf(request);
+      if (query.ok()) referee->registry->ListGames(*query).IgnoreError();
       break;
     }
     case 7: {

@@ -72,9 +72,9 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   char tmpl[] = "/tmp/cassino_session_fuzz_XXXXXX";
   if (mkdtemp(tmpl) == nullptr) Fail("mkdtemp failed", "");
   fixture->dir = tmpl;
-  auto recorder = cassino::recorder::Recorder::Open(
-      (fixture->dir / "fuzz.db").string(),
-      cassino::recorder::Durability::kNormal);
+  auto recorder =
+      cassino::recorder::Recorder::Open((fixture->dir / "fuzz.db").string(),
+                                        cassino::recorder::Durability::kNormal);
   if (!recorder.ok()) Fail("cannot open the database", "");
   fixture->recorder = std::move(*recorder);
   std::atexit([] {
@@ -105,12 +105,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   header.clock = {1000, 1000, 3};
   absl::Notification created;
   absl::Status create_status;
-  std::shared_ptr<GameSession> game = GameSession::Create(
-      deps, header, std::move(*dealt),
-      [&](absl::Status s, std::shared_ptr<GameSession>) {
-        create_status = s;
-        created.Notify();
-      });
+  std::shared_ptr<GameSession> game =
+      GameSession::Create(deps, header, std::move(*dealt),
+                          [&](absl::Status s, std::shared_ptr<GameSession>) {
+                            create_status = s;
+                            created.Notify();
+                          });
   if (!created.WaitForNotificationWithTimeout(absl::Seconds(5)) ||
       !create_status.ok()) {
     Fail("the game was not created", input);
@@ -184,10 +184,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Let every write land, then read the record back.
   absl::Notification aborted;
   if (!game->over()) {
-    if (!game->Abort("fuzz", [&](const absl::Status&,
-                                 const cassino::service::GameInfo&) {
-          aborted.Notify();
-        }).ok()) {
+    if (!game->Abort(
+                 "fuzz",
+                 [&](const absl::Status&, const cassino::service::GameInfo&) {
+                   aborted.Notify();
+                 })
+             .ok()) {
       Fail("a running game refused its abort", input);
     }
     if (!aborted.WaitForNotificationWithTimeout(absl::Seconds(5))) {

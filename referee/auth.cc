@@ -5,9 +5,6 @@
 
 #include <cstdlib>
 
-#include "absl/strings/ascii.h"
-#include "absl/strings/match.h"
-
 namespace cassino::service {
 
 Seed RandomBytes32() {
@@ -30,20 +27,6 @@ std::string HashToken(absl::string_view token) {
 bool ConstantTimeEquals(absl::string_view a, absl::string_view b) {
   if (a.size() != b.size()) return false;
   return CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
-}
-
-std::optional<std::string> BearerToken(
-    const std::multimap<grpc::string_ref, grpc::string_ref>& metadata) {
-  auto it = metadata.find("authorization");
-  if (it == metadata.end()) return std::nullopt;
-  absl::string_view value(it->second.data(), it->second.size());
-  constexpr absl::string_view kPrefix = "Bearer ";
-  if (value.size() <= kPrefix.size() || value.size() > 512 ||
-      !absl::StartsWithIgnoreCase(value, kPrefix)) {
-    return std::nullopt;
-  }
-  value.remove_prefix(kPrefix.size());
-  return std::string(absl::StripAsciiWhitespace(value));
 }
 
 }  // namespace cassino::service

@@ -10,7 +10,6 @@
 #include "referee/auth.h"
 #include "referee/errors.h"
 #include "referee/page_token.h"
-#include "referee/session_messages.h"
 #include "referee/wall_clock.h"
 
 namespace cassino::service {
@@ -82,20 +81,19 @@ absl::Status Lobby::Load() {
 // ---------------------------------------------------------------------------
 // Organiser calls.
 
-void Lobby::Register(const v1::RegisterBotRequest& request,
-                     AccountReply reply) {
+void Lobby::Register(const BotRegistration& registration, AccountReply reply) {
   auto invalid = [&](absl::string_view field, absl::string_view message) {
-    reply(InvalidField(field, message), v1::BotAccount(), "");
+    reply(InvalidField(field, message));
   };
-  if (!ValidAccountName(request.name())) {
+  if (!ValidAccountName(registration.name)) {
     return invalid(
         "name",
         absl::StrCat("name must be 1 to ", kMaxAccountName,
                      " characters, each a letter, a digit, '-', '_' or '.'"));
   }
   for (const auto& [field, text, max] :
-       {std::tuple{"owner", &request.owner(), kMaxOwner},
-        std::tuple{"contact", &request.contact(), kMaxContact}}) {
+       {std::tuple{"owner", &registration.owner, kMaxOwner},
+        std::tuple{"contact", &registration.contact, kMaxContact}}) {
     if (absl::Status s = recorder::CheckDisplayText(*text, field, max);
         !s.ok()) {
       return invalid(field, s.message());
@@ -103,9 +101,9 @@ void Lobby::Register(const v1::RegisterBotRequest& request,
   }
   const std::string key = NewToken();
   recorder::BotAccountRow row;
-  row.name = request.name();
-  row.owner = request.owner();
-  row.contact = request.contact();
+  row.name = registration.name;
+  row.owner = registration.owner;
+  row.contact = registration.contact;
   row.key_hash = HashToken(key);
   row.created_us = UnixMicros();
   row.key_us = row.created_us;
@@ -114,8 +112,7 @@ void Lobby::Register(const v1::RegisterBotRequest& request,
     auto [it, inserted] = accounts_.try_emplace(row.name);
     if (!inserted) {
       reply(Error(absl::StatusCode::kAlreadyExists, Reason::kBotExists,
-                  absl::StrCat("bot account '", row.name, "' already exists")),
-            v1::BotAccount(), "");
+                  absl::StrCat("bot account '", row.name, "' already exists")));
       return;
     }
     // A placeholder until the insert commits: not seatable, no key.
@@ -125,7 +122,7 @@ void Lobby::Register(const v1::RegisterBotRequest& request,
   }
   recorder_->InsertAccount(row, [this, row, key,
                                  reply = std::move(reply)](absl::Status s) {
-    v1::BotAccount out;
+    AccountChange out;
     {
       absl::MutexLock lock(&mu_);
       if (!s.ok()) {
@@ -135,17 +132,17 @@ void Lobby::Register(const v1::RegisterBotRequest& request,
         a.row = row;
         a.changing = false;
         by_key_[row.key_hash] = row.name;
-        ToProto(a, &out);
+        out.account = View(a);
       }
     }
     if (!s.ok()) {
       reply(absl::IsAlreadyExists(s) ? Error(absl::StatusCode::kAlreadyExists,
                                              Reason::kBotExists, s.message())
-                                     : Unrecorded(s),
-            v1::BotAccount(), "");
+                                     : Unrecorded(s));
       return;
     }
-    reply(absl::OkStatus(), out, key);
+    out.key = key;
+    reply(std::move(out));
   });
 }
 
@@ -171,7 +168,7 @@ void Lobby::Rotate(const std::string& name, AccountReply reply) {
   {
     absl::MutexLock lock(&mu_);
     if (absl::Status s = BeginChange(name, &row); !s.ok()) {
-      reply(s, v1::BotAccount(), "");
+      reply(s);
       return;
     }
   }
@@ -186,7 +183,7 @@ void Lobby::Revoke(const std::string& name, AccountReply reply) {
   {
     absl::MutexLock lock(&mu_);
     if (absl::Status s = BeginChange(name, &row); !s.ok()) {
-      reply(s, v1::BotAccount(), "");
+      reply(s);
       return;
     }
   }
@@ -199,7 +196,7 @@ void Lobby::Commit(recorder::BotAccountRow row, bool revoke, std::string key,
                    AccountReply reply) {
   recorder_->UpdateAccount(
       row, [this, row, revoke, key, reply = std::move(reply)](absl::Status s) {
-        v1::BotAccount out;
+        AccountChange out;
         std::shared_ptr<LobbyChannel> closed;
         std::vector<QueuedSeat> revoked;
         {
@@ -217,7 +214,7 @@ void Lobby::Commit(recorder::BotAccountRow row, bool revoke, std::string key,
             a.offered.clear();
             if (closed) a.absent_since_us = UnixMicros();
             if (revoke) revoked = a.queue;
-            ToProto(a, &out);
+            out.account = View(a);
             Changed();
           }
         }
@@ -230,63 +227,64 @@ void Lobby::Commit(recorder::BotAccountRow row, bool revoke, std::string key,
                      : "this bot's key was rotated; connect with the new key"));
         }
         if (!s.ok()) {
-          reply(Unrecorded(s), v1::BotAccount(), "");
+          reply(Unrecorded(s));
           return;
         }
-        reply(absl::OkStatus(), out, key);
+        out.key = key;
+        reply(std::move(out));
       });
 }
 
-absl::Status Lobby::Get(const std::string& name, v1::BotAccount* out) const {
+absl::StatusOr<BotAccount> Lobby::Get(const std::string& name) const {
   absl::MutexLock lock(&mu_);
   auto it = accounts_.find(name);
   // (key_us is 0 only while the account is being registered.)
   if (it == accounts_.end() || it->second.row.key_us == 0) {
     return NoAccount(name);
   }
-  ToProto(it->second, out);
-  return absl::OkStatus();
+  return View(it->second);
 }
 
-absl::Status Lobby::List(const v1::ListBotsRequest& request,
-                         v1::ListBotsResponse* out) const {
-  absl::StatusOr<int> page_size = PageSize(request.page_size());
+absl::StatusOr<BotPage> Lobby::List(const BotQuery& query) const {
+  absl::StatusOr<int> page_size = PageSize(query.page_size);
   if (!page_size.ok()) return page_size.status();
   // The token's key is the last name of the previous page.
   std::string after;
-  if (!request.page_token().empty()) {
+  if (!query.page_token.empty()) {
     absl::StatusOr<std::vector<std::string>> key =
-        PageKey(request.page_token(), "bots", {}, 1);
+        PageKey(query.page_token, "bots", {}, 1);
     if (!key.ok()) return key.status();
     after = (*key)[0];
   }
+  BotPage page;
   absl::MutexLock lock(&mu_);
-  auto it = request.page_token().empty() ? accounts_.begin()
-                                         : accounts_.upper_bound(after);
+  auto it = query.page_token.empty() ? accounts_.begin()
+                                     : accounts_.upper_bound(after);
   for (; it != accounts_.end(); ++it) {
     const Account& account = it->second;
     if (account.row.key_us == 0) continue;  // being registered
-    if (out->bots_size() == *page_size) {
-      out->set_next_page_token(
-          PageToken("bots", {}, {out->bots(out->bots_size() - 1).name()}));
+    if (static_cast<int>(page.bots.size()) == *page_size) {
+      page.next_page_token = PageToken("bots", {}, {page.bots.back().name});
       break;
     }
-    ToProto(account, out->add_bots());
+    page.bots.push_back(View(account));
   }
-  return absl::OkStatus();
+  return page;
 }
 
-void Lobby::ToProto(const Account& a, v1::BotAccount* out) const {
-  out->set_name(a.row.name);
-  out->set_owner(a.row.owner);
-  out->set_contact(a.row.contact);
-  out->set_created_unix_ms(a.row.created_us / 1000);
-  out->set_key_issued_unix_ms(a.row.key_us / 1000);
-  out->set_revoked(a.row.revoked_us != 0);
-  out->set_revoked_unix_ms(a.row.revoked_us / 1000);
-  out->set_connected(a.channel != nullptr);
-  out->set_capacity(a.channel != nullptr ? a.capacity : 0);
-  out->set_unfinished_seats(static_cast<int>(a.queue.size()));
+BotAccount Lobby::View(const Account& a) const {
+  BotAccount out;
+  out.name = a.row.name;
+  out.owner = a.row.owner;
+  out.contact = a.row.contact;
+  out.created_us = a.row.created_us;
+  out.key_issued_us = a.row.key_us;
+  out.revoked = a.row.revoked_us != 0;
+  out.revoked_us = a.row.revoked_us;
+  out.connected = a.channel != nullptr;
+  out.capacity = a.channel != nullptr ? a.capacity : 0;
+  out.unfinished_seats = static_cast<int>(a.queue.size());
+  return out;
 }
 
 // ---------------------------------------------------------------------------
@@ -383,12 +381,8 @@ absl::Status Lobby::Connect(const std::string& key_hash, int capacity,
       }
     }
     a.offered.clear();
-    v1::LobbyResponse welcome;
-    welcome.mutable_welcome()->set_account(a.row.name);
-    welcome.mutable_welcome()->set_capacity(capacity);
-    welcome.mutable_welcome()->set_unfinished_seats(
-        static_cast<int>(a.queue.size()));
-    channel->Send(std::move(welcome));
+    channel->Send(LobbyEvent(
+        LobbyWelcome{a.row.name, capacity, static_cast<int>(a.queue.size())}));
     channel->Flush();
     OfferMore(a);
     Changed();
@@ -481,12 +475,8 @@ void Lobby::Deliver(const std::string& name, uint64_t connection,
     Changed();
     return;
   }
-  v1::LobbyResponse offer;
-  v1::GameOffer* o = offer.mutable_offer();
-  GameStartedToProto(game->GameStarted(seat), o->mutable_game());
-  o->set_token(*token);
-  o->set_reoffer(reoffer);
-  a.channel->Send(std::move(offer));
+  a.channel->Send(LobbyEvent(
+      SeatOffer{game->GameStarted(seat), *std::move(token), reoffer}));
   a.channel->Flush();
 }
 

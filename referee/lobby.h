@@ -36,13 +36,13 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
-#include "cassino/v1/referee_service.pb.h"
 #include "recorder/recorder.h"
 #include "referee/channel.h"
 #include "referee/game_session.h"
@@ -54,9 +54,64 @@ namespace cassino::service {
 inline constexpr size_t kMaxAccountName = 64;
 bool ValidAccountName(const std::string& name);
 
+// A bot account as the organiser sees it (never its key). Times are Unix
+// microseconds; 0 when it never happened.
+struct BotAccount {
+  std::string name;
+  std::string owner;
+  std::string contact;
+  int64_t created_us = 0;
+  int64_t key_issued_us = 0;
+  bool revoked = false;
+  int64_t revoked_us = 0;
+  bool connected = false;  // has an open Lobby stream
+  int capacity = 0;        // of that stream; 0 when not connected
+  int unfinished_seats = 0;
+};
+
+// An account to register.
+struct BotRegistration {
+  std::string name;
+  std::string owner;
+  std::string contact;
+};
+
+// The answer to an account change: the account, and its new key when one
+// was issued (register, rotate; shown once), empty otherwise.
+struct AccountChange {
+  BotAccount account;
+  std::string key;
+};
+
+// A listing of the accounts, by name.
+struct BotQuery {
+  int page_size = 0;       // 0: the default
+  std::string page_token;  // from the previous page
+};
+struct BotPage {
+  std::vector<BotAccount> bots;
+  std::string next_page_token;  // empty on the last page
+};
+
+// What a Lobby stream tells its bot: first a welcome, then offers.
+struct LobbyWelcome {
+  std::string account;
+  int capacity = 0;
+  int unfinished_seats = 0;  // the account's seats in unfinished games
+};
+// A seat offered to the bot: `token` plays the seat `game` describes (as
+// that seat is told it). `reoffer`: offered before (an earlier connection,
+// or before a restart).
+struct SeatOffer {
+  GameStartedEvent game;
+  std::string token;
+  bool reoffer = false;
+};
+using LobbyEvent = std::variant<LobbyWelcome, SeatOffer>;
+
 class Lobby {
  public:
-  using LobbyChannel = Channel<v1::LobbyResponse>;
+  using LobbyChannel = Channel<LobbyEvent>;
   // Called once with the new seat token, or why none could be made.
   using TokenCallback = std::function<void(absl::StatusOr<std::string>)>;
   // What the lobby needs from the registry (which owns the seat tokens).
@@ -71,10 +126,8 @@ class Lobby {
     std::function<void(const std::shared_ptr<GameSession>& game, int seat)>
         revoke_seat;
   };
-  // The reply to an account change: the account, and the key when one was
-  // issued (empty otherwise).
-  using AccountReply = std::function<void(
-      const absl::Status&, const v1::BotAccount&, const std::string& key)>;
+  // The reply to an account change.
+  using AccountReply = std::function<void(absl::StatusOr<AccountChange>)>;
 
   // `recorder` must outlive the lobby.
   Lobby(recorder::Recorder* recorder, Hooks hooks);
@@ -82,15 +135,19 @@ class Lobby {
   // Loads the accounts from the database; call once before anything else.
   absl::Status Load();
 
-  // Organiser calls. `reply` runs once the change is on disk (or failed).
-  void Register(const v1::RegisterBotRequest& request, AccountReply reply);
+  // Organiser calls. `reply` runs once the change is on disk (or failed):
+  // INVALID_ARGUMENT naming the field ("name", "owner", "contact") for a
+  // malformed registration, ALREADY_EXISTS (BOT_EXISTS) for a taken name,
+  // NOT_FOUND (BOT_NOT_FOUND) for an unknown account, ABORTED
+  // (CONCURRENT_CHANGE) while another change to it is being recorded,
+  // UNAVAILABLE (RECORD_UNAVAILABLE) when the write failed.
+  void Register(const BotRegistration& registration, AccountReply reply);
   void Rotate(const std::string& name, AccountReply reply);
   void Revoke(const std::string& name, AccountReply reply);
-  absl::Status Get(const std::string& name, v1::BotAccount* out) const;
-  // A page of the accounts, by name (ListBots: page_size and page_token,
-  // INVALID_ARGUMENT when out of range or not a token of this list).
-  absl::Status List(const v1::ListBotsRequest& request,
-                    v1::ListBotsResponse* out) const;
+  absl::StatusOr<BotAccount> Get(const std::string& name) const;
+  // A page of the accounts, by name; INVALID_ARGUMENT for a page size out
+  // of range ("page_size") or a token not of this list ("page_token").
+  absl::StatusOr<BotPage> List(const BotQuery& query) const;
 
   // OK if `account` may be seated in a new game: NOT_FOUND if unknown,
   // FAILED_PRECONDITION if revoked.
@@ -167,7 +224,7 @@ class Lobby {
   void Deliver(const std::string& name, uint64_t connection,
                const std::shared_ptr<GameSession>& game, int seat, bool reoffer,
                absl::StatusOr<std::string> token);
-  void ToProto(const Account& account, v1::BotAccount* out) const
+  BotAccount View(const Account& account) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Starts a change of an existing account: checks it exists and no other
   // change is running, marks it changing and returns its row.

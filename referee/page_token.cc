@@ -11,7 +11,6 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "referee/errors.h"
-#include "referee/grpc_status.h"
 #include "referee/wall_clock.h"
 
 namespace cassino::service {

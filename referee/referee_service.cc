@@ -8,11 +8,13 @@
 #include "absl/synchronization/mutex.h"
 #include "proto/convert.h"
 #include "recorder/display_text.h"
+#include "referee/bearer.h"
 #include "referee/channel.h"
 #include "referee/errors.h"
 #include "referee/grpc_status.h"
 #include "referee/session_messages.h"
 #include "referee/wall_clock.h"
+#include "referee/wire_convert.h"
 
 namespace cassino::service {
 namespace {
@@ -39,8 +41,8 @@ auto FinishWith(grpc::ServerUnaryReactor* reactor, Response* response) {
 grpc::Status AdmitBot(Registry& registry,
                       const grpc::CallbackServerContext& context,
                       const std::string& game_id, SeatAccess* access) {
-  grpc::Status status =
-      registry.AuthorizeSeat(context.client_metadata(), game_id, access);
+  grpc::Status status = ToGrpc(registry.AuthorizeSeat(
+      BearerToken(context.client_metadata()), game_id, access));
   if (status.ok() && !access->game->Admit(access->seat)) {
     status = TooManyRequests();
   }
@@ -54,6 +56,9 @@ std::shared_ptr<const v1::PlayResponse> Render(const SeatEvent& event) {
 }
 std::shared_ptr<const v1::WatchGameResponse> Render(const PublicEvent& event) {
   return WatchMessage(event);
+}
+std::shared_ptr<const v1::LobbyResponse> Render(const LobbyEvent& event) {
+  return std::make_shared<const v1::LobbyResponse>(LobbyResponseOf(event));
 }
 
 // A Channel of the core's `Event`s writing to one server stream (bidi or
@@ -191,8 +196,8 @@ class PlayReactor final
       : channel_(std::make_shared<Channel>(
             this, registry->limits().stream_queue_max)),
         read_pause_(registry->limits().stream_read_pause) {
-    grpc::Status auth =
-        registry->AuthorizeSeat(context->client_metadata(), "", &access_);
+    absl::Status auth = registry->AuthorizeSeat(
+        BearerToken(context->client_metadata()), "", &access_);
     if (!auth.ok()) {
       channel_->Close(auth);
       return;
@@ -410,7 +415,8 @@ class WatchReactor final
   bool admitted_ = false;  // counted by AdmitWatcher
 };
 
-// A bot's Lobby stream: offers are sent by the Lobby through the channel.
+// A bot's Lobby stream: the Lobby sends its events (welcome, offers)
+// through a channel that writes each as a LobbyResponse.
 class LobbyReactor final : public grpc::ServerWriteReactor<v1::LobbyResponse> {
  public:
   LobbyReactor(Registry* registry, grpc::CallbackServerContext* context,
@@ -418,8 +424,9 @@ class LobbyReactor final : public grpc::ServerWriteReactor<v1::LobbyResponse> {
       : registry_(registry),
         channel_(std::make_shared<Channel>(
             this, registry->limits().stream_queue_max)) {
-    grpc::Status status = registry->ConnectLobby(
-        context->client_metadata(), request.capacity(), channel_, &account_);
+    absl::Status status =
+        registry->ConnectLobby(BearerToken(context->client_metadata()),
+                               request.capacity(), channel_, &account_);
     if (!status.ok()) channel_->Close(status);
   }
 
@@ -436,8 +443,7 @@ class LobbyReactor final : public grpc::ServerWriteReactor<v1::LobbyResponse> {
   }
 
  private:
-  using Channel =
-      StreamChannel<LobbyReactor, v1::LobbyResponse, v1::LobbyResponse>;
+  using Channel = StreamChannel<LobbyReactor, LobbyEvent, v1::LobbyResponse>;
   Registry* const registry_;
   std::shared_ptr<Channel> channel_;
   std::string account_;  // set once connected
@@ -448,17 +454,15 @@ class LobbyReactor final : public grpc::ServerWriteReactor<v1::LobbyResponse> {
 template <typename Response>
 Lobby::AccountReply AccountReplyTo(grpc::ServerUnaryReactor* reactor,
                                    Response* response) {
-  return
-      [reactor, response](const absl::Status& status, const v1::BotAccount& bot,
-                          const std::string& key) {
-        if (status.ok()) {
-          *response->mutable_bot() = bot;
-          if constexpr (requires { response->set_key(key); }) {
-            response->set_key(key);
-          }
-        }
-        reactor->Finish(ToGrpc(status));
-      };
+  return [reactor, response](absl::StatusOr<AccountChange> change) {
+    if (change.ok()) {
+      BotAccountToProto(change->account, response->mutable_bot());
+      if constexpr (requires { response->set_key(change->key); }) {
+        response->set_key(change->key);
+      }
+    }
+    reactor->Finish(ToGrpc(change.status()));
+  };
 }
 
 // Runs an organiser call: finishes it with the refusal unless the call
@@ -469,9 +473,10 @@ grpc::ServerUnaryReactor* AsOrganiser(const Registry& registry,
                                       grpc::CallbackServerContext* context,
                                       Handle handle) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (grpc::Status auth = registry.AuthorizeAdmin(context->client_metadata());
+  if (absl::Status auth =
+          registry.AuthorizeAdmin(BearerToken(context->client_metadata()));
       !auth.ok()) {
-    reactor->Finish(WithDetails(auth));
+    reactor->Finish(ToGrpc(auth));
   } else {
     handle(reactor);
   }
@@ -495,7 +500,8 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::RegisterBot(
     grpc::CallbackServerContext* context, const v1::RegisterBotRequest* request,
     v1::RegisterBotResponse* response) {
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
-    registry_->lobby().Register(*request, AccountReplyTo(reactor, response));
+    registry_->lobby().Register(BotRegistrationOf(*request),
+                                AccountReplyTo(reactor, response));
   });
 }
 
@@ -522,8 +528,9 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::GetBot(
     grpc::CallbackServerContext* context, const v1::GetBotRequest* request,
     v1::GetBotResponse* response) {
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
-    reactor->Finish(ToGrpc(
-        registry_->lobby().Get(request->name(), response->mutable_bot())));
+    absl::StatusOr<BotAccount> bot = registry_->lobby().Get(request->name());
+    if (bot.ok()) BotAccountToProto(*bot, response->mutable_bot());
+    reactor->Finish(ToGrpc(bot.status()));
   });
 }
 
@@ -531,7 +538,10 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::ListBots(
     grpc::CallbackServerContext* context, const v1::ListBotsRequest* request,
     v1::ListBotsResponse* response) {
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
-    reactor->Finish(ToGrpc(registry_->lobby().List(*request, response)));
+    absl::StatusOr<BotPage> page =
+        registry_->lobby().List(BotQueryOf(*request));
+    if (page.ok()) BotPageToProto(*page, response);
+    reactor->Finish(ToGrpc(page.status()));
   });
 }
 
@@ -544,7 +554,12 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::CreateGame(
     grpc::CallbackServerContext* context, const v1::CreateGameRequest* request,
     v1::CreateGameResponse* response) {
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
-    registry_->CreateGame(*request, FinishWith(reactor, response));
+    registry_->CreateGame(
+        GameSpecOf(*request),
+        [reactor, response](absl::StatusOr<CreatedGame> created) {
+          if (created.ok()) CreatedGameToProto(*created, response);
+          reactor->Finish(ToGrpc(created.status()));
+        });
   });
 }
 
@@ -554,8 +569,10 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::GetGame(
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
     OffThread(*registry_, reactor,
               [registry = registry_, request, response, reactor] {
-                reactor->Finish(WithDetails(registry->GetGame(
-                    request->game_id(), response->mutable_game())));
+                absl::StatusOr<GameInfo> info =
+                    registry->GetGame(request->game_id());
+                if (info.ok()) InfoToProto(*info, response->mutable_game());
+                reactor->Finish(ToGrpc(info.status()));
               });
   });
 }
@@ -564,11 +581,17 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::ListGames(
     grpc::CallbackServerContext* context, const v1::ListGamesRequest* request,
     v1::ListGamesResponse* response) {
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
-    OffThread(
-        *registry_, reactor,
-        [registry = registry_, request, response, reactor] {
-          reactor->Finish(WithDetails(registry->ListGames(*request, response)));
-        });
+    OffThread(*registry_, reactor,
+              [registry = registry_, request, response, reactor] {
+                absl::StatusOr<GameQuery> query = GameQueryOf(*request);
+                if (!query.ok()) {
+                  reactor->Finish(ToGrpc(query.status()));
+                  return;
+                }
+                absl::StatusOr<GamePage> page = registry->ListGames(*query);
+                if (page.ok()) GamePageToProto(*page, response);
+                reactor->Finish(ToGrpc(page.status()));
+              });
   });
 }
 
@@ -730,10 +753,9 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::SubmitMove(
 template <typename Response>
 Scheduler::Reply TournamentReplyTo(grpc::ServerUnaryReactor* reactor,
                                    Response* response) {
-  return [reactor, response](const grpc::Status& status,
-                             const v1::TournamentInfo& info) {
-    if (status.ok()) *response->mutable_tournament() = info;
-    reactor->Finish(WithDetails(status));
+  return [reactor, response](absl::StatusOr<TournamentInfo> info) {
+    if (info.ok()) TournamentInfoToProto(*info, response->mutable_tournament());
+    reactor->Finish(ToGrpc(info.status()));
   };
 }
 
@@ -742,7 +764,12 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::CreateTournament(
     const v1::CreateTournamentRequest* request,
     v1::CreateTournamentResponse* response) {
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
-    scheduler_->Create(request->spec(), TournamentReplyTo(reactor, response));
+    absl::StatusOr<TournamentSpec> spec = TournamentSpecOf(request->spec());
+    if (!spec.ok()) {
+      reactor->Finish(ToGrpc(spec.status()));
+      return;
+    }
+    scheduler_->Create(*spec, TournamentReplyTo(reactor, response));
   });
 }
 
@@ -753,8 +780,8 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::GetTournament(
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
     OffThread(*registry_, reactor,
               [scheduler = scheduler_, request, response, reactor] {
-                reactor->Finish(WithDetails(scheduler->Get(
-                    request->name(), response->mutable_tournament())));
+                TournamentReplyTo(reactor,
+                                  response)(scheduler->Get(request->name()));
               });
   });
 }
@@ -765,7 +792,13 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::ListTournaments(
     v1::ListTournamentsResponse* response) {
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
     OffThread(*registry_, reactor, [scheduler = scheduler_, response, reactor] {
-      reactor->Finish(WithDetails(scheduler->List(response)));
+      absl::StatusOr<std::vector<TournamentInfo>> list = scheduler->List();
+      if (list.ok()) {
+        for (const TournamentInfo& info : *list) {
+          TournamentInfoToProto(info, response->add_tournaments());
+        }
+      }
+      reactor->Finish(ToGrpc(list.status()));
     });
   });
 }

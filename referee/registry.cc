@@ -7,13 +7,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "proto/convert.h"
 #include "recorder/display_text.h"
 #include "referee/auth.h"
 #include "referee/errors.h"
-#include "referee/grpc_status.h"
 #include "referee/page_token.h"
-#include "referee/session_messages.h"
 #include "referee/wall_clock.h"
 #include "rules/deal.h"
 
@@ -28,26 +25,48 @@ constexpr int64_t kMaxMillis = 3600 * 1000;
 constexpr int64_t kMaxBankMillis = kMaxMillis * 24;
 constexpr int kMaxIllegal = 1000;
 
-void SummaryToInfo(const recorder::GameSummary& s, v1::GameInfo* info) {
-  info->set_game_id(s.game_id);
-  info->set_label(s.label);
-  info->set_rules(s.rules);
-  for (const std::string& b : s.bots) info->add_bots(b);
-  for (const std::string& a : s.accounts) info->add_accounts(a);
-  info->set_status(ProtoStatus(s.status));
-  info->set_to_move(-1);
-  for (int t : s.totals) info->add_totals(t);
+// A game's info from its database summary: no clock, turn or round, and
+// of its outcome only what the summary keeps.
+GameInfo SummaryToInfo(const recorder::GameSummary& s) {
+  GameInfo info;
+  info.game_id = s.game_id;
+  info.label = s.label;
+  info.rules = s.rules;
+  info.bots = s.bots;
+  info.accounts = s.accounts;
+  info.status = s.status;
+  info.to_move = -1;
+  info.totals = s.totals;
   if (s.status != recorder::GameStatus::kRunning) {
-    info->mutable_result()->set_winner(s.winner);
-    info->mutable_result()->set_reason(s.end_reason);
-    for (int t : s.totals) info->mutable_result()->add_totals(t);
+    GameOutcome outcome;
+    outcome.winner = s.winner;
+    outcome.reason = s.end_reason;
+    outcome.totals = s.totals;
+    info.outcome = std::move(outcome);
   }
-  info->set_created_unix_ms(s.created_us / 1000);
+  info.created_us = s.created_us;
+  return info;
+}
+
+// The number a page token binds for a status filter: the API's
+// (cassino.v1.GameStatus), so tokens read as before the core spoke its
+// own types.
+int StatusNumber(const std::optional<recorder::GameStatus>& status) {
+  if (!status) return 0;
+  switch (*status) {
+    case recorder::GameStatus::kRunning:
+      return 1;
+    case recorder::GameStatus::kFinished:
+      return 2;
+    case recorder::GameStatus::kAborted:
+      return 3;
+  }
+  return 0;
 }
 
 }  // namespace
 
-absl::StatusOr<recorder::TimeControl> ClockOf(const v1::Clock& c,
+absl::StatusOr<recorder::TimeControl> ClockOf(const ClockSpec& c,
                                               absl::string_view field) {
   // Unset: the default (TimeControl's); set: exactly that value, 0 refused
   // where it makes no sense (game.proto, Clock).
@@ -57,27 +76,27 @@ absl::StatusOr<recorder::TimeControl> ClockOf(const v1::Clock& c,
     return InvalidField(
         path, absl::StrCat(path, " must be ", range, "; ", value, " given"));
   };
-  if (c.has_per_move_ms()) {
-    if (c.per_move_ms() < 1 || c.per_move_ms() > kMaxMillis) {
+  if (c.per_move_ms.has_value()) {
+    if (*c.per_move_ms < 1 || *c.per_move_ms > kMaxMillis) {
       return refuse("per_move_ms", absl::StrCat("1 to ", kMaxMillis),
-                    c.per_move_ms());
+                    *c.per_move_ms);
     }
-    clock.per_move_ms = c.per_move_ms();
+    clock.per_move_ms = *c.per_move_ms;
   }
-  if (c.has_bank_ms()) {
-    if (c.bank_ms() > kMaxBankMillis) {
+  if (c.bank_ms.has_value()) {
+    if (*c.bank_ms > kMaxBankMillis) {
       return refuse("bank_ms", absl::StrCat("0 to ", kMaxBankMillis),
-                    c.bank_ms());
+                    *c.bank_ms);
     }
     // (A negative bank is the deprecated spelling of no bank.)
-    clock.bank_ms = std::max<int64_t>(0, c.bank_ms());
+    clock.bank_ms = std::max<int64_t>(0, *c.bank_ms);
   }
-  if (c.has_max_illegal()) {
-    if (c.max_illegal() < 1 || c.max_illegal() > kMaxIllegal) {
+  if (c.max_illegal.has_value()) {
+    if (*c.max_illegal < 1 || *c.max_illegal > kMaxIllegal) {
       return refuse("max_illegal", absl::StrCat("1 to ", kMaxIllegal),
-                    c.max_illegal());
+                    *c.max_illegal);
     }
-    clock.max_illegal = c.max_illegal();
+    clock.max_illegal = *c.max_illegal;
   }
   return clock;
 }
@@ -274,31 +293,29 @@ void Registry::AddToLobby(const std::shared_ptr<GameSession>& game) {
   }
 }
 
-grpc::Status Registry::ConnectLobby(
-    const Metadata& metadata, int capacity,
+absl::Status Registry::ConnectLobby(
+    const Credential& key, int capacity,
     std::shared_ptr<Lobby::LobbyChannel> channel, std::string* account) {
-  std::optional<std::string> key = BearerToken(metadata);
   if (!key) {
-    return GrpcError(grpc::StatusCode::UNAUTHENTICATED,
-                     Reason::kMissingCredentials,
-                     "the lobby needs your bot key as "
-                     "'authorization: Bearer <key>' metadata");
+    return Error(absl::StatusCode::kUnauthenticated,
+                 Reason::kMissingCredentials,
+                 "the lobby needs your bot key as "
+                 "'authorization: Bearer <key>' metadata");
   }
   const std::string hash = HashToken(*key);
   const absl::Status status =
       lobby_->Connect(hash, capacity, std::move(channel), account);
-  if (!absl::IsUnauthenticated(status)) return ToGrpc(status);
+  if (!absl::IsUnauthenticated(status)) return status;
   if (ConstantTimeEquals(hash, admin_token_hash_)) {
-    return GrpcError(grpc::StatusCode::PERMISSION_DENIED,
-                     Reason::kWrongCredential,
-                     "the admin token is not a bot key");
+    return Error(absl::StatusCode::kPermissionDenied, Reason::kWrongCredential,
+                 "the admin token is not a bot key");
   }
   absl::MutexLock lock(&mu_);
   if (tokens_.contains(hash)) {
-    return GrpcError(grpc::StatusCode::PERMISSION_DENIED,
-                     Reason::kWrongCredential, "a seat token is not a bot key");
+    return Error(absl::StatusCode::kPermissionDenied, Reason::kWrongCredential,
+                 "a seat token is not a bot key");
   }
-  return ToGrpc(status);
+  return status;
 }
 
 void Registry::NoteBroken(const std::string& game_id) {
@@ -431,41 +448,37 @@ void Registry::Register(const std::shared_ptr<GameSession>& game) {
   }
 }
 
-grpc::Status Registry::AuthorizeAdmin(const Metadata& metadata) const {
-  std::optional<std::string> token = BearerToken(metadata);
+absl::Status Registry::AuthorizeAdmin(const Credential& token) const {
   if (!token) {
-    return GrpcError(grpc::StatusCode::UNAUTHENTICATED,
-                     Reason::kMissingCredentials,
-                     "this call needs the admin token as "
-                     "'authorization: Bearer <token>' metadata");
+    return Error(absl::StatusCode::kUnauthenticated,
+                 Reason::kMissingCredentials,
+                 "this call needs the admin token as "
+                 "'authorization: Bearer <token>' metadata");
   }
   const std::string hash = HashToken(*token);
-  if (ConstantTimeEquals(hash, admin_token_hash_)) return grpc::Status::OK;
+  if (ConstantTimeEquals(hash, admin_token_hash_)) return absl::OkStatus();
   // (The lobby first: its lock is never taken under the registry's.)
   if (lobby_->IsKey(hash)) {
-    return GrpcError(grpc::StatusCode::PERMISSION_DENIED,
-                     Reason::kWrongCredential,
-                     "a bot key may not make organiser calls");
+    return Error(absl::StatusCode::kPermissionDenied, Reason::kWrongCredential,
+                 "a bot key may not make organiser calls");
   }
   absl::MutexLock lock(&mu_);
   if (tokens_.contains(hash)) {
-    return GrpcError(grpc::StatusCode::PERMISSION_DENIED,
-                     Reason::kWrongCredential,
-                     "a seat token may not make organiser calls");
+    return Error(absl::StatusCode::kPermissionDenied, Reason::kWrongCredential,
+                 "a seat token may not make organiser calls");
   }
-  return GrpcError(grpc::StatusCode::UNAUTHENTICATED, Reason::kUnknownToken,
-                   "unknown token");
+  return Error(absl::StatusCode::kUnauthenticated, Reason::kUnknownToken,
+               "unknown token");
 }
 
-grpc::Status Registry::AuthorizeSeat(const Metadata& metadata,
+absl::Status Registry::AuthorizeSeat(const Credential& token,
                                      const std::string& game_id,
                                      SeatAccess* access) {
-  std::optional<std::string> token = BearerToken(metadata);
   if (!token) {
-    return GrpcError(grpc::StatusCode::UNAUTHENTICATED,
-                     Reason::kMissingCredentials,
-                     "this call needs your seat token as "
-                     "'authorization: Bearer <token>' metadata");
+    return Error(absl::StatusCode::kUnauthenticated,
+                 Reason::kMissingCredentials,
+                 "this call needs your seat token as "
+                 "'authorization: Bearer <token>' metadata");
   }
   // Looking the token up by its hash takes the same time whatever the token
   // shares with a real one.
@@ -479,18 +492,18 @@ grpc::Status Registry::AuthorizeSeat(const Metadata& metadata,
       if (it->second.expires_us != 0 && it->second.expires_us <= UnixMicros()) {
         const std::string expired_game = it->second.game_id;
         tokens_.erase(it);
-        return GrpcError(
-            grpc::StatusCode::UNAUTHENTICATED, Reason::kTokenExpired,
+        return Error(
+            absl::StatusCode::kUnauthenticated, Reason::kTokenExpired,
             absl::StrCat("this seat token expired: game ", expired_game,
                          " ended more than ", RetentionText(token_retention_),
                          " ago (the organiser's GetGame has its result)"));
       }
       if (it->second.revoked) {
-        return GrpcError(grpc::StatusCode::UNAUTHENTICATED, Reason::kKeyRevoked,
-                         "this lobby seat token was revoked with its bot's "
-                         "key");
+        return Error(absl::StatusCode::kUnauthenticated, Reason::kKeyRevoked,
+                     "this lobby seat token was revoked with its bot's "
+                     "key");
       }
-      grpc::Status s = SeatAccessLocked(it->second, game_id, access);
+      absl::Status s = SeatAccessLocked(it->second, game_id, access);
       if (!s.ok() || access->game != nullptr) return s;
       ended_game = it->second.game_id;
       ended_seat = it->second.seat;
@@ -500,55 +513,53 @@ grpc::Status Registry::AuthorizeSeat(const Metadata& metadata,
     // Ended and evicted, or ended before a restart: back from the record.
     absl::StatusOr<std::shared_ptr<GameSession>> revived = Revive(ended_game);
     if (!revived.ok()) {
-      return GrpcError(grpc::StatusCode::UNAVAILABLE,
-                       Reason::kRecordUnavailable,
-                       absl::StrCat("game ", ended_game,
-                                    " has ended but its record cannot be "
-                                    "read: ",
-                                    revived.status().message()));
+      return Error(absl::StatusCode::kUnavailable, Reason::kRecordUnavailable,
+                   absl::StrCat("game ", ended_game,
+                                " has ended but its record cannot be "
+                                "read: ",
+                                revived.status().message()));
     }
     access->game = *std::move(revived);
     access->seat = ended_seat;
-    return grpc::Status::OK;
+    return absl::OkStatus();
   }
   // Unknown: say why. (The lobby's lock is never taken under the
   // registry's.)
   if (ConstantTimeEquals(hash, admin_token_hash_)) {
-    return GrpcError(grpc::StatusCode::PERMISSION_DENIED,
-                     Reason::kWrongCredential, "the admin token plays no seat");
+    return Error(absl::StatusCode::kPermissionDenied, Reason::kWrongCredential,
+                 "the admin token plays no seat");
   }
   if (lobby_->IsKey(hash)) {
-    return GrpcError(grpc::StatusCode::PERMISSION_DENIED,
-                     Reason::kWrongCredential,
-                     "a bot key plays no seat directly: open the Lobby "
-                     "and use the seat token it offers");
+    return Error(absl::StatusCode::kPermissionDenied, Reason::kWrongCredential,
+                 "a bot key plays no seat directly: open the Lobby "
+                 "and use the seat token it offers");
   }
-  return GrpcError(
-      grpc::StatusCode::UNAUTHENTICATED, Reason::kUnknownToken,
+  return Error(
+      absl::StatusCode::kUnauthenticated, Reason::kUnknownToken,
       absl::StrCat("unknown token (a lobby seat token stops working when "
                    "the lobby offers the seat again; a seat token expires ",
                    RetentionText(token_retention_), " after its game ends)"));
 }
 
-grpc::Status Registry::SeatAccessLocked(const TokenSeat& token_seat,
+absl::Status Registry::SeatAccessLocked(const TokenSeat& token_seat,
                                         const std::string& game_id,
                                         SeatAccess* access) const {
   access->game = nullptr;
   if (!game_id.empty() && game_id != token_seat.game_id) {
     // Whether `game_id` exists or not: a seat token says nothing of other
     // games.
-    return GrpcError(grpc::StatusCode::PERMISSION_DENIED,
-                     Reason::kTokenForOtherGame,
-                     absl::StrCat("this seat token is for game ",
-                                  token_seat.game_id, ", not ", Quote(game_id)),
-                     {{"token_game_id", token_seat.game_id}});
+    return Error(absl::StatusCode::kPermissionDenied,
+                 Reason::kTokenForOtherGame,
+                 absl::StrCat("this seat token is for game ",
+                              token_seat.game_id, ", not ", Quote(game_id)),
+                 {{"token_game_id", token_seat.game_id}});
   }
   auto game = games_.find(token_seat.game_id);
   if (game != games_.end()) {
     access->game = game->second;
     access->seat = token_seat.seat;
   }
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
 std::string RetentionText(std::chrono::milliseconds retention) {
@@ -560,61 +571,57 @@ std::string RetentionText(std::chrono::milliseconds retention) {
 
 std::string NewGameId() { return ToHex(RandomBytes32()).substr(0, 20); }
 
-void Registry::CreateGame(
-    const v1::CreateGameRequest& request,
-    std::function<void(const grpc::Status&, const v1::CreateGameResponse&)>
-        done,
-    const CreateOptions& options) {
-  const v1::CreateGameResponse empty;
-  auto fail = [&](const grpc::Status& s) { done(s, empty); };
+void Registry::CreateGame(const GameSpec& spec, CreateCallback done,
+                          const CreateOptions& options) {
+  auto fail = [&](absl::Status s) { done(std::move(s)); };
 
-  const int seats = request.seats_size();
+  const int seats = static_cast<int>(spec.seats.size());
   if (seats < 2 || seats > kMaxSeats) {
     return fail(
-        Invalid("seats", absl::StrCat("a game has 2 to ", kMaxSeats,
-                                      " seats; the request has ", seats)));
+        InvalidField("seats", absl::StrCat("a game has 2 to ", kMaxSeats,
+                                           " seats; the request has ", seats)));
   }
-  absl::StatusOr<RuleSet> rules = GameRules(request.rules(), seats);
+  absl::StatusOr<RuleSet> rules = GameRules(spec.rules, seats);
   if (!rules.ok()) {
-    return fail(
-        ToGrpc(BadField(rules.status(), "rules", rules.status().message())));
+    return fail(BadField(rules.status(), "rules", rules.status().message()));
   }
-  absl::StatusOr<recorder::TimeControl> clock =
-      ClockOf(request.clock(), "clock");
-  if (!clock.ok()) return fail(ToGrpc(clock.status()));
+  absl::StatusOr<recorder::TimeControl> clock = ClockOf(spec.clock, "clock");
+  if (!clock.ok()) return fail(clock.status());
   if (absl::Status s =
-          recorder::CheckDisplayText(request.label(), "label", kMaxLabelLength);
+          recorder::CheckDisplayText(spec.label, "label", kMaxLabelLength);
       !s.ok()) {
-    return fail(Invalid("label", s.message()));
+    return fail(InvalidField("label", s.message()));
   }
   if (!options.scheduled && label_guard_) {
-    if (grpc::Status s = label_guard_(request.label()); !s.ok()) return fail(s);
+    if (absl::Status s = label_guard_(spec.label); !s.ok()) return fail(s);
   }
 
   recorder::GameHeader header;
   header.rules = rules->ToString();
   header.clock = *clock;
-  header.label = request.label();
+  header.label = spec.label;
   header.created_us = UnixMicros();
   header.game_id = options.game_id.empty() ? NewGameId() : options.game_id;
 
   DeckSource decks;
-  if (request.decks_size() > 0) {
-    if (!request.seed().empty()) {
-      return fail(Invalid("seed", "give a seed or explicit decks, not both"));
-    }
-    if (request.decks_size() > kMaxDecks) {
+  if (!spec.decks.empty()) {
+    if (!spec.seed.empty()) {
       return fail(
-          Invalid("decks", absl::StrCat("at most ", kMaxDecks, " decks; ",
-                                        request.decks_size(), " given")));
+          InvalidField("seed", "give a seed or explicit decks, not both"));
+    }
+    const int deck_count = static_cast<int>(spec.decks.size());
+    if (deck_count > kMaxDecks) {
+      return fail(
+          InvalidField("decks", absl::StrCat("at most ", kMaxDecks, " decks; ",
+                                             deck_count, " given")));
     }
     std::vector<Deck> parsed;
-    for (int i = 0; i < request.decks_size(); ++i) {
-      absl::StatusOr<Deck> deck = ParseDeck(request.decks(i), rules->Pack());
+    for (int i = 0; i < deck_count; ++i) {
+      absl::StatusOr<Deck> deck = ParseDeck(spec.decks[i], rules->Pack());
       if (!deck.ok()) {
-        return fail(
-            Invalid(absl::StrCat("decks[", i, "]"),
-                    absl::StrCat("decks[", i, "]: ", deck.status().message())));
+        return fail(InvalidField(
+            absl::StrCat("decks[", i, "]"),
+            absl::StrCat("decks[", i, "]: ", deck.status().message())));
       }
       parsed.push_back(*deck);
       header.explicit_decks.push_back(DeckToString(*deck));
@@ -622,13 +629,13 @@ void Registry::CreateGame(
     decks = DeckSource::Explicit(std::move(parsed));
   } else {
     Seed seed;
-    if (request.seed().empty()) {
+    if (spec.seed.empty()) {
       seed = RandomBytes32();
     } else {
-      absl::StatusOr<Seed> parsed = ParseSeed(request.seed());
+      absl::StatusOr<Seed> parsed = ParseSeed(spec.seed);
       if (!parsed.ok()) {
-        return fail(
-            Invalid("seed", absl::StrCat("seed: ", parsed.status().message())));
+        return fail(InvalidField(
+            "seed", absl::StrCat("seed: ", parsed.status().message())));
       }
       seed = *parsed;
     }
@@ -637,16 +644,14 @@ void Registry::CreateGame(
     decks = DeckSource::FromSeed(seed);
   }
 
-  v1::CreateGameResponse response;
-  response.set_game_id(header.game_id);
-  response.set_seed_commitment(header.commitment);
-  response.set_rules(header.rules);
-  response.mutable_clock()->set_per_move_ms(header.clock.per_move_ms);
-  response.mutable_clock()->set_bank_ms(header.clock.bank_ms);
-  response.mutable_clock()->set_max_illegal(header.clock.max_illegal);
+  CreatedGame created;
+  created.game_id = header.game_id;
+  created.seed_commitment = header.commitment;
+  created.rules = header.rules;
+  created.clock = header.clock;
   bool has_accounts = false;
   for (int seat = 0; seat < seats; ++seat) {
-    const std::string& account = request.seats(seat).account();
+    const std::string& account = spec.seats[seat].account;
     if (!account.empty()) {
       absl::Status s = lobby_->CheckSeatable(account);
       // (A scheduled game may seat a revoked account: it forfeits at once.)
@@ -654,46 +659,46 @@ void Registry::CreateGame(
         s = absl::OkStatus();
       }
       if (!s.ok()) {
-        return fail(
-            ToGrpc(Prefixed(s, absl::StrCat("seats[", seat, "].account: "))));
+        return fail(Prefixed(s, absl::StrCat("seats[", seat, "].account: ")));
       }
       has_accounts = true;
     }
-    const std::string& name = request.seats(seat).bot_name().empty()
-                                  ? account
-                                  : request.seats(seat).bot_name();
+    const std::string& name =
+        spec.seats[seat].bot_name.empty() ? account : spec.seats[seat].bot_name;
     const std::string field = absl::StrCat("seats[", seat, "].bot_name");
     if (name.empty()) {
-      return fail(Invalid(field, absl::StrCat(field, " must be 1 to ",
-                                              kMaxNameLength, " characters")));
+      return fail(
+          InvalidField(field, absl::StrCat(field, " must be 1 to ",
+                                           kMaxNameLength, " characters")));
     }
     if (absl::Status s =
             recorder::CheckDisplayText(name, field, kMaxNameLength);
         !s.ok()) {
-      return fail(Invalid(field, s.message()));
+      return fail(InvalidField(field, s.message()));
     }
-    v1::SeatToken* t = response.add_tokens();
-    t->set_seat(seat);
-    t->set_bot_name(name);
-    t->set_account(account);
+    SeatGrant grant;
+    grant.seat = seat;
+    grant.bot_name = name;
+    grant.account = account;
     if (account.empty()) {
-      const std::string token = NewToken();
-      header.seats.push_back({name, HashToken(token), ""});
-      t->set_token(token);
+      grant.token = NewToken();
+      header.seats.push_back({name, HashToken(grant.token), ""});
     } else {
       // No token: the lobby mints one when it offers the seat.
       header.seats.push_back({name, "", account});
     }
+    created.seats.push_back(std::move(grant));
   }
 
   absl::StatusOr<Game> game = Game::Create(*rules, std::move(decks));
-  if (!game.ok()) return fail(Invalid("decks", game.status().message()));
+  if (!game.ok()) return fail(InvalidField("decks", game.status().message()));
 
   // Registered only once on disk, so no token works before the game exists.
   GameSession::Create(
       deps_, std::move(header), std::move(*game),
-      [this, response, has_accounts, done = std::move(done)](
-          absl::Status status, std::shared_ptr<GameSession> session) {
+      [this, created = std::move(created), has_accounts,
+       done = std::move(done)](absl::Status status,
+                               std::shared_ptr<GameSession> session) {
         if (!status.ok()) {
           seed_holds_.Release(session->header().seed,
                               session->header().game_id);
@@ -701,21 +706,19 @@ void Registry::CreateGame(
         if (absl::IsFailedPrecondition(status)) {
           // The recorder's own check of the request (a tournament's label),
           // made where concurrent calls are ordered.
-          done(ToGrpc(status), v1::CreateGameResponse());
+          done(status);
           return;
         }
         if (!status.ok()) {
-          done(GrpcError(grpc::StatusCode::UNAVAILABLE,
-                         Reason::kRecordUnavailable,
-                         absl::StrCat("the game could not be recorded: ",
-                                      status.message())),
-               v1::CreateGameResponse());
+          done(Error(absl::StatusCode::kUnavailable, Reason::kRecordUnavailable,
+                     absl::StrCat("the game could not be recorded: ",
+                                  status.message())));
           return;
         }
         Register(session);
         // Under the session's lock, so before the game can end.
         if (has_accounts) AddToLobby(session);
-        done(grpc::Status::OK, response);
+        done(created);
       });
 }
 
@@ -725,74 +728,54 @@ std::shared_ptr<GameSession> Registry::Find(const std::string& game_id) const {
   return it == games_.end() ? nullptr : it->second;
 }
 
-grpc::Status Registry::GetGame(const std::string& game_id,
-                               v1::GameInfo* info) const {
-  if (std::shared_ptr<GameSession> game = Find(game_id)) {
-    InfoToProto(game->Info(), info);
-    return grpc::Status::OK;
-  }
+absl::StatusOr<GameInfo> Registry::GetGame(const std::string& game_id) const {
+  if (std::shared_ptr<GameSession> game = Find(game_id)) return game->Info();
   absl::StatusOr<recorder::GameRecord> record = deps_.recorder->Load(game_id);
   if (!record.ok()) {
-    if (absl::IsNotFound(record.status())) return ToGrpc(NoGame(game_id));
-    return ToGrpc(record.status());
+    if (absl::IsNotFound(record.status())) return NoGame(game_id);
+    return record.status();
   }
   recorder::ListFilter filter;
   filter.game_id = game_id;
   absl::StatusOr<std::vector<recorder::GameSummary>> list =
       deps_.recorder->List(filter);
-  if (!list.ok()) return ToGrpc(list.status());
+  if (!list.ok()) return list.status();
   for (const recorder::GameSummary& s : *list) {
     if (s.game_id == game_id) {
-      SummaryToInfo(s, info);
-      info->set_seed_commitment(record->header.commitment);
+      GameInfo info = SummaryToInfo(s);
+      info.seed_commitment = record->header.commitment;
       // Secret for an aborted game, and while another game dealt from it
       // is unfinished (a duplicate twin).
       if (s.status == recorder::GameStatus::kFinished &&
           !seed_holds_.HeldByOthers(record->header.seed, game_id)) {
-        info->set_seed(record->header.seed);
+        info.seed = record->header.seed;
       }
-      return grpc::Status::OK;
+      return info;
     }
   }
-  return ToGrpc(NoGame(game_id));
+  return NoGame(game_id);
 }
 
-grpc::Status Registry::ListGames(const v1::ListGamesRequest& request,
-                                 v1::ListGamesResponse* response) const {
+absl::StatusOr<GamePage> Registry::ListGames(const GameQuery& query) const {
   recorder::ListFilter filter;
   // Out of range is refused, not defaulted (issue #14, Low 10).
-  absl::StatusOr<int> page_size = PageSize(request.page_size());
-  if (!page_size.ok()) return ToGrpc(page_size.status());
-  switch (request.status()) {
-    case v1::GAME_STATUS_UNSPECIFIED:
-      break;
-    case v1::GAME_STATUS_RUNNING:
-      filter.status = recorder::GameStatus::kRunning;
-      break;
-    case v1::GAME_STATUS_FINISHED:
-      filter.status = recorder::GameStatus::kFinished;
-      break;
-    case v1::GAME_STATUS_ABORTED:
-      filter.status = recorder::GameStatus::kAborted;
-      break;
-    default:
-      return Invalid("status",
-                     absl::StrCat("status: unknown game status ",
-                                  static_cast<int>(request.status())));
-  }
-  filter.label = request.label();
+  absl::StatusOr<int> page_size = PageSize(query.page_size);
+  if (!page_size.ok()) return page_size.status();
+  filter.status = query.status;
+  filter.label = query.label;
   filter.newest_first = true;
   // The page token is bound to the filters; its key is the last game of
   // the previous page, (created_us, game_id), newest first.
-  const std::vector<std::string> query = {
-      absl::StrCat(static_cast<int>(request.status())), request.label()};
-  if (!request.page_token().empty()) {
+  const std::vector<std::string> bound = {
+      absl::StrCat(StatusNumber(query.status)), query.label};
+  if (!query.page_token.empty()) {
     absl::StatusOr<std::vector<std::string>> key =
-        PageKey(request.page_token(), "games", query, 2);
-    if (!key.ok()) return ToGrpc(key.status());
+        PageKey(query.page_token, "games", bound, 2);
+    if (!key.ok()) return key.status();
     if (!absl::SimpleAtoi((*key)[0], &filter.before_created_us) ||
         (*key)[1].empty()) {
-      return Invalid("page_token", "page_token: not a page token of games");
+      return InvalidField("page_token",
+                          "page_token: not a page token of games");
     }
     filter.before_game_id = (*key)[1];
   }
@@ -800,22 +783,23 @@ grpc::Status Registry::ListGames(const v1::ListGamesRequest& request,
   filter.limit = *page_size + 1;
   absl::StatusOr<std::vector<recorder::GameSummary>> list =
       deps_.recorder->List(filter);
-  if (!list.ok()) return ToGrpc(list.status());
+  if (!list.ok()) return list.status();
+  GamePage page;
   if (list->size() > static_cast<size_t>(*page_size)) {
     list->resize(*page_size);
     const recorder::GameSummary& last = list->back();
-    response->set_next_page_token(PageToken(
-        "games", query, {absl::StrCat(last.created_us), last.game_id}));
+    page.next_page_token = PageToken(
+        "games", bound, {absl::StrCat(last.created_us), last.game_id});
   }
+  page.games.reserve(list->size());
   for (const recorder::GameSummary& s : *list) {
-    v1::GameInfo* info = response->add_games();
     if (std::shared_ptr<GameSession> game = Find(s.game_id)) {
-      InfoToProto(game->Info(), info);
+      page.games.push_back(game->Info());
     } else {
-      SummaryToInfo(s, info);
+      page.games.push_back(SummaryToInfo(s));
     }
   }
-  return grpc::Status::OK;
+  return page;
 }
 
 }  // namespace cassino::service

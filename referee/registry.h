@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -24,12 +25,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
-#include "cassino/v1/referee_service.pb.h"
-#include "grpcpp/grpcpp.h"
 #include "recorder/recorder.h"
 #include "referee/deadline_timer.h"
 #include "referee/executor.h"
+#include "referee/game_info.h"
 #include "referee/game_session.h"
+#include "referee/game_spec.h"
 #include "referee/limits.h"
 #include "referee/lobby.h"
 #include "referee/seed_holds.h"
@@ -43,12 +44,14 @@ struct SeatAccess {
   int seat = 0;
 };
 
-using Metadata = std::multimap<grpc::string_ref, grpc::string_ref>;
+// The bearer token a call presented (the edge extracts it; bearer.h), or
+// nullopt when it presented none.
+using Credential = std::optional<std::string>;
 
 // The time control of a request with defaults filled in for the fields
 // left unset; InvalidArgument with a BadRequest violation of `field`.NAME
 // (`field` is the clock's path in the request) for a value out of range.
-absl::StatusOr<recorder::TimeControl> ClockOf(const v1::Clock& clock,
+absl::StatusOr<recorder::TimeControl> ClockOf(const ClockSpec& clock,
                                               absl::string_view field);
 // The rule set of a game with `seats` seats from a CreateGameRequest-style
 // text (empty: "standard"; `players` taken from `seats` when not given);
@@ -115,18 +118,20 @@ class Registry {
   // database reads here; stopped by Stop().
   Executor& reads() { return *reads_; }
 
-  // OK if the metadata carries the admin token; UNAUTHENTICATED for a
-  // missing or unknown token, PERMISSION_DENIED for a seat token.
-  grpc::Status AuthorizeAdmin(const Metadata& metadata) const;
+  // OK if `token` is the admin token; UNAUTHENTICATED for a missing or
+  // unknown token, PERMISSION_DENIED for a seat token or a bot key.
+  absl::Status AuthorizeAdmin(const Credential& token) const;
   // The seat of a token. `game_id`, when not empty, must be the token's game
   // (NOT_FOUND if no such game, PERMISSION_DENIED if another game). An
   // ended game that left memory is read back from the record; a token whose
   // game ended more than the retention ago is UNAUTHENTICATED, saying so.
-  grpc::Status AuthorizeSeat(const Metadata& metadata,
+  // On success `access` names a game in memory.
+  absl::Status AuthorizeSeat(const Credential& token,
                              const std::string& game_id, SeatAccess* access);
-  // Opens a Lobby stream for the bot key in the metadata (see
-  // Lobby::Connect); PERMISSION_DENIED for the admin or a seat token.
-  grpc::Status ConnectLobby(const Metadata& metadata, int capacity,
+  // Opens a Lobby stream for the bot key `key` (see Lobby::Connect);
+  // UNAUTHENTICATED without one, PERMISSION_DENIED for the admin or a seat
+  // token.
+  absl::Status ConnectLobby(const Credential& key, int capacity,
                             std::shared_ptr<Lobby::LobbyChannel> channel,
                             std::string* account);
 
@@ -134,25 +139,30 @@ class Registry {
   Lobby& lobby() { return *lobby_; }
 
   // Creates a game; `done` runs once it is on disk (or failed), possibly
-  // under the new game's lock: it must not call the game.
-  void CreateGame(
-      const v1::CreateGameRequest& request,
-      std::function<void(const grpc::Status&, const v1::CreateGameResponse&)>
-          done,
-      const CreateOptions& options = CreateOptions());
+  // under the new game's lock: it must not call the game. A refused spec
+  // is INVALID_ARGUMENT naming the field (e.g. "seats", "clock.bank_ms",
+  // "seats[1].account"); an account seat of an unknown account NOT_FOUND,
+  // of a revoked one FAILED_PRECONDITION; a label naming a tournament
+  // FAILED_PRECONDITION (LABEL_RESERVED); a failed write UNAVAILABLE.
+  using CreateCallback = std::function<void(absl::StatusOr<CreatedGame>)>;
+  void CreateGame(const GameSpec& spec, CreateCallback done,
+                  const CreateOptions& options = CreateOptions());
   // Checks an organiser's CreateGame label (a tournament's name is
   // reserved for its games). Set once, before serving; called with no lock
   // held.
-  void SetLabelGuard(std::function<grpc::Status(const std::string&)> guard) {
+  void SetLabelGuard(std::function<absl::Status(const std::string&)> guard) {
     label_guard_ = std::move(guard);
   }
   DeadlineTimer* timer() const { return deps_.timer; }
   // A game in memory (running, or ended since the referee started).
   std::shared_ptr<GameSession> Find(const std::string& game_id) const;
-  // A game's info from memory, or from the database for older games.
-  grpc::Status GetGame(const std::string& game_id, v1::GameInfo* info) const;
-  grpc::Status ListGames(const v1::ListGamesRequest& request,
-                         v1::ListGamesResponse* response) const;
+  // A game's info from memory, or from the database for older games
+  // (NOT_FOUND, GAME_NOT_FOUND, if neither has it). Blocks on the database.
+  absl::StatusOr<GameInfo> GetGame(const std::string& game_id) const;
+  // A page of the games matching `query`, newest first. INVALID_ARGUMENT
+  // for a page size out of range ("page_size") or a page token not of this
+  // query ("page_token"). Blocks on the database.
+  absl::StatusOr<GamePage> ListGames(const GameQuery& query) const;
 
   recorder::Recorder* recorder() const { return deps_.recorder; }
   // The seeds that must stay secret; the scheduler holds its pending
@@ -181,7 +191,7 @@ class Registry {
   // The access a known token gives to a call naming `game_id` ("" = any):
   // an error, or OK with its game in memory (access->game), or OK with
   // access->game null when its game has ended and left memory.
-  grpc::Status SeatAccessLocked(const TokenSeat& token_seat,
+  absl::Status SeatAccessLocked(const TokenSeat& token_seat,
                                 const std::string& game_id,
                                 SeatAccess* access) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -199,7 +209,7 @@ class Registry {
   SeedHolds seed_holds_;
   SessionDeps deps_;  // fixed after construction
   const std::chrono::milliseconds token_retention_;
-  std::function<grpc::Status(const std::string&)> label_guard_;
+  std::function<absl::Status(const std::string&)> label_guard_;
   const std::string admin_token_hash_;
   const ClientLimits limits_;
   std::atomic<int> watchers_{0};

@@ -10,8 +10,6 @@
 #include "recorder/standings.h"
 #include "referee/auth.h"
 #include "referee/errors.h"
-#include "referee/grpc_status.h"
-#include "referee/session_messages.h"
 #include "referee/wall_clock.h"
 #include "rules/deal.h"
 #include "rules/schedule.h"
@@ -160,117 +158,104 @@ int Scheduler::Running() const {
       [](const auto& t) { return t.second.row.status == "running"; }));
 }
 
-grpc::Status Scheduler::CheckLabel(const std::string& label) const {
-  if (label.empty()) return grpc::Status::OK;
+absl::Status Scheduler::CheckLabel(const std::string& label) const {
+  if (label.empty()) return absl::OkStatus();
   absl::MutexLock lock(&mu_);
   if (tournaments_.contains(label) || reserved_.contains(label)) {
-    return GrpcError(
-        grpc::StatusCode::FAILED_PRECONDITION, Reason::kLabelReserved,
+    return Error(
+        absl::StatusCode::kFailedPrecondition, Reason::kLabelReserved,
         absl::StrCat("label ", Quote(label),
                      " is the name of a tournament: only the referee's "
                      "scheduler creates games with it"));
   }
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
 // ---------------------------------------------------------------------------
 // Organiser calls.
 
-void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
-  const v1::TournamentInfo empty;
-  auto fail = [&](const grpc::Status& s) { reply(s, empty); };
+void Scheduler::Create(const TournamentSpec& spec, Reply reply) {
+  auto fail = [&](const absl::Status& s) { reply(s); };
   recorder::TournamentRow row;
-  row.name = spec.name();
+  row.name = spec.name;
   if (!ValidAccountName(row.name)) {  // the same syntax
-    return fail(Invalid(
+    return fail(InvalidField(
         "spec.name",
         absl::StrCat("spec.name must be 1 to ", kMaxAccountName,
                      " characters, each a letter, a digit, '-', '_' or '.'")));
   }
-  if (spec.participants_size() < 2 ||
-      spec.participants_size() > kMaxParticipants) {
-    return fail(Invalid(
+  const int participants = static_cast<int>(spec.participants.size());
+  if (participants < 2 || participants > kMaxParticipants) {
+    return fail(InvalidField(
         "spec.participants",
         absl::StrCat("spec.participants must name 2 to ", kMaxParticipants,
-                     " bot accounts; ", spec.participants_size(), " given")));
+                     " bot accounts; ", participants, " given")));
   }
-  for (int i = 0; i < spec.participants_size(); ++i) {
-    const std::string& p = spec.participants(i);
+  for (int i = 0; i < participants; ++i) {
+    const std::string& p = spec.participants[i];
     for (int j = 0; j < i; ++j) {
-      if (spec.participants(j) == p) {
+      if (spec.participants[j] == p) {
         const std::string field = absl::StrCat("spec.participants[", i, "]");
-        return fail(
-            Invalid(field, absl::StrCat(field, ": ", Quote(p),
-                                        " is already participants[", j, "]")));
+        return fail(InvalidField(
+            field, absl::StrCat(field, ": ", Quote(p),
+                                " is already participants[", j, "]")));
       }
     }
     // NOT_FOUND for an unknown account, FAILED_PRECONDITION for a revoked
     // one (as CreateGame's seats).
     if (absl::Status s = registry_->lobby().CheckSeatable(p); !s.ok()) {
-      return fail(
-          ToGrpc(Prefixed(s, absl::StrCat("spec.participants[", i, "]: "))));
+      return fail(Prefixed(s, absl::StrCat("spec.participants[", i, "]: ")));
     }
     row.participants.push_back(p);
   }
-  switch (spec.format()) {
-    case v1::TOURNAMENT_FORMAT_UNSPECIFIED:
-    case v1::TOURNAMENT_FORMAT_ROUND_ROBIN:
-      row.format = kRoundRobin;
-      break;
-    case v1::TOURNAMENT_FORMAT_GAUNTLET:
-      row.format = kGauntlet;
-      break;
-    default:
-      return fail(Invalid("spec.format",
-                          absl::StrCat("spec.format: unknown format ",
-                                       static_cast<int>(spec.format()))));
-  }
+  row.format =
+      spec.format == TournamentFormat::kGauntlet ? kGauntlet : kRoundRobin;
   absl::StatusOr<int> per_pairing = OrDefault(
-      spec.games_per_pairing(), "games_per_pairing", kMaxGamesPerPairing, 2);
-  if (!per_pairing.ok()) return fail(ToGrpc(per_pairing.status()));
+      spec.games_per_pairing, "games_per_pairing", kMaxGamesPerPairing, 2);
+  if (!per_pairing.ok()) return fail(per_pairing.status());
   row.games_per_pairing = *per_pairing;
-  row.duplicate = spec.duplicate();
+  row.duplicate = spec.duplicate;
   if (row.duplicate && row.games_per_pairing % 2 == 1) ++row.games_per_pairing;
-  absl::StatusOr<RuleSet> rules = GameRules(spec.rules(), 2);
+  absl::StatusOr<RuleSet> rules = GameRules(spec.rules, 2);
   if (!rules.ok()) {
-    return fail(Invalid("spec.rules",
-                        absl::StrCat("spec.rules: tournaments are two-player "
-                                     "games; ",
-                                     rules.status().message())));
+    return fail(InvalidField(
+        "spec.rules", absl::StrCat("spec.rules: tournaments are two-player "
+                                   "games; ",
+                                   rules.status().message())));
   }
   row.rules = rules->ToString();
   absl::StatusOr<recorder::TimeControl> clock =
-      ClockOf(spec.clock(), "spec.clock");
-  if (!clock.ok()) return fail(ToGrpc(clock.status()));
+      ClockOf(spec.clock, "spec.clock");
+  if (!clock.ok()) return fail(clock.status());
   row.clock = *clock;
   absl::StatusOr<int> concurrent = OrDefault(
-      spec.max_concurrent_games(), "max_concurrent_games", kMaxConcurrent, 4);
-  if (!concurrent.ok()) return fail(ToGrpc(concurrent.status()));
+      spec.max_concurrent_games, "max_concurrent_games", kMaxConcurrent, 4);
+  if (!concurrent.ok()) return fail(concurrent.status());
   row.max_concurrent = *concurrent;
   absl::StatusOr<int64_t> grace = OrDefault<int64_t>(
-      spec.grace_ms(), "grace_ms", kMaxGraceMs, kDefaultGraceMs);
-  if (!grace.ok()) return fail(ToGrpc(grace.status()));
+      spec.grace_ms, "grace_ms", kMaxGraceMs, kDefaultGraceMs);
+  if (!grace.ok()) return fail(grace.status());
   row.grace_ms = *grace;
   Seed seed;
-  if (spec.seed().empty()) {
+  if (spec.seed.empty()) {
     seed = RandomBytes32();
   } else {
-    absl::StatusOr<Seed> parsed = ParseSeed(spec.seed());
+    absl::StatusOr<Seed> parsed = ParseSeed(spec.seed);
     if (!parsed.ok()) {
-      return fail(Invalid(
+      return fail(InvalidField(
           "spec.seed", absl::StrCat("spec.seed: ", parsed.status().message())));
     }
     seed = *parsed;
   }
   row.seed = ToHex(seed);
   row.commitment = ToHex(SeedCommitment(seed));
-  const int64_t n = spec.participants_size();
+  const int64_t n = participants;
   const int64_t pairings = row.format == kGauntlet ? n - 1 : n * (n - 1) / 2;
   if (pairings * row.games_per_pairing > kMaxGames) {
-    return fail(Invalid("spec.games_per_pairing",
-                        absl::StrCat("the schedule would have ",
-                                     pairings * row.games_per_pairing,
-                                     " games; at most ", kMaxGames)));
+    return fail(InvalidField("spec.games_per_pairing",
+                             absl::StrCat("the schedule would have ",
+                                          pairings * row.games_per_pairing,
+                                          " games; at most ", kMaxGames)));
   }
   std::vector<recorder::TournamentGameRow> schedule =
       MakeTournamentSchedule(row.participants, row.format == kGauntlet,
@@ -284,17 +269,17 @@ void Scheduler::Create(const v1::TournamentSpec& spec, Reply reply) {
   used.limit = 1;
   absl::StatusOr<std::vector<recorder::GameSummary>> labelled =
       recorder_->List(used);
-  if (!labelled.ok()) return fail(ToGrpc(labelled.status()));
+  if (!labelled.ok()) return fail(labelled.status());
   {
     absl::MutexLock lock(&mu_);
     if (tournaments_.contains(row.name) || reserved_.contains(row.name)) {
-      return fail(GrpcError(
-          grpc::StatusCode::ALREADY_EXISTS, Reason::kTournamentExists,
-          absl::StrCat("tournament '", row.name, "' already exists")));
+      return fail(
+          Error(absl::StatusCode::kAlreadyExists, Reason::kTournamentExists,
+                absl::StrCat("tournament '", row.name, "' already exists")));
     }
     if (!labelled->empty()) {
-      return fail(GrpcError(
-          grpc::StatusCode::ALREADY_EXISTS, Reason::kTournamentExists,
+      return fail(Error(
+          absl::StatusCode::kAlreadyExists, Reason::kTournamentExists,
           absl::StrCat("games labelled '", row.name,
                        "' already exist; a tournament's name must be a new "
                        "label")));
@@ -332,19 +317,16 @@ void Scheduler::Cancel(const std::string& name, const std::string& reason,
     absl::MutexLock lock(&mu_);
     auto it = tournaments_.find(name);
     if (it == tournaments_.end()) {
-      reply(GrpcError(grpc::StatusCode::NOT_FOUND, Reason::kTournamentNotFound,
-                      absl::StrCat("no tournament ", Quote(name))),
-            v1::TournamentInfo());
+      reply(Error(absl::StatusCode::kNotFound, Reason::kTournamentNotFound,
+                  absl::StrCat("no tournament ", Quote(name))));
       return;
     }
     Tournament& t = it->second;
     if (t.row.status != "running" || t.ending) {
-      reply(
-          GrpcError(
-              grpc::StatusCode::FAILED_PRECONDITION, Reason::kTournamentOver,
-              absl::StrCat("tournament '", name, "' is already ",
-                           t.row.status == "cancelled" ? "cancelled" : "over")),
-          v1::TournamentInfo());
+      reply(Error(
+          absl::StatusCode::kFailedPrecondition, Reason::kTournamentOver,
+          absl::StrCat("tournament '", name, "' is already ",
+                       t.row.status == "cancelled" ? "cancelled" : "over")));
       return;
     }
     RecordEnd(t, "cancelled", why,
@@ -359,37 +341,33 @@ void Scheduler::Answer(const Tournament& t, const absl::Status& recorded,
                        const std::string& what, const Reply& reply) const {
   if (!recorded.ok()) {
     reply(absl::IsAlreadyExists(recorded)
-              ? ToGrpc(recorded)
-              : GrpcError(grpc::StatusCode::UNAVAILABLE,
-                          Reason::kRecordUnavailable,
-                          absl::StrCat("the ", what,
-                                       " could not be "
-                                       "recorded: ",
-                                       recorded.message())),
-          v1::TournamentInfo());
+              ? recorded
+              : Error(absl::StatusCode::kUnavailable,
+                      Reason::kRecordUnavailable,
+                      absl::StrCat("the ", what,
+                                   " could not be "
+                                   "recorded: ",
+                                   recorded.message())));
     return;
   }
-  v1::TournamentInfo info;
-  grpc::Status status = Info(t, /*games=*/true, &info);
-  reply(status, info);
+  reply(Info(t, /*games=*/true));
 }
 
-grpc::Status Scheduler::Get(const std::string& name,
-                            v1::TournamentInfo* out) const {
+absl::StatusOr<TournamentInfo> Scheduler::Get(const std::string& name) const {
   Tournament copy;
   {
     absl::MutexLock lock(&mu_);
     auto it = tournaments_.find(name);
     if (it == tournaments_.end()) {
-      return GrpcError(grpc::StatusCode::NOT_FOUND, Reason::kTournamentNotFound,
-                       absl::StrCat("no tournament ", Quote(name)));
+      return Error(absl::StatusCode::kNotFound, Reason::kTournamentNotFound,
+                   absl::StrCat("no tournament ", Quote(name)));
     }
     copy = it->second;
   }
-  return Info(copy, /*games=*/true, out);
+  return Info(copy, /*games=*/true);
 }
 
-grpc::Status Scheduler::List(v1::ListTournamentsResponse* out) const {
+absl::StatusOr<std::vector<TournamentInfo>> Scheduler::List() const {
   std::vector<Tournament> copies;
   {
     absl::MutexLock lock(&mu_);
@@ -401,110 +379,95 @@ grpc::Status Scheduler::List(v1::ListTournamentsResponse* out) const {
                          ? a.row.created_us > b.row.created_us
                          : a.row.name > b.row.name;
             });
+  std::vector<TournamentInfo> out;
+  out.reserve(copies.size());
   for (const Tournament& t : copies) {
-    if (grpc::Status s = Info(t, /*games=*/false, out->add_tournaments());
-        !s.ok()) {
-      return s;
-    }
+    absl::StatusOr<TournamentInfo> info = Info(t, /*games=*/false);
+    if (!info.ok()) return info.status();
+    out.push_back(*std::move(info));
   }
-  return grpc::Status::OK;
+  return out;
 }
 
-grpc::Status Scheduler::Info(const Tournament& t, bool games,
-                             v1::TournamentInfo* out) const {
+absl::StatusOr<TournamentInfo> Scheduler::Info(const Tournament& t,
+                                               bool games) const {
   const recorder::TournamentRow& r = t.row;
   recorder::ListFilter filter;
   filter.label = r.name;
   absl::StatusOr<std::vector<recorder::GameSummary>> recorded =
       recorder_->List(filter);
-  if (!recorded.ok()) return ToGrpc(recorded.status());
+  if (!recorded.ok()) return recorded.status();
   std::map<std::string, const recorder::GameSummary*> by_id;
   for (const recorder::GameSummary& s : *recorded) by_id[s.game_id] = &s;
 
-  v1::TournamentSpec* spec = out->mutable_spec();
-  spec->set_name(r.name);
-  for (const std::string& p : r.participants) spec->add_participants(p);
-  spec->set_format(r.format == kGauntlet ? v1::TOURNAMENT_FORMAT_GAUNTLET
-                                         : v1::TOURNAMENT_FORMAT_ROUND_ROBIN);
-  spec->set_games_per_pairing(r.games_per_pairing);
-  spec->set_duplicate(r.duplicate);
-  spec->set_rules(r.rules);
-  spec->mutable_clock()->set_per_move_ms(r.clock.per_move_ms);
-  spec->mutable_clock()->set_bank_ms(r.clock.bank_ms);
-  spec->mutable_clock()->set_max_illegal(r.clock.max_illegal);
-  spec->set_max_concurrent_games(r.max_concurrent);
-  spec->set_grace_ms(r.grace_ms);
-  out->set_status(r.status == "finished"    ? v1::TOURNAMENT_STATUS_FINISHED
-                  : r.status == "cancelled" ? v1::TOURNAMENT_STATUS_CANCELLED
-                                            : v1::TOURNAMENT_STATUS_RUNNING);
-  out->set_seed_commitment(r.commitment);
-  out->set_games_total(static_cast<int>(t.games.size()));
-  out->set_created_unix_ms(r.created_us / 1000);
-  out->set_ended_unix_ms(r.ended_us / 1000);
-  int pending = 0, running = 0, finished = 0, aborted = 0;
+  TournamentInfo out;
+  TournamentSpec& spec = out.spec;
+  spec.name = r.name;
+  spec.participants = r.participants;
+  spec.format = r.format == kGauntlet ? TournamentFormat::kGauntlet
+                                      : TournamentFormat::kRoundRobin;
+  spec.games_per_pairing = r.games_per_pairing;
+  spec.duplicate = r.duplicate;
+  spec.rules = r.rules;
+  spec.clock.per_move_ms = r.clock.per_move_ms;
+  spec.clock.bank_ms = r.clock.bank_ms;
+  spec.clock.max_illegal = r.clock.max_illegal;
+  spec.max_concurrent_games = r.max_concurrent;
+  spec.grace_ms = r.grace_ms;
+  out.status = r.status == "finished"    ? TournamentStatus::kFinished
+               : r.status == "cancelled" ? TournamentStatus::kCancelled
+                                         : TournamentStatus::kRunning;
+  out.seed_commitment = r.commitment;
+  out.games_total = static_cast<int>(t.games.size());
+  out.created_us = r.created_us;
+  out.ended_us = r.ended_us;
   for (const Scheduled& g : t.games) {
     const recorder::GameSummary* s = nullptr;
     if (g.state == State::kCreated || g.state == State::kEnded) {
       auto it = by_id.find(g.row.game_id);
       if (it != by_id.end()) s = it->second;
     }
-    v1::GameStatus status = s ? ProtoStatus(s->status)
-                            : g.state == State::kStarting
-                                ? v1::GAME_STATUS_RUNNING
-                                : v1::GAME_STATUS_UNSPECIFIED;
-    switch (status) {
-      case v1::GAME_STATUS_RUNNING:
-        ++running;
-        break;
-      case v1::GAME_STATUS_FINISHED:
-        ++finished;
-        break;
-      case v1::GAME_STATUS_ABORTED:
-        ++aborted;
-        break;
-      default:
-        ++pending;
+    if (s == nullptr) {
+      // (A game being created counts as running.)
+      ++(g.state == State::kStarting ? out.games_running : out.games_pending);
+    } else {
+      switch (s->status) {
+        case recorder::GameStatus::kRunning:
+          ++out.games_running;
+          break;
+        case recorder::GameStatus::kFinished:
+          ++out.games_finished;
+          break;
+        case recorder::GameStatus::kAborted:
+          ++out.games_aborted;
+          break;
+      }
     }
     if (!games) continue;
-    v1::TournamentGame* out_game = out->add_games();
-    out_game->set_index(g.row.index);
-    for (const std::string& bot : g.row.seats) out_game->add_bots(bot);
+    TournamentGame& game = out.games.emplace_back();
+    game.index = g.row.index;
+    game.bots = g.row.seats;
     if (s != nullptr) {
-      out_game->set_game_id(g.row.game_id);
-      out_game->set_status(status);
+      game.game_id = g.row.game_id;
+      game.status = s->status;
       if (s->status != recorder::GameStatus::kRunning) {
-        v1::GameResult* result = out_game->mutable_result();
-        result->set_winner(s->winner);
-        result->set_reason(s->end_reason);
-        for (int total : s->totals) result->add_totals(total);
+        GameOutcome result;
+        result.winner = s->winner;
+        result.reason = s->end_reason;
+        result.totals = s->totals;
+        game.result = std::move(result);
       }
     }
   }
-  out->set_games_pending(pending);
-  out->set_games_running(running);
-  out->set_games_finished(finished);
-  out->set_games_aborted(aborted);
   // The seed, once nothing it derives is secret any more.
-  if (r.status != "running" && running == 0) spec->set_seed(r.seed);
+  if (r.status != "running" && out.games_running == 0) spec.seed = r.seed;
 
   absl::StatusOr<std::vector<recorder::Standing>> standings =
       recorder::TournamentStandings(*recorder_, r.name, r.participants,
                                     *recorded);
-  if (!standings.ok()) return ToGrpc(standings.status());
-  for (const recorder::Standing& s : *standings) {
-    v1::TournamentStanding* o = out->add_standings();
-    o->set_rank(s.rank);
-    o->set_bot(s.bot);
-    o->set_games(s.games);
-    o->set_wins(s.wins);
-    o->set_losses(s.losses);
-    o->set_draws(s.draws);
-    o->set_forfeits(s.forfeits);
-    o->set_score(s.score);
-    o->set_points_for(static_cast<int32_t>(s.points_for));
-    o->set_points_against(static_cast<int32_t>(s.points_against));
-  }
-  return grpc::Status::OK;
+  if (!standings.ok()) return standings.status();
+  out.standings = *std::move(standings);
+  return out;
 }
 
 // ---------------------------------------------------------------------------
@@ -662,32 +625,33 @@ void Scheduler::Launch(Start start) {
   // restart finds the game rather than creating another.
   recorder_->SetTournamentGame(start.tournament, start.index, start.row.game_id,
                                nullptr);
-  v1::CreateGameRequest request;
-  request.set_rules(start.rules);
+  GameSpec spec;
+  spec.rules = start.rules;
   for (const std::string& account : start.row.seats) {
-    request.add_seats()->set_account(account);
+    spec.seats.push_back({"", account});
   }
-  request.mutable_clock()->set_per_move_ms(start.clock.per_move_ms);
-  // (Set, so a bank of 0 means no bank: game.proto, Clock.)
-  request.mutable_clock()->set_bank_ms(start.clock.bank_ms);
-  request.mutable_clock()->set_max_illegal(start.clock.max_illegal);
-  request.set_seed(start.row.seed);
-  request.set_label(start.tournament);
+  // Every field given: the tournament's time control exactly.
+  spec.clock.per_move_ms = start.clock.per_move_ms;
+  spec.clock.bank_ms = start.clock.bank_ms;
+  spec.clock.max_illegal = start.clock.max_illegal;
+  spec.seed = start.row.seed;
+  spec.label = start.tournament;
   CreateOptions options;
   options.game_id = start.row.game_id;
   options.scheduled = true;
   registry_->CreateGame(
-      request,
-      [this, start](const grpc::Status& status, const v1::CreateGameResponse&) {
+      spec,
+      [this, start](absl::StatusOr<CreatedGame> created) {
         // (Possibly under the new game's lock: continue on the timer.)
-        registry_->timer()->Schedule(
-            registry_->timer()->Now(),
-            [this, start, status] { Created(start, status); });
+        registry_->timer()->Schedule(registry_->timer()->Now(),
+                                     [this, start, status = created.status()] {
+                                       Created(start, status);
+                                     });
       },
       options);
 }
 
-void Scheduler::Created(const Start& start, const grpc::Status& status) {
+void Scheduler::Created(const Start& start, const absl::Status& status) {
   {
     absl::MutexLock lock(&mu_);
     // (Its forfeit or abort is queued below, before the next Run.)
@@ -713,7 +677,7 @@ void Scheduler::Created(const Start& start, const grpc::Status& status) {
   if (!status.ok()) {
     std::fprintf(stderr, "cassino-referee: tournament %s game %d: %s\n",
                  start.tournament.c_str(), start.index,
-                 status.error_message().c_str());
+                 std::string(status.message()).c_str());
     // Retried on the next event, not at once (the cause may persist).
     return;
   }

@@ -55,20 +55,73 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
-#include "cassino/v1/referee_service.pb.h"
-#include "grpcpp/grpcpp.h"
 #include "recorder/recorder.h"
+#include "recorder/standings.h"
+#include "referee/game_info.h"
+#include "referee/game_spec.h"
 #include "referee/registry.h"
 #include "rules/deal.h"
 
 namespace cassino::service {
+
+enum class TournamentFormat {
+  kRoundRobin,  // every pair of participants
+  kGauntlet,    // the first participant against each other one
+};
+
+// A tournament to create (Scheduler::Create); an answer's spec is the one
+// in force (defaults filled in, every clock field set, `seed` only once it
+// is revealed).
+struct TournamentSpec {
+  std::string name;                       // also the label of its games
+  std::vector<std::string> participants;  // bot account names
+  TournamentFormat format = TournamentFormat::kRoundRobin;
+  int games_per_pairing = 0;  // 0: 2 (made even with `duplicate`)
+  bool duplicate = false;     // game pairs share a seed, seats swapped
+  std::string rules;          // empty: "standard"
+  ClockSpec clock;
+  int max_concurrent_games = 0;  // 0: 4
+  std::string seed;              // hex; empty: a fresh random one
+  int64_t grace_ms = 0;          // 0: 60 s
+};
+
+enum class TournamentStatus { kRunning, kFinished, kCancelled };
+
+// One scheduled game. `game_id` and `status` are set once the game exists;
+// `result` once it has ended (winner, reason and totals only).
+struct TournamentGame {
+  int index = 0;
+  std::vector<std::string> bots;  // per seat
+  std::string game_id;
+  std::optional<recorder::GameStatus> status;
+  std::optional<GameOutcome> result;
+};
+
+// A tournament as the organiser sees it. Times are Unix microseconds
+// (`ended_us` 0 while running).
+struct TournamentInfo {
+  TournamentSpec spec;
+  TournamentStatus status = TournamentStatus::kRunning;
+  std::string seed_commitment;  // hex SHA-256 of the tournament's seed
+  int games_total = 0;
+  int games_pending = 0;
+  int games_running = 0;  // including those being created
+  int games_finished = 0;
+  int games_aborted = 0;
+  std::vector<recorder::Standing> standings;
+  std::vector<TournamentGame> games;  // empty in a listing
+  int64_t created_us = 0;
+  int64_t ended_us = 0;
+};
 
 // The schedule of a tournament (TournamentSchedule, rules/
 // schedule.h) as schedule rows: accounts and seed (hex) per game, game_id
@@ -79,8 +132,7 @@ std::vector<recorder::TournamentGameRow> MakeTournamentSchedule(
 
 class Scheduler {
  public:
-  using Reply =
-      std::function<void(const grpc::Status&, const v1::TournamentInfo&)>;
+  using Reply = std::function<void(absl::StatusOr<TournamentInfo>)>;
 
   // Games created only to be forfeited or aborted for absence, in flight
   // at once (created, their forfeit or abort not yet queued): a tournament
@@ -98,17 +150,25 @@ class Scheduler {
   absl::Status Load();
 
   // Organiser calls. `reply` runs once the change is on disk (or failed).
-  void Create(const v1::TournamentSpec& spec, Reply reply);
+  // A refused spec is INVALID_ARGUMENT naming the field ("spec.name",
+  // "spec.participants[2]", "spec.clock.bank_ms", ...), or the error of
+  // CheckSeatable for a participant (prefixed with its path); a taken name
+  // ALREADY_EXISTS (TOURNAMENT_EXISTS).
+  void Create(const TournamentSpec& spec, Reply reply);
+  // NOT_FOUND (TOURNAMENT_NOT_FOUND), or FAILED_PRECONDITION
+  // (TOURNAMENT_OVER) when it has already ended.
   void Cancel(const std::string& name, const std::string& reason, Reply reply);
-  grpc::Status Get(const std::string& name, v1::TournamentInfo* out) const;
-  grpc::Status List(v1::ListTournamentsResponse* out) const;
+  // Read the record (block on the database).
+  absl::StatusOr<TournamentInfo> Get(const std::string& name) const;
+  // Every tournament, newest first, without their games.
+  absl::StatusOr<std::vector<TournamentInfo>> List() const;
 
   // How many tournaments are running (for the start-up message).
   int Running() const;
 
   // OK unless `label` is a tournament's name (FAILED_PRECONDITION): only
   // the scheduler creates games with it.
-  grpc::Status CheckLabel(const std::string& label) const;
+  absl::Status CheckLabel(const std::string& label) const;
 
  private:
   enum class State {
@@ -152,7 +212,7 @@ class Scheduler {
   void Launch(Start start);
   // The game of `start` was created (or failed): it now runs, or is pending
   // again; the absent seat forfeits.
-  void Created(const Start& start, const grpc::Status& status);
+  void Created(const Start& start, const absl::Status& status);
   // Marks the games of `t` that have ended since.
   void Refresh(Tournament& t) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Records that `t` ended ("finished" or "cancelled", with `reason`): marks
@@ -168,8 +228,7 @@ class Scheduler {
   void Answer(const Tournament& t, const absl::Status& recorded,
               const std::string& what, const Reply& reply) const;
   // The organiser's view; `games` adds the schedule. Reads the record.
-  grpc::Status Info(const Tournament& t, bool games,
-                    v1::TournamentInfo* out) const;
+  absl::StatusOr<TournamentInfo> Info(const Tournament& t, bool games) const;
 
   Registry* const registry_;
   recorder::Recorder* const recorder_;

@@ -20,10 +20,10 @@ const absl::Status& StatusOf(const absl::StatusOr<T>& value) {
 
 }  // namespace cassino::testing
 
-#define ASSERT_OK(expr) \
+#define ASSERT_OK(expr)                                \
   ASSERT_TRUE(::cassino::testing::StatusOf(expr).ok()) \
       << ::cassino::testing::StatusOf(expr)
-#define EXPECT_OK(expr) \
+#define EXPECT_OK(expr)                                \
   EXPECT_TRUE(::cassino::testing::StatusOf(expr).ok()) \
       << ::cassino::testing::StatusOf(expr)
 

@@ -1,6 +1,7 @@
 #include "referee/auth.h"
 
 #include "gtest/gtest.h"
+#include "referee/bearer.h"
 
 namespace cassino::service {
 namespace {

@@ -131,16 +131,17 @@ class SessionCoreTest : public ::testing::Test {
     header.seed = kSeed;
     header.commitment = ToHex(SeedCommitment(*seed));
     header.clock = {per_move_ms, bank_ms, 3};
-    absl::StatusOr<Game> game = Game::Create(*rules, DeckSource::FromSeed(*seed));
+    absl::StatusOr<Game> game =
+        Game::Create(*rules, DeckSource::FromSeed(*seed));
     EXPECT_OK(game);
     absl::Notification created;
     absl::Status status;
-    std::shared_ptr<GameSession> session = GameSession::Create(
-        deps_, header, std::move(*game),
-        [&](absl::Status s, std::shared_ptr<GameSession>) {
-          status = s;
-          created.Notify();
-        });
+    std::shared_ptr<GameSession> session =
+        GameSession::Create(deps_, header, std::move(*game),
+                            [&](absl::Status s, std::shared_ptr<GameSession>) {
+                              status = s;
+                              created.Notify();
+                            });
     EXPECT_TRUE(created.WaitForNotificationWithTimeout(kPatience));
     EXPECT_OK(status);
     return session;
