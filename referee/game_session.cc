@@ -84,23 +84,30 @@ absl::StatusOr<std::shared_ptr<GameSession>> GameSession::Resume(
     SessionDeps deps, const recorder::GameRecord& record) {
   // A stored hash changed by hand would otherwise go unnoticed until verify.
   if (absl::Status s = recorder::CheckChain(record); !s.ok()) return s;
-  absl::StatusOr<recorder::ReplayedGame> replayed = recorder::Replay(record);
+  // One replay: the engine state, and the public log as it was published.
+  PublicHistoryBuilder history;
+  absl::StatusOr<recorder::ReplayedGame> replayed = recorder::Replay(
+      record,
+      [&history](const recorder::Event& e, const recorder::ReplayedGame& st) {
+        history.Observe(e, st.game);
+      });
   if (!replayed.ok()) return replayed.status();
   std::shared_ptr<GameSession> s(
       new GameSession(deps, record.header, std::move(replayed->game)));
   absl::MutexLock lock(&s->mu_);
-  s->RestoreLocked(record, *replayed);
+  s->RestoreLocked(record, *replayed, history.Take());
   return s;
 }
 
 void GameSession::RestoreLocked(const recorder::GameRecord& record,
-                                const recorder::ReplayedGame& replayed) {
+                                const recorder::ReplayedGame& replayed,
+                                std::vector<PublicEvent> history) {
   const Game& g = game_;
 
   // The public log as it was, so that spectators see the whole game.
   LogPublic({GameStarted(-1)});
   // The deals, moves and round results as the live game published them.
-  for (PublicEvent& e : PublicHistory(g)) LogPublic(std::move(e));
+  for (PublicEvent& e : history) LogPublic(std::move(e));
   if (g.over()) LogPublic({GameEnded()});
   ContinueFromRecordLocked(record, replayed);
 }
@@ -565,8 +572,7 @@ void GameSession::AnswerResubmission(int seat, int turn,
     if (played.drawn.valid() && SeesDrawnCard(played, seat)) {
       r.drawn = played.drawn.ToString();
     }
-    auto ack = [reply = std::move(reply), r, turn,
-                seat](const absl::Status& status) {
+    auto ack = [reply = std::move(reply), r, seat](const absl::Status& status) {
       if (status.ok()) {
         reply(absl::OkStatus(), r);
       } else {

@@ -197,10 +197,11 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Adds an event to the spectators' log without sending it.
   void LogPublic(PublicEvent event) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Resume's work once the session exists: the clocks, the public log, then
-  // ContinueFromRecordLocked.
+  // Resume's work once the session exists: the clocks, the public log
+  // (`history`, PublicHistoryBuilder's), then ContinueFromRecordLocked.
   void RestoreLocked(const recorder::GameRecord& record,
-                     const recorder::ReplayedGame& replayed)
+                     const recorder::ReplayedGame& replayed,
+                     std::vector<PublicEvent> history)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The engine state, clocks and counts of a replayed record; writes the
   // events a crash (or a failed write) left out, and starts the turn in

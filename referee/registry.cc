@@ -328,6 +328,13 @@ void Registry::NoteBroken(const std::string& game_id) {
 }
 
 void Registry::RecoverBroken() {
+  if (reads_->Post([this] { RecoverBrokenNow(); })) return;
+  // (The executor is full or stopping: try again later.)
+  deps_.timer->Schedule(deps_.timer->Now() + limits_.recover_interval,
+                        [this] { RecoverBroken(); });
+}
+
+void Registry::RecoverBrokenNow() {
   std::vector<std::string> ids;
   {
     absl::MutexLock lock(&mu_);

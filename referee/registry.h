@@ -200,9 +200,11 @@ class Registry {
   // A game's record write failed: recovery is scheduled.
   void NoteBroken(const std::string& game_id);
   // Puts the broken games back from their records once the recorder takes
-  // writes again; runs on the timer thread, and again later for the games
-  // it could not recover yet.
+  // writes again. Runs on the timer thread, which hands the work (reading
+  // the records) to the read executor (RecoverBrokenNow); it is scheduled
+  // again later for the games it could not recover yet.
   void RecoverBroken();
+  void RecoverBrokenNow();
 
   // Declared before deps_, which points to it: outlives the sessions the
   // registry destroys.

@@ -16,30 +16,29 @@ DealEvent DealOf(const Game& game) {
   return d;
 }
 
-std::vector<PublicEvent> PublicHistory(const Game& game) {
-  std::vector<PublicEvent> out;
-  absl::StatusOr<Game> replay = Game::Create(game.rules(), game.decks());
-  if (!replay.ok()) return out;  // (it was created from these once)
-  Game& g = *replay;
-  out.push_back({DealOf(g)});
-  for (const PlayedMove& m : game.history()) {
-    const size_t rounds_before = g.rounds().size();
-    const int round_before = g.round();
-    const int deal_before = g.deal();
-    g.PlayUnchecked(m.move);
-    out.push_back({MovePlayedEvent{m, /*viewer=*/-1}});
-    for (size_t r = rounds_before; r < g.rounds().size(); ++r) {
-      out.push_back({RoundEndedEvent{g.rounds()[r]}});
+void PublicHistoryBuilder::Observe(const recorder::Event& event,
+                                   const Game& state) {
+  if (!started_) {
+    // The record's `create`: the game as dealt.
+    started_ = true;
+    events_.push_back(DealOf(state));
+  } else {
+    const bool moved = event.kind == recorder::EventKind::kMove;
+    if (moved) {
+      events_.push_back(MovePlayedEvent{state.history().back(), -1});
     }
-    if (!g.over() && (g.round() != round_before || g.deal() != deal_before)) {
-      out.push_back({DealOf(g)});
+    // (A forfeit may score the round too.)
+    for (size_t r = rounds_; r < state.rounds().size(); ++r) {
+      events_.push_back(RoundEndedEvent{state.rounds()[r]});
+    }
+    if (moved && !state.over() &&
+        (state.round() != round_ || state.deal() != deal_)) {
+      events_.push_back(DealOf(state));
     }
   }
-  // Rounds scored after the last move (a forfeit ends the round too).
-  for (size_t r = g.rounds().size(); r < game.rounds().size(); ++r) {
-    out.push_back({RoundEndedEvent{game.rounds()[r]}});
-  }
-  return out;
+  rounds_ = state.rounds().size();
+  round_ = state.round();
+  deal_ = state.deal();
 }
 
 }  // namespace cassino::service

@@ -158,12 +158,25 @@ struct PublicEvent {
 // The public event of the deal just made in `game`.
 DealEvent DealOf(const Game& game);
 
-// The public events of `game` from its first deal to its current state, as
-// the live game published them: each deal, each move played (public view),
-// each round's result, in order; not the GameStarted before them nor the
-// GameEnded after. The game is replayed from its rules and decks, so a
-// resumed game's spectators see what the live ones saw.
-std::vector<PublicEvent> PublicHistory(const Game& game);
+// The public events of a game from its first deal on, as the live game
+// published them (each deal, each move played as the public sees it, each
+// round's result, in order; not the GameStarted before them nor the
+// GameEnded after), built while its record is replayed, so that a resumed
+// game's spectators see what the live ones saw without a second replay.
+// Observe is given every replayed event with the state it left, in order,
+// the record's `create` first (recorder::ReplayObserver).
+class PublicHistoryBuilder {
+ public:
+  void Observe(const recorder::Event& event, const Game& state);
+  std::vector<PublicEvent> Take() { return std::move(events_); }
+
+ private:
+  bool started_ = false;
+  size_t rounds_ = 0;  // rounds scored so far
+  int round_ = 0;
+  int deal_ = 0;
+  std::vector<PublicEvent> events_;
+};
 
 }  // namespace cassino::service
 
