@@ -231,6 +231,8 @@ class RefereeSeat final
               const std::string& token)
       : load_(load), game_(game), seat_(seat) {
     ctx_.AddMetadata("authorization", "Bearer " + token);
+    ctx_.AddMetadata("cassino-play-mode",
+                     load->options().compact ? "compact" : "full");
   }
   void Start(v1::RefereeService::Stub* stub);
   void Cancel() { ctx_.TryCancel(); }

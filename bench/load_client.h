@@ -98,6 +98,9 @@ struct RefereeLoadOptions {
   int64_t bank_ms = 0;  // 0: the referee's default; < 0: no bank
   int channels = 4;     // gRPC channels (TCP connections)
   std::string admin_token;
+  // The Play streams' mode (cassino-play-mode): compact (three messages a
+  // move) or full (five).
+  bool compact = true;
 };
 
 class RefereeGame;

@@ -6,22 +6,27 @@
 //              each with one 1 KB message in flight;
 //   - referee: G two-player games of instant bots against a fresh
 //              `cassino-referee` process (a new database each run), in each
-//              durability mode (default normal, full).
+//              durability mode (default normal, full) and each Play mode
+//              (default compact, full).
 // Both are driven by the same callback-API client (load_client.h) from this
 // process. Each run warms up for --warmup seconds, then measures for
 // --seconds: round trips (an echo; a move from writing it to reading its
 // verdict, which the referee sends once the move is recorded), their p50 and
 // p99, the server process's CPU (/proc/PID/stat) and this program's own.
 //
-// A move costs the referee five messages (the move, its verdict, the played
-// move to both seats, the next YourTurn); an echo costs two. The three
-// ratios (docs/performance.md):
+// A move costs the referee m messages: five in the full Play mode (the
+// move, its verdict, the played move to both seats, the next YourTurn),
+// three in the compact one (the move, its verdict, the next YourTurn); an
+// echo costs two. The three ratios (docs/performance.md), each against the
+// mode's own m:
 //   throughput  referee messages/s ÷ echo messages/s, at 16 and 64 games,
 //               target ≥ 50%;
-//   CPU         referee CPU per move ÷ (echo CPU per round trip × 5/2, the
-//               echo's CPU for a move's five messages), target ≤ 3;
+//   CPU         referee CPU per move ÷ (echo CPU per round trip × m/2, the
+//               echo's CPU for a move's m messages), target ≤ 3;
 //   latency     referee p99 − echo p99 at 1 game, normal durability,
-//               target ≤ 0.5 ms.
+//               compact mode (the reference bots'), target ≤ 0.5 ms.
+// (An older referee, which knows no modes, plays every stream in full:
+// measure it with --play-modes full.)
 //
 // Exit status: 0 when every run completed without errors (whether or not
 // the targets are met: this is a measurement), 1 on errors, 2 on a usage
@@ -51,6 +56,7 @@ using bench::Clock;
 struct Options {
   std::vector<int> games = {1, 16, 64};
   std::vector<std::string> modes = {"normal", "full"};
+  std::vector<std::string> play_modes = {"compact", "full"};
   double seconds = 10;
   double warmup = 2;
   int channels = 4;
@@ -124,7 +130,8 @@ bool RunEcho(const Options& o, int games, const std::filesystem::path& dir,
 }
 
 bool RunReferee(const Options& o, int games, const std::string& mode,
-                const std::filesystem::path& dir, Run* run) {
+                const std::string& play_mode, const std::filesystem::path& dir,
+                Run* run) {
   const std::filesystem::path db =
       dir / ("ratios-" + mode + "-" + std::to_string(games) + ".db");
   const std::string token = bench::NewToken();
@@ -137,14 +144,15 @@ bool RunReferee(const Options& o, int games, const std::string& mode,
           dir, (dir / ("referee-" + mode + ".log")).string(), &server)) {
     return false;
   }
-  run->what = "referee " + mode;
+  run->what = "referee " + mode + " " + play_mode;
   run->games = games;
-  run->messages_per_round_trip = 5;
+  run->messages_per_round_trip = play_mode == "compact" ? 3 : 5;
   {
     bench::RefereeLoadOptions lo;
     lo.games = games;
     lo.channels = o.channels;
     lo.admin_token = token;
+    lo.compact = play_mode == "compact";
     bench::RefereeLoad load(lo, server.address);
     load.StartAll();
     Window(o, server.pid, load, run);
@@ -165,7 +173,7 @@ bool RunReferee(const Options& o, int games, const std::string& mode,
 }
 
 void PrintRun(const Run& r) {
-  std::printf("%-16s %5d %11.0f %11.0f %8.0f %8.0f %10.1f %10.1f %9.0f%%\n",
+  std::printf("%-23s %5d %11.0f %11.0f %8.0f %8.0f %10.1f %10.1f %9.0f%%\n",
               r.what.c_str(), r.games, r.rate(), r.messages(), r.p50_us,
               r.p99_us, r.server_cpu_us_per_rt(),
               100 * r.server_cpu / r.seconds, 100 * r.client_cpu / r.seconds);
@@ -189,6 +197,11 @@ int main(int argc, char** argv) {
   app.add_option("--modes", o.modes, "referee durability modes")
       ->delimiter(',')
       ->check(CLI::IsMember({"normal", "full"}));
+  app.add_option("--play-modes", o.play_modes,
+                 "the bots' Play stream modes (compact: 3 messages a move; "
+                 "full: 5)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"compact", "full"}));
   app.add_option("--seconds", o.seconds, "measured seconds per run")
       ->check(CLI::Range(0.1, 3600.0));
   app.add_option("--warmup", o.warmup, "seconds before measuring, per run")
@@ -223,7 +236,7 @@ int main(int argc, char** argv) {
         std::getline(in, text);
         return text.c_str();
       }());
-  std::printf("%-16s %5s %11s %11s %8s %8s %10s %10s %10s\n", "run", "games",
+  std::printf("%-23s %5s %11s %11s %8s %8s %10s %10s %10s\n", "run", "games",
               "rt/s", "messages/s", "p50 us", "p99 us", "cpu us/rt",
               "server cpu", "client cpu");
 
@@ -236,11 +249,13 @@ int main(int argc, char** argv) {
     errors += echo.errors;
     runs.push_back(echo);
     for (const std::string& mode : o.modes) {
-      Run ref;
-      if (!RunReferee(o, games, mode, dir, &ref)) return 2;
-      PrintRun(ref);
-      errors += ref.errors;
-      runs.push_back(ref);
+      for (const std::string& play_mode : o.play_modes) {
+        Run ref;
+        if (!RunReferee(o, games, mode, play_mode, dir, &ref)) return 2;
+        PrintRun(ref);
+        errors += ref.errors;
+        runs.push_back(ref);
+      }
     }
   }
 
@@ -255,22 +270,23 @@ int main(int argc, char** argv) {
       continue;
     }
     const double throughput = r.messages() / echo->messages();
-    const double cpu_budget = echo->server_cpu_us_per_rt() * 5.0 / 2.0;
+    const int m = r.messages_per_round_trip;
+    const double cpu_budget = echo->server_cpu_us_per_rt() * m / 2.0;
     const double cpu_ratio = r.server_cpu_us_per_rt() / cpu_budget;
     std::printf(
-        "  %-15s %3d games: throughput %5.1f%% (target >= 50%%%s), CPU per "
-        "move %.1f us = %.2f x the echo's %.1f us for 5 messages (target "
+        "  %-23s %3d games: throughput %5.1f%% (target >= 50%%%s), CPU per "
+        "move %.1f us = %.2f x the echo's %.1f us for %d messages (target "
         "<= 3: %s)",
         r.what.c_str(), r.games, 100 * throughput,
         r.games >= 16 ? (throughput >= 0.5 ? ": met" : ": NOT met") : "",
-        r.server_cpu_us_per_rt(), cpu_ratio, cpu_budget,
+        r.server_cpu_us_per_rt(), cpu_ratio, cpu_budget, m,
         Verdict(cpu_ratio <= 3));
     if (r.games == 1) {
       const double added_ms = (r.p99_us - echo->p99_us) / 1000;
       std::printf("; p99 added %.2f ms (target <= 0.5 ms%s)", added_ms,
-                  r.what == "referee normal"
+                  r.what == "referee normal compact"
                       ? (added_ms <= 0.5 ? ": met" : ": NOT met")
-                      : ", stated for normal");
+                      : ", stated for normal compact");
     }
     std::printf("\n");
   }

@@ -46,6 +46,8 @@ GameSession::GameSession(SessionDeps deps, recorder::GameHeader header,
   bank_left_ms_.assign(n, header_.clock.bank_ms);
   illegal_.assign(n, 0);
   seat_channels_.resize(n);
+  seat_modes_.assign(n, PlayMode::kFull);
+  told_moves_.assign(n, 0);
   seat_limits_.assign(n, TokenBucket(deps_.seat_rate));
   turn_waiters_.resize(n);
   turn_started_ = deps_.timer->Now();
@@ -262,9 +264,12 @@ void GameSession::Broadcast(std::vector<PublicEvent> events,
       for_seats = std::make_shared<const SeatEvent>(SeatEvent{*ended});
     }
     if (for_seats) {
+      const bool a_move = std::holds_alternative<MovePlayedEvent>(e.event);
       for (size_t seat = 0; seat < seat_channels_.size(); ++seat) {
         const auto& ch = seat_channels_[seat];
         if (!ch) continue;
+        // (A compact stream learns of moves from its verdicts and turns.)
+        if (a_move && seat_modes_[seat] == PlayMode::kCompact) continue;
         ch->Send(for_mover && static_cast<int>(seat) == mover_view->seat
                      ? for_mover
                      : for_seats);
@@ -321,8 +326,7 @@ void GameSession::StartTurnOrFinish() {
     }
   });
   if (seat_channels_[seat]) {
-    seat_channels_[seat]->Send(
-        std::make_shared<const SeatEvent>(SeatEvent{YourTurn()}));
+    seat_channels_[seat]->Send(std::make_shared<const SeatEvent>(StreamTurn()));
   }
   for (TurnWaiter& w : turn_waiters_[seat]) {
     w.reply(absl::OkStatus(), TurnResponse(seat));
@@ -718,7 +722,8 @@ int GameSession::IllegalLeft(int seat) const {
   return std::max(0, header_.clock.max_illegal - illegal_[seat]);
 }
 
-void GameSession::Connect(int seat, std::shared_ptr<PlayChannel> channel) {
+void GameSession::Connect(int seat, std::shared_ptr<PlayChannel> channel,
+                          PlayMode mode) {
   absl::MutexLock lock(&mu_);
   if (stopped_) {
     channel->Close(*stopped_);
@@ -729,6 +734,9 @@ void GameSession::Connect(int seat, std::shared_ptr<PlayChannel> channel) {
                                       Reason::kStreamReplaced,
                                       "replaced by a newer connection"));
   }
+  seat_modes_[seat] = mode;
+  // (What came before is in the observation.)
+  told_moves_[seat] = game_.history().size();
   channel->Send(SeatEvent{GameStarted(seat)});
   if (game_.over() && end_published_) {
     channel->Send(SeatEvent{GameEnded()});
@@ -737,7 +745,7 @@ void GameSession::Connect(int seat, std::shared_ptr<PlayChannel> channel) {
     return;
   }
   if (MyTurnIsLive(seat)) {
-    channel->Send(SeatEvent{YourTurn()});
+    channel->Send(StreamTurn());
   }
   channel->Flush();
   seat_channels_[seat] = std::move(channel);
@@ -970,6 +978,19 @@ YourTurnEvent GameSession::YourTurn() const {
   t.deadline_unix_ms = deadline_unix_ms_;
   t.illegal_left = std::max(0, header_.clock.max_illegal - illegal_[seat]);
   return t;
+}
+
+SeatEvent GameSession::StreamTurn() {
+  YourTurnEvent t = YourTurn();
+  const int seat = game_.to_move();
+  if (seat_modes_[seat] == PlayMode::kCompact) {
+    const std::vector<PlayedMove>& history = game_.history();
+    t.since_last.assign(
+        history.begin() + std::min(told_moves_[seat], history.size()),
+        history.end());
+    told_moves_[seat] = history.size();
+  }
+  return SeatEvent{std::move(t)};
 }
 
 GameEndedEvent GameSession::GameEnded() const {

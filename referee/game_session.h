@@ -113,8 +113,9 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
 
   // A seat's Play stream connects (replacing an earlier one, which is
   // closed): it is sent GameStarted, then YourTurn if the seat is to move,
-  // or GameEnded if the game is over.
-  void Connect(int seat, std::shared_ptr<PlayChannel> channel);
+  // or GameEnded if the game is over; afterwards what `mode` says.
+  void Connect(int seat, std::shared_ptr<PlayChannel> channel,
+               PlayMode mode = PlayMode::kFull);
   // The stream is gone; ignored if another stream replaced it.
   void Disconnect(int seat, const PlayChannel* channel);
   // Ends the seat's Play stream, if one is open, with `status` (its
@@ -270,6 +271,9 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   YourTurnEvent YourTurn() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The YourTurn the seat to move's stream is sent now: with the moves it
+  // has not been told of yet, on a kCompact stream (which it then has).
+  SeatEvent StreamTurn() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   GameEndedEvent GameEnded() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   GameInfo InfoLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // A verdict on turn `turn`'s submission of `seat`: `move` as played, or
@@ -312,6 +316,10 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
 
   std::vector<TokenBucket> seat_limits_ ABSL_GUARDED_BY(mu_);
   std::vector<std::shared_ptr<PlayChannel>> seat_channels_ ABSL_GUARDED_BY(mu_);
+  // Per seat: its stream's mode, and (kCompact) the first move it has not
+  // been told of yet (an index into the game's history).
+  std::vector<PlayMode> seat_modes_ ABSL_GUARDED_BY(mu_);
+  std::vector<size_t> told_moves_ ABSL_GUARDED_BY(mu_);
   struct TurnWaiter {
     uint64_t id = 0;
     TurnReply reply;

@@ -8,7 +8,7 @@
 #include "absl/synchronization/mutex.h"
 #include "proto/convert.h"
 #include "recorder/display_text.h"
-#include "referee/bearer.h"
+#include "referee/call_metadata.h"
 #include "referee/channel.h"
 #include "referee/errors.h"
 #include "referee/grpc_status.h"
@@ -202,7 +202,13 @@ class PlayReactor final
       channel_->Close(auth);
       return;
     }
-    access_.game->Connect(access_.seat, channel_);
+    absl::StatusOr<PlayMode> mode = PlayModeOf(context->client_metadata());
+    if (!mode.ok()) {
+      channel_->Close(mode.status());
+      return;
+    }
+    mode_ = *mode;
+    access_.game->Connect(access_.seat, channel_, mode_);
     StartRead(&read_buffer_);
   }
   // (Connect flushes what it sends.)
@@ -248,7 +254,7 @@ class PlayReactor final
       channel_->Enqueue(std::make_shared<const v1::PlayResponse>(refused));
       channel_->Flush();
     } else if (!request_.has_move()) {
-      access_.game->Connect(access_.seat, channel_);
+      access_.game->Connect(access_.seat, channel_, mode_);
     } else {
       // The verdict is queued here and flushed by the game together with
       // what the move caused (GameSession::Submit's `origin`).
@@ -314,6 +320,7 @@ class PlayReactor final
   absl::Mutex read_mu_;
   bool read_paused_ ABSL_GUARDED_BY(read_mu_) = false;
   SeatAccess access_;
+  PlayMode mode_ = PlayMode::kFull;  // the stream's (cassino-play-mode)
   grpc::ByteBuffer read_buffer_;
   grpc::ByteBuffer write_buffer_;
   v1::PlayRequest request_;
@@ -377,6 +384,10 @@ class WatchReactor final
     game_ = registry->Find(request.game_id());
     if (game_) {
       if (!game_->Watch(channel_)) {
+        // Its place in all is given back before it is told: a refused
+        // spectator never holds one (nor keeps another spectator out).
+        registry->ReleaseWatcher();
+        admitted_ = false;
         channel_->Close(GrpcError(
             grpc::StatusCode::RESOURCE_EXHAUSTED, Reason::kLimitReached,
             absl::StrCat("the game has ",

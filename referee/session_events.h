@@ -93,6 +93,12 @@ struct GameEndedEvent {
   std::string seed;
 };
 
+// What a seat's Play stream is sent of the moves (docs/referee.md, *Play
+// modes*): kFull sends every move played to every seat as it happens;
+// kCompact sends none, the verdict naming the mover's own and each
+// YourTurn carrying those played since the seat's previous one.
+enum class PlayMode { kFull, kCompact };
+
 // The seat to move is asked for its move.
 struct YourTurnEvent {
   int turn = 0;
@@ -102,6 +108,9 @@ struct YourTurnEvent {
   int64_t bank_left_ms = 0;
   int64_t deadline_unix_ms = 0;
   int illegal_left = 0;
+  // kCompact streams: the moves played since the seat's previous YourTurn
+  // on the stream, as it may see them (its own drawn card included).
+  std::vector<PlayedMove> since_last;
 };
 
 // The answer to a submission.

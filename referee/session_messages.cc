@@ -55,6 +55,9 @@ void Fill(const YourTurnEvent& e, v1::YourTurn* t) {
   t->set_bank_left_ms(e.bank_left_ms);
   t->set_deadline_unix_ms(e.deadline_unix_ms);
   t->set_illegal_left(e.illegal_left);
+  for (const PlayedMove& m : e.since_last) {
+    ToProto(m, e.observation.seat, t->add_since_last());
+  }
 }
 
 void Fill(const recorder::Event& ev, v1::RecordEvent* re) {

@@ -1,7 +1,7 @@
 #include "referee/auth.h"
 
 #include "gtest/gtest.h"
-#include "referee/bearer.h"
+#include "referee/call_metadata.h"
 
 namespace cassino::service {
 namespace {

@@ -313,5 +313,61 @@ TEST_F(SessionCoreTest, AnAbortIsAnsweredOnceItIsOnDisk) {
   EXPECT_EQ(game->Abort("again").code(), absl::StatusCode::kFailedPrecondition);
 }
 
+TEST_F(SessionCoreTest, ACompactStreamGetsAVerdictAndTurnsCarryingTheMoves) {
+  std::shared_ptr<GameSession> game = NewGame();
+  auto seats = std::vector{std::make_shared<SeatChannel>(),
+                           std::make_shared<SeatChannel>()};
+  for (int seat = 0; seat < 2; ++seat) {
+    game->Connect(seat, seats[seat], PlayMode::kCompact);
+  }
+  const int first = game->Info().to_move;
+  const int second = 1 - first;
+  const auto* turn0 = seats[first]->Await<YourTurnEvent>();
+  ASSERT_NE(turn0, nullptr);
+  EXPECT_TRUE(turn0->since_last.empty());  // nothing since it connected
+  const size_t first_seen = seats[first]->size();
+  const size_t second_seen = seats[second]->size();
+
+  // Turn 0: the mover is answered (the verdict names the move); the other
+  // seat is sent one message, its YourTurn, carrying that move.
+  const Move m0 = turn0->legal_moves.front();
+  std::unique_ptr<Answer> a0 = Submit(*game, first, 0, Notation(m0.ToString()));
+  ASSERT_OK(a0->status);
+  EXPECT_EQ(std::get<Move>(a0->verdict.move), m0);
+  const auto* turn1 = seats[second]->Await<YourTurnEvent>(second_seen);
+  ASSERT_NE(turn1, nullptr);
+  ASSERT_EQ(turn1->since_last.size(), 1u);
+  EXPECT_EQ(turn1->since_last[0].move, m0);
+  EXPECT_EQ(turn1->since_last[0].seat, first);
+  EXPECT_EQ(seats[second]->size(), second_seen + 1);
+  EXPECT_EQ(seats[first]->size(), first_seen);
+  EXPECT_EQ(seats[first]->Count<MovePlayedEvent>(), 0);
+  EXPECT_EQ(seats[second]->Count<MovePlayedEvent>(), 0);
+
+  // Turn 1: the first seat's next YourTurn has both moves since its last.
+  const Move m1 = turn1->legal_moves.front();
+  std::unique_ptr<Answer> a1 =
+      Submit(*game, second, 1, Notation(m1.ToString()));
+  ASSERT_OK(a1->status);
+  const auto* turn2 = seats[first]->Await<YourTurnEvent>(first_seen);
+  ASSERT_NE(turn2, nullptr);
+  EXPECT_EQ(turn2->turn, 2);
+  ASSERT_EQ(turn2->since_last.size(), 2u);
+  EXPECT_EQ(turn2->since_last[0].move, m0);
+  EXPECT_EQ(turn2->since_last[1].move, m1);
+
+  // A full stream on the same game is still sent every move.
+  auto full = std::make_shared<SeatChannel>();
+  game->Connect(second, full, PlayMode::kFull);
+  const Move m2 = turn2->legal_moves.front();
+  ASSERT_OK(Submit(*game, first, 2, Notation(m2.ToString()))->status);
+  const auto* played = full->Await<MovePlayedEvent>();
+  ASSERT_NE(played, nullptr);
+  EXPECT_EQ(played->move.move, m2);
+  const auto* turn3 = full->Await<YourTurnEvent>();
+  ASSERT_NE(turn3, nullptr);
+  EXPECT_TRUE(turn3->since_last.empty());
+}
+
 }  // namespace
 }  // namespace cassino::service

@@ -74,6 +74,12 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--unary", options.unary,
                "Use GetTurn/SubmitMove instead of the Play stream");
+  std::string play_mode = "compact";
+  app.add_option("--play-mode", play_mode,
+                 "The Play stream's mode: compact (three messages a move) or "
+                 "full (every move played sent as it happens)")
+      ->check(CLI::IsMember({"compact", "full"}))
+      ->capture_default_str();
   app.add_option("--tls-ca", options.tls_ca_file,
                  "PEM root certificates: connect with TLS")
       ->check(CLI::ExistingFile);
@@ -112,6 +118,7 @@ int main(int argc, char** argv) {
     std::cerr << "cassino-bot: no token (--token or $CASSINO_TOKEN)\n";
     return 2;
   }
+  options.compact = play_mode == "compact";
   if (options.unary && options.game_id.empty()) {
     std::cerr << "cassino-bot: --unary needs --game (or $CASSINO_GAME)\n";
     return 2;

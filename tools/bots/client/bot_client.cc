@@ -87,6 +87,11 @@ void BotClient::Log(const std::string& line) const {
   if (options_.log != nullptr) *options_.log << "[bot] " << line << std::endl;
 }
 
+void BotClient::LogPlayed(const v1::PlayedMove& m) {
+  Log(absl::StrCat("seat ", m.seat(), " played ", m.move().notation(),
+                   m.sweep() ? " (sweep)" : ""));
+}
+
 void BotClient::SetAuth(grpc::ClientContext* ctx) const {
   ctx->AddMetadata("authorization", "Bearer " + options_.token);
 }
@@ -163,6 +168,7 @@ v1::Move BotClient::ChooseMove(const v1::YourTurn& your_turn) {
 BotClient::Attempt BotClient::PlayStreamOnce(absl::Status* status) {
   grpc::ClientContext ctx;
   SetAuth(&ctx);
+  ctx.AddMetadata("cassino-play-mode", options_.compact ? "compact" : "full");
   std::unique_ptr<grpc::ClientReaderWriter<v1::PlayRequest, v1::PlayResponse>>
       stream = stub_->Play(&ctx);
   int pending_turn = -1;  // submitted, verdict not yet received
@@ -193,6 +199,11 @@ BotClient::Attempt BotClient::PlayStreamOnce(absl::Status* status) {
         NoteGame(resp.game_started());
         break;
       case v1::PlayResponse::kYourTurn:
+        if (options_.verbose) {
+          for (const v1::PlayedMove& m : resp.your_turn().since_last()) {
+            LogPlayed(m);
+          }
+        }
         // A repeat of the turn we answered (e.g. resent after a rejection)
         // while our next answer is in flight: the verdict decides.
         if (resp.your_turn().turn() == pending_turn) break;
@@ -224,11 +235,7 @@ BotClient::Attempt BotClient::PlayStreamOnce(absl::Status* status) {
         break;
       }
       case v1::PlayResponse::kMovePlayed:
-        if (options_.verbose) {
-          const v1::PlayedMove& m = resp.move_played();
-          Log(absl::StrCat("seat ", m.seat(), " played ", m.move().notation(),
-                           m.sweep() ? " (sweep)" : ""));
-        }
+        if (options_.verbose) LogPlayed(resp.move_played());
         break;
       case v1::PlayResponse::kRoundEnded:
         if (options_.verbose) {

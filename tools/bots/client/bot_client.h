@@ -57,6 +57,10 @@ struct BotOptions {
   std::string game_id;
   // Use GetTurn/SubmitMove instead of the Play stream.
   bool unary = false;
+  // The Play stream's mode (`cassino-play-mode`, referee_service.proto):
+  // compact (three messages a move: the moves others played arrive in
+  // YourTurn.since_last) unless false (full: every move as move_played).
+  bool compact = true;
   // PEM file of root certificates: connect with TLS. Empty: plaintext.
   std::string tls_ca_file;
   // Consecutive failed attempts (connects, dropped streams, failed calls)
@@ -122,6 +126,8 @@ class BotClient {
   void NoteGame(const v1::GameStarted& started);
   void Backoff(int attempt);
   void SetAuth(grpc::ClientContext* ctx) const;
+  // A move played, in the log (verbose).
+  void LogPlayed(const v1::PlayedMove& m);
   void Log(const std::string& line) const;
 
   BotOptions options_;

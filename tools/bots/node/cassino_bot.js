@@ -65,6 +65,9 @@ function playOnce(client, token) {
   return new Promise((resolve, reject) => {
     const metadata = new grpc.Metadata();
     metadata.add('authorization', `Bearer ${token}`);
+    // The compact mode: three messages a move; the moves others played come
+    // in your_turn.since_last (docs/referee.md, Play modes).
+    metadata.add('cassino-play-mode', 'compact');
     const call = client.Play(metadata);
     let turn = null;           // the last YourTurn
     let rejected = new Set();  // moves refused for that turn

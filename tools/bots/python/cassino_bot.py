@@ -110,7 +110,10 @@ def play_once(stub, token):
                 return
             yield request
 
-    metadata = [("authorization", "Bearer " + token)]
+    # The compact mode: three messages a move; the moves others played come
+    # in YourTurn.since_last (docs/referee.md, Play modes).
+    metadata = [("authorization", "Bearer " + token),
+                ("cassino-play-mode", "compact")]
     game_id = ""
     turn = None       # the last YourTurn
     rejected = set()  # moves refused for that turn
