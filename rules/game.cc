@@ -70,6 +70,8 @@ absl::StatusOr<Game> Game::Create(const RuleSet& rules, DeckSource decks) {
   game.position_.rules = rules;
   game.position_.hands.assign(rules.players, CardSet());
   game.totals_.assign(rules.Sides(), 0);
+  // A standard round has 48 moves: no reallocation in round 1.
+  game.history_.reserve(64);
   game.StartRound();
   return game;
 }

@@ -12,7 +12,8 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
                             uint32_t choice) {
   const RuleSet& rules = pos.rules;
   const int seat = pos.to_move;
-  items_.clear();
+  n_ = 0;
+  loose_dropped_ = false;
   int flex_bit = 0;
   for (Card c : pos.table.loose) {
     int v = rules.CardValue(c);
@@ -20,9 +21,12 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
       if (choice >> flex_bit & 1) v = rules.AltValue(c);
       ++flex_bit;
     }
-    if (v > 0 && static_cast<int>(items_.size()) < kMaxItems) {
-      items_.push_back({CardSet::Of(c), v, -1});
+    if (v <= 0) continue;
+    if (n_ == kMaxItems) {
+      loose_dropped_ = true;
+      continue;
     }
+    items_[n_++] = {CardSet::Of(c), v, -1};
   }
   face_builds_ = 0;
   // Natural face builds exist only under face_capture=four or any.
@@ -32,20 +36,17 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
     if (IsFaceBuild(rules, pos.table.builds[i]))
       face_builds_ |= uint32_t{1} << i;
   }
-  loose_mask_ = (uint32_t{1} << items_.size()) - 1;
+  loose_mask_ = (uint32_t{1} << n_) - 1;
   if (rules.builds_in_sums == BuildsInSums::kOpponentsSingle) {
     for (size_t i = 0; i < pos.table.builds.size(); ++i) {
       const Build& b = pos.table.builds[i];
       if (!b.multiple && rules.SideOf(b.controller) != rules.SideOf(seat) &&
-          static_cast<int>(items_.size()) < kMaxItems) {
-        items_.push_back({b.cards, b.value, static_cast<int>(i)});
+          n_ < kMaxItems) {
+        items_[n_++] = {b.cards, b.value, static_cast<int>(i)};
       }
     }
   }
-  n_ = static_cast<int>(items_.size());
 
-  for (auto& g : groups_) g.clear();
-  good_ready_.fill(false);
   // Only sums up to the largest value ever asked for are kept: a capture
   // asks for groups of the played card's value, a build for groups of at
   // most MaxBuild().
@@ -55,7 +56,9 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
     if (values) limit = std::max(limit, 31 - std::countl_zero(values));
   }
   group_limit_ = std::min(limit, kMaxSum);
-  EnumerateGroups(n_, 0, 0);
+  EnumerateGroups();
+  good_masks_.clear();
+  good_begin_.fill(-1);
   // Good() leaves visited_ all zero; it only needs to cover 2^n_ bits.
   const size_t words = ((size_t{1} << n_) + 63) / 64;
   if (visited_.size() < words) visited_.resize(words, 0);
@@ -67,43 +70,112 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
                   rules.builder_obligation == BuilderObligation::kV3);
 }
 
-// Appends to groups_ every mask m | sub, sub a non-empty subset of the items
-// below `below`, whose sum (s plus the values of sub) is at most
-// group_limit_. Masks come in increasing numeric order, as a plain loop over
-// all 2^n masks would give them, but subsets over the limit are pruned
-// instead of visited (item values are at least 1, so supersets of a subset
-// over the limit are over it too).
-void MoveGenerator::EnumerateGroups(int below, uint32_t m, int s) {
-  for (int j = 0; j < below; ++j) {
-    const int s2 = s + items_[j].value;
-    if (s2 > group_limit_) continue;
-    const uint32_t m2 = m | uint32_t{1} << j;
-    groups_[s2].push_back(m2);
-    EnumerateGroups(j, m2, s2);
+// Visits the masks of the items in increasing numeric order, as a plain loop
+// over all 2^n masks would, keeping those whose sum is at most group_limit_;
+// but a mask over the limit skips every mask that only adds items below its
+// lowest one (item values are at least 1, so those are over the limit too).
+// The sum is updated as the mask is: adding 2^j to a mask whose bits below j
+// are clear clears its run of ones j..k-1 and sets bit k.
+void MoveGenerator::EnumerateGroups() {
+  int prefix[kMaxItems + 1];  // prefix[j]: the sum of the items below j
+  prefix[0] = 0;
+  for (int j = 0; j < n_; ++j) prefix[j + 1] = prefix[j] + items_[j].value;
+  std::array<uint32_t, kMaxSum + 1> count{};  // groups per sum
+  enumerated_.clear();
+  const uint32_t end = uint32_t{1} << n_;
+  uint32_t m = 1;
+  int s = n_ > 0 ? items_[0].value : 0;
+  while (m < end) {
+    int j = 0;
+    if (s <= group_limit_) {
+      enumerated_.push_back(static_cast<uint32_t>(s) << 24 | m);
+      ++count[s];
+    } else {
+      j = std::countr_zero(m);
+    }
+    const uint32_t next = m + (uint32_t{1} << j);
+    if (next >= end) break;
+    const int k = std::countr_zero(next);
+    s += items_[k].value - (prefix[k] - prefix[j]);
+    m = next;
+  }
+  // Bucket by sum, keeping the order within each sum. Sums above
+  // group_limit_ have no groups.
+  std::array<uint32_t, kMaxSum + 1> next;
+  group_begin_[0] = 0;
+  for (int v = 0; v <= group_limit_; ++v) {
+    next[v] = group_begin_[v];
+    group_begin_[v + 1] = group_begin_[v] + count[v];
+  }
+  std::fill(group_begin_.begin() + group_limit_ + 2, group_begin_.end(),
+            group_begin_[group_limit_ + 1]);
+  if (group_masks_.size() < enumerated_.size()) {
+    group_masks_.resize(enumerated_.size());
+  }
+  for (uint32_t e : enumerated_) {
+    group_masks_[next[e >> 24]++] = e & 0xffffff;
   }
 }
 
-// Every union of disjoint groups of `value`, the empty set first.
-const std::vector<uint32_t>& MoveGenerator::Good(int value) {
-  std::vector<uint32_t>& good = good_[value];
-  if (good_ready_[value]) return good;
-  good_ready_[value] = true;
-  good.clear();
-  good.push_back(0);
-  for (size_t i = 0; i < good.size(); ++i) {
-    const uint32_t m = good[i];
-    for (uint32_t g : groups_[value]) {
-      if (g & m) continue;
-      const uint32_t u = m | g;
-      uint64_t& word = visited_[u >> 6];
-      const uint64_t bit = uint64_t{1} << (u & 63);
-      if (word & bit) continue;
-      word |= bit;
-      good.push_back(u);
+std::span<const uint32_t> MoveGenerator::Good(int value) {
+  if (good_begin_[value] < 0) {
+    const std::span<const uint32_t> groups = Groups(value);
+    const size_t begin = good_masks_.size();
+    good_masks_.push_back(0);
+    if (groups.size() == 1) {
+      good_masks_.push_back(groups[0]);
+    } else if (groups.size() > 1) {
+      // The closure: each union found is extended by every disjoint group.
+      for (size_t i = begin; i < good_masks_.size(); ++i) {
+        const uint32_t m = good_masks_[i];
+        for (uint32_t g : groups) {
+          if (g & m) continue;
+          const uint32_t u = m | g;
+          uint64_t& word = visited_[u >> 6];
+          const uint64_t bit = uint64_t{1} << (u & 63);
+          if (word & bit) continue;
+          word |= bit;
+          good_masks_.push_back(u);
+        }
+      }
+      for (size_t i = begin; i < good_masks_.size(); ++i) {
+        visited_[good_masks_[i] >> 6] = 0;
+      }
+    }
+    good_begin_[value] = static_cast<int32_t>(begin);
+    good_end_[value] = static_cast<int32_t>(good_masks_.size());
+  }
+  return {good_masks_.data() + good_begin_[value],
+          static_cast<size_t>(good_end_[value] - good_begin_[value])};
+}
+
+std::span<const uint32_t> MoveGenerator::Unions(int first, int value,
+                                                bool absorb) {
+  static constexpr uint32_t kEmpty[] = {0};
+  const std::span<const uint32_t> firsts =
+      first == 0 ? std::span<const uint32_t>(kEmpty) : Groups(first);
+  if (firsts.empty()) return firsts;
+  // Without absorbing only the empty set of further groups is used.
+  const std::span<const uint32_t> good =
+      absorb ? Good(value) : std::span<const uint32_t>(kEmpty);
+  const uint32_t all = (uint32_t{1} << n_) - 1;
+  if (good.size() == 1 && loose_mask_ == all) return firsts;  // all loose
+  auto loose_only = [&](uint32_t m) { return (m & ~loose_mask_) == 0; };
+  scratch_.clear();
+  for (uint32_t a : firsts) {
+    if (!loose_only(a)) continue;
+    for (uint32_t b : good) {
+      if ((a & b) || !loose_only(b)) continue;
+      scratch_.push_back(a | b);
     }
   }
-  for (uint32_t m : good) visited_[m >> 6] = 0;
-  return good;
+  // With no further groups the firsts came in increasing order, distinct.
+  if (good.size() > 1) {
+    std::sort(scratch_.begin(), scratch_.end());
+    scratch_.erase(std::unique(scratch_.begin(), scratch_.end()),
+                   scratch_.end());
+  }
+  return scratch_;
 }
 
 CardSet MoveGenerator::CardsOf(uint32_t mask) const {
@@ -155,7 +227,7 @@ void MoveGenerator::Captures(const Position& pos, Card c, int x, int declared,
     whole[k++] = static_cast<uint32_t>(i);
   }
   const size_t first = out->size();
-  const std::vector<uint32_t>& good = Good(x);
+  const std::span<const uint32_t> good = Good(x);
   for (uint32_t s = 0; s < (uint32_t{1} << k); ++s) {
     CardSet build_cards;
     uint32_t taken = 0;
@@ -173,7 +245,8 @@ void MoveGenerator::Captures(const Position& pos, Card c, int x, int declared,
            taken | g_builds, -1, out);
     }
   }
-  if (pos.rules.builds_in_sums == BuildsInSums::kOpponentsSingle) {
+  if (pos.rules.builds_in_sums == BuildsInSums::kOpponentsSingle &&
+      out->size() - first > 1) {
     // A build of value x is reachable both whole and as a one-item group.
     auto by_table = [](const Move& a, const Move& b) {
       return a.table.bits() < b.table.bits();
@@ -184,44 +257,16 @@ void MoveGenerator::Captures(const Position& pos, Card c, int x, int declared,
 }
 
 void MoveGenerator::Builds(const Position& pos, Card c, int x, int declared,
-                           std::vector<Move>* out) {
+                           uint32_t held, std::vector<Move>* out) {
   const RuleSet& rules = pos.rules;
   const int seat = pos.to_move;
-  const CardSet rest = pos.hands[seat] - CardSet::Of(c);
   const auto& builds = pos.table.builds;
   const bool absorb = rules.multi_build_absorb && rules.multiple_builds;
-  auto loose_only = [&](uint32_t m) { return (m & ~loose_mask_) == 0; };
-  // Bit v: the rest of the hand holds a card of value v (as HoldsValue).
-  uint32_t held = 0;
-  for (Card r : rest) held |= rules.ValueMask(r);
   auto holds = [held](int v) {
     return v >= 1 && v < 32 && (held >> v & 1) != 0;
   };
-
-  // Collects A | B for A in groups of `first` (or A empty when first == 0)
-  // and B in Good(value) disjoint from A, deduplicated.
-  auto unions = [&](int first, int value) -> const std::vector<uint32_t>& {
-    scratch_.clear();
-    static const std::vector<uint32_t> kEmpty = {0};
-    const std::vector<uint32_t>& firsts = first == 0 ? kEmpty : groups_[first];
-    if (firsts.empty()) return scratch_;
-    // Without absorbing only the empty set of further groups is used.
-    const std::vector<uint32_t>& good = absorb ? Good(value) : kEmpty;
-    for (uint32_t a : firsts) {
-      if (!loose_only(a)) continue;
-      for (uint32_t b : good) {
-        if (b != 0 && !absorb) break;  // good[0] is the empty set
-        if ((a & b) || !loose_only(b)) continue;
-        scratch_.push_back(a | b);
-      }
-    }
-    // With no further groups the firsts came in increasing order, distinct.
-    if (good.size() > 1) {
-      std::sort(scratch_.begin(), scratch_.end());
-      scratch_.erase(std::unique(scratch_.begin(), scratch_.end()),
-                     scratch_.end());
-    }
-    return scratch_;
+  auto unions = [&](int first, int value) {
+    return Unions(first, value, absorb);
   };
 
   // A natural build (revision 2): c alone is a group of x, played onto one
@@ -231,8 +276,12 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x, int declared,
       Emit(pos, Move::Build(c, x, CardsOf(m), declared), 0, -1, out);
     }
   }
-  for (int v = x + 1; v <= rules.MaxBuild(); ++v) {
-    if (!holds(v)) continue;
+  // Each value v in x+1..MaxBuild() that the rest of the hand holds, in
+  // increasing order (values are below 16).
+  const uint32_t above_x = ~((uint32_t{2} << x) - 1);
+  const uint32_t up_to_max = (uint32_t{2} << rules.MaxBuild()) - 1;
+  for (uint32_t vs = held & above_x & up_to_max; vs; vs &= vs - 1) {
+    const int v = std::countr_zero(vs);
     // A new build: c with loose cards summing to v - x, plus groups of v.
     for (uint32_t m : unions(v - x, v)) {
       Emit(pos, Move::Build(c, v, CardsOf(m), declared), 0, -1, out);
@@ -353,15 +402,23 @@ void MoveGenerator::PlayedCardMoves(const Position& pos,
                                     std::vector<Move>* out) {
   const RuleSet& rules = pos.rules;
   const CardSet hand = pos.hands[pos.to_move];
+  // The values of the hand cards, in hand order, for the builds' `held`.
+  uint32_t value_masks[kDeckSize];
+  int n_hand = 0;
+  for (Card c : hand) value_masks[n_hand++] = rules.ValueMask(c);
+  int i = 0;
   for (Card c : hand) {
-    const uint32_t values = rules.ValueMask(c);
+    const uint32_t values = value_masks[i];
+    uint32_t held = 0;  // the values the rest of the hand holds
+    for (int r = 0; r < n_hand; ++r) held |= r == i ? 0 : value_masks[r];
+    ++i;
     if (values == 0) {
       FaceMoves(pos, c, out);
     } else if ((values & (values - 1)) == 0) {
       // One value (the usual case): the card's rank value.
       const int x = std::countr_zero(values);
       Captures(pos, c, x, 0, out);
-      Builds(pos, c, x, 0, out);
+      Builds(pos, c, x, 0, held, out);
     } else {
       // Each value the card may count; the rank is the default, any other
       // value is declared in the move.
@@ -369,7 +426,7 @@ void MoveGenerator::PlayedCardMoves(const Position& pos,
         const int x = std::countr_zero(m);
         const int declared = x == c.rank() ? 0 : x;
         Captures(pos, c, x, declared, out);
-        Builds(pos, c, x, declared, out);
+        Builds(pos, c, x, declared, held, out);
       }
     }
     if (IsFiveSpadesSweep(pos, Move::Trail(c))) {
@@ -456,14 +513,8 @@ bool MoveGenerator::AppendMoves(const Position& pos, std::vector<Move>* out) {
     std::sort(out->begin() + first, out->end(), MoveLess);
     out->erase(std::unique(out->begin() + first, out->end()), out->end());
   }
-  // Loose cards with a value: all of them with royal values, else all but
-  // the face cards.
-  constexpr CardSet kFaces =
-      CardSet::OfRank(kJack) | CardSet::OfRank(kQueen) | CardSet::OfRank(kKing);
-  const int loose_numerals = rules.card_values == CardValues::kRoyal
-                                 ? pos.table.loose.size()
-                                 : (pos.table.loose - kFaces).size();
-  return loose_numerals <= kMaxItems && !capped_;
+  // Prepare dropped the loose cards with a value beyond kMaxItems.
+  return !loose_dropped_ && !capped_;
 }
 
 std::vector<Move> LegalMoves(const Position& pos) {

@@ -29,6 +29,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "rules/move.h"
@@ -66,8 +67,22 @@ class MoveGenerator {
   bool AppendPlucks(const Position& pos, std::vector<Move>* out);
   // Appends the moves of every hand card under the prepared items.
   void PlayedCardMoves(const Position& pos, std::vector<Move>* out);
-  void EnumerateGroups(int below, uint32_t m, int s);
-  const std::vector<uint32_t>& Good(int value);
+  // Fills the groups (every subset of the items summing to at most
+  // group_limit_), bucketed by sum.
+  void EnumerateGroups();
+  // The groups of `sum`, in increasing numeric order of their masks.
+  std::span<const uint32_t> Groups(int sum) const {
+    return {group_masks_.data() + group_begin_[sum],
+            group_begin_[sum + 1] - group_begin_[sum]};
+  }
+  // Every union of disjoint groups of `value`, the empty set first. The
+  // span is valid until the next call of Good() or Prepare().
+  std::span<const uint32_t> Good(int value);
+  // The masks A | B for A a loose-only group of `first` (or A empty when
+  // first is 0) and B a loose-only union in Good(value) (only the empty set
+  // unless absorbing) disjoint from A, increasing and distinct. Valid until
+  // the next call of Unions(), Good() or Prepare().
+  std::span<const uint32_t> Unions(int first, int value, bool absorb);
   CardSet CardsOf(uint32_t mask) const;
   uint32_t BuildsOf(uint32_t mask) const;
   // Appends `move` unless it breaks the builder rules; `effect_kind` is what
@@ -82,20 +97,30 @@ class MoveGenerator {
   // Moves of hand card c counting x (`declared`: x when not c's default).
   void Captures(const Position& pos, Card c, int x, int declared,
                 std::vector<Move>* out);
-  void Builds(const Position& pos, Card c, int x, int declared,
+  // `held`: bit v set when the rest of the hand holds a card of value v.
+  void Builds(const Position& pos, Card c, int x, int declared, uint32_t held,
               std::vector<Move>* out);
 
-  std::vector<Item> items_;
+  // The generator keeps no state between calls except its buffers, which
+  // grow to the largest position seen and are never shrunk.
+  std::array<Item, kMaxItems> items_;
   int n_ = 0;
-  uint32_t loose_mask_ = 0;   // items that are loose cards
-  uint32_t face_builds_ = 0;  // table.builds that are natural face builds
-  bool check_rules_ = false;  // whether the guard/obligation can bite
-  bool capped_ = false;       // the current list is incomplete
+  uint32_t loose_mask_ = 0;     // items that are loose cards
+  bool loose_dropped_ = false;  // loose numerals beyond kMaxItems
+  uint32_t face_builds_ = 0;    // table.builds that are natural face builds
+  bool check_rules_ = false;    // whether the guard/obligation can bite
+  bool capped_ = false;         // the current list is incomplete
   static constexpr int kMaxSum = 15;
-  int group_limit_ = kMaxSum;  // groups_ holds sums 1..group_limit_
-  std::array<std::vector<uint32_t>, kMaxSum + 1> groups_;
-  std::array<std::vector<uint32_t>, kMaxSum + 1> good_;
-  std::array<bool, kMaxSum + 1> good_ready_{};
+  int group_limit_ = kMaxSum;  // groups are kept for sums 1..group_limit_
+  // The groups of sum s are group_masks_[group_begin_[s], group_begin_[s+1]).
+  std::vector<uint32_t> group_masks_;
+  std::array<uint32_t, kMaxSum + 2> group_begin_{};
+  std::vector<uint32_t> enumerated_;  // (sum << 24) | mask, in mask order
+  // Good(v) is good_masks_[good_begin_[v], good_end_[v]) once computed
+  // (good_begin_[v] < 0 until then).
+  std::vector<uint32_t> good_masks_;
+  std::array<int32_t, kMaxSum + 1> good_begin_{};
+  std::array<int32_t, kMaxSum + 1> good_end_{};
   std::vector<uint64_t> visited_;
   std::vector<uint32_t> scratch_;
   std::vector<Move> pluck_scratch_;

@@ -222,6 +222,19 @@ void CheckRandomGames(const RuleSet& rules_in, const std::string& tag,
   }
 }
 
+// The playouts' generator gives std::mt19937_64's sequence, far beyond one
+// state's 312 words, so that seeded batches replay as they always have.
+TEST(PlayoutPropertyTest, Mt19937_64MatchesStd) {
+  for (uint64_t seed : {uint64_t{0}, uint64_t{5489},
+                        uint64_t{0x0123456789abcdef}, ~uint64_t{0}}) {
+    std::mt19937_64 expected(seed);
+    Mt19937_64 actual(seed);
+    for (int i = 0; i < 2000; ++i) {
+      ASSERT_EQ(actual(), expected()) << "seed " << seed << ", word " << i;
+    }
+  }
+}
+
 TEST_P(PropertyTest, RandomGamesKeepInvariants) {
   const Config cfg = GetParam();
   absl::StatusOr<RuleSet> rules = RuleSet::Parse(
