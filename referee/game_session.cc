@@ -29,6 +29,20 @@ int64_t MillisBetween(GameSession::SteadyClock::time_point from,
       .count();
 }
 
+// The verdict on a submission whose record write failed: not accepted
+// (UNAVAILABLE, RECORD_UNAVAILABLE), the game still running with `to_move`
+// to move; it names nothing the move would have revealed (no card drawn).
+Verdict Unrecorded(Verdict v, const absl::Status& why, int to_move) {
+  v.accepted = false;
+  v.reason = absl::StrCat("not recorded, so not played: ", why.message());
+  v.code = absl::StatusCode::kUnavailable;
+  v.error_reason = std::string(ReasonName(Reason::kRecordUnavailable));
+  v.drawn.clear();
+  v.next_to_move = to_move;
+  v.status = recorder::GameStatus::kRunning;
+  return v;
+}
+
 // Flushes a stream, if any, when it goes out of scope.
 struct FlushOnReturn {
   GameSession::PlayChannel* channel;
@@ -477,24 +491,6 @@ Verdict GameSession::VerdictOf(int turn, std::variant<Move, Submission> move,
   return v;
 }
 
-namespace {
-
-// The verdict on a submission whose record write failed: not accepted
-// (UNAVAILABLE, RECORD_UNAVAILABLE), the game still running with `to_move`
-// to move; it names nothing the move would have revealed (no card drawn).
-Verdict Unrecorded(Verdict v, const absl::Status& why, int to_move) {
-  v.accepted = false;
-  v.reason = absl::StrCat("not recorded, so not played: ", why.message());
-  v.code = absl::StatusCode::kUnavailable;
-  v.error_reason = std::string(ReasonName(Reason::kRecordUnavailable));
-  v.drawn.clear();
-  v.next_to_move = to_move;
-  v.status = recorder::GameStatus::kRunning;
-  return v;
-}
-
-}  // namespace
-
 bool GameSession::AnswerOutOfPlay(int seat, int turn,
                                   const Submission& submitted,
                                   SteadyClock::time_point now,
@@ -685,10 +681,9 @@ void GameSession::AcceptMove(int seat, int turn, const Move& move,
   std::optional<PlayedMove> mover_view;
   if (played.drawn.valid()) mover_view = played;
   AppendConsequences(rounds_before, round_before, &events, &public_events);
-  if (!game_.over() && game_.round() == round_before &&
-      game_.history().size() >= 1 && game_.deal() != played.deal) {
-    public_events.push_back({DealOf(game_)});
-  } else if (!game_.over() && game_.round() != round_before) {
+  // A new deal (or round) after the move: its table, for spectators.
+  if (!game_.over() &&
+      (game_.round() != round_before || game_.deal() != played.deal)) {
     public_events.push_back({DealOf(game_)});
   }
 
@@ -1012,8 +1007,12 @@ std::string GameSession::RevealableSeed() const {
 TurnView GameSession::TurnResponse(int seat) const {
   TurnView r;
   r.status = RecordStatusOf(game_);
-  if (MyTurnIsLive(seat)) r.your_turn = YourTurn();
-  r.observation = Observe(game_, seat);
+  if (MyTurnIsLive(seat)) {
+    r.your_turn = YourTurn();
+    r.observation = r.your_turn->observation;  // (the same seat's, now)
+  } else {
+    r.observation = Observe(game_, seat);
+  }
   if (game_.over()) r.ended = GameEnded();
   r.game = GameStarted(seat);
   return r;

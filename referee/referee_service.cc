@@ -262,20 +262,16 @@ class PlayReactor final
           access_.seat, request_.turn(), convert::SubmissionOf(request_.move()),
           [channel = channel_](const absl::Status& status,
                                const Verdict& answer) {
-            v1::PlayResponse verdict;
-            *verdict.mutable_verdict() = VerdictResponse(answer).verdict();
+            Verdict verdict = answer;
             // An error is never an acknowledgement, whatever the verdict
             // says (the session builds it so; this is the edge's check).
-            if (!status.ok() && verdict.verdict().accepted()) {
-              v1::MoveVerdict* v = verdict.mutable_verdict();
-              v->set_accepted(false);
-              v->clear_drawn();
-              v->set_code(std::string(convert::StatusCodeName(
-                  static_cast<grpc::StatusCode>(status.code()))));
-              v->set_reason(std::string(status.message()));
+            if (!status.ok() && verdict.accepted) {
+              verdict.accepted = false;
+              verdict.drawn.clear();
+              verdict.code = status.code();
+              verdict.reason = std::string(status.message());
             }
-            channel->Enqueue(
-                std::make_shared<const v1::PlayResponse>(std::move(verdict)));
+            channel->Send(SeatEvent{std::move(verdict)});
           },
           channel_);
     }

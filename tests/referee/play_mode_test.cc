@@ -15,7 +15,21 @@ namespace {
 
 using ::grpc::StatusCode;
 
+// A Play stream, cancelled and finished when it goes.
 struct Stream {
+  Stream() = default;
+  Stream(Stream&&) = default;
+  ~Stream() {
+    if (rw == nullptr) return;
+    ctx->TryCancel();
+    rw->Finish();
+  }
+  // Ends the call (the referee's status); the destructor then does nothing.
+  grpc::Status Finish() {
+    const grpc::Status status = rw->Finish();
+    rw.reset();
+    return status;
+  }
   std::unique_ptr<grpc::ClientContext> ctx;
   std::unique_ptr<grpc::ClientReaderWriter<v1::PlayRequest, v1::PlayResponse>>
       rw;
@@ -76,10 +90,6 @@ TEST(PlayModeTest, ACompactStreamIsSentThreeMessagesAMove) {
     }
     previous = move.notation();
   }
-  for (Stream& s : seats) {
-    s.ctx->TryCancel();
-    s.rw->Finish();
-  }
 }
 
 TEST(PlayModeTest, AFullStreamIsSentEveryMoveAndNoSinceLast) {
@@ -104,10 +114,6 @@ TEST(PlayModeTest, AFullStreamIsSentEveryMoveAndNoSinceLast) {
   const v1::PlayResponse next = seats[1 - first].Next();
   ASSERT_TRUE(next.has_your_turn());
   EXPECT_EQ(next.your_turn().since_last_size(), 0);
-  for (Stream& s : seats) {
-    s.ctx->TryCancel();
-    s.rw->Finish();
-  }
 }
 
 TEST(PlayModeTest, AnUnknownModeIsRefused) {
@@ -117,7 +123,7 @@ TEST(PlayModeTest, AnUnknownModeIsRefused) {
   Stream s = Open(referee, g.tokens(0).token(), "terse");
   v1::PlayResponse msg;
   EXPECT_FALSE(s.rw->Read(&msg));
-  const grpc::Status status = s.rw->Finish();
+  const grpc::Status status = s.Finish();
   EXPECT_EQ(status.error_code(), StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(ReasonOf(status), "INVALID_REQUEST");
   EXPECT_NE(status.error_message().find("'terse'"), std::string::npos);
