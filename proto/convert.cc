@@ -1,6 +1,7 @@
 #include "proto/convert.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 
@@ -88,11 +89,15 @@ void CardsToProto(CardSet cards,
 }
 
 void ToProto(const Move& move, v1::Move* out) {
+  ToProto(move, move.ToString(), out);
+}
+
+void ToProto(const Move& move, std::string notation, v1::Move* out) {
   out->set_kind(KindToProto(move.kind));
   if (move.kind != MoveKind::kCallOut) out->set_card(move.card.ToString());
   out->set_value(move.value);
   CardsToProto(move.table, out->mutable_table_cards());
-  out->set_notation(move.ToString());
+  out->set_notation(std::move(notation));
   if (move.second.valid()) out->set_second_card(move.second.ToString());
   out->set_declared_value(move.declared);
   if (move.has_pluck()) {
@@ -194,8 +199,9 @@ void ToProto(const Observation& obs, v1::Observation* out) {
     ps->set_sweeps(obs.sides[s].sweeps);
     ps->set_total(obs.sides[s].total);
   }
+  out->mutable_round_history()->Reserve(static_cast<int>(obs.history.size()));
   for (const PlayedMove& m : obs.history) {
-    if (m.round == obs.round) ToProto(m, obs.seat, out->add_round_history());
+    ToProto(m, obs.seat, out->add_round_history());
   }
   for (const RoundResult& r : obs.rounds) ToProto(r, out->add_rounds());
   if (!obs.initial_capture.cards.empty()) {

@@ -11,6 +11,8 @@
 #ifndef CASSINO_PROTO_CONVERT_H_
 #define CASSINO_PROTO_CONVERT_H_
 
+#include <string>
+
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "cassino/v1/game.pb.h"
@@ -25,6 +27,8 @@ namespace v1 = ::cassino::v1;
 
 // A move as the referee sends it: every field filled, notation canonical.
 void ToProto(const Move& move, v1::Move* out);
+// The same, with the move's notation (move.ToString()) already made.
+void ToProto(const Move& move, std::string notation, v1::Move* out);
 void ToProto(const Table& table, v1::Table* out);
 // A played move as `viewer` is sent it: a seat, or kSpectator for what is
 // public (sent to every seat, spectators and the public log). With

@@ -187,6 +187,11 @@ class Recorder {
     EventKind kind;
     int64_t at_us = 0;
     std::string payload;
+    // Set only for a payload made by this library's builders
+    // (recorder/payload.h), which write nothing but JSON objects: the
+    // writer does not parse it again (debug builds still check). Any other
+    // payload is checked to be a JSON object before it is written.
+    bool built = false;
   };
   // Queues several events of one game as one write: all of them are
   // committed, in order, or none is (a move and what it caused, e.g. the

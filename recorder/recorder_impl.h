@@ -170,7 +170,21 @@ class Recorder::Impl {
   // Runs done callbacks in order on the completion thread, so that the
   // writer goes on with the next transaction while they run.
   void CompletionLoop();
+  // Commits a batch of writes in one transaction; each write fails alone.
+  // First without savepoints (two statements fewer a write); if a write
+  // fails, that transaction is rolled back and the batch is written again
+  // with a savepoint around each write.
   void WriteBatch(std::deque<Write>& batch);
+  // What one attempt at a batch's transaction did.
+  struct BatchOutcome {
+    std::vector<absl::Status> results;  // per write
+    absl::Status txn;                   // the transaction's own status
+    absl::Status storage_fault;  // a write's failure of the storage, if any
+    int64_t written = 0;         // writes that succeeded
+  };
+  // One attempt. Without savepoints it stops at the first failing write
+  // and rolls the transaction back (`txn` then is that write's error).
+  BatchOutcome TryBatch(std::deque<Write>& batch, bool savepoints);
   absl::Status DoWrite(const CreateWrite& w);
   absl::Status DoWrite(const AppendWrite& w);
   absl::Status AppendOne(const std::string& game_id,

@@ -1,6 +1,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cassert>
 #include <deque>
 #include <future>
 #include <span>
@@ -31,7 +32,8 @@ using internal::Summary;
 // Never throws.
 absl::StatusOr<std::optional<Summary>> CheckPayload(EventKind kind,
                                                     int64_t at_us,
-                                                    absl::string_view payload) {
+                                                    absl::string_view payload,
+                                                    bool built) {
   if (kind == EventKind::kEnd) {
     EndFields end;
     if (absl::Status s = ParseEndPayload(payload, &end); !s.ok()) return s;
@@ -47,7 +49,10 @@ absl::StatusOr<std::optional<Summary>> CheckPayload(EventKind kind,
     }
     return summary;
   }
-  if (payload.empty() || payload.front() != '{' || !Json::accept(payload)) {
+  // (A builder's payload is a JSON object by construction.)
+  assert(!built || Json::accept(payload));
+  if (payload.empty() || payload.front() != '{' ||
+      (!built && !Json::accept(payload))) {
     return absl::InvalidArgumentError(absl::StrCat(
         EventKindName(kind), " payload is not a JSON object: ", payload));
   }
@@ -202,24 +207,23 @@ void Recorder::Impl::OnHealthChange(
   health_listener_ = std::move(listener);
 }
 
-void Recorder::Impl::WriteBatch(std::deque<Write>& batch) {
-  std::vector<absl::Status> results(batch.size());
+Recorder::Impl::BatchOutcome Recorder::Impl::TryBatch(std::deque<Write>& batch,
+                                                      bool savepoints) {
+  BatchOutcome out;
+  out.results.resize(batch.size());
   overlay_.clear();
-  absl::Status txn = Query(w_.begin).Run("BEGIN");
-  // A write that failed for a reason of the storage (the transaction may
-  // still commit the others).
-  absl::Status storage_fault;
-  int64_t written = 0;
-  if (txn.ok()) {
-    for (size_t i = 0; i < batch.size(); ++i) {
-      // A savepoint per write, so that one failing write (an unknown or
-      // duplicate game, a bad payload) fails alone. DoWrite changes overlay_
-      // only after all of its SQL succeeded, so a failed write leaves the
-      // overlay as it was.
-      absl::Status s = Query(w_.savepoint).Run("SAVEPOINT");
-      if (s.ok()) {
-        s = std::visit([this](const auto& op) { return DoWrite(op); },
-                       batch[i].op);
+  out.txn = Query(w_.begin).Run("BEGIN");
+  if (!out.txn.ok()) return out;
+  for (size_t i = 0; i < batch.size(); ++i) {
+    // With savepoints, one failing write (an unknown or duplicate game, a
+    // bad payload) fails alone. DoWrite changes overlay_ only after all of
+    // its SQL succeeded, so a failed write leaves the overlay as it was.
+    absl::Status s =
+        savepoints ? Query(w_.savepoint).Run("SAVEPOINT") : absl::OkStatus();
+    if (s.ok()) {
+      s = std::visit([this](const auto& op) { return DoWrite(op); },
+                     batch[i].op);
+      if (savepoints) {
         if (s.ok()) {
           s = Query(w_.release).Run("RELEASE");
         } else if (sqlite3_get_autocommit(writer_) == 0) {
@@ -227,30 +231,47 @@ void Recorder::Impl::WriteBatch(std::deque<Write>& batch) {
           Query(w_.release).Run("RELEASE").IgnoreError();
         }
       }
-      if (s.ok()) ++written;
-      if (!s.ok() && IsStorageFault(s)) storage_fault = s;
-      results[i] = std::move(s);
-      if (sqlite3_get_autocommit(writer_) != 0) {
-        // SQLite rolled the whole transaction back (a full disk, an I/O
-        // error): every write of the batch is lost, and writing on would
-        // commit each of the rest on its own.
-        txn = results[i].ok()
-                  ? absl::UnavailableError("the transaction was rolled back")
-                  : results[i];
-        break;
-      }
     }
-    if (txn.ok()) {
-      txn = Query(w_.commit).Run("COMMIT");
-      if (!txn.ok() && sqlite3_get_autocommit(writer_) == 0) {
-        Query(w_.rollback).Run("ROLLBACK").IgnoreError();
-      }
+    if (s.ok()) ++out.written;
+    if (!s.ok() && IsStorageFault(s)) out.storage_fault = s;
+    out.results[i] = s;
+    if (sqlite3_get_autocommit(writer_) != 0) {
+      // SQLite rolled the whole transaction back (a full disk, an I/O
+      // error): every write of the batch is lost, and writing on would
+      // commit each of the rest on its own.
+      out.txn = s.ok()
+                    ? absl::UnavailableError("the transaction was rolled back")
+                    : s;
+      return out;
     }
-    // Committed, but into the files opened? A deleted or replaced database
-    // file or WAL means the commit reached no file anyone will read.
-    if (txn.ok()) txn = CheckFiles();
+    if (!s.ok() && !savepoints) {
+      // The write's SQL may be half done: nothing of this attempt stays.
+      Query(w_.rollback).Run("ROLLBACK").IgnoreError();
+      out.txn = s;
+      return out;
+    }
   }
-  if (txn.ok()) {
+  out.txn = Query(w_.commit).Run("COMMIT");
+  if (!out.txn.ok() && sqlite3_get_autocommit(writer_) == 0) {
+    Query(w_.rollback).Run("ROLLBACK").IgnoreError();
+  }
+  // Committed, but into the files opened? A deleted or replaced database
+  // file or WAL means the commit reached no file anyone will read.
+  if (out.txn.ok()) out.txn = CheckFiles();
+  return out;
+}
+
+void Recorder::Impl::WriteBatch(std::deque<Write>& batch) {
+  BatchOutcome out = TryBatch(batch, /*savepoints=*/false);
+  if (!out.txn.ok() && sqlite3_get_autocommit(writer_) != 0 &&
+      out.written < static_cast<int64_t>(batch.size()) &&
+      !out.results[out.written].ok() &&
+      !IsStorageFault(out.results[out.written])) {
+    // A write of its own failed (not the storage): again, each write alone.
+    out = TryBatch(batch, /*savepoints=*/true);
+  }
+  std::vector<absl::Status>& results = out.results;
+  if (out.txn.ok()) {
     for (auto& [id, state] : overlay_) {
       if (state.closed) {
         cache_.erase(id);
@@ -259,13 +280,13 @@ void Recorder::Impl::WriteBatch(std::deque<Write>& batch) {
       }
     }
     transactions_.fetch_add(1, std::memory_order_relaxed);
-    writes_.fetch_add(written, std::memory_order_relaxed);
+    writes_.fetch_add(out.written, std::memory_order_relaxed);
   } else {
     for (absl::Status& s : results) {
-      if (s.ok()) s = txn;
+      if (s.ok()) s = out.txn;
     }
   }
-  NoteStorage(txn.ok() ? storage_fault : txn);
+  NoteStorage(out.txn.ok() ? out.storage_fault : out.txn);
   overlay_.clear();
   {
     absl::MutexLock lock(&done_mu_);
@@ -590,7 +611,7 @@ absl::Status Recorder::Impl::AppendOne(const std::string& game_id,
         "create events are written by CreateGame, not Append");
   }
   absl::StatusOr<std::optional<Summary>> summary =
-      CheckPayload(e.kind, e.at_us, e.payload);
+      CheckPayload(e.kind, e.at_us, e.payload, e.built);
   if (!summary.ok()) return summary.status();
   absl::StatusOr<ChainState> chain = Chain(game_id);
   if (!chain.ok()) return chain.status();
@@ -649,7 +670,7 @@ absl::Status Recorder::Impl::DoWrite(const ImportWrite& w) {
     if (!hash.ok()) return hash.status();
     last = *hash;
     absl::StatusOr<std::optional<Summary>> s =
-        CheckPayload(e.kind, e.at_us, e.payload);
+        CheckPayload(e.kind, e.at_us, e.payload, /*built=*/false);
     if (!s.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "game ", h.game_id, " event ", i, ": ", s.status().message()));

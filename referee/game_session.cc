@@ -62,6 +62,7 @@ GameSession::GameSession(SessionDeps deps, recorder::GameHeader header,
   seat_channels_.resize(n);
   seat_modes_.assign(n, PlayMode::kFull);
   told_moves_.assign(n, 0);
+  told_round_history_.assign(n, false);
   seat_limits_.assign(n, TokenBucket(deps_.seat_rate));
   turn_waiters_.resize(n);
   turn_started_ = deps_.timer->Now();
@@ -176,7 +177,8 @@ void GameSession::RecordThenPublish(
   std::vector<recorder::Recorder::NewEvent> batch;
   batch.reserve(events.size());
   for (PendingEvent& e : events) {
-    batch.push_back({e.kind, now_us, std::move(e.payload)});
+    // (Every payload here comes from recorder/payload.h's builders.)
+    batch.push_back({e.kind, now_us, std::move(e.payload), /*built=*/true});
   }
   // One write: the events commit together or not at all.
   deps_.recorder->Append(
@@ -732,6 +734,7 @@ void GameSession::Connect(int seat, std::shared_ptr<PlayChannel> channel,
   seat_modes_[seat] = mode;
   // (What came before is in the observation.)
   told_moves_[seat] = game_.history().size();
+  told_round_history_[seat] = false;
   channel->Send(SeatEvent{GameStarted(seat)});
   if (game_.over() && end_published_) {
     channel->Send(SeatEvent{GameEnded()});
@@ -951,18 +954,23 @@ int64_t GameSession::TimeLeftMs(SteadyClock::time_point now) const {
   return std::max<int64_t>(0, MillisBetween(now, *deadline_));
 }
 
-YourTurnEvent GameSession::YourTurn() const {
+YourTurnEvent GameSession::YourTurn(HistoryScope history) const {
   const int seat = game_.to_move();
   YourTurnEvent t;
   t.turn = game_.turn();
-  t.observation = Observe(game_, seat);
+  t.observation = Observe(game_, seat, history);
+  t.round_history_omitted = history == HistoryScope::kNone;
   std::vector<Move> moves = game_.LegalMoves();
   std::vector<std::pair<std::string, const Move*>> sorted;
   sorted.reserve(moves.size());
   for (const Move& m : moves) sorted.emplace_back(m.ToString(), &m);
   std::sort(sorted.begin(), sorted.end());
   t.legal_moves.reserve(sorted.size());
-  for (const auto& [text, m] : sorted) t.legal_moves.push_back(*m);
+  t.legal_notations.reserve(sorted.size());
+  for (auto& [text, m] : sorted) {
+    t.legal_moves.push_back(*m);
+    t.legal_notations.push_back(std::move(text));
+  }
   const SteadyClock::time_point now = deps_.timer->Now();
   t.time_left_ms = TimeLeftMs(now);
   // The bank as it stands now: this turn's time beyond the free per-move
@@ -976,9 +984,15 @@ YourTurnEvent GameSession::YourTurn() const {
 }
 
 SeatEvent GameSession::StreamTurn() {
-  YourTurnEvent t = YourTurn();
   const int seat = game_.to_move();
-  if (seat_modes_[seat] == PlayMode::kCompact) {
+  const bool compact = seat_modes_[seat] == PlayMode::kCompact;
+  // A compact stream keeps the round's history from its first YourTurn's
+  // and each one's since_last.
+  YourTurnEvent t =
+      YourTurn(compact && told_round_history_[seat] ? HistoryScope::kNone
+                                                    : HistoryScope::kRound);
+  told_round_history_[seat] = true;
+  if (compact) {
     const std::vector<PlayedMove>& history = game_.history();
     t.since_last.assign(
         history.begin() + std::min(told_moves_[seat], history.size()),

@@ -270,7 +270,8 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
                      std::function<void(const absl::Status&)> then)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
-  YourTurnEvent YourTurn() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  YourTurnEvent YourTurn(HistoryScope history = HistoryScope::kRound) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The YourTurn the seat to move's stream is sent now: with the moves it
   // has not been told of yet, on a kCompact stream (which it then has).
   SeatEvent StreamTurn() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -317,9 +318,12 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   std::vector<TokenBucket> seat_limits_ ABSL_GUARDED_BY(mu_);
   std::vector<std::shared_ptr<PlayChannel>> seat_channels_ ABSL_GUARDED_BY(mu_);
   // Per seat: its stream's mode, and (kCompact) the first move it has not
-  // been told of yet (an index into the game's history).
+  // been told of yet (an index into the game's history) and whether the
+  // stream has been sent a YourTurn (with the round's history: later ones
+  // leave it out).
   std::vector<PlayMode> seat_modes_ ABSL_GUARDED_BY(mu_);
   std::vector<size_t> told_moves_ ABSL_GUARDED_BY(mu_);
+  std::vector<bool> told_round_history_ ABSL_GUARDED_BY(mu_);
   struct TurnWaiter {
     uint64_t id = 0;
     TurnReply reply;

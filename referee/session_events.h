@@ -104,6 +104,8 @@ struct YourTurnEvent {
   int turn = 0;
   Observation observation;
   std::vector<Move> legal_moves;  // in canonical notation order
+  // legal_notations[i] is legal_moves[i].ToString(), made once.
+  std::vector<std::string> legal_notations;
   int64_t time_left_ms = 0;
   int64_t bank_left_ms = 0;
   int64_t deadline_unix_ms = 0;
@@ -111,6 +113,9 @@ struct YourTurnEvent {
   // kCompact streams: the moves played since the seat's previous YourTurn
   // on the stream, as it may see them (its own drawn card included).
   std::vector<PlayedMove> since_last;
+  // kCompact streams after their first YourTurn: observation.history was
+  // left out (the seat keeps it from since_last).
+  bool round_history_omitted = false;
 };
 
 // The answer to a submission.

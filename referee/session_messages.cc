@@ -50,7 +50,15 @@ void Fill(const GameEndedEvent& e, v1::GameEnded* m) {
 void Fill(const YourTurnEvent& e, v1::YourTurn* t) {
   t->set_turn(e.turn);
   ToProto(e.observation, t->mutable_observation());
-  for (const Move& m : e.legal_moves) ToProto(m, t->add_legal_moves());
+  t->mutable_legal_moves()->Reserve(static_cast<int>(e.legal_moves.size()));
+  const bool notated = e.legal_notations.size() == e.legal_moves.size();
+  for (size_t i = 0; i < e.legal_moves.size(); ++i) {
+    if (notated) {
+      ToProto(e.legal_moves[i], e.legal_notations[i], t->add_legal_moves());
+    } else {
+      ToProto(e.legal_moves[i], t->add_legal_moves());
+    }
+  }
   t->set_time_left_ms(e.time_left_ms);
   t->set_bank_left_ms(e.bank_left_ms);
   t->set_deadline_unix_ms(e.deadline_unix_ms);
@@ -58,6 +66,7 @@ void Fill(const YourTurnEvent& e, v1::YourTurn* t) {
   for (const PlayedMove& m : e.since_last) {
     ToProto(m, e.observation.seat, t->add_since_last());
   }
+  t->set_round_history_omitted(e.round_history_omitted);
 }
 
 void Fill(const recorder::Event& ev, v1::RecordEvent* re) {

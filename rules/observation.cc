@@ -1,8 +1,10 @@
 #include "rules/observation.h"
 
+#include <iterator>
+
 namespace cassino {
 
-Observation Observe(const Game& game, int seat) {
+Observation Observe(const Game& game, int seat, HistoryScope history) {
   Observation o;
   const Position& pos = game.position();
   o.seat = seat;
@@ -24,10 +26,16 @@ Observation Observe(const Game& game, int seat) {
     side.total = game.totals()[s];
     o.sides.push_back(side);
   }
-  o.history = game.history();
-  // A drawn card is seen only by the seat that drew it.
-  for (PlayedMove& m : o.history) {
-    if (!SeesDrawnCard(m, seat)) m.drawn = Card();
+  if (history == HistoryScope::kRound) {
+    // The round's moves are the history's tail.
+    const std::vector<PlayedMove>& all = game.history();
+    auto first = all.end();
+    while (first != all.begin() && std::prev(first)->round == o.round) --first;
+    o.history.assign(first, all.end());
+    // A drawn card is seen only by the seat that drew it.
+    for (PlayedMove& m : o.history) {
+      if (!SeesDrawnCard(m, seat)) m.drawn = Card();
+    }
   }
   o.initial_capture = game.initial_capture();
   o.plucked = pos.plucked;

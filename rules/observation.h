@@ -3,10 +3,10 @@
 // An observation holds the seat's own hand, the table (loose cards and
 // builds with their controllers), every seat's hand size, the stock size,
 // each side's captured-card and spade counts, sweeps and totals, the public
-// history of accepted moves, the round results so far, and the result once
-// the game is over. It never holds another seat's cards or an undealt card:
-// everything in it is either the seat's own hand or was shown on the table
-// (with draw=on, another seat's drawn card is blanked; `drew` stays: see
+// round's history of accepted moves, the round results so far, and the result
+// once the game is over. It never holds another seat's cards or an undealt
+// card: everything in it is either the seat's own hand or was shown on the
+// table (with draw=on, another seat's drawn card is blanked; `drew` stays: see
 // SeesDrawnCard).
 
 #ifndef CASSINO_RULES_OBSERVATION_H_
@@ -40,6 +40,8 @@ struct Observation {
   std::vector<int> hand_sizes;
   int stock_size = 0;
   std::vector<SidePublic> sides;
+  // The current round's accepted moves, oldest first (empty when observed
+  // with HistoryScope::kNone).
   std::vector<PlayedMove> history;
   // initial_pairs=on: the pairs taken from this round's first table.
   InitialCapture initial_capture;
@@ -50,7 +52,14 @@ struct Observation {
   std::optional<GameResult> result;
 };
 
-Observation Observe(const Game& game, int seat);
+// Which moves an observation's `history` holds.
+enum class HistoryScope {
+  kRound,  // the current round's (the default)
+  kNone,   // none: for a reader that keeps the history itself
+};
+
+Observation Observe(const Game& game, int seat,
+                    HistoryScope history = HistoryScope::kRound);
 
 // draw=on: whether `seat` (-1 for a spectator) may see the card `move`'s
 // mover drew. Only the mover may; whether a card was drawn (`drew`) is

@@ -1,14 +1,18 @@
 // The Play stream's two modes (referee_service.proto, Play): a compact
 // stream is sent three messages a move in a two-player game (the move, its
 // verdict, the next YourTurn carrying the moves since the seat's last), a
-// full one five; an unknown mode is refused.
+// full one five; an unknown mode is refused. A compact stream's YourTurn
+// leaves the round's history out after the stream's first, and what the
+// bot client keeps from since_last is the history GetTurn shows.
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "tests/referee/test_referee.h"
+#include "tools/bots/client/round_history.h"
 
 namespace cassino::testing {
 namespace {
@@ -19,6 +23,13 @@ using ::grpc::StatusCode;
 struct Stream {
   Stream() = default;
   Stream(Stream&&) = default;
+  // Takes `other`'s call; this one's is cancelled and finished.
+  Stream& operator=(Stream&& other) {
+    Stream old(std::move(*this));
+    ctx = std::move(other.ctx);
+    rw = std::move(other.rw);
+    return *this;
+  }
   ~Stream() {
     if (rw == nullptr) return;
     ctx->TryCancel();
@@ -90,6 +101,80 @@ TEST(PlayModeTest, ACompactStreamIsSentThreeMessagesAMove) {
     }
     previous = move.notation();
   }
+}
+
+std::string HistoryText(const v1::Observation& o) {
+  std::string text;
+  for (const v1::PlayedMove& m : o.round_history()) {
+    text += m.ShortDebugString() + ";";
+  }
+  return text;
+}
+
+v1::GetTurnResponse GetTurn(TestReferee& referee, const std::string& token) {
+  v1::GetTurnResponse resp;
+  const grpc::Status s = referee.stub().GetTurn(
+      TestReferee::Context(token).get(), v1::GetTurnRequest(), &resp);
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  return resp;
+}
+
+TEST(PlayModeTest, ACompactSeatKeepsTheRoundHistoryAcrossRoundsAndStreams) {
+  const std::filesystem::path dir = TempDir();
+  TestReferee referee(dir / "r.db");
+  const v1::CreateGameResponse g = referee.Create("standard", 2, kSeed);
+  std::vector<Stream> seats;
+  // What each seat keeps (the bot client's RoundHistory).
+  std::vector<bots::RoundHistory> kept(2);
+  for (int seat = 0; seat < 2; ++seat) {
+    seats.push_back(Open(referee, g.tokens(seat).token(), "compact"));
+    EXPECT_TRUE(seats[seat].Next().has_game_started());
+  }
+  int mover = referee.Info(g.game_id()).to_move();
+  std::vector<int> turns_seen(2, 0);
+  int longest = 0;  // the longest round history kept
+  // A round of two players is 48 moves: 60 cross into the second round.
+  constexpr int kMoves = 60;
+  for (int t = 0; t < kMoves; ++t) {
+    if (t == 30) {
+      // The mover's stream is replaced: the new one starts over with the
+      // whole round history.
+      seats[mover] = Open(referee, g.tokens(mover).token(), "compact");
+      EXPECT_TRUE(seats[mover].Next().has_game_started());
+      turns_seen[mover] = 0;
+    }
+    v1::PlayResponse msg = seats[mover].Next();
+    while (msg.has_round_ended()) msg = seats[mover].Next();
+    ASSERT_TRUE(msg.has_your_turn())
+        << "turn " << t << ": " << msg.ShortDebugString();
+    const v1::YourTurn& turn = msg.your_turn();
+    ASSERT_EQ(turn.turn(), t);
+    // Left out in every YourTurn of a stream but its first.
+    EXPECT_EQ(turn.round_history_omitted(), turns_seen[mover] > 0) << t;
+    if (turn.round_history_omitted()) {
+      EXPECT_EQ(turn.observation().round_history_size(), 0);
+    }
+    ++turns_seen[mover];
+    v1::YourTurn completed = turn;
+    kept[mover].Complete(&completed);
+    EXPECT_FALSE(completed.round_history_omitted());
+    // What the seat kept is what GetTurn (always whole) shows.
+    const v1::GetTurnResponse whole = GetTurn(referee, g.tokens(mover).token());
+    ASSERT_TRUE(whole.your_turn());
+    EXPECT_FALSE(whole.turn().round_history_omitted());
+    EXPECT_EQ(HistoryText(completed.observation()),
+              HistoryText(whole.turn().observation()))
+        << "turn " << t;
+    longest = std::max(longest, completed.observation().round_history_size());
+    v1::PlayRequest req;
+    req.set_turn(t);
+    *req.mutable_move() = turn.legal_moves(0);
+    ASSERT_TRUE(seats[mover].rw->Write(req));
+    ASSERT_TRUE(seats[mover].Next().has_verdict());
+    mover = referee.Info(g.game_id()).to_move();  // (a new round's leader)
+  }
+  EXPECT_EQ(referee.Info(g.game_id()).round(), 2);
+  EXPECT_EQ(longest, 47);  // before round 1's last move (of 48)
 }
 
 TEST(PlayModeTest, AFullStreamIsSentEveryMoveAndNoSinceLast) {

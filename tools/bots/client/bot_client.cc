@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "tools/bots/client/round_history.h"
 
 namespace cassino::bots {
 namespace {
@@ -176,6 +177,7 @@ BotClient::Attempt BotClient::PlayStreamOnce(absl::Status* status) {
   v1::YourTurn current;  // the last YourTurn
   bool has_current = false;
   bool received = false;
+  RoundHistory history;
   auto submit = [&](const v1::YourTurn& turn) {
     v1::PlayRequest req;
     req.set_turn(turn.turn());
@@ -204,6 +206,9 @@ BotClient::Attempt BotClient::PlayStreamOnce(absl::Status* status) {
             LogPlayed(m);
           }
         }
+        // (Compact mode: the round's history put back, kept from every
+        // YourTurn, a repeat's included.)
+        history.Complete(resp.mutable_your_turn());
         // A repeat of the turn we answered (e.g. resent after a rejection)
         // while our next answer is in flight: the verdict decides.
         if (resp.your_turn().turn() == pending_turn) break;
