@@ -84,20 +84,21 @@ void MoveGenerator::EnumerateGroups() {
   words_ = words;
   // reach: bit s set when some mask of the items added so far sums to s.
   // The first six items make masks below 64: one word per sum, kept here.
-  std::array<uint64_t, kMaxSum + 1>& low = low_bits_;
-  low.fill(0);
-  low[0] = 1;  // no items: the empty mask sums to 0
+  // low_bits_ is padded below sum 0 with kMaxSum words that stay zero, so
+  // that low[s - v] reads zero for s < v.
+  uint64_t* const low = low_bits_.data() + kMaxSum;
+  // No items: only the empty mask, which sums to 0. (Copied from a
+  // constant: a zeroing loop would compile to a slow `rep stos`.)
+  static constexpr std::array<uint64_t, kMaxSum + 1> kNoItems = {1};
+  std::copy(kNoItems.begin(), kNoItems.end(), low);
   uint32_t reach = 1;
   const int in_word = std::min(n_, 6);
   for (int j = 0; j < in_word; ++j) {
     const int v = items_[j].value;
-    // Each reached sum t gives t + v; highest first, so that low[t] is
-    // still without item j when read.
-    for (uint32_t from = reach & (in_range >> v); from != 0;) {
-      const int t = std::bit_width(from) - 1;
-      from &= ~(uint32_t{1} << t);
-      low[t + v] |= low[t] << (1 << j);
-    }
+    // Every sum, highest first, so that low[s - v] is still without item j
+    // when read: a fixed count of steps, no branch per sum.
+    const int shift = 1 << j;
+    for (int s = kMaxSum; s >= 1; --s) low[s] |= low[s - v] << shift;
     reach = (reach | reach << v) & in_range;
   }
   sums_present_ = reach & ~uint32_t{1};  // sum 0 is only the empty mask
@@ -130,7 +131,7 @@ std::span<const uint32_t> MoveGenerator::Groups(int sum) {
   if (group_begin_[sum] < 0) {
     group_begin_[sum] = static_cast<int32_t>(group_masks_.size());
     const uint64_t* w =
-        words_ == 1 ? &low_bits_[sum]
+        words_ == 1 ? &low_bits_[kMaxSum + sum]
                     : sum_bits_.data() + static_cast<size_t>(sum) * words_;
     for (int i = 0; i < words_; ++i) {
       for (uint64_t b = w[i]; b; b &= b - 1) {
@@ -430,11 +431,17 @@ void MoveGenerator::FaceMoves(const Position& pos, Card c,
 void MoveGenerator::PlayedCardMoves(const Position& pos,
                                     std::vector<Move>* out) {
   const CardSet hand = pos.hands[pos.to_move];
+  // after[i]: the values of the hand cards after the i-th.
+  std::array<uint32_t, kDeckSize + 1> after;
+  after[n_hand_] = 0;
+  for (int r = n_hand_ - 1; r >= 0; --r)
+    after[r] = after[r + 1] | hand_values_[r];
+  uint32_t before = 0;  // the values of the hand cards before the i-th
   int i = 0;
   for (Card c : hand) {
     const uint32_t values = hand_values_[i];
-    uint32_t held = 0;  // the values the rest of the hand holds
-    for (int r = 0; r < n_hand_; ++r) held |= r == i ? 0 : hand_values_[r];
+    const uint32_t held = before | after[i + 1];  // the rest of the hand's
+    before |= values;
     ++i;
     if (values == 0) {
       FaceMoves(pos, c, out);

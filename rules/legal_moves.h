@@ -121,9 +121,10 @@ class MoveGenerator {
   int group_limit_ = kMaxSum;  // groups are kept for sums 1..group_limit_
   // The subset-sum table: bit m of word s * words_ + m / 64 of sum_bits_
   // is set when the items of mask m sum to s (s up to group_limit_). With
-  // at most 6 items (words_ 1) the table is low_bits_[s] alone.
+  // at most 6 items (words_ 1) the table is low_bits_[kMaxSum + s] alone
+  // (low_bits_[0, kMaxSum) stay zero: the sums below 0).
   int words_ = 1;
-  std::array<uint64_t, kMaxSum + 1> low_bits_;
+  std::array<uint64_t, 2 * kMaxSum + 1> low_bits_{};
   std::vector<uint64_t> sum_bits_;
   uint32_t sums_present_ = 0;  // bit s: sum s has a group
   // The groups of sum s are group_masks_[group_begin_[s], group_end_[s]),
