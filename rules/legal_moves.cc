@@ -9,6 +9,23 @@
 
 namespace cassino {
 
+namespace {
+
+// kDisjoint[a]: the masks m below 64 with no item of mask a, as a bitmap
+// (bit m). For such m, m | a is m + a, so (bits & kDisjoint[a]) << a maps
+// a bitmap of masks to the bitmap of their unions with a.
+constexpr std::array<uint64_t, 64> kDisjoint = [] {
+  std::array<uint64_t, 64> table{};
+  for (uint32_t a = 0; a < 64; ++a) {
+    for (uint32_t m = 0; m < 64; ++m) {
+      if ((m & a) == 0) table[a] |= uint64_t{1} << m;
+    }
+  }
+  return table;
+}();
+
+}  // namespace
+
 void MoveGenerator::Prepare(const Position& pos, CardSet flex,
                             uint32_t choice) {
   const RuleSet& rules = pos.rules;
@@ -95,10 +112,10 @@ void MoveGenerator::EnumerateGroups() {
   const int in_word = std::min(n_, 6);
   for (int j = 0; j < in_word; ++j) {
     const int v = items_[j].value;
-    // Every sum, highest first, so that low[s - v] is still without item j
-    // when read: a fixed count of steps, no branch per sum.
+    // Every sum up to the limit, highest first, so that low[s - v] is
+    // still without item j when read: no branch on the sums reached.
     const int shift = 1 << j;
-    for (int s = kMaxSum; s >= 1; --s) low[s] |= low[s - v] << shift;
+    for (int s = limit; s >= 1; --s) low[s] |= low[s - v] << shift;
     reach = (reach | reach << v) & in_range;
   }
   sums_present_ = reach & ~uint32_t{1};  // sum 0 is only the empty mask
@@ -181,6 +198,7 @@ std::span<const uint32_t> MoveGenerator::Unions(int first, int value,
                                                 bool absorb) {
   static constexpr uint32_t kEmpty[] = {0};
   if (first != 0 && !HasGroups(first)) return {};
+  if (words_ == 1) return SmallUnions(first, value, absorb);
   // Without absorbing only the empty set of further groups is used. (Good()
   // first: it may extract groups, which would move `firsts`.)
   const std::span<const uint32_t> good =
@@ -203,6 +221,44 @@ std::span<const uint32_t> MoveGenerator::Unions(int first, int value,
     std::sort(scratch_.begin(), scratch_.end());
     scratch_.erase(std::unique(scratch_.begin(), scratch_.end()),
                    scratch_.end());
+  }
+  return scratch_;
+}
+
+// Unions() on bitmaps, for at most 6 items: every mask is below 64, so a
+// set of masks is one word. The same masks come out, in increasing order.
+std::span<const uint32_t> MoveGenerator::SmallUnions(int first, int value,
+                                                     bool absorb) {
+  const uint64_t* const low = low_bits_.data() + kMaxSum;
+  // The loose items come first: the loose-only masks are those below
+  // loose_mask_ + 1.
+  const int loose_items = std::countr_one(loose_mask_);
+  const uint64_t loose_only =
+      loose_items == 6 ? ~uint64_t{0} : (uint64_t{1} << (1 << loose_items)) - 1;
+  // Good(value) restricted to loose-only unions: the closure of the empty
+  // set under adding a disjoint loose-only group of `value`.
+  uint64_t good = 1;
+  if (absorb) {
+    const uint64_t groups = low[value] & loose_only;
+    for (uint64_t frontier = good; frontier != 0;) {
+      uint64_t next = 0;
+      for (uint64_t g = groups; g != 0; g &= g - 1) {
+        const int a = std::countr_zero(g);
+        next |= (frontier & kDisjoint[a]) << a;
+      }
+      frontier = next & ~good;
+      good |= frontier;
+    }
+  }
+  const uint64_t firsts = first == 0 ? 1 : low[first] & loose_only;
+  uint64_t unions = 0;
+  for (uint64_t f = firsts; f != 0; f &= f - 1) {
+    const int a = std::countr_zero(f);
+    unions |= (good & kDisjoint[a]) << a;
+  }
+  scratch_.clear();
+  for (; unions != 0; unions &= unions - 1) {
+    scratch_.push_back(static_cast<uint32_t>(std::countr_zero(unions)));
   }
   return scratch_;
 }

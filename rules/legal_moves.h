@@ -86,6 +86,8 @@ class MoveGenerator {
   // unless absorbing) disjoint from A, increasing and distinct. Valid until
   // the next call of Groups(), Unions(), Good() or Prepare().
   std::span<const uint32_t> Unions(int first, int value, bool absorb);
+  // Unions() with at most 6 items (words_ 1), computed on bitmaps.
+  std::span<const uint32_t> SmallUnions(int first, int value, bool absorb);
   CardSet CardsOf(uint32_t mask) const;
   uint32_t BuildsOf(uint32_t mask) const;
   // Appends `move` unless it breaks the builder rules; `effect_kind` is what
