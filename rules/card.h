@@ -176,6 +176,15 @@ class CardSet {
   uint64_t bits_ = 0;
 };
 
+// The cards of ranks A to 10.
+inline constexpr CardSet kNumeralCards = [] {
+  CardSet numerals;
+  for (int rank = kAce; rank <= kTen; ++rank) {
+    numerals |= CardSet::OfRank(rank);
+  }
+  return numerals;
+}();
+
 }  // namespace cassino
 
 #endif  // CASSINO_RULES_CARD_H_

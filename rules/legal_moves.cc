@@ -2,11 +2,29 @@
 
 #include <algorithm>
 #include <bit>
+#include <cassert>
 
 #include "rules/adjudicator.h"
 #include "rules/builder_rules.h"
 
 namespace cassino {
+
+namespace {
+
+// kDisjoint[a]: the masks m below 64 with no item of mask a, as a bitmap
+// (bit m). For such m, m | a is m + a, so (bits & kDisjoint[a]) << a maps
+// a bitmap of masks to the bitmap of their unions with a.
+constexpr std::array<uint64_t, 64> kDisjoint = [] {
+  std::array<uint64_t, 64> table{};
+  for (uint32_t a = 0; a < 64; ++a) {
+    for (uint32_t m = 0; m < 64; ++m) {
+      if ((m & a) == 0) table[a] |= uint64_t{1} << m;
+    }
+  }
+  return table;
+}();
+
+}  // namespace
 
 void MoveGenerator::Prepare(const Position& pos, CardSet flex,
                             uint32_t choice) {
@@ -15,13 +33,14 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
   n_ = 0;
   loose_dropped_ = false;
   int flex_bit = 0;
-  for (Card c : pos.table.loose) {
+  // The loose cards with a value (the flexible ones have two).
+  for (Card c : pos.table.loose& rules.ValuedCards()) {
     int v = rules.CardValue(c);
     if (flex.contains(c)) {
       if (choice >> flex_bit & 1) v = rules.AltValue(c);
       ++flex_bit;
     }
-    if (v <= 0) continue;
+    assert(v > 0 && v <= kMaxSum);
     if (n_ == kMaxItems) {
       loose_dropped_ = true;
       continue;
@@ -50,11 +69,10 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
   // Only sums up to the largest value ever asked for are kept: a capture
   // asks for groups of the played card's value, a build for groups of at
   // most MaxBuild().
-  int limit = rules.MaxBuild();
-  for (Card c : pos.hands[seat]) {
-    const uint32_t values = rules.ValueMask(c);
-    if (values) limit = std::max(limit, 31 - std::countl_zero(values));
-  }
+  uint32_t hand_values = 0;
+  for (int i = 0; i < n_hand_; ++i) hand_values |= hand_values_[i];
+  const int limit = std::max(rules.MaxBuild(),
+                             static_cast<int>(std::bit_width(hand_values)) - 1);
   group_limit_ = std::min(limit, kMaxSum);
   EnumerateGroups();
   good_masks_.clear();
@@ -70,51 +88,78 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
                   rules.builder_obligation == BuilderObligation::kV3);
 }
 
-// Visits the masks of the items in increasing numeric order, as a plain loop
-// over all 2^n masks would, keeping those whose sum is at most group_limit_;
-// but a mask over the limit skips every mask that only adds items below its
-// lowest one (item values are at least 1, so those are over the limit too).
-// The sum is updated as the mask is: adding 2^j to a mask whose bits below j
-// are clear clears its run of ones j..k-1 and sets bit k.
+// A subset-sum table over bitmaps: sum_bits_ holds, for each sum s up to
+// group_limit_, the bitmap of the item masks summing to s. Items are added
+// one at a time: the masks with item j are those without it shifted by 2^j,
+// their sums raised by the item's value. Masks over the limit are in no
+// bitmap, so an item's supersets over the limit cost nothing. For n items
+// this is (group_limit_ + 1) * 2^n / 64 word operations, no branch per mask.
 void MoveGenerator::EnumerateGroups() {
-  int prefix[kMaxItems + 1];  // prefix[j]: the sum of the items below j
-  prefix[0] = 0;
-  for (int j = 0; j < n_; ++j) prefix[j + 1] = prefix[j] + items_[j].value;
-  std::array<uint32_t, kMaxSum + 1> count{};  // groups per sum
-  enumerated_.clear();
-  const uint32_t end = uint32_t{1} << n_;
-  uint32_t m = 1;
-  int s = n_ > 0 ? items_[0].value : 0;
-  while (m < end) {
-    int j = 0;
-    if (s <= group_limit_) {
-      enumerated_.push_back(static_cast<uint32_t>(s) << 24 | m);
-      ++count[s];
-    } else {
-      j = std::countr_zero(m);
+  const int limit = group_limit_;
+  const uint32_t in_range = (uint32_t{2} << limit) - 1;  // sums 0..limit
+  const int words = n_ <= 6 ? 1 : 1 << (n_ - 6);
+  words_ = words;
+  // reach: bit s set when some mask of the items added so far sums to s.
+  // The first six items make masks below 64: one word per sum, kept here.
+  // low_bits_ is padded below sum 0 with kMaxSum words that stay zero, so
+  // that low[s - v] reads zero for s < v.
+  uint64_t* const low = low_bits_.data() + kMaxSum;
+  // No items: only the empty mask, which sums to 0. (Copied from a
+  // constant: a zeroing loop would compile to a slow `rep stos`.)
+  static constexpr std::array<uint64_t, kMaxSum + 1> kNoItems = {1};
+  std::copy(kNoItems.begin(), kNoItems.end(), low);
+  uint32_t reach = 1;
+  const int in_word = std::min(n_, 6);
+  for (int j = 0; j < in_word; ++j) {
+    const int v = items_[j].value;
+    // Every sum up to the limit, highest first, so that low[s - v] is
+    // still without item j when read: no branch on the sums reached.
+    const int shift = 1 << j;
+    for (int s = limit; s >= 1; --s) low[s] |= low[s - v] << shift;
+    reach = (reach | reach << v) & in_range;
+  }
+  sums_present_ = reach & ~uint32_t{1};  // sum 0 is only the empty mask
+  group_masks_.clear();
+  group_begin_.fill(-1);
+  if (words == 1) return;
+  const size_t total = static_cast<size_t>(limit + 1) * words;
+  if (sum_bits_.size() < total) sum_bits_.resize(total);
+  uint64_t* const bits = sum_bits_.data();
+  for (int s = 0; s <= limit; ++s)
+    bits[static_cast<size_t>(s) * words] = low[s];
+  // Each later item j fills the upper half of the words it opens (masks
+  // 2^j .. 2^(j+1) - 1) from the lower half of the sum v less.
+  for (int j = in_word; j < n_; ++j) {
+    const int v = items_[j].value;
+    const int half = 1 << (j - 6);
+    for (int i = 0; i < half; ++i) {
+      for (int s = 0; s <= limit; ++s) {
+        bits[static_cast<size_t>(s) * words + half + i] =
+            s >= v ? bits[static_cast<size_t>(s - v) * words + i] : 0;
+      }
     }
-    const uint32_t next = m + (uint32_t{1} << j);
-    if (next >= end) break;
-    const int k = std::countr_zero(next);
-    s += items_[k].value - (prefix[k] - prefix[j]);
-    m = next;
+    reach = (reach | reach << v) & in_range;
   }
-  // Bucket by sum, keeping the order within each sum. Sums above
-  // group_limit_ have no groups.
-  std::array<uint32_t, kMaxSum + 1> next;
-  group_begin_[0] = 0;
-  for (int v = 0; v <= group_limit_; ++v) {
-    next[v] = group_begin_[v];
-    group_begin_[v + 1] = group_begin_[v] + count[v];
+  sums_present_ = reach & ~uint32_t{1};
+}
+
+std::span<const uint32_t> MoveGenerator::Groups(int sum) {
+  if (!HasGroups(sum)) return {};
+  if (group_begin_[sum] < 0) {
+    group_begin_[sum] = static_cast<int32_t>(group_masks_.size());
+    const uint64_t* w =
+        words_ == 1 ? &low_bits_[kMaxSum + sum]
+                    : sum_bits_.data() + static_cast<size_t>(sum) * words_;
+    for (int i = 0; i < words_; ++i) {
+      for (uint64_t b = w[i]; b; b &= b - 1) {
+        group_masks_.push_back(static_cast<uint32_t>(i) << 6 |
+                               std::countr_zero(b));
+      }
+    }
+    group_end_[sum] = static_cast<int32_t>(group_masks_.size());
   }
-  std::fill(group_begin_.begin() + group_limit_ + 2, group_begin_.end(),
-            group_begin_[group_limit_ + 1]);
-  if (group_masks_.size() < enumerated_.size()) {
-    group_masks_.resize(enumerated_.size());
-  }
-  for (uint32_t e : enumerated_) {
-    group_masks_[next[e >> 24]++] = e & 0xffffff;
-  }
+  return {group_masks_.data() + group_begin_[sum],
+          static_cast<size_t>(group_end_[sum] - group_begin_[sum])};
 }
 
 std::span<const uint32_t> MoveGenerator::Good(int value) {
@@ -152,12 +197,14 @@ std::span<const uint32_t> MoveGenerator::Good(int value) {
 std::span<const uint32_t> MoveGenerator::Unions(int first, int value,
                                                 bool absorb) {
   static constexpr uint32_t kEmpty[] = {0};
-  const std::span<const uint32_t> firsts =
-      first == 0 ? std::span<const uint32_t>(kEmpty) : Groups(first);
-  if (firsts.empty()) return firsts;
-  // Without absorbing only the empty set of further groups is used.
+  if (first != 0 && !HasGroups(first)) return {};
+  if (words_ == 1) return SmallUnions(first, value, absorb);
+  // Without absorbing only the empty set of further groups is used. (Good()
+  // first: it may extract groups, which would move `firsts`.)
   const std::span<const uint32_t> good =
       absorb ? Good(value) : std::span<const uint32_t>(kEmpty);
+  const std::span<const uint32_t> firsts =
+      first == 0 ? std::span<const uint32_t>(kEmpty) : Groups(first);
   const uint32_t all = (uint32_t{1} << n_) - 1;
   if (good.size() == 1 && loose_mask_ == all) return firsts;  // all loose
   auto loose_only = [&](uint32_t m) { return (m & ~loose_mask_) == 0; };
@@ -174,6 +221,44 @@ std::span<const uint32_t> MoveGenerator::Unions(int first, int value,
     std::sort(scratch_.begin(), scratch_.end());
     scratch_.erase(std::unique(scratch_.begin(), scratch_.end()),
                    scratch_.end());
+  }
+  return scratch_;
+}
+
+// Unions() on bitmaps, for at most 6 items: every mask is below 64, so a
+// set of masks is one word. The same masks come out, in increasing order.
+std::span<const uint32_t> MoveGenerator::SmallUnions(int first, int value,
+                                                     bool absorb) {
+  const uint64_t* const low = low_bits_.data() + kMaxSum;
+  // The loose items come first: the loose-only masks are those below
+  // loose_mask_ + 1.
+  const int loose_items = std::countr_one(loose_mask_);
+  const uint64_t loose_only =
+      loose_items == 6 ? ~uint64_t{0} : (uint64_t{1} << (1 << loose_items)) - 1;
+  // Good(value) restricted to loose-only unions: the closure of the empty
+  // set under adding a disjoint loose-only group of `value`.
+  uint64_t good = 1;
+  if (absorb) {
+    const uint64_t groups = low[value] & loose_only;
+    for (uint64_t frontier = good; frontier != 0;) {
+      uint64_t next = 0;
+      for (uint64_t g = groups; g != 0; g &= g - 1) {
+        const int a = std::countr_zero(g);
+        next |= (frontier & kDisjoint[a]) << a;
+      }
+      frontier = next & ~good;
+      good |= frontier;
+    }
+  }
+  const uint64_t firsts = first == 0 ? 1 : low[first] & loose_only;
+  uint64_t unions = 0;
+  for (uint64_t f = firsts; f != 0; f &= f - 1) {
+    const int a = std::countr_zero(f);
+    unions |= (good & kDisjoint[a]) << a;
+  }
+  scratch_.clear();
+  for (; unions != 0; unions &= unions - 1) {
+    scratch_.push_back(static_cast<uint32_t>(std::countr_zero(unions)));
   }
   return scratch_;
 }
@@ -226,6 +311,7 @@ void MoveGenerator::Captures(const Position& pos, Card c, int x, int declared,
     }
     whole[k++] = static_cast<uint32_t>(i);
   }
+  if (k == 0 && !HasGroups(x)) return;  // nothing to take
   const size_t first = out->size();
   const std::span<const uint32_t> good = Good(x);
   for (uint32_t s = 0; s < (uint32_t{1} << k); ++s) {
@@ -400,17 +486,18 @@ void MoveGenerator::FaceMoves(const Position& pos, Card c,
 
 void MoveGenerator::PlayedCardMoves(const Position& pos,
                                     std::vector<Move>* out) {
-  const RuleSet& rules = pos.rules;
   const CardSet hand = pos.hands[pos.to_move];
-  // The values of the hand cards, in hand order, for the builds' `held`.
-  uint32_t value_masks[kDeckSize];
-  int n_hand = 0;
-  for (Card c : hand) value_masks[n_hand++] = rules.ValueMask(c);
+  // after[i]: the values of the hand cards after the i-th.
+  std::array<uint32_t, kDeckSize + 1> after;
+  after[n_hand_] = 0;
+  for (int r = n_hand_ - 1; r >= 0; --r)
+    after[r] = after[r + 1] | hand_values_[r];
+  uint32_t before = 0;  // the values of the hand cards before the i-th
   int i = 0;
   for (Card c : hand) {
-    const uint32_t values = value_masks[i];
-    uint32_t held = 0;  // the values the rest of the hand holds
-    for (int r = 0; r < n_hand; ++r) held |= r == i ? 0 : value_masks[r];
+    const uint32_t values = hand_values_[i];
+    const uint32_t held = before | after[i + 1];  // the rest of the hand's
+    before |= values;
     ++i;
     if (values == 0) {
       FaceMoves(pos, c, out);
@@ -498,6 +585,10 @@ bool MoveGenerator::AppendPlucks(const Position& pos, std::vector<Move>* out) {
 
 bool MoveGenerator::AppendMoves(const Position& pos, std::vector<Move>* out) {
   const RuleSet& rules = pos.rules;
+  n_hand_ = 0;
+  for (Card c : pos.hands[pos.to_move]) {
+    hand_values_[n_hand_++] = rules.ValueMask(c);
+  }
   const CardSet flex = pos.table.loose & rules.FlexibleCards();
   if (flex.empty()) {
     Prepare(pos, flex, 0);

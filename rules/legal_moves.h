@@ -57,7 +57,7 @@ class MoveGenerator {
 
   // Items for the loose cards, the flexible ones among them (`flex`) valued
   // by the bits of `choice` (bit i set: the i-th flexible card in deck order
-  // counts its other value).
+  // counts its other value). Needs hand_values_.
   void Prepare(const Position& pos, CardSet flex, uint32_t choice);
   // Appends the moves of the seat to move (no call-out, no pluck); false if
   // the list is incomplete.
@@ -67,13 +67,16 @@ class MoveGenerator {
   bool AppendPlucks(const Position& pos, std::vector<Move>* out);
   // Appends the moves of every hand card under the prepared items.
   void PlayedCardMoves(const Position& pos, std::vector<Move>* out);
-  // Fills the groups (every subset of the items summing to at most
-  // group_limit_), bucketed by sum.
+  // Fills the subset-sum table: for every sum up to group_limit_, the item
+  // masks summing to it.
   void EnumerateGroups();
-  // The groups of `sum`, in increasing numeric order of their masks.
-  std::span<const uint32_t> Groups(int sum) const {
-    return {group_masks_.data() + group_begin_[sum],
-            group_begin_[sum + 1] - group_begin_[sum]};
+  // The groups of `sum`: the non-empty item masks summing to it, in
+  // increasing numeric order (none for a sum outside 1..group_limit_).
+  // Valid until the next call of Groups(), Good(), Unions() or Prepare().
+  std::span<const uint32_t> Groups(int sum);
+  // Whether `sum` has a group at all.
+  bool HasGroups(int sum) const {
+    return sum >= 1 && sum <= kMaxSum && (sums_present_ >> sum & 1) != 0;
   }
   // Every union of disjoint groups of `value`, the empty set first. The
   // span is valid until the next call of Good() or Prepare().
@@ -81,8 +84,10 @@ class MoveGenerator {
   // The masks A | B for A a loose-only group of `first` (or A empty when
   // first is 0) and B a loose-only union in Good(value) (only the empty set
   // unless absorbing) disjoint from A, increasing and distinct. Valid until
-  // the next call of Unions(), Good() or Prepare().
+  // the next call of Groups(), Unions(), Good() or Prepare().
   std::span<const uint32_t> Unions(int first, int value, bool absorb);
+  // Unions() with at most 6 items (words_ 1), computed on bitmaps.
+  std::span<const uint32_t> SmallUnions(int first, int value, bool absorb);
   CardSet CardsOf(uint32_t mask) const;
   uint32_t BuildsOf(uint32_t mask) const;
   // Appends `move` unless it breaks the builder rules; `effect_kind` is what
@@ -103,6 +108,10 @@ class MoveGenerator {
 
   // The generator keeps no state between calls except its buffers, which
   // grow to the largest position seen and are never shrunk.
+  // The value masks (RuleSet::ValueMask) of the hand cards of the seat to
+  // move, in deck order.
+  std::array<uint32_t, kDeckSize> hand_values_;
+  int n_hand_ = 0;
   std::array<Item, kMaxItems> items_;
   int n_ = 0;
   uint32_t loose_mask_ = 0;     // items that are loose cards
@@ -112,10 +121,19 @@ class MoveGenerator {
   bool capped_ = false;         // the current list is incomplete
   static constexpr int kMaxSum = 15;
   int group_limit_ = kMaxSum;  // groups are kept for sums 1..group_limit_
-  // The groups of sum s are group_masks_[group_begin_[s], group_begin_[s+1]).
+  // The subset-sum table: bit m of word s * words_ + m / 64 of sum_bits_
+  // is set when the items of mask m sum to s (s up to group_limit_). With
+  // at most 6 items (words_ 1) the table is low_bits_[kMaxSum + s] alone
+  // (low_bits_[0, kMaxSum) stay zero: the sums below 0).
+  int words_ = 1;
+  std::array<uint64_t, 2 * kMaxSum + 1> low_bits_{};
+  std::vector<uint64_t> sum_bits_;
+  uint32_t sums_present_ = 0;  // bit s: sum s has a group
+  // The groups of sum s are group_masks_[group_begin_[s], group_end_[s]),
+  // written by Groups(s) on first use (group_begin_[s] < 0 until then).
   std::vector<uint32_t> group_masks_;
-  std::array<uint32_t, kMaxSum + 2> group_begin_{};
-  std::vector<uint32_t> enumerated_;  // (sum << 24) | mask, in mask order
+  std::array<int32_t, kMaxSum + 1> group_begin_{};
+  std::array<int32_t, kMaxSum + 1> group_end_{};
   // Good(v) is good_masks_[good_begin_[v], good_end_[v]) once computed
   // (good_begin_[v] < 0 until then).
   std::vector<uint32_t> good_masks_;

@@ -241,6 +241,12 @@ struct RuleSet {
     const int alt = AltValue(c);
     return (v ? uint32_t{1} << v : 0) | (alt ? uint32_t{1} << alt : 0);
   }
+  // The cards with a value (CardValue above 0): every card under royal
+  // values, else the numerals A..10.
+  constexpr CardSet ValuedCards() const {
+    return card_values == CardValues::kRoyal ? CardSet::FullDeck()
+                                             : kNumeralCards;
+  }
   // The cards with two values under these rules (aces, TD), possibly none.
   constexpr CardSet FlexibleCards() const {
     CardSet flex;
