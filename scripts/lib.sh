@@ -22,6 +22,7 @@ PACKAGES=(
   "${BUILD_PACKAGES[@]}" git sqlite3
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-grpcio python3-protobuf python3-yaml shellcheck
+  python3-venv python3-pip python3-setuptools python3-wheel
   chromium libpng-dev ccache
   clang libclang-rt-14-dev clang-format
   haproxy
