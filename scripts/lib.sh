@@ -48,7 +48,7 @@ install_deps() {
 }
 
 # npm packages, as each package-lock.json pins them: the Node example bot's
-# (@grpc/grpc-js, @grpc/proto-loader), buf for linting the API, and
+# and the Node SDK's (@grpc/grpc-js, @grpc/proto-loader, protobufjs), buf for linting the API, and
 # kubernetes-models for checking the deployment manifests against the
 # Kubernetes API schema, and puppeteer-core for the web viewer's browser
 # tests (with Debian's chromium; its own browser download is skipped). (`npm
@@ -56,8 +56,8 @@ install_deps() {
 # platform-specific optional packages for this platform only.)
 install_node_deps() {
   local dir
-  for dir in "$ROOT/tools/bots/node" "$ROOT/proto" "$ROOT/tests/deploy" \
-             "$ROOT/tests/viewer"; do
+  for dir in "$ROOT/tools/bots/node" "$ROOT/sdk/node" "$ROOT/proto" \
+             "$ROOT/tests/deploy" "$ROOT/tests/viewer"; do
     if [[ ! -d "$dir/node_modules" ]] && command -v npm >/dev/null; then
       echo "==> installing npm packages in ${dir#$ROOT/}"
       (cd "$dir" && PUPPETEER_SKIP_DOWNLOAD=1 npm install --silent --no-audit --no-fund) || \

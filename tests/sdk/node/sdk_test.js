@@ -1,0 +1,162 @@
+'use strict';
+// The Node SDK (sdk/node) installed as a user installs it, playing against
+// a real referee:
+//
+//   node sdk_test.js REFEREE_BIN CASSINO_BIN
+//
+// `npm install`s the package into a fresh project (offline: npm links the
+// folder, whose own node_modules scripts/lib.sh installed), then plays a
+// two-player game of two SDK bots, one seat in each Play mode, restarting
+// the referee (SIGKILL, same database) in the middle; both bots must see
+// every turn's whole round history, finish, and agree on the result, which
+// `cassino verify` re-adjudicates. A malformed move and a bad token must
+// read as RefereeErrors with their details. Exits 77 (skipped) without
+// sdk/node/node_modules.
+
+const assert = require('assert');
+const { spawn, execFileSync, spawnSync } = require('child_process');
+const fs = require('fs');
+const net = require('net');
+const os = require('os');
+const path = require('path');
+
+const REPO = path.resolve(__dirname, '..', '..', '..');
+const [REFEREE, CASSINO] = process.argv.slice(2);
+const ADMIN = 'sdk-test-admin-token';
+
+if (!fs.existsSync(path.join(REPO, 'sdk', 'node', 'node_modules'))) {
+  console.error('skipped: sdk/node/node_modules is missing (npm install there)');
+  process.exit(77);
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cassino-node-sdk-'));
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startReferee(db, port) {
+  const log = fs.openSync(`${db}.log`, 'a');
+  const proc = spawn(REFEREE, ['--listen', `127.0.0.1:${port}`, '--db', db], {
+    env: { ...process.env, CASSINO_ADMIN_TOKEN: ADMIN },
+    stdio: ['ignore', 'ignore', log],
+  });
+  for (let i = 0; i < 400; i++) {
+    const up = await new Promise((resolve) => {
+      const s = net.connect(port, '127.0.0.1', () => { s.end(); resolve(true); });
+      s.on('error', () => resolve(false));
+    });
+    if (up) return proc;
+    await sleep(50);
+  }
+  proc.kill('SIGKILL');
+  throw new Error(`the referee did not start: ${fs.readFileSync(`${db}.log`)}`);
+}
+
+const stopped = (proc) => new Promise((resolve) => {
+  if (proc.exitCode !== null || proc.signalCode !== null) resolve();
+  else proc.on('exit', resolve);
+});
+
+async function main() {
+  // Installed as the README says.
+  execFileSync('npm', ['init', '-y'], { cwd: tmp, stdio: 'ignore' });
+  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund',
+    '--silent', path.join(REPO, 'sdk', 'node')], { cwd: tmp, stdio: 'inherit' });
+  const cassino = require(path.join(tmp, 'node_modules', 'cassino-sdk'));
+  const grpc = require(path.join(REPO, 'sdk', 'node', 'node_modules', '@grpc', 'grpc-js'));
+
+  const db = path.join(tmp, 'game.db');
+  const port = await freePort();
+  let referee = await startReferee(db, port);
+  const address = `127.0.0.1:${port}`;
+  const client = cassino.connect(address);
+  const admin = new grpc.Metadata();
+  admin.add('authorization', `Bearer ${ADMIN}`);
+  const call = (method, request, metadata) => new Promise((resolve, reject) =>
+    client[method](request, metadata, (err, response) =>
+      (err ? reject(err) : resolve(response))));
+
+  // 1. Two bots, one per mode, through a restart.
+  const game = await call('CreateGame', { rules: 'standard', seed: '7'.repeat(64),
+    seats: [{ bot_name: 'node-a' }, { bot_name: 'node-b' }] }, admin);
+  let restarted = false;
+  const logs = [];
+  class Checking extends cassino.Bot {
+    constructor(token) { super(); this.token = token; this.turns = 0; }
+    async choose(turn) {
+      // The history the SDK gives is the one GetTurn (always whole) shows.
+      const md = new grpc.Metadata();
+      md.add('authorization', `Bearer ${this.token}`);
+      const whole = await call('GetTurn', {}, md);
+      assert.deepStrictEqual(turn.history.map((m) => m.proto),
+        whole.turn.observation.round_history, `turn ${turn.turn}`);
+      this.longest = Math.max(this.longest || 0, turn.history.length);
+      this.turns++;
+      if (this.turns === 20 && turn.seat === 0 && !restarted) {
+        restarted = true;
+        referee.kill('SIGKILL');
+        await stopped(referee);
+        referee = await startReferee(db, port);
+      }
+      const captures = turn.legalMoves.filter((m) => m.kind === 'capture');
+      return captures.length
+        ? captures.reduce((a, b) => (b.tableCards.length > a.tableCards.length ? b : a))
+        : turn.legalMoves[0];
+    }
+  }
+  const bots = [new Checking(game.tokens[0].token),
+    new Checking(game.tokens[1].token)];
+  const log = (text) => logs.push(text);
+  const results = await Promise.all([
+    cassino.playSeat(bots[0], game.tokens[0].token, { client, mode: 'compact', log }),
+    cassino.playSeat(bots[1], game.tokens[1].token, { client, mode: 'full', log }),
+  ]);
+  assert(restarted, 'the game ended before the restart');
+  assert.deepStrictEqual(results[0].result, results[1].result);
+  assert.strictEqual(results[0].result.reason, 'target');
+  assert(bots[0].turns + bots[1].turns > 48, 'more than a round');
+  // Seat 0 (compact) saw its history grow through the round: a 2-player
+  // round is 48 moves, the seat's last turn of it sees 46 or 47.
+  assert(bots[0].longest >= 46, `longest history ${bots[0].longest}`);
+  assert(logs.some((l) => l.includes('reconnecting')), logs.join('\n'));
+
+  // 2. Errors with their details.
+  const other = await call('CreateGame', { rules: 'standard',
+    seats: [{ bot_name: 'a' }, { bot_name: 'b' }] }, admin);
+  const seat = new grpc.Metadata();
+  seat.add('authorization', `Bearer ${other.tokens[0].token}`);
+  const refused = await call('SubmitMove', { turn: 0, move: { notation: 'take XX' } },
+    seat).then(() => null, (err) => cassino.fromServiceError(err));
+  assert(refused instanceof cassino.RefereeError);
+  assert.strictEqual(refused.codeName, 'INVALID_ARGUMENT');
+  assert.strictEqual(refused.reason, 'MALFORMED_MOVE');
+  assert.deepStrictEqual(refused.fieldViolations.map((v) => v.field), ['move.notation']);
+  const badToken = await cassino.playSeat(new cassino.Bot(), 'not-a-token',
+    { client, log }).then(() => null, (err) => err);
+  assert(badToken instanceof cassino.RefereeError, String(badToken));
+  assert.strictEqual(badToken.codeName, 'UNAUTHENTICATED');
+  assert.strictEqual(badToken.reason, 'UNKNOWN_TOKEN');
+
+  client.close();
+  referee.kill('SIGTERM');
+  await stopped(referee);
+  const verify = spawnSync(CASSINO, ['verify', '--quiet', db], { encoding: 'utf8' });
+  assert.strictEqual(verify.status, 0, verify.stdout + verify.stderr);
+  console.log(`ok: ${bots[0].turns + bots[1].turns} turns across a restart; ` +
+    'errors decoded; the record verifies');
+}
+
+main().then(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+  process.exit(0);
+}, (err) => {
+  console.error(err);
+  process.exit(1);
+});
