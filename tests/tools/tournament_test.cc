@@ -313,6 +313,70 @@ TEST(TournamentTest, AnExitingBotForfeitsAtOnceAndItsStderrIsShown) {
   fs::remove_all(dir);
 }
 
+// The seed printed at the end of a run ("...; seed HEX"); "" if none.
+std::string PrintedSeed(const std::string& output) {
+  const size_t at = output.find("; seed ");
+  if (at == std::string::npos) return "";
+  return output.substr(at + 7, 64);
+}
+
+// Without --seed each run draws its own seed and prints it, and the default
+// label follows from it: two runs on one database neither repeat the deals
+// nor merge. A label that already has games in the database is refused
+// (exit 2, nothing played); --seed gives the deals again under a new label.
+TEST(TournamentTest, SeedsAreDrawnAndALabelInUseIsRefused) {
+  const fs::path dir = TempDir();
+  const std::string db = (dir / "t.db").string();
+  const std::string base =
+      absl::StrCat(CASSINO_CLI_PATH, " tournament --db ", db, " --bot ",
+                   Bot("greedy"), " --bot ", Bot("random"), " --games 2");
+  const ShellRun first = Shell(base);
+  const ShellRun second = Shell(base);
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  ASSERT_EQ(second.exit_code, 0) << second.output;
+  const std::string seed1 = PrintedSeed(first.output);
+  const std::string seed2 = PrintedSeed(second.output);
+  ASSERT_EQ(seed1.size(), 64u) << first.output;
+  ASSERT_EQ(seed2.size(), 64u) << second.output;
+  EXPECT_NE(seed1, seed2);
+  EXPECT_NE(first.output.find("tournament tournament-" + seed1.substr(0, 8) +
+                              ": 2 games"),
+            std::string::npos)
+      << first.output;
+  EXPECT_EQ(Games({db}, "tournament-" + seed1.substr(0, 8)).size(), 2u);
+  EXPECT_EQ(Games({db}, "tournament-" + seed2.substr(0, 8)).size(), 2u);
+
+  // The first run's label again: refused before any game.
+  const ShellRun reused =
+      Shell(absl::StrCat(base, " --label tournament-", seed1.substr(0, 8)));
+  EXPECT_EQ(reused.exit_code, 2) << reused.output;
+  EXPECT_NE(reused.output.find("already has games"), std::string::npos)
+      << reused.output;
+  EXPECT_EQ(Games({db}, "tournament-" + seed1.substr(0, 8)).size(), 2u);
+
+  // The first run's seed under a new label: the same deals.
+  const ShellRun replay =
+      Shell(absl::StrCat(base, " --seed ", seed1, " --label replay"));
+  ASSERT_EQ(replay.exit_code, 0) << replay.output;
+  EXPECT_EQ(PrintedSeed(replay.output), seed1);
+  auto commitments = [&](const std::string& label) {
+    std::set<std::string> out;
+    auto recorder = cassino::recorder::Recorder::Open(
+        db, cassino::recorder::Durability::kNormal);
+    EXPECT_TRUE(recorder.ok());
+    if (!recorder.ok()) return out;
+    for (const auto& g : Games({db}, label)) {
+      auto record = (*recorder)->Load(g.game_id);
+      if (record.ok()) out.insert(record->header.commitment);
+    }
+    return out;
+  };
+  const auto replayed = commitments("replay");
+  EXPECT_EQ(replayed.size(), 2u);
+  EXPECT_EQ(replayed, commitments("tournament-" + seed1.substr(0, 8)));
+  fs::remove_all(dir);
+}
+
 // The figure after `key` in `text` ("LLR      3.02 (..." -> 3.02); NaN if
 // absent.
 double FigureAfter(const std::string& text, const std::string& key) {

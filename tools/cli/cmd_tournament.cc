@@ -16,6 +16,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "grpcpp/grpcpp.h"
+#include "recorder/display_text.h"
+#include "rules/deal.h"
 #include "rules/rule_set.h"
 #include "tools/cli/commands.h"
 #include "tools/stats/sprt.h"
@@ -53,7 +56,7 @@ struct Options {
   int64_t per_move_ms = 5000;
   int64_t bank_ms = 30000;
   std::string label;
-  std::string seed = std::string(64, '0');
+  std::string seed;  // --seed; drawn at random when not given
   std::string log_dir;
   bool quiet = false;
   std::string sprt;  // SPRT parameters; empty: a fixed schedule
@@ -163,7 +166,7 @@ int RunSprt(const Options& opt, const tournament::TournamentOptions& t,
             << (errors
                     ? absl::StrCat(", ", errors, " games could not be played")
                     : "")
-            << "\n\n"
+            << "; seed " << opt.seed << "\n\n"
             << stats::FormatSprtText(result->sprt, a, b) << "\n"
             << tournament::FormatStandings(result->standings);
   return errors ? 1 : 0;
@@ -182,6 +185,30 @@ std::string FindReferee(const std::string& flag) {
     }
   }
   return "cassino-referee";
+}
+
+// FailedPrecondition when a game labelled t.label is recorded on one of
+// t.addresses (a referee that cannot be asked is not checked here: the run
+// reports it).
+absl::Status CheckLabelUnused(const tournament::TournamentOptions& t) {
+  for (const std::string& address : t.addresses) {
+    auto stub = v1::RefereeService::NewStub(
+        grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+    v1::ListGamesRequest req;
+    req.set_label(t.label);
+    req.set_page_size(1);
+    v1::ListGamesResponse resp;
+    const grpc::Status s = stub->ListGames(
+        tournament::AdminContext(t.admin_token, 10000).get(), req, &resp);
+    if (s.ok() && resp.games_size() > 0) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "the label '", recorder::EscapeDisplay(t.label),
+          "' already has games on the referee at ", address,
+          ": a new run would merge with them in standings and statistics; "
+          "give another --label (or --db)"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 std::string RandomToken() {
@@ -463,6 +490,14 @@ int Run(Options opt) {
     std::cerr << "cassino tournament: give at least two --bot NAME=COMMAND\n";
     return 2;
   }
+  if (!opt.seed_given) {
+    // A fresh seed for every run (printed), so that a run never repeats an
+    // earlier one's deals or label by accident.
+    std::random_device rd;
+    Seed drawn;
+    for (uint8_t& b : drawn) b = static_cast<uint8_t>(rd());
+    opt.seed = ToHex(drawn);
+  }
   absl::StatusOr<Seed> seed = ParseSeed(opt.seed);
   if (!seed.ok()) {
     std::cerr << "cassino tournament: --seed: " << seed.status().message()
@@ -517,6 +552,7 @@ int Run(Options opt) {
       if (referee->Wait(std::chrono::milliseconds(0))) break;
     }
     if (port.empty()) {
+      referee->StderrTail();  // an exited referee's stderr is all logged
       std::ifstream log(scratch / "referee.log");
       std::cerr << "cassino tournament: the referee did not start:\n"
                 << log.rdbuf() << "\n";
@@ -542,15 +578,33 @@ int Run(Options opt) {
   }
   t.admin_token = opt.admin_token;
   t.referee_retry_ms = opt.retry_ms;
+  // Our own referee is stopped (and its scratch files removed) on every
+  // way out from here.
+  auto stop_referee = [&] {
+    if (!referee) return;
+    kill(referee->pid(), SIGTERM);
+    if (!referee->Wait(std::chrono::milliseconds(10000))) referee->Kill();
+    referee.reset();
+    std::error_code ec;
+    fs::remove_all(scratch, ec);
+  };
+  if (!opt.quiet) {
+    std::cerr << "tournament " << t.label << ", seed " << opt.seed << "\n";
+  }
+  // A label already used would merge this run's games with the earlier
+  // ones in every standings and statistics. Only an SPRT match resumes
+  // under its label, from the database of the referee it starts.
+  if (opt.sprt.empty() || !referee) {
+    if (absl::Status unused = CheckLabelUnused(t); !unused.ok()) {
+      std::cerr << "cassino tournament: " << unused.message() << "\n";
+      stop_referee();
+      return 2;
+    }
+  }
 
   if (sprt.ok() && !opt.sprt.empty()) {
     const int code = RunSprt(opt, t, *sprt, referee ? opt.db : "");
-    if (referee) {
-      kill(referee->pid(), SIGTERM);
-      if (!referee->Wait(std::chrono::milliseconds(10000))) referee->Kill();
-      std::error_code ec;
-      fs::remove_all(scratch, ec);
-    }
+    stop_referee();
     return code;
   }
   const auto start = std::chrono::steady_clock::now();
@@ -577,12 +631,7 @@ int Run(Options opt) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  if (referee) {
-    kill(referee->pid(), SIGTERM);
-    if (!referee->Wait(std::chrono::milliseconds(10000))) referee->Kill();
-    std::error_code ec;
-    fs::remove_all(scratch, ec);
-  }
+  stop_referee();
   if (!result.ok()) {
     std::cerr << "cassino tournament: " << result.status().message() << "\n";
     return 1;
@@ -593,7 +642,7 @@ int Run(Options opt) {
             << " games in " << absl::StrFormat("%.1f", seconds) << " s"
             << (errors ? absl::StrCat(", ", errors, " could not be played")
                        : "")
-            << "\n\n"
+            << "; seed " << opt.seed << "\n\n"
             << tournament::FormatStandings(result->standings, result->ratings);
   return errors ? 1 : 0;
 }
@@ -730,13 +779,15 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
       ->capture_default_str();
   cmd->add_option("--label", opt->label,
                   "with --bot: label recorded with every game (default "
-                  "tournament-SEED)");
+                  "tournament- and the seed's first 8 digits); a label "
+                  "that already has games on the referee is refused, "
+                  "except to resume an --sprt match from --db");
   CLI::Option* seed =
       cmd->add_option("--seed", opt->seed,
                       "tournament seed, 64 hex digits: game i uses "
-                      "SHA-256(seed || uint32_be(i)) (with --account: "
-                      "default drawn by the referee, revealed at the end)")
-          ->capture_default_str();
+                      "SHA-256(seed || uint32_be(i)) (default: drawn at "
+                      "random and printed; with --account: drawn by the "
+                      "referee, revealed at the end)");
   cmd->add_option("--address", opt->address,
                   "a running referee, host:port (default: start one); with "
                   "--bot, several separated by commas");
