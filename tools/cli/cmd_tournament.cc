@@ -728,8 +728,8 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
           "  cassino tournament --rules 'standard players=4 partnerships=on' "
           "\\\n"
           "    --bot a=... --bot b=... --bot c=... --bot d=... --address "
-          "r1:7000,r2:7000\n"
-          "  cassino tournament --address ref:7000 --name autumn --account "
+          "r1:50051,r2:50051\n"
+          "  cassino tournament --address ref:50051 --name autumn --account "
           "alpha "
           "\\\n"
           "    --account beta --account gamma --games 4 -j 6");
