@@ -15,12 +15,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "grpcpp/grpcpp.h"
 #include "recorder/display_text.h"
 #include "rules/deal.h"
 #include "rules/rule_set.h"
 #include "tools/cli/commands.h"
+#include "tools/cli/organiser.h"
 #include "tools/stats/sprt.h"
 #include "tools/stats/sprt_records.h"
 #include "tools/stats/stats.h"
@@ -344,6 +346,30 @@ int FollowSprt(const Options& opt, tournament::RemoteTournament& remote,
   return 0;
 }
 
+// The tournament the referee is asked to schedule (--account, and
+// `tournament create`). With `sprt`: a duplicate tournament of
+// 2 x --max-pairs games, the pair cap at most 500 pairs (the referee's limit
+// of 1000 games per pairing).
+v1::TournamentSpec SpecOf(const Options& opt, bool sprt) {
+  v1::TournamentSpec spec;
+  spec.set_name(opt.name);
+  for (const std::string& a : opt.accounts) spec.add_participants(a);
+  spec.set_format(opt.schedule == "gauntlet"
+                      ? v1::TOURNAMENT_FORMAT_GAUNTLET
+                      : v1::TOURNAMENT_FORMAT_ROUND_ROBIN);
+  spec.set_games_per_pairing(sprt ? 2 * std::min(opt.max_pairs, 500)
+                                  : opt.games);
+  spec.set_duplicate(sprt || opt.duplicate);
+  spec.set_rules(opt.rules);
+  spec.mutable_clock()->set_per_move_ms(opt.per_move_ms);
+  spec.mutable_clock()->set_bank_ms(
+      std::max<int64_t>(opt.bank_ms, 0));  // 0: none
+  spec.set_max_concurrent_games(opt.concurrency);
+  if (opt.seed_given) spec.set_seed(opt.seed);
+  spec.set_grace_ms(opt.grace_ms);
+  return spec;
+}
+
 // --account / --follow: a tournament scheduled by the referee at --address.
 // Creates it (unless following one), then follows it to its end, printing a
 // line per ended game and the referee's standings; with `sprt`, FollowSprt.
@@ -363,25 +389,8 @@ int RunOnReferee(const Options& opt, const stats::SprtParams* sprt) {
       return 2;
     }
     name = opt.name;
-    v1::TournamentSpec spec;
-    spec.set_name(opt.name);
-    for (const std::string& a : opt.accounts) spec.add_participants(a);
-    spec.set_format(opt.schedule == "gauntlet"
-                        ? v1::TOURNAMENT_FORMAT_GAUNTLET
-                        : v1::TOURNAMENT_FORMAT_ROUND_ROBIN);
-    // With --sprt: the pair cap, at most 500 pairs (the referee's limit of
-    // 1000 games per pairing).
-    spec.set_games_per_pairing(
-        sprt != nullptr ? 2 * std::min(opt.max_pairs, 500) : opt.games);
-    spec.set_duplicate(sprt != nullptr || opt.duplicate);
-    spec.set_rules(opt.rules);
-    spec.mutable_clock()->set_per_move_ms(opt.per_move_ms);
-    spec.mutable_clock()->set_bank_ms(
-        std::max<int64_t>(opt.bank_ms, 0));  // 0: none
-    spec.set_max_concurrent_games(opt.concurrency);
-    if (opt.seed_given) spec.set_seed(opt.seed);
-    spec.set_grace_ms(opt.grace_ms);
-    absl::StatusOr<v1::TournamentInfo> created = remote.Create(spec);
+    absl::StatusOr<v1::TournamentInfo> created =
+        remote.Create(SpecOf(opt, sprt != nullptr));
     if (!created.ok()) {
       std::cerr << "cassino tournament: " << created.status().message() << "\n";
       return 1;
@@ -647,6 +656,227 @@ int Run(Options opt) {
   return errors ? 1 : 0;
 }
 
+// The flags of a tournament's schedule and clock, shared by the runner and
+// `tournament create`.
+void AddScheduleFlags(CLI::App* cmd, Options* opt) {
+  cmd->add_option("--grace-ms", opt->grace_ms,
+                  "with --account: how long a due game waits for a bot not "
+                  "connected to the lobby before it forfeits (0: the "
+                  "referee's default, 60000)")
+      ->check(CLI::Range(int64_t{0}, int64_t{86400000}));
+  cmd->add_option("--schedule", opt->schedule,
+                  "round_robin: every pair; gauntlet: the first bot against "
+                  "each other")
+      ->check(CLI::IsMember({"round_robin", "gauntlet"}))
+      ->capture_default_str();
+  cmd->add_option("--games", opt->games,
+                  "games per pairing (multiplayer: per table, or per partner "
+                  "split)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  cmd->add_flag("--duplicate", opt->duplicate,
+                "play games in pairs with the same deals and the seats "
+                "swapped");
+  cmd->add_option("--concurrency,-j", opt->concurrency,
+                  "games at once on each referee (with --account: the "
+                  "referee's max_concurrent_games)")
+      ->check(CLI::Range(1, 512))
+      ->capture_default_str();
+  cmd->add_option("--rules", opt->rules,
+                  "rule set: 2 to 6 players, or 4 in partnerships (--sprt "
+                  "and --account: two players)")
+      ->capture_default_str();
+  cmd->add_option("--per-move-ms", opt->per_move_ms, "free time per move")
+      ->capture_default_str();
+  cmd->add_option("--bank-ms", opt->bank_ms, "overage bank per game (0: none)")
+      ->capture_default_str();
+}
+
+// ---------------------------------------------------------------------
+// tournament create|show|list|cancel: the referee's tournaments over the
+// organiser API (docs/cli.md, *The organiser's commands*).
+
+struct AdminOptions {
+  OrganiserFlags flags;
+  Options spec;  // create: the name, accounts, schedule and clock
+  CLI::Option* seed = nullptr;
+  std::string reason;
+};
+
+const char* TournamentStatusText(v1::TournamentStatus status) {
+  switch (status) {
+    case v1::TOURNAMENT_STATUS_RUNNING:
+      return "running";
+    case v1::TOURNAMENT_STATUS_FINISHED:
+      return "finished";
+    case v1::TOURNAMENT_STATUS_CANCELLED:
+      return "cancelled";
+    default:
+      return "-";
+  }
+}
+
+std::string GamesText(const v1::TournamentInfo& t) {
+  return absl::StrCat(t.games_finished(), " finished, ", t.games_running(),
+                      " running, ", t.games_pending(), " pending, ",
+                      t.games_aborted(), " aborted, of ", t.games_total());
+}
+
+// A tournament as text: its facts, its standings and, when it has them,
+// its games.
+std::string TournamentText(const v1::TournamentInfo& t) {
+  const v1::TournamentSpec& spec = t.spec();
+  std::string out = FormatFields(
+      {{"tournament", spec.name()},
+       {"status", TournamentStatusText(t.status())},
+       {"participants", absl::StrJoin(spec.participants(), ", ")},
+       {"format",
+        absl::StrCat(spec.format() == v1::TOURNAMENT_FORMAT_GAUNTLET
+                         ? "gauntlet"
+                         : "round robin",
+                     ", ", spec.games_per_pairing(), " games per pairing",
+                     spec.duplicate() ? ", duplicate" : "")},
+       {"rules", spec.rules()},
+       {"clock", absl::StrCat(spec.clock().per_move_ms(), " ms a move, bank ",
+                              spec.clock().bank_ms(), " ms")},
+       {"at once", absl::StrCat(spec.max_concurrent_games(), " games")},
+       {"grace", absl::StrCat(spec.grace_ms(), " ms")},
+       {"games", GamesText(t)},
+       {"created", FormatUnixMs(t.created_unix_ms())},
+       {"ended", FormatUnixMs(t.ended_unix_ms())},
+       {"seed commitment", t.seed_commitment()},
+       {"seed",
+        spec.seed().empty() ? "(secret until it is over)" : spec.seed()}});
+  // (FormatStandings escapes nothing: the names are account names, checked
+  // by the referee, but escaped here all the same.)
+  absl::StrAppend(&out, "\n",
+                  recorder::EscapeDisplay(tournament::FormatStandings(
+                      tournament::StandingsFromProto(t))));
+  if (t.games_size() > 0) {
+    std::vector<std::vector<std::string>> rows;
+    for (const v1::TournamentGame& g : t.games()) {
+      const bool over = g.status() == v1::GAME_STATUS_FINISHED ||
+                        g.status() == v1::GAME_STATUS_ABORTED;
+      rows.push_back(
+          {absl::StrCat(g.index()), absl::StrJoin(g.bots(), " vs "),
+           g.game_id().empty() ? "-" : g.game_id(),
+           g.game_id().empty() ? "pending" : GameStatusText(g.status()),
+           ResultText(g.result(), over)});
+    }
+    absl::StrAppend(
+        &out, "\n",
+        FormatTable({"#", "seats", "game", "status", "result"}, rows));
+  }
+  return out;
+}
+
+using Stub = v1::RefereeService::Stub;
+
+int AdminCreate(const AdminOptions& o) {
+  Options spec = o.spec;
+  spec.seed_given = o.seed->count() > 0;
+  v1::CreateTournamentRequest req;
+  *req.mutable_spec() = SpecOf(spec, /*sprt=*/false);
+  return Call<v1::CreateTournamentRequest, v1::CreateTournamentResponse>(
+      o.flags, "cassino tournament create", &Stub::CreateTournament, req,
+      [](const Organiser&, const v1::CreateTournamentResponse& r) {
+        return TournamentText(r.tournament());
+      });
+}
+
+int AdminShow(const AdminOptions& o) {
+  v1::GetTournamentRequest req;
+  req.set_name(o.spec.name);
+  return Call<v1::GetTournamentRequest, v1::GetTournamentResponse>(
+      o.flags, "cassino tournament show", &Stub::GetTournament, req,
+      [](const Organiser&, const v1::GetTournamentResponse& r) {
+        return TournamentText(r.tournament());
+      });
+}
+
+int AdminList(const AdminOptions& o) {
+  return Call<v1::ListTournamentsRequest, v1::ListTournamentsResponse>(
+      o.flags, "cassino tournament list", &Stub::ListTournaments,
+      v1::ListTournamentsRequest(),
+      [](const Organiser&, const v1::ListTournamentsResponse& r) {
+        std::vector<std::vector<std::string>> rows;
+        for (const v1::TournamentInfo& t : r.tournaments()) {
+          rows.push_back({t.spec().name(), TournamentStatusText(t.status()),
+                          absl::StrCat(t.games_finished() + t.games_aborted(),
+                                       "/", t.games_total()),
+                          absl::StrCat(t.games_running()),
+                          absl::StrJoin(t.spec().participants(), ","),
+                          FormatUnixMs(t.created_unix_ms())});
+        }
+        return FormatTable(
+            {"name", "status", "ended", "running", "participants", "created"},
+            rows);
+      });
+}
+
+int AdminCancel(const AdminOptions& o) {
+  v1::CancelTournamentRequest req;
+  req.set_name(o.spec.name);
+  req.set_reason(o.reason);
+  return Call<v1::CancelTournamentRequest, v1::CancelTournamentResponse>(
+      o.flags, "cassino tournament cancel", &Stub::CancelTournament, req,
+      [](const Organiser&, const v1::CancelTournamentResponse& r) {
+        return TournamentText(r.tournament());
+      });
+}
+
+// Adds create, show, list and cancel under `tournament` (the runner's own
+// flags stay on `tournament` itself).
+void AddTournamentAdminCommands(CLI::App* cmd, int* exit_code) {
+  auto o = std::make_shared<AdminOptions>();
+  CLI::App* create = cmd->add_subcommand(
+      "create",
+      absl::StrCat(
+          "create a tournament the referee schedules among registered bot "
+          "accounts (as --account ... --detach does) and print it",
+          " ", kOrganiserHelp));
+  AddOrganiserFlags(create, &o->flags);
+  create
+      ->add_option("NAME", o->spec.name,
+                   "the tournament's name (also its games' label)")
+      ->required();
+  create
+      ->add_option("--account", o->spec.accounts,
+                   "a participant's bot account, once each (at least two; "
+                   "a gauntlet's first is the challenger)")
+      ->required();
+  AddScheduleFlags(create, &o->spec);
+  o->seed = create->add_option(
+      "--seed", o->spec.seed,
+      "the tournament seed, 64 hex digits (default: drawn by the referee, "
+      "revealed when it is over)");
+  create->callback([o, exit_code] { *exit_code = AdminCreate(*o); });
+
+  CLI::App* show = cmd->add_subcommand(
+      "show", absl::StrCat("one tournament: its facts, standings and games ",
+                           kOrganiserHelp));
+  AddOrganiserFlags(show, &o->flags);
+  show->add_option("NAME", o->spec.name, "the tournament's name")->required();
+  show->callback([o, exit_code] { *exit_code = AdminShow(*o); });
+
+  CLI::App* list = cmd->add_subcommand(
+      "list", absl::StrCat("every tournament of the referee, newest first ",
+                           kOrganiserHelp));
+  AddOrganiserFlags(list, &o->flags);
+  list->callback([o, exit_code] { *exit_code = AdminList(*o); });
+
+  CLI::App* cancel = cmd->add_subcommand(
+      "cancel",
+      absl::StrCat(
+          "cancel a tournament: no further game starts; running games play on "
+          "and count",
+          " ", kOrganiserHelp));
+  AddOrganiserFlags(cancel, &o->flags);
+  cancel->add_option("NAME", o->spec.name, "the tournament's name")->required();
+  cancel->add_option("--reason", o->reason, "why (recorded)");
+  cancel->callback([o, exit_code] { *exit_code = AdminCancel(*o); });
+}
+
 }  // namespace
 
 void AddTournamentCommand(CLI::App& app, int* exit_code) {
@@ -697,6 +927,11 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
           "earlier; --detach only creates it); following rides out a restart "
           "of the referee (it retries for a minute).\n\n"
           "Prints a line per game as it ends and the standings.\n\n"
+          "Subcommands (organiser, over the API; see each one's --help): "
+          "`cassino tournament create NAME --account A --account B ...`, "
+          "`show NAME`, `list` and `cancel NAME` manage the tournaments the "
+          "referee schedules itself, with the admin token from "
+          "--admin-token-file or $CASSINO_ADMIN_TOKEN.\n\n"
           "SPRT (--sprt, two --bot): plays duplicate pairs (one deal, the "
           "seats "
           "swapped) of the first bot against the second until the generalized "
@@ -746,37 +981,7 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
                   "follow the referee's tournament NAME to its end");
   cmd->add_flag("--detach", opt->detach,
                 "with --account: create the tournament and exit");
-  cmd->add_option("--grace-ms", opt->grace_ms,
-                  "with --account: how long a due game waits for a bot not "
-                  "connected to the lobby before it forfeits (0: the "
-                  "referee's default, 60000)")
-      ->check(CLI::Range(int64_t{0}, int64_t{86400000}));
-  cmd->add_option("--schedule", opt->schedule,
-                  "round_robin: every pair; gauntlet: the first bot against "
-                  "each other")
-      ->check(CLI::IsMember({"round_robin", "gauntlet"}))
-      ->capture_default_str();
-  cmd->add_option("--games", opt->games,
-                  "games per pairing (multiplayer: per table, or per partner "
-                  "split)")
-      ->check(CLI::Range(1, 100000))
-      ->capture_default_str();
-  cmd->add_flag("--duplicate", opt->duplicate,
-                "play games in pairs with the same deals and the seats "
-                "swapped");
-  cmd->add_option("--concurrency,-j", opt->concurrency,
-                  "games at once on each referee (with --account: the "
-                  "referee's max_concurrent_games)")
-      ->check(CLI::Range(1, 512))
-      ->capture_default_str();
-  cmd->add_option("--rules", opt->rules,
-                  "rule set: 2 to 6 players, or 4 in partnerships (--sprt "
-                  "and --account: two players)")
-      ->capture_default_str();
-  cmd->add_option("--per-move-ms", opt->per_move_ms, "free time per move")
-      ->capture_default_str();
-  cmd->add_option("--bank-ms", opt->bank_ms, "overage bank per game (0: none)")
-      ->capture_default_str();
+  AddScheduleFlags(cmd, opt.get());
   cmd->add_option("--label", opt->label,
                   "with --bot: label recorded with every game (default "
                   "tournament- and the seed's first 8 digits); a label "
@@ -816,7 +1021,22 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
                   "500)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  cmd->callback([opt, seed, exit_code] {
+  AddTournamentAdminCommands(cmd, exit_code);
+  cmd->callback([cmd, opt, seed, exit_code] {
+    // `tournament create|show|list|cancel` ran instead of the runner; its
+    // flags belong to the runner only.
+    if (!cmd->get_subcommands().empty()) {
+      for (const CLI::Option* option : cmd->get_options()) {
+        if (option->count() > 0 && option->get_name() != "--help") {
+          std::cerr << "cassino tournament: " << option->get_name()
+                    << " is a flag of the runner; give the subcommand's "
+                       "flags after it\n";
+          *exit_code = 2;
+          return;
+        }
+      }
+      return;
+    }
     opt->seed_given = seed->count() > 0;
     *exit_code = Run(*opt);
   });
