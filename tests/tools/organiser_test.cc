@@ -128,6 +128,24 @@ TEST_F(OrganiserTest, TheTokenComesFromAFileOrTheEnvironmentOnly) {
       << down.out;
 }
 
+// The tournament runner on a running referee takes the same token file
+// (or the environment), so its token need not be on the command line
+// either.
+TEST_F(OrganiserTest, TheRunnerTakesTheTokenFileToo) {
+  const std::string bots = absl::StrCat(
+      " --bot a='", CASSINO_BOT_PATH, " -q --strategy greedy' --bot b='",
+      CASSINO_BOT_PATH, " -q --strategy random' --games 2 -q");
+  CliRun none = Cli("tournament --address " + address_ + bots);
+  EXPECT_EQ(none.exit_code, 2) << none.out;
+  EXPECT_NE(none.out.find("--admin-token-file FILE or $CASSINO_ADMIN_TOKEN"),
+            std::string::npos)
+      << none.out;
+  CliRun run = Cli(absl::StrCat("tournament --address ", address_,
+                                " --admin-token-file ", token_file_, bots));
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  EXPECT_NE(run.out.find(": 2 games in "), std::string::npos) << run.out;
+}
+
 TEST_F(OrganiserTest, BotAccountsFromRegisterToRevoke) {
   CliRun reg = Admin("bot register alice --owner 'Alice A.' --contact a@x.org");
   ASSERT_EQ(reg.exit_code, 0) << reg.out;

@@ -48,6 +48,7 @@ struct Options {
   bool seed_given = false;
   std::string address;
   std::string admin_token;
+  std::string admin_token_file;
   std::string referee;
   std::string db = "cassino.db";
   std::string schedule = "round_robin";
@@ -222,13 +223,19 @@ std::string RandomToken() {
 }
 
 // The organiser token for a running referee: --admin-token, else
-// $CASSINO_ADMIN_TOKEN; empty (after an error message) if neither is given.
+// --admin-token-file or $CASSINO_ADMIN_TOKEN as the organiser's commands
+// read them (organiser.h); empty (after an error message) if none is given.
 std::string AdminToken(const Options& opt) {
   if (!opt.admin_token.empty()) return opt.admin_token;
-  if (const char* env = std::getenv("CASSINO_ADMIN_TOKEN")) return env;
-  std::cerr << "cassino tournament: --address needs --admin-token or "
-               "$CASSINO_ADMIN_TOKEN\n";
-  return "";
+  OrganiserFlags flags;
+  flags.token_file = opt.admin_token_file;
+  absl::StatusOr<std::string> token = ReadAdminToken(flags);
+  if (!token.ok()) {
+    std::cerr << "cassino tournament: --address: " << token.status().message()
+              << "\n";
+    return "";
+  }
+  return *token;
 }
 
 // A's half points in one game of a referee's tournament: 2 a win, 1 no
@@ -1002,7 +1009,12 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
       ->check(CLI::Range(int64_t{0}, int64_t{86400000}))
       ->capture_default_str();
   cmd->add_option("--admin-token", opt->admin_token,
-                  "its admin token (default $CASSINO_ADMIN_TOKEN)");
+                  "its admin token (visible to other users in the process "
+                  "list: prefer --admin-token-file or $CASSINO_ADMIN_TOKEN)");
+  cmd->add_option("--admin-token-file", opt->admin_token_file,
+                  "a file holding its admin token, as the referee's own "
+                  "--admin-token-file (default $CASSINO_ADMIN_TOKEN)")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--referee", opt->referee,
                   "the cassino-referee binary to start (default: beside "
                   "this program, else on PATH)");
