@@ -146,6 +146,44 @@ TEST_F(OrganiserTest, TheRunnerTakesTheTokenFileToo) {
   EXPECT_NE(run.out.find(": 2 games in "), std::string::npos) << run.out;
 }
 
+// A referee serving TLS: reached with --tls-ca (the referee's CA), not
+// without it.
+TEST_F(OrganiserTest, ATlsRefereeWithTlsCa) {
+  const std::string d = dir_.string();
+  const std::string script = "cd '" + d + R"(' && set -e
+    openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=test-ca \
+      -keyout ca.key -out ca.pem 2>/dev/null
+    printf 'subjectAltName=IP:127.0.0.1\n' > san.ext
+    openssl req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 \
+      -keyout server.key -out server.csr 2>/dev/null
+    openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key \
+      -CAcreateserial -days 1 -extfile san.ext -out server.pem 2>/dev/null)";
+  ASSERT_EQ(std::system(script.c_str()), 0) << "openssl failed";
+  pid_t tls = Spawn({CASSINO_REFEREE_PATH, "--listen", "127.0.0.1:0", "--db",
+                     (dir_ / "tls.db").string(), "--admin-token-file",
+                     token_file_, "--port-file", (dir_ / "tls-port").string(),
+                     "--tls-cert", (dir_ / "server.pem").string(), "--tls-key",
+                     (dir_ / "server.key").string()},
+                    dir_ / "tls-referee.log");
+  ASSERT_GT(tls, 0);
+  std::string port;
+  for (int i = 0; i < 400 && port.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    std::ifstream(dir_ / "tls-port") >> port;
+  }
+  ASSERT_FALSE(port.empty()) << Tail(dir_ / "tls-referee.log");
+  const std::string common = absl::StrCat("bot list --address 127.0.0.1:", port,
+                                          " --admin-token-file ", token_file_);
+  CliRun with_ca = Cli(common + " --tls-ca " + (dir_ / "ca.pem").string());
+  EXPECT_EQ(with_ca.exit_code, 0) << with_ca.out;
+  EXPECT_NE(with_ca.out.find("name  status"), std::string::npos) << with_ca.out;
+  CliRun plaintext = Cli(common);
+  EXPECT_EQ(plaintext.exit_code, 1) << plaintext.out;
+  CliRun no_file = Cli(common + " --tls-ca " + (dir_ / "none.pem").string());
+  EXPECT_EQ(no_file.exit_code, 2) << no_file.out;
+  TerminateAndReap(&tls);
+}
+
 TEST_F(OrganiserTest, BotAccountsFromRegisterToRevoke) {
   CliRun reg = Admin("bot register alice --owner 'Alice A.' --contact a@x.org");
   ASSERT_EQ(reg.exit_code, 0) << reg.out;

@@ -32,6 +32,7 @@ void AddOrganiserFlags(CLI::App* cmd, OrganiserFlags* flags) {
                   "JSON mapping)")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
+  AddTlsFlags(cmd, &flags->tls);
 }
 
 absl::StatusOr<std::string> ReadAdminToken(const OrganiserFlags& flags) {
@@ -63,13 +64,13 @@ absl::StatusOr<std::string> ReadAdminToken(const OrganiserFlags& flags) {
 }
 
 Organiser::Organiser(std::string command, std::string address,
-                     std::string token, bool json)
+                     std::string token, bool json,
+                     std::shared_ptr<grpc::Channel> channel)
     : command_(std::move(command)),
       address_(std::move(address)),
       token_(std::move(token)),
       json_(json),
-      stub_(v1::RefereeService::NewStub(
-          grpc::CreateChannel(address_, grpc::InsecureChannelCredentials()))) {}
+      stub_(v1::RefereeService::NewStub(std::move(channel))) {}
 
 std::unique_ptr<Organiser> Organiser::Connect(const OrganiserFlags& flags,
                                               const std::string& command) {
@@ -83,8 +84,15 @@ std::unique_ptr<Organiser> Organiser::Connect(const OrganiserFlags& flags,
     const char* env = std::getenv("CASSINO_ADDRESS");
     address = env != nullptr && *env != '\0' ? env : kDefaultAddress;
   }
-  return std::unique_ptr<Organiser>(new Organiser(
-      command, std::move(address), *std::move(token), flags.format == "json"));
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
+      MakeChannel(address, flags.tls);
+  if (!channel.ok()) {
+    std::cerr << command << ": " << channel.status().message() << "\n";
+    return nullptr;
+  }
+  return std::unique_ptr<Organiser>(
+      new Organiser(command, std::move(address), *std::move(token),
+                    flags.format == "json", *std::move(channel)));
 }
 
 std::unique_ptr<grpc::ClientContext> Organiser::Context() const {

@@ -18,6 +18,7 @@
 #include "cassino/v1/referee_service.grpc.pb.h"
 #include "google/protobuf/message.h"
 #include "grpcpp/grpcpp.h"
+#include "tools/cli/channel.h"
 
 namespace cassino::cli {
 
@@ -38,9 +39,11 @@ struct OrganiserFlags {
   std::string address;     // --address; "" for $CASSINO_ADDRESS or default
   std::string token_file;  // --admin-token-file
   std::string format = "text";
+  TlsFlags tls;  // --tls-ca, --tls-server-name
 };
 
-// Adds --address, --admin-token-file and --format to `cmd`.
+// Adds --address, --admin-token-file, --format, --tls-ca and
+// --tls-server-name to `cmd`.
 void AddOrganiserFlags(CLI::App* cmd, OrganiserFlags* flags);
 
 // The admin token: the contents of --admin-token-file, read as the referee
@@ -58,8 +61,9 @@ class Organiser {
   static constexpr int kRefused = 1;  // the referee refused or is unreachable
   static constexpr int kUsage = 2;
 
-  // The address (flag, environment, default) and the token; on error,
-  // prints it on stderr as `command`'s and returns nullptr.
+  // The address (flag, environment, default), the channel (plaintext, or
+  // TLS with --tls-ca) and the token; on error, prints it on stderr as
+  // `command`'s and returns nullptr.
   static std::unique_ptr<Organiser> Connect(const OrganiserFlags& flags,
                                             const std::string& command);
 
@@ -78,7 +82,7 @@ class Organiser {
 
  private:
   Organiser(std::string command, std::string address, std::string token,
-            bool json);
+            bool json, std::shared_ptr<grpc::Channel> channel);
   std::string command_;
   std::string address_;
   std::string token_;
