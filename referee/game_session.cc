@@ -876,16 +876,22 @@ absl::Status GameSession::Abort(
   return absl::OkStatus();
 }
 
-absl::Status GameSession::Forfeit(int seat, const std::string& reason,
-                                  const std::string& detail) {
+absl::Status GameSession::Forfeit(
+    int seat, const std::string& reason, const std::string& detail,
+    std::function<void(const absl::Status&, const GameInfo&)> recorded) {
   absl::MutexLock lock(&mu_);
   if (game_.over()) {
     return absl::FailedPreconditionError("the game is already over");
   }
   if (seat < 0 || seat >= players()) {
-    return absl::InvalidArgumentError("no such seat");
+    return absl::InvalidArgumentError(
+        absl::StrCat("no seat ", seat, ": the game has ", players()));
   }
-  ForfeitLocked(seat, reason, detail, [](const absl::Status&) {});
+  ForfeitLocked(seat, reason, detail,
+                [this, recorded = std::move(recorded)](const absl::Status& st)
+                    ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+                      if (recorded) recorded(st, InfoLocked());
+                    });
   return absl::OkStatus();
 }
 

@@ -165,10 +165,14 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
                      std::function<void(const absl::Status&, const GameInfo&)>
                          recorded = nullptr);
   // Ends a running game: `seat` forfeits for `reason` (e.g. "absent", a
-  // tournament's absent bot), recorded as a `forfeit` event with `detail`.
-  // FailedPrecondition if it is over.
+  // tournament's absent bot; "organiser", ForfeitSeat), recorded as a
+  // `forfeit` event with `detail`. FailedPrecondition if it is over,
+  // InvalidArgument for a seat the game does not have. `recorded`, as for
+  // Abort.
   absl::Status Forfeit(int seat, const std::string& reason,
-                       const std::string& detail);
+                       const std::string& detail,
+                       std::function<void(const absl::Status&, const GameInfo&)>
+                           recorded = nullptr);
 
   // Counts one request of `seat` against its rate limit; false when the
   // seat is over it (the caller answers RESOURCE_EXHAUSTED).

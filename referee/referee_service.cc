@@ -1,6 +1,7 @@
 #include "referee/referee_service.h"
 
 #include <deque>
+#include <functional>
 #include <memory>
 
 #include "absl/base/thread_annotations.h"
@@ -19,7 +20,8 @@
 namespace cassino::service {
 namespace {
 
-// Reasons an organiser gives (AbortGame, CancelTournament), in characters.
+// Reasons an organiser gives (AbortGame, ForfeitSeat, CancelTournament), in
+// characters.
 constexpr size_t kMaxReason = 256;
 
 grpc::Status TooManyRequests() {
@@ -602,44 +604,83 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::ListGames(
   });
 }
 
+namespace {
+
+// An organiser's end of a running game (AbortGame, ForfeitSeat): the
+// reason checked, the game found, then `end` asked to end it with a
+// callback that answers the call once the end is on disk (`end` returns
+// FailedPrecondition for a game that is over, InvalidArgument naming
+// `seat` for a seat it does not have).
+template <typename Response>
+void EndGameAsOrganiser(
+    Registry& registry, grpc::ServerUnaryReactor* reactor,
+    const std::string& game_id, const std::string& reason, Response* response,
+    const std::function<absl::Status(
+        GameSession&, const std::string& reason,
+        std::function<void(const absl::Status&, const GameInfo&)> recorded)>&
+        end) {
+  if (absl::Status s = recorder::CheckDisplayText(reason, "reason", kMaxReason);
+      !s.ok()) {
+    reactor->Finish(Invalid("reason", s.message()));
+    return;
+  }
+  std::shared_ptr<GameSession> game = registry.Find(game_id);
+  if (!game) {
+    reactor->Finish(
+        GrpcError(grpc::StatusCode::NOT_FOUND, Reason::kGameNotFound,
+                  absl::StrCat("no running game ", Quote(game_id))));
+    return;
+  }
+  const absl::Status s = end(
+      *game, reason,
+      [reactor, response](const absl::Status& recorded, const GameInfo& info) {
+        if (!recorded.ok()) {
+          reactor->Finish(GrpcError(
+              grpc::StatusCode::UNAVAILABLE, Reason::kRecordUnavailable,
+              absl::StrCat("the end of the game could not be recorded: ",
+                           recorded.message())));
+          return;
+        }
+        InfoToProto(info, response->mutable_game());
+        reactor->Finish(grpc::Status::OK);
+      });
+  if (s.code() == absl::StatusCode::kInvalidArgument) {
+    reactor->Finish(Invalid("seat", s.message()));
+  } else if (!s.ok()) {
+    reactor->Finish(GrpcError(grpc::StatusCode::FAILED_PRECONDITION,
+                              Reason::kGameOver, s.message()));
+  }
+}
+
+}  // namespace
+
 grpc::ServerUnaryReactor* RefereeServiceImpl::AbortGame(
     grpc::CallbackServerContext* context, const v1::AbortGameRequest* request,
     v1::AbortGameResponse* response) {
   return AsOrganiser(*registry_, context, [&](auto* reactor) {
-    if (absl::Status s =
-            recorder::CheckDisplayText(request->reason(), "reason", kMaxReason);
-        !s.ok()) {
-      reactor->Finish(Invalid("reason", s.message()));
-      return;
-    }
-    std::shared_ptr<GameSession> game = registry_->Find(request->game_id());
-    if (!game) {
-      reactor->Finish(GrpcError(
-          grpc::StatusCode::NOT_FOUND, Reason::kGameNotFound,
-          absl::StrCat("no running game ", Quote(request->game_id()))));
-      return;
-    }
-    // Answered once the abort is on disk.
-    if (absl::Status s = game->Abort(
-            request->reason().empty() ? "aborted by the organiser"
-                                      : request->reason(),
-            [reactor, response](const absl::Status& recorded,
-                                const GameInfo& info) {
-              if (!recorded.ok()) {
-                reactor->Finish(GrpcError(
-                    grpc::StatusCode::UNAVAILABLE, Reason::kRecordUnavailable,
-                    absl::StrCat("the abort could not be recorded: ",
-                                 recorded.message())));
-                return;
-              }
-              InfoToProto(info, response->mutable_game());
-              reactor->Finish(grpc::Status::OK);
-            });
-        !s.ok()) {
-      reactor->Finish(GrpcError(grpc::StatusCode::FAILED_PRECONDITION,
-                                Reason::kGameOver, s.message()));
-      return;
-    }
+    EndGameAsOrganiser(
+        *registry_, reactor, request->game_id(), request->reason(), response,
+        [](GameSession& game, const std::string& reason, auto recorded) {
+          return game.Abort(
+              reason.empty() ? "aborted by the organiser" : reason,
+              std::move(recorded));
+        });
+  });
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::ForfeitSeat(
+    grpc::CallbackServerContext* context, const v1::ForfeitSeatRequest* request,
+    v1::ForfeitSeatResponse* response) {
+  return AsOrganiser(*registry_, context, [&](auto* reactor) {
+    const int seat = request->seat();
+    EndGameAsOrganiser(
+        *registry_, reactor, request->game_id(), request->reason(), response,
+        [seat](GameSession& game, const std::string& reason, auto recorded) {
+          return game.Forfeit(
+              seat, "organiser",
+              reason.empty() ? "forfeited by the organiser" : reason,
+              std::move(recorded));
+        });
   });
 }
 

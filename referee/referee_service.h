@@ -31,6 +31,10 @@ class RefereeServiceImpl final : public v1::RefereeService::CallbackService {
   grpc::ServerUnaryReactor* AbortGame(grpc::CallbackServerContext* context,
                                       const v1::AbortGameRequest* request,
                                       v1::AbortGameResponse* response) override;
+  grpc::ServerUnaryReactor* ForfeitSeat(
+      grpc::CallbackServerContext* context,
+      const v1::ForfeitSeatRequest* request,
+      v1::ForfeitSeatResponse* response) override;
   grpc::ServerUnaryReactor* GetTurn(grpc::CallbackServerContext* context,
                                     const v1::GetTurnRequest* request,
                                     v1::GetTurnResponse* response) override;

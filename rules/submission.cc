@@ -135,6 +135,70 @@ absl::StatusOr<Move> Structured(const Submission& m) {
   return move;
 }
 
+// The kind's name as the API spells it (MoveKind), and what it is in words.
+struct KindWords {
+  const char* api;
+  const char* words;
+};
+KindWords WordsOf(int32_t kind) {
+  switch (kind) {
+    case kSubmittedTrail:
+      return {"MOVE_KIND_TRAIL", "a trail"};
+    case kSubmittedCapture:
+      return {"MOVE_KIND_CAPTURE", "a capture"};
+    case kSubmittedBuild:
+      return {"MOVE_KIND_BUILD", "a build"};
+    case kSubmittedCallOut:
+      return {"MOVE_KIND_CALL_OUT", "a call-out"};
+    default:
+      return {"?", "?"};
+  }
+}
+
+int32_t SubmittedKindOf(MoveKind kind) {
+  switch (kind) {
+    case MoveKind::kTrail:
+      return kSubmittedTrail;
+    case MoveKind::kCapture:
+      return kSubmittedCapture;
+    case MoveKind::kBuild:
+      return kSubmittedBuild;
+    case MoveKind::kCallOut:
+      return kSubmittedCallOut;
+  }
+  return kSubmittedUnspecified;
+}
+
+// A notation given with a kind: the kind must be the notation's, and then
+// the other fields must say the same move. Said before the fields are
+// parsed, so that a bot that sets the kind beside a notation and leaves the
+// card empty is told that, not that "" is not a card.
+absl::Status CheckKindAgrees(const Submission& m, const Move& parsed) {
+  const int32_t said = SubmittedKindOf(parsed.kind);
+  if (m.kind >= kSubmittedTrail && m.kind <= kSubmittedCallOut &&
+      m.kind != said) {
+    return Invalid(
+        "move.kind",
+        absl::StrCat("move.kind ", WordsOf(m.kind).api,
+                     " disagrees with "
+                     "move.notation \"",
+                     parsed.ToString(), "\", which is ", WordsOf(said).words,
+                     ": give the notation alone, or the "
+                     "kind and every field of the same move"));
+  }
+  if (m.kind != kSubmittedCallOut && m.card.empty()) {
+    return Invalid(
+        "move.card",
+        absl::StrCat("move.card is empty, but move.kind is set beside "
+                     "move.notation \"",
+                     parsed.ToString(),
+                     "\": with a "
+                     "kind, give every field of the move (here move.card ",
+                     parsed.card.ToString(), "), or the notation alone"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckSizes(const Submission& m) {
   if (m.notation.size() > kMaxNotation) {
     return Invalid(
@@ -199,6 +263,7 @@ absl::StatusOr<Move> Interpret(const Submission& m) {
     }
     return parsed;
   }
+  if (absl::Status s = CheckKindAgrees(m, *parsed); !s.ok()) return s;
   absl::StatusOr<Move> fields = Structured(m);
   if (!fields.ok()) return fields.status();
   if (!(*fields == *parsed)) {

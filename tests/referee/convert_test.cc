@@ -38,6 +38,18 @@ TEST(ConvertTest, MalformedMovesSayWhy) {
   disagree.set_notation("trail 8H");
   EXPECT_NE(FromProto(disagree).status().message().find("disagree"),
             std::string::npos);
+  // A kind beside a notation that is another kind's: said so (issue #25:
+  // it was "move.card: '' is not a card").
+  v1::Move kind_and_notation;
+  kind_and_notation.set_kind(v1::MOVE_KIND_CAPTURE);
+  kind_and_notation.set_notation("trail 8H");
+  const absl::Status mismatch = FromProto(kind_and_notation).status();
+  EXPECT_EQ(SubmissionErrorField(mismatch), "move.kind");
+  EXPECT_NE(mismatch.message().find("move.kind MOVE_KIND_CAPTURE disagrees "
+                                    "with move.notation \"trail 8H\", which "
+                                    "is a trail"),
+            std::string::npos)
+      << mismatch.message();
   v1::Move twice;
   twice.set_kind(v1::MOVE_KIND_CAPTURE);
   twice.set_card("7H");

@@ -330,6 +330,81 @@ TEST(RefereeClockTest, TimeoutForfeits) {
             StatusCode::FAILED_PRECONDITION);
 }
 
+// ForfeitSeat: only the organiser may call it; it ends a running game at
+// once with the seat forfeiting (a waiting seat learns the end), records
+// the forfeit as reason "organiser" with the given detail, and refuses an
+// ended game, a seat the game does not have, an unknown game and a reason
+// with a control character.
+TEST(RefereeForfeitSeatTest, TheOrganiserForfeitsASeatAtOnce) {
+  const std::filesystem::path dir = TempDir();
+  TestReferee referee(dir / "cassino.db");
+  v1::Clock clock;
+  clock.set_per_move_ms(60000);
+  v1::CreateGameResponse g = referee.Create("standard", 2, SeedHex(6), clock);
+  auto forfeit = [&](const std::string& token, const std::string& game_id,
+                     int seat, const std::string& reason,
+                     v1::ForfeitSeatResponse* out = nullptr) {
+    v1::ForfeitSeatRequest req;
+    req.set_game_id(game_id);
+    req.set_seat(seat);
+    req.set_reason(reason);
+    v1::ForfeitSeatResponse resp;
+    const grpc::Status s = referee.stub().ForfeitSeat(
+        TestReferee::Context(token).get(), req, &resp);
+    if (out != nullptr) *out = resp;
+    return s;
+  };
+  // Seat 1 waits for its turn; the forfeit of seat 0 answers it.
+  std::thread waiter([&] {
+    const v1::GetTurnResponse r =
+        Turn(referee, g.tokens(1).token(), g.game_id());
+    EXPECT_EQ(r.status(), v1::GAME_STATUS_FINISHED);
+    EXPECT_EQ(r.ended().result().forfeiting_seat(), 0);
+  });
+  EXPECT_EQ(forfeit(g.tokens(0).token(), g.game_id(), 0, "").error_code(),
+            StatusCode::PERMISSION_DENIED);
+  const grpc::Status bad_reason =
+      forfeit(kAdminToken, g.game_id(), 0, "line\nbreak");
+  EXPECT_EQ(bad_reason.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(ReasonOf(bad_reason), "INVALID_REQUEST");
+  const grpc::Status bad_seat = forfeit(kAdminToken, g.game_id(), 2, "");
+  EXPECT_EQ(bad_seat.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(bad_seat.error_message().find("no seat 2"), std::string::npos)
+      << bad_seat.error_message();
+  const grpc::Status unknown =
+      forfeit(kAdminToken, "00000000000000000000", 0, "");
+  EXPECT_EQ(unknown.error_code(), StatusCode::NOT_FOUND);
+  EXPECT_EQ(ReasonOf(unknown), "GAME_NOT_FOUND");
+
+  v1::ForfeitSeatResponse done;
+  const grpc::Status ok =
+      forfeit(kAdminToken, g.game_id(), 0,
+              "the bot process exited with status 3", &done);
+  ASSERT_TRUE(ok.ok()) << ok.error_message();
+  EXPECT_EQ(done.game().status(), v1::GAME_STATUS_FINISHED);
+  EXPECT_EQ(done.game().result().reason(), "forfeit");
+  EXPECT_EQ(done.game().result().winner(), 1);
+  EXPECT_EQ(done.game().result().forfeiting_seat(), 0);
+  waiter.join();
+  const grpc::Status again = forfeit(kAdminToken, g.game_id(), 1, "");
+  EXPECT_EQ(again.error_code(), StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(ReasonOf(again), "GAME_OVER");
+
+  referee.Stop();
+  absl::StatusOr<recorder::GameRecord> record =
+      LoadRecord(dir / "cassino.db", g.game_id());
+  ASSERT_TRUE(record.ok()) << record.status();
+  ASSERT_GE(record->events.size(), 2u);
+  const recorder::Event& f = record->events[record->events.size() - 2];
+  EXPECT_EQ(recorder::EventKindName(f.kind), "forfeit");
+  EXPECT_NE(f.payload.find("\"reason\":\"organiser\""), std::string::npos)
+      << f.payload;
+  EXPECT_NE(f.payload.find("the bot process exited with status 3"),
+            std::string::npos)
+      << f.payload;
+  EXPECT_EQ(recorder::EventKindName(record->events.back().kind), "end");
+}
+
 TEST(RefereeStreamTest, ReconnectGetsTheTurnAgain) {
   const std::filesystem::path dir = TempDir();
   TestReferee referee(dir / "cassino.db");

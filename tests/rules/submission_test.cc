@@ -51,5 +51,56 @@ TEST(SubmissionTest, AnErrorNamesTheFieldItIsAbout) {
   EXPECT_EQ(SubmissionErrorField(absl::InvalidArgumentError("x")), "move");
 }
 
+// A kind beside a notation: a kind that is not the notation's says so (not
+// that some field is not a card), and so does a kind given without the
+// card; the kind with every field in agreement is the move.
+TEST(SubmissionTest, AKindThatDisagreesWithTheNotationSaysSo) {
+  Submission trail_kind;
+  trail_kind.notation = "take 8C 8H";
+  trail_kind.kind = kSubmittedTrail;
+  absl::StatusOr<Move> move = Interpret(trail_kind);
+  ASSERT_FALSE(move.ok());
+  EXPECT_EQ(SubmissionErrorField(move.status()), "move.kind");
+  EXPECT_EQ(move.status().message(),
+            "move.kind MOVE_KIND_TRAIL disagrees with move.notation \"take 8C "
+            "8H\", which is a capture: give the notation alone, or the kind "
+            "and every field of the same move");
+
+  Submission call_kind;
+  call_kind.notation = "call";
+  call_kind.kind = kSubmittedBuild;
+  move = Interpret(call_kind);
+  ASSERT_FALSE(move.ok());
+  EXPECT_NE(move.status().message().find("which is a call-out"),
+            std::string::npos)
+      << move.status().message();
+
+  Submission no_card;
+  no_card.notation = "trail 7H";
+  no_card.kind = kSubmittedTrail;
+  move = Interpret(no_card);
+  ASSERT_FALSE(move.ok());
+  EXPECT_EQ(SubmissionErrorField(move.status()), "move.card");
+  EXPECT_EQ(move.status().message(),
+            "move.card is empty, but move.kind is set beside move.notation "
+            "\"trail 7H\": with a kind, give every field of the move (here "
+            "move.card 7H), or the notation alone");
+
+  Submission agreed = no_card;
+  agreed.card = "7H";
+  ASSERT_TRUE(Interpret(agreed).ok());
+  EXPECT_EQ(Interpret(agreed)->ToString(), "trail 7H");
+  Submission call_agreed = call_kind;
+  call_agreed.kind = kSubmittedCallOut;
+  EXPECT_TRUE(Interpret(call_agreed).ok());
+  // An unknown kind is still about the kind itself.
+  Submission unknown = no_card;
+  unknown.kind = 9;
+  unknown.card = "7H";
+  move = Interpret(unknown);
+  ASSERT_FALSE(move.ok());
+  EXPECT_EQ(move.status().message(), "move.kind 9 is not a move kind");
+}
+
 }  // namespace
 }  // namespace cassino

@@ -5,6 +5,7 @@
 
 #include <sys/wait.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -207,9 +208,10 @@ TEST(TournamentTest, ACrashingBotLosesOnlyItsOwnGames) {
       " --games 2 -j 3 --per-move-ms 1500 --bank-ms 0 --label crash"));
   ASSERT_EQ(run.exit_code, 0) << run.output;
   // crasher: 4 games, 4 losses, all by forfeit; greedy and random play
-  // their game against each other normally. (1.5 s a move: the crasher's
-  // games end on time, and sanitizer-built bots on a busy machine still
-  // move well within it.)
+  // their game against each other normally. (The crasher's games end as
+  // its process exits, AnExitingBotForfeitsAtOnceAndItsStderrIsShown; 1.5
+  // s a move, which sanitizer-built bots on a busy machine still move well
+  // within, would end them on time otherwise.)
   EXPECT_NE(run.output.find("crasher                   4     0     4     0"
                             "        4"),
             std::string::npos)
@@ -235,6 +237,143 @@ TEST(TournamentTest, ACrashingBotLosesOnlyItsOwnGames) {
   }
   EXPECT_EQ(forfeits, 4);
   EXPECT_EQ(normal, 2);
+  fs::remove_all(dir);
+}
+
+// A bot process that exits before its game has ended forfeits it at once
+// (ForfeitSeat), not when its clock runs out: with a 60 s clock two such
+// games end in seconds. Its last kStderrTailLines lines on stderr are
+// shown, each cut to kStderrTailLineBytes bytes, escaped; the other bot,
+// which exits after the end, is not reported.
+TEST(TournamentTest, AnExitingBotForfeitsAtOnceAndItsStderrIsShown) {
+  const fs::path dir = TempDir();
+  const std::string db = (dir / "t.db").string();
+  // 25 lines on stderr: "line 1" ... "line 24", then a 600-byte line with
+  // an escape character.
+  const std::string script = (dir / "crash.sh").string();
+  {
+    std::ofstream f(script);
+    f << "for i in $(seq 1 24); do echo \"line $i\" >&2; done\n"
+      << "printf '\\033[31m%0600d\\n' 0 >&2\n"
+      << "echo 'on stdout'\n"
+      << "exit 3\n";
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const ShellRun run = Shell(absl::StrCat(
+      CASSINO_CLI_PATH, " tournament --db ", db, " --bot crasher='sh ", script,
+      "' --bot ", Bot("greedy"),
+      " --games 2 -j 2 --per-move-ms 60000 --bank-ms 0 --label exits"));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_LT(seconds, 30) << run.output;
+  EXPECT_NE(run.output.find("crasher                   2     0     2     0"
+                            "        2"),
+            std::string::npos)
+      << run.output;
+  for (int seat : {0, 1}) {
+    EXPECT_NE(run.output.find(absl::StrCat(
+                  "  seat ", seat,
+                  " (crasher) exited with status 3 before the end: it "
+                  "forfeits; its last lines on stderr:")),
+              std::string::npos)
+        << run.output;
+  }
+  // The tail: lines 6 to 24 and the long line (20 lines), twice.
+  EXPECT_EQ(run.output.find("    | line 5\n"), std::string::npos) << run.output;
+  size_t shown = 0;
+  for (size_t at = run.output.find("    | line 6\n"); at != std::string::npos;
+       at = run.output.find("    | line 6\n", at + 1)) {
+    ++shown;
+  }
+  EXPECT_EQ(shown, 2u) << run.output;
+  const std::string cut =
+      absl::StrCat("    | \\x1B[31m", std::string(512 - 5, '0'), "...\n");
+  EXPECT_NE(run.output.find(cut), std::string::npos) << run.output;
+  EXPECT_EQ(run.output.find("on stdout"), std::string::npos) << run.output;
+  EXPECT_EQ(run.output.find("(greedy) "), std::string::npos) << run.output;
+  // The records: each game ended by the crasher's forfeit.
+  const auto games = Games({db}, "exits");
+  EXPECT_EQ(games.size(), 2u);
+  auto recorder = cassino::recorder::Recorder::Open(
+      db, cassino::recorder::Durability::kNormal);
+  ASSERT_TRUE(recorder.ok());
+  for (const auto& g : games) {
+    EXPECT_EQ(g.end_reason, "forfeit") << g.game_id;
+    auto record = (*recorder)->Load(g.game_id);
+    ASSERT_TRUE(record.ok());
+    bool organiser = false;
+    for (const auto& e : record->events) {
+      organiser |=
+          e.payload.find("\"reason\":\"organiser\"") != std::string::npos;
+    }
+    EXPECT_TRUE(organiser) << g.game_id;
+  }
+  fs::remove_all(dir);
+}
+
+// The seed printed at the end of a run ("...; seed HEX"); "" if none.
+std::string PrintedSeed(const std::string& output) {
+  const size_t at = output.find("; seed ");
+  if (at == std::string::npos) return "";
+  return output.substr(at + 7, 64);
+}
+
+// Without --seed each run draws its own seed and prints it, and the default
+// label follows from it: two runs on one database neither repeat the deals
+// nor merge. A label that already has games in the database is refused
+// (exit 2, nothing played); --seed gives the deals again under a new label.
+TEST(TournamentTest, SeedsAreDrawnAndALabelInUseIsRefused) {
+  const fs::path dir = TempDir();
+  const std::string db = (dir / "t.db").string();
+  const std::string base =
+      absl::StrCat(CASSINO_CLI_PATH, " tournament --db ", db, " --bot ",
+                   Bot("greedy"), " --bot ", Bot("random"), " --games 2");
+  const ShellRun first = Shell(base);
+  const ShellRun second = Shell(base);
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  ASSERT_EQ(second.exit_code, 0) << second.output;
+  const std::string seed1 = PrintedSeed(first.output);
+  const std::string seed2 = PrintedSeed(second.output);
+  ASSERT_EQ(seed1.size(), 64u) << first.output;
+  ASSERT_EQ(seed2.size(), 64u) << second.output;
+  EXPECT_NE(seed1, seed2);
+  EXPECT_NE(first.output.find("tournament tournament-" + seed1.substr(0, 8) +
+                              ": 2 games"),
+            std::string::npos)
+      << first.output;
+  EXPECT_EQ(Games({db}, "tournament-" + seed1.substr(0, 8)).size(), 2u);
+  EXPECT_EQ(Games({db}, "tournament-" + seed2.substr(0, 8)).size(), 2u);
+
+  // The first run's label again: refused before any game.
+  const ShellRun reused =
+      Shell(absl::StrCat(base, " --label tournament-", seed1.substr(0, 8)));
+  EXPECT_EQ(reused.exit_code, 2) << reused.output;
+  EXPECT_NE(reused.output.find("already has games"), std::string::npos)
+      << reused.output;
+  EXPECT_EQ(Games({db}, "tournament-" + seed1.substr(0, 8)).size(), 2u);
+
+  // The first run's seed under a new label: the same deals.
+  const ShellRun replay =
+      Shell(absl::StrCat(base, " --seed ", seed1, " --label replay"));
+  ASSERT_EQ(replay.exit_code, 0) << replay.output;
+  EXPECT_EQ(PrintedSeed(replay.output), seed1);
+  auto commitments = [&](const std::string& label) {
+    std::set<std::string> out;
+    auto recorder = cassino::recorder::Recorder::Open(
+        db, cassino::recorder::Durability::kNormal);
+    EXPECT_TRUE(recorder.ok());
+    if (!recorder.ok()) return out;
+    for (const auto& g : Games({db}, label)) {
+      auto record = (*recorder)->Load(g.game_id);
+      if (record.ok()) out.insert(record->header.commitment);
+    }
+    return out;
+  };
+  const auto replayed = commitments("replay");
+  EXPECT_EQ(replayed.size(), 2u);
+  EXPECT_EQ(replayed, commitments("tournament-" + seed1.substr(0, 8)));
   fs::remove_all(dir);
 }
 

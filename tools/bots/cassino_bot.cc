@@ -1,12 +1,12 @@
 // cassino-bot: plays one seat of a game on a Cassino referee with one of
 // the reference strategies.
 //
-//   cassino-bot --address 127.0.0.1:7000 --token $TOKEN --strategy builder
+//   cassino-bot --address 127.0.0.1:50051 --token $TOKEN --strategy builder
 //
 // or, in lobby mode, every game its bot account is seated in, up to
 // --capacity at once:
 //
-//   cassino-bot --address 127.0.0.1:7000 --lobby --key $KEY --capacity 4
+//   cassino-bot --address 127.0.0.1:50051 --lobby --key $KEY --capacity 4
 //
 // Exit status: 0 when the game ended (whoever won), printing one line with
 // the result to stdout (in lobby mode: once --games games have ended, one
@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
       "cassino-bot: plays one seat of a Cassino game on a referee with a "
       "reference strategy."};
   cassino::bots::BotOptions options;
-  options.address = EnvOr("CASSINO_ADDRESS", "127.0.0.1:7000");
+  options.address = EnvOr("CASSINO_ADDRESS", "127.0.0.1:50051");
   options.token = EnvOr("CASSINO_TOKEN", "");
   options.game_id = EnvOr("CASSINO_GAME", "");
   cassino::bots::LobbyOptions lobby;

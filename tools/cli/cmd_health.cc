@@ -3,15 +3,14 @@
 // Kubernetes probe or a load balancer does, and says so in its exit code.
 
 #include <chrono>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "grpcpp/grpcpp.h"
+#include "tools/cli/channel.h"
 #include "tools/cli/commands.h"
 #include "tools/health/health_check.h"
 
@@ -27,40 +26,14 @@ constexpr int kNoAnswer = 3;
 struct HealthOptions {
   std::string address;
   std::string service;
-  std::string tls_ca;
-  std::string tls_server_name;
+  TlsFlags tls;
   int timeout_ms = 1000;
   bool signing_key = false;
 };
 
-absl::StatusOr<std::shared_ptr<grpc::Channel>> Connect(
-    const HealthOptions& options) {
-  grpc::ChannelArguments args;
-  if (options.tls_ca.empty() && !options.tls_server_name.empty()) {
-    return absl::InvalidArgumentError("--tls-server-name needs --tls-ca");
-  }
-  if (options.tls_ca.empty()) {
-    return grpc::CreateCustomChannel(options.address,
-                                     grpc::InsecureChannelCredentials(), args);
-  }
-  std::ifstream in(options.tls_ca, std::ios::binary);
-  if (!in) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("cannot read ", options.tls_ca));
-  }
-  std::stringstream pem;
-  pem << in.rdbuf();
-  grpc::SslCredentialsOptions ssl;
-  ssl.pem_root_certs = pem.str();
-  if (!options.tls_server_name.empty()) {
-    args.SetSslTargetNameOverride(options.tls_server_name);
-  }
-  return grpc::CreateCustomChannel(options.address, grpc::SslCredentials(ssl),
-                                   args);
-}
-
 int Check(const HealthOptions& options) {
-  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = Connect(options);
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
+      MakeChannel(options.address, options.tls);
   if (!channel.ok()) {
     std::cerr << "cassino health: " << channel.status().message() << "\n";
     return kUsage;
@@ -108,12 +81,7 @@ void AddHealthCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--service", options->service,
                   "the service to ask about ('' is the server as a whole; "
                   "the referee also answers for cassino.v1.RefereeService)");
-  cmd->add_option("--tls-ca", options->tls_ca,
-                  "PEM root certificates: connect with TLS and verify the "
-                  "referee's certificate against them (default: plaintext)");
-  cmd->add_option("--tls-server-name", options->tls_server_name,
-                  "the name the certificate must hold, when it differs from "
-                  "the address's host (e.g. through a port forward)");
+  AddTlsFlags(cmd, &options->tls);
   cmd->add_option("--timeout-ms", options->timeout_ms,
                   "deadline of the whole check, connecting included")
       ->check(CLI::PositiveNumber)

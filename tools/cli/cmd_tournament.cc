@@ -15,9 +15,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "grpcpp/grpcpp.h"
+#include "recorder/display_text.h"
+#include "rules/deal.h"
 #include "rules/rule_set.h"
 #include "tools/cli/commands.h"
+#include "tools/cli/organiser.h"
 #include "tools/stats/sprt.h"
 #include "tools/stats/sprt_records.h"
 #include "tools/stats/stats.h"
@@ -43,6 +48,7 @@ struct Options {
   bool seed_given = false;
   std::string address;
   std::string admin_token;
+  std::string admin_token_file;
   std::string referee;
   std::string db = "cassino.db";
   std::string schedule = "round_robin";
@@ -53,7 +59,7 @@ struct Options {
   int64_t per_move_ms = 5000;
   int64_t bank_ms = 30000;
   std::string label;
-  std::string seed = std::string(64, '0');
+  std::string seed;  // --seed; drawn at random when not given
   std::string log_dir;
   bool quiet = false;
   std::string sprt;  // SPRT parameters; empty: a fixed schedule
@@ -128,6 +134,11 @@ int RunSprt(const Options& opt, const tournament::TournamentOptions& t,
         absl::StrAppendFormat(&line, "; LLR %.2f (%.2f, %.2f)", now.llr,
                               now.lower, now.upper);
         progress.Event(line);
+        for (const tournament::GameOutcome& g : p.games) {
+          for (const std::string& exit : tournament::DescribeExits(g, t.bots)) {
+            progress.Event(exit);
+          }
+        }
         progress.Status(tournament::SprtProgress(
             now.llr, now.lower, now.upper, pairs_done, SecondsSince(start)));
       });
@@ -158,7 +169,7 @@ int RunSprt(const Options& opt, const tournament::TournamentOptions& t,
             << (errors
                     ? absl::StrCat(", ", errors, " games could not be played")
                     : "")
-            << "\n\n"
+            << "; seed " << opt.seed << "\n\n"
             << stats::FormatSprtText(result->sprt, a, b) << "\n"
             << tournament::FormatStandings(result->standings);
   return errors ? 1 : 0;
@@ -179,6 +190,30 @@ std::string FindReferee(const std::string& flag) {
   return "cassino-referee";
 }
 
+// FailedPrecondition when a game labelled t.label is recorded on one of
+// t.addresses (a referee that cannot be asked is not checked here: the run
+// reports it).
+absl::Status CheckLabelUnused(const tournament::TournamentOptions& t) {
+  for (const std::string& address : t.addresses) {
+    auto stub = v1::RefereeService::NewStub(
+        grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+    v1::ListGamesRequest req;
+    req.set_label(t.label);
+    req.set_page_size(1);
+    v1::ListGamesResponse resp;
+    const grpc::Status s = stub->ListGames(
+        tournament::AdminContext(t.admin_token, 10000).get(), req, &resp);
+    if (s.ok() && resp.games_size() > 0) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "the label '", recorder::EscapeDisplay(t.label),
+          "' already has games on the referee at ", address,
+          ": a new run would merge with them in standings and statistics; "
+          "give another --label (or --db)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 std::string RandomToken() {
   std::random_device rd;
   std::string token;
@@ -188,13 +223,19 @@ std::string RandomToken() {
 }
 
 // The organiser token for a running referee: --admin-token, else
-// $CASSINO_ADMIN_TOKEN; empty (after an error message) if neither is given.
+// --admin-token-file or $CASSINO_ADMIN_TOKEN as the organiser's commands
+// read them (organiser.h); empty (after an error message) if none is given.
 std::string AdminToken(const Options& opt) {
   if (!opt.admin_token.empty()) return opt.admin_token;
-  if (const char* env = std::getenv("CASSINO_ADMIN_TOKEN")) return env;
-  std::cerr << "cassino tournament: --address needs --admin-token or "
-               "$CASSINO_ADMIN_TOKEN\n";
-  return "";
+  OrganiserFlags flags;
+  flags.token_file = opt.admin_token_file;
+  absl::StatusOr<std::string> token = ReadAdminToken(flags);
+  if (!token.ok()) {
+    std::cerr << "cassino tournament: --address: " << token.status().message()
+              << "\n";
+    return "";
+  }
+  return *token;
 }
 
 // A's half points in one game of a referee's tournament: 2 a win, 1 no
@@ -312,6 +353,30 @@ int FollowSprt(const Options& opt, tournament::RemoteTournament& remote,
   return 0;
 }
 
+// The tournament the referee is asked to schedule (--account, and
+// `tournament create`). With `sprt`: a duplicate tournament of
+// 2 x --max-pairs games, the pair cap at most 500 pairs (the referee's limit
+// of 1000 games per pairing).
+v1::TournamentSpec SpecOf(const Options& opt, bool sprt) {
+  v1::TournamentSpec spec;
+  spec.set_name(opt.name);
+  for (const std::string& a : opt.accounts) spec.add_participants(a);
+  spec.set_format(opt.schedule == "gauntlet"
+                      ? v1::TOURNAMENT_FORMAT_GAUNTLET
+                      : v1::TOURNAMENT_FORMAT_ROUND_ROBIN);
+  spec.set_games_per_pairing(sprt ? 2 * std::min(opt.max_pairs, 500)
+                                  : opt.games);
+  spec.set_duplicate(sprt || opt.duplicate);
+  spec.set_rules(opt.rules);
+  spec.mutable_clock()->set_per_move_ms(opt.per_move_ms);
+  spec.mutable_clock()->set_bank_ms(
+      std::max<int64_t>(opt.bank_ms, 0));  // 0: none
+  spec.set_max_concurrent_games(opt.concurrency);
+  if (opt.seed_given) spec.set_seed(opt.seed);
+  spec.set_grace_ms(opt.grace_ms);
+  return spec;
+}
+
 // --account / --follow: a tournament scheduled by the referee at --address.
 // Creates it (unless following one), then follows it to its end, printing a
 // line per ended game and the referee's standings; with `sprt`, FollowSprt.
@@ -331,25 +396,8 @@ int RunOnReferee(const Options& opt, const stats::SprtParams* sprt) {
       return 2;
     }
     name = opt.name;
-    v1::TournamentSpec spec;
-    spec.set_name(opt.name);
-    for (const std::string& a : opt.accounts) spec.add_participants(a);
-    spec.set_format(opt.schedule == "gauntlet"
-                        ? v1::TOURNAMENT_FORMAT_GAUNTLET
-                        : v1::TOURNAMENT_FORMAT_ROUND_ROBIN);
-    // With --sprt: the pair cap, at most 500 pairs (the referee's limit of
-    // 1000 games per pairing).
-    spec.set_games_per_pairing(
-        sprt != nullptr ? 2 * std::min(opt.max_pairs, 500) : opt.games);
-    spec.set_duplicate(sprt != nullptr || opt.duplicate);
-    spec.set_rules(opt.rules);
-    spec.mutable_clock()->set_per_move_ms(opt.per_move_ms);
-    spec.mutable_clock()->set_bank_ms(
-        std::max<int64_t>(opt.bank_ms, 0));  // 0: none
-    spec.set_max_concurrent_games(opt.concurrency);
-    if (opt.seed_given) spec.set_seed(opt.seed);
-    spec.set_grace_ms(opt.grace_ms);
-    absl::StatusOr<v1::TournamentInfo> created = remote.Create(spec);
+    absl::StatusOr<v1::TournamentInfo> created =
+        remote.Create(SpecOf(opt, sprt != nullptr));
     if (!created.ok()) {
       std::cerr << "cassino tournament: " << created.status().message() << "\n";
       return 1;
@@ -458,6 +506,14 @@ int Run(Options opt) {
     std::cerr << "cassino tournament: give at least two --bot NAME=COMMAND\n";
     return 2;
   }
+  if (!opt.seed_given) {
+    // A fresh seed for every run (printed), so that a run never repeats an
+    // earlier one's deals or label by accident.
+    std::random_device rd;
+    Seed drawn;
+    for (uint8_t& b : drawn) b = static_cast<uint8_t>(rd());
+    opt.seed = ToHex(drawn);
+  }
   absl::StatusOr<Seed> seed = ParseSeed(opt.seed);
   if (!seed.ok()) {
     std::cerr << "cassino tournament: --seed: " << seed.status().message()
@@ -512,6 +568,7 @@ int Run(Options opt) {
       if (referee->Wait(std::chrono::milliseconds(0))) break;
     }
     if (port.empty()) {
+      referee->StderrTail();  // an exited referee's stderr is all logged
       std::ifstream log(scratch / "referee.log");
       std::cerr << "cassino tournament: the referee did not start:\n"
                 << log.rdbuf() << "\n";
@@ -537,15 +594,33 @@ int Run(Options opt) {
   }
   t.admin_token = opt.admin_token;
   t.referee_retry_ms = opt.retry_ms;
+  // Our own referee is stopped (and its scratch files removed) on every
+  // way out from here.
+  auto stop_referee = [&] {
+    if (!referee) return;
+    kill(referee->pid(), SIGTERM);
+    if (!referee->Wait(std::chrono::milliseconds(10000))) referee->Kill();
+    referee.reset();
+    std::error_code ec;
+    fs::remove_all(scratch, ec);
+  };
+  if (!opt.quiet) {
+    std::cerr << "tournament " << t.label << ", seed " << opt.seed << "\n";
+  }
+  // A label already used would merge this run's games with the earlier
+  // ones in every standings and statistics. Only an SPRT match resumes
+  // under its label, from the database of the referee it starts.
+  if (opt.sprt.empty() || !referee) {
+    if (absl::Status unused = CheckLabelUnused(t); !unused.ok()) {
+      std::cerr << "cassino tournament: " << unused.message() << "\n";
+      stop_referee();
+      return 2;
+    }
+  }
 
   if (sprt.ok() && !opt.sprt.empty()) {
     const int code = RunSprt(opt, t, *sprt, referee ? opt.db : "");
-    if (referee) {
-      kill(referee->pid(), SIGTERM);
-      if (!referee->Wait(std::chrono::milliseconds(10000))) referee->Kill();
-      std::error_code ec;
-      fs::remove_all(scratch, ec);
-    }
+    stop_referee();
     return code;
   }
   const auto start = std::chrono::steady_clock::now();
@@ -562,6 +637,9 @@ int Run(Options opt) {
             t.addresses.size() > 1 && !g.address.empty()
                 ? absl::StrCat(" [", g.address, "]")
                 : ""));
+        for (const std::string& exit : tournament::DescribeExits(g, t.bots)) {
+          progress.Event(exit);
+        }
         progress.Status(
             tournament::GamesProgress(done, total, SecondsSince(start)));
       });
@@ -569,12 +647,7 @@ int Run(Options opt) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  if (referee) {
-    kill(referee->pid(), SIGTERM);
-    if (!referee->Wait(std::chrono::milliseconds(10000))) referee->Kill();
-    std::error_code ec;
-    fs::remove_all(scratch, ec);
-  }
+  stop_referee();
   if (!result.ok()) {
     std::cerr << "cassino tournament: " << result.status().message() << "\n";
     return 1;
@@ -585,92 +658,14 @@ int Run(Options opt) {
             << " games in " << absl::StrFormat("%.1f", seconds) << " s"
             << (errors ? absl::StrCat(", ", errors, " could not be played")
                        : "")
-            << "\n\n"
+            << "; seed " << opt.seed << "\n\n"
             << tournament::FormatStandings(result->standings, result->ratings);
   return errors ? 1 : 0;
 }
 
-}  // namespace
-
-void AddTournamentCommand(CLI::App& app, int* exit_code) {
-  auto opt = std::make_shared<Options>();
-  CLI::App* cmd = app.add_subcommand(
-      "tournament",
-      "Run a competition between bots on a referee.\n\n"
-      "Bots launched here (--bot): each game is created on the referee and "
-      "each seat's bot command is started (with /bin/sh -c) with "
-      "CASSINO_ADDRESS, CASSINO_GAME, CASSINO_TOKEN and CASSINO_SEAT in its "
-      "environment; {address}, {game}, {token} and {seat} in the command are "
-      "replaced by the same values. Without --address a referee is started "
-      "on --db and stopped at the end. A bot that crashes or hangs forfeits "
-      "its own game on time and nothing else.\n\n"
-      "Multiplayer (--bot, rules for 3 to 6 players or 4 in partnerships): "
-      "a table is P distinct bots (round robin: every P-subset of the bots; "
-      "gauntlet: the first bot with every (P-1)-subset of the others); with "
-      "partnerships each table plays its three partner splits. Each table "
-      "(or split) plays --games games, rounded up to a multiple of P, "
-      "rotating the seats so that every bot holds every seat equally often "
-      "(partners stay opposite); with --duplicate each rotation of P games "
-      "shares one deal. Standings count wins, losses and draws by side; the "
-      "rating column is pairwise Bradley-Terry over the finishing order "
-      "(docs/tournaments.md).\n\n"
-      "Several referees (--address A:PORT,B:PORT,...): the games are spread "
-      "over them, -j at once on each, all with one --admin-token; each "
-      "referee records its games in its own database. A referee that cannot "
-      "be reached is retried (after 1 s, doubling to 30 s) while the others "
-      "play on, and given up after --retry-ms unreachable; a game whose "
-      "referee restarts while it runs is followed again when it is back.\n\n"
-      "Bots connected to a running referee (--account, with --address and "
-      "--name): the tournament is created on the referee, which schedules "
-      "it itself: it seats the registered bot accounts through their lobby "
-      "as they are connected and free, forfeits a bot absent for longer "
-      "than --grace-ms, and continues the schedule after a restart. This "
-      "command then follows it (--follow NAME follows one created "
-      "earlier; --detach only creates it); following rides out a restart "
-      "of the referee (it retries for a minute).\n\n"
-      "Prints a line per game as it ends and the standings.\n\n"
-      "SPRT (--sprt, two --bot): plays duplicate pairs (one deal, the seats "
-      "swapped) of the first bot against the second until the generalized "
-      "SPRT over the pairs (pentanomial model) accepts H0 (the first bot is "
-      "not stronger by elo1) or H1, or --max-pairs is reached; prints a "
-      "line per pair with the LLR, then the verdict, the LLR and its bounds, "
-      "games and pairs, Elo and normalized Elo with 95% intervals, LOS and "
-      "the pair outcomes. A run interrupted and started again with the same "
-      "--db, --label and --seed resumes: the pairs recorded count and play "
-      "goes on with the next deal. `cassino stats DB --sprt ... --bot A "
-      "--bot B --tournament LABEL` recomputes the test from the records. "
-      "With two --account (and --address, --name) the SPRT runs on the "
-      "referee: a duplicate tournament of the two accounts, followed pair "
-      "by pair and cancelled when the test decides (games already running "
-      "finish and count); --follow NAME --sprt ... resumes following "
-      "it.\n\n"
-      "Exit status: 0 when every game was played (or, with --detach, the "
-      "tournament was created; with --sprt, whatever the verdict), 1 "
-      "otherwise (including a cancelled "
-      "tournament), 2 for usage errors.\n\n"
-      "Examples:\n"
-      "  cassino tournament --bot greedy='cassino-bot --strategy greedy' \\\n"
-      "    --bot random='cassino-bot --strategy random' --games 10 "
-      "--duplicate\n"
-      "  cassino tournament --rules 'standard players=4 partnerships=on' \\\n"
-      "    --bot a=... --bot b=... --bot c=... --bot d=... --address "
-      "r1:7000,r2:7000\n"
-      "  cassino tournament --address ref:7000 --name autumn --account alpha "
-      "\\\n"
-      "    --account beta --account gamma --games 4 -j 6");
-  cmd->add_option("--bot", opt->bots,
-                  "NAME=COMMAND, once per bot (at least two) to launch here");
-  cmd->add_option("--account", opt->accounts,
-                  "a registered bot account, once per participant (at least "
-                  "two): a tournament the referee at --address schedules "
-                  "through its lobby");
-  cmd->add_option("--name", opt->name,
-                  "with --account: the tournament's name (unique on the "
-                  "referee; also its games' label)");
-  cmd->add_option("--follow", opt->follow,
-                  "follow the referee's tournament NAME to its end");
-  cmd->add_flag("--detach", opt->detach,
-                "with --account: create the tournament and exit");
+// The flags of a tournament's schedule and clock, shared by the runner and
+// `tournament create`.
+void AddScheduleFlags(CLI::App* cmd, Options* opt) {
   cmd->add_option("--grace-ms", opt->grace_ms,
                   "with --account: how long a due game waits for a bot not "
                   "connected to the lobby before it forfeits (0: the "
@@ -702,15 +697,309 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
       ->capture_default_str();
   cmd->add_option("--bank-ms", opt->bank_ms, "overage bank per game (0: none)")
       ->capture_default_str();
+}
+
+// ---------------------------------------------------------------------
+// tournament create|show|list|cancel: the referee's tournaments over the
+// organiser API (docs/cli.md, *The organiser's commands*).
+
+struct AdminOptions {
+  OrganiserFlags flags;
+  Options spec;  // create: the name, accounts, schedule and clock
+  CLI::Option* seed = nullptr;
+  std::string reason;
+};
+
+const char* TournamentStatusText(v1::TournamentStatus status) {
+  switch (status) {
+    case v1::TOURNAMENT_STATUS_RUNNING:
+      return "running";
+    case v1::TOURNAMENT_STATUS_FINISHED:
+      return "finished";
+    case v1::TOURNAMENT_STATUS_CANCELLED:
+      return "cancelled";
+    default:
+      return "-";
+  }
+}
+
+std::string GamesText(const v1::TournamentInfo& t) {
+  return absl::StrCat(t.games_finished(), " finished, ", t.games_running(),
+                      " running, ", t.games_pending(), " pending, ",
+                      t.games_aborted(), " aborted, of ", t.games_total());
+}
+
+// A tournament as text: its facts, its standings and, when it has them,
+// its games.
+std::string TournamentText(const v1::TournamentInfo& t) {
+  const v1::TournamentSpec& spec = t.spec();
+  std::string out = FormatFields(
+      {{"tournament", spec.name()},
+       {"status", TournamentStatusText(t.status())},
+       {"participants", absl::StrJoin(spec.participants(), ", ")},
+       {"format",
+        absl::StrCat(spec.format() == v1::TOURNAMENT_FORMAT_GAUNTLET
+                         ? "gauntlet"
+                         : "round robin",
+                     ", ", spec.games_per_pairing(), " games per pairing",
+                     spec.duplicate() ? ", duplicate" : "")},
+       {"rules", spec.rules()},
+       {"clock", absl::StrCat(spec.clock().per_move_ms(), " ms a move, bank ",
+                              spec.clock().bank_ms(), " ms")},
+       {"at once", absl::StrCat(spec.max_concurrent_games(), " games")},
+       {"grace", absl::StrCat(spec.grace_ms(), " ms")},
+       {"games", GamesText(t)},
+       {"created", FormatUnixMs(t.created_unix_ms())},
+       {"ended", FormatUnixMs(t.ended_unix_ms())},
+       {"seed commitment", t.seed_commitment()},
+       {"seed",
+        spec.seed().empty() ? "(secret until it is over)" : spec.seed()}});
+  // (FormatStandings escapes nothing: the names are account names, checked
+  // by the referee, but escaped here all the same.)
+  absl::StrAppend(&out, "\n",
+                  recorder::EscapeDisplay(tournament::FormatStandings(
+                      tournament::StandingsFromProto(t))));
+  if (t.games_size() > 0) {
+    std::vector<std::vector<std::string>> rows;
+    for (const v1::TournamentGame& g : t.games()) {
+      const bool over = g.status() == v1::GAME_STATUS_FINISHED ||
+                        g.status() == v1::GAME_STATUS_ABORTED;
+      rows.push_back(
+          {absl::StrCat(g.index()), absl::StrJoin(g.bots(), " vs "),
+           g.game_id().empty() ? "-" : g.game_id(),
+           g.game_id().empty() ? "pending" : GameStatusText(g.status()),
+           ResultText(g.result(), over)});
+    }
+    absl::StrAppend(
+        &out, "\n",
+        FormatTable({"#", "seats", "game", "status", "result"}, rows));
+  }
+  return out;
+}
+
+using Stub = v1::RefereeService::Stub;
+
+int AdminCreate(const AdminOptions& o) {
+  Options spec = o.spec;
+  spec.seed_given = o.seed->count() > 0;
+  v1::CreateTournamentRequest req;
+  *req.mutable_spec() = SpecOf(spec, /*sprt=*/false);
+  return Call<v1::CreateTournamentRequest, v1::CreateTournamentResponse>(
+      o.flags, "cassino tournament create", &Stub::CreateTournament, req,
+      [](const Organiser&, const v1::CreateTournamentResponse& r) {
+        return TournamentText(r.tournament());
+      });
+}
+
+int AdminShow(const AdminOptions& o) {
+  v1::GetTournamentRequest req;
+  req.set_name(o.spec.name);
+  return Call<v1::GetTournamentRequest, v1::GetTournamentResponse>(
+      o.flags, "cassino tournament show", &Stub::GetTournament, req,
+      [](const Organiser&, const v1::GetTournamentResponse& r) {
+        return TournamentText(r.tournament());
+      });
+}
+
+int AdminList(const AdminOptions& o) {
+  return Call<v1::ListTournamentsRequest, v1::ListTournamentsResponse>(
+      o.flags, "cassino tournament list", &Stub::ListTournaments,
+      v1::ListTournamentsRequest(),
+      [](const Organiser&, const v1::ListTournamentsResponse& r) {
+        std::vector<std::vector<std::string>> rows;
+        for (const v1::TournamentInfo& t : r.tournaments()) {
+          rows.push_back({t.spec().name(), TournamentStatusText(t.status()),
+                          absl::StrCat(t.games_finished() + t.games_aborted(),
+                                       "/", t.games_total()),
+                          absl::StrCat(t.games_running()),
+                          absl::StrJoin(t.spec().participants(), ","),
+                          FormatUnixMs(t.created_unix_ms())});
+        }
+        return FormatTable(
+            {"name", "status", "ended", "running", "participants", "created"},
+            rows);
+      });
+}
+
+int AdminCancel(const AdminOptions& o) {
+  v1::CancelTournamentRequest req;
+  req.set_name(o.spec.name);
+  req.set_reason(o.reason);
+  return Call<v1::CancelTournamentRequest, v1::CancelTournamentResponse>(
+      o.flags, "cassino tournament cancel", &Stub::CancelTournament, req,
+      [](const Organiser&, const v1::CancelTournamentResponse& r) {
+        return TournamentText(r.tournament());
+      });
+}
+
+// Adds create, show, list and cancel under `tournament` (the runner's own
+// flags stay on `tournament` itself).
+void AddTournamentAdminCommands(CLI::App* cmd, int* exit_code) {
+  auto o = std::make_shared<AdminOptions>();
+  CLI::App* create = cmd->add_subcommand(
+      "create",
+      absl::StrCat(
+          "create a tournament the referee schedules among registered bot "
+          "accounts (as --account ... --detach does) and print it",
+          " ", kOrganiserHelp));
+  AddOrganiserFlags(create, &o->flags);
+  create
+      ->add_option("NAME", o->spec.name,
+                   "the tournament's name (also its games' label)")
+      ->required();
+  create
+      ->add_option("--account", o->spec.accounts,
+                   "a participant's bot account, once each (at least two; "
+                   "a gauntlet's first is the challenger)")
+      ->required();
+  AddScheduleFlags(create, &o->spec);
+  o->seed = create->add_option(
+      "--seed", o->spec.seed,
+      "the tournament seed, 64 hex digits (default: drawn by the referee, "
+      "revealed when it is over)");
+  create->callback([o, exit_code] { *exit_code = AdminCreate(*o); });
+
+  CLI::App* show = cmd->add_subcommand(
+      "show", absl::StrCat("one tournament: its facts, standings and games ",
+                           kOrganiserHelp));
+  AddOrganiserFlags(show, &o->flags);
+  show->add_option("NAME", o->spec.name, "the tournament's name")->required();
+  show->callback([o, exit_code] { *exit_code = AdminShow(*o); });
+
+  CLI::App* list = cmd->add_subcommand(
+      "list", absl::StrCat("every tournament of the referee, newest first ",
+                           kOrganiserHelp));
+  AddOrganiserFlags(list, &o->flags);
+  list->callback([o, exit_code] { *exit_code = AdminList(*o); });
+
+  CLI::App* cancel = cmd->add_subcommand(
+      "cancel",
+      absl::StrCat(
+          "cancel a tournament: no further game starts; running games play on "
+          "and count",
+          " ", kOrganiserHelp));
+  AddOrganiserFlags(cancel, &o->flags);
+  cancel->add_option("NAME", o->spec.name, "the tournament's name")->required();
+  cancel->add_option("--reason", o->reason, "why (recorded)");
+  cancel->callback([o, exit_code] { *exit_code = AdminCancel(*o); });
+}
+
+}  // namespace
+
+void AddTournamentCommand(CLI::App& app, int* exit_code) {
+  auto opt = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(
+      "tournament",
+      "Run a competition between bots on a referee.\n\n"
+      "Bots launched here (--bot): each game is created on the referee and "
+      "each seat's bot command is started (with /bin/sh -c) with "
+      "CASSINO_ADDRESS, CASSINO_GAME, CASSINO_TOKEN and CASSINO_SEAT in its "
+      "environment; {address}, {game}, {token} and {seat} in the command are "
+      "replaced by the same values. Without --address a referee is started "
+      "on --db and stopped at the end. A bot process that ends before its "
+      "game does forfeits that game at once, and its last lines on stderr "
+      "are shown (at most " +
+          std::to_string(tournament::kStderrTailLines) +
+          "); a bot that hangs forfeits on time; nothing else is "
+          "affected.\n\n"
+          "Multiplayer (--bot, rules for 3 to 6 players or 4 in partnerships): "
+          "a table is P distinct bots (round robin: every P-subset of the "
+          "bots; "
+          "gauntlet: the first bot with every (P-1)-subset of the others); "
+          "with "
+          "partnerships each table plays its three partner splits. Each table "
+          "(or split) plays --games games, rounded up to a multiple of P, "
+          "rotating the seats so that every bot holds every seat equally often "
+          "(partners stay opposite); with --duplicate each rotation of P games "
+          "shares one deal. Standings count wins, losses and draws by side; "
+          "the "
+          "rating column is pairwise Bradley-Terry over the finishing order "
+          "(docs/tournaments.md).\n\n"
+          "Several referees (--address A:PORT,B:PORT,...): the games are "
+          "spread "
+          "over them, -j at once on each, all with one --admin-token; each "
+          "referee records its games in its own database. A referee that "
+          "cannot "
+          "be reached is retried (after 1 s, doubling to 30 s) while the "
+          "others "
+          "play on, and given up after --retry-ms unreachable; a game whose "
+          "referee restarts while it runs is followed again when it is "
+          "back.\n\n"
+          "Bots connected to a running referee (--account, with --address and "
+          "--name): the tournament is created on the referee, which schedules "
+          "it itself: it seats the registered bot accounts through their lobby "
+          "as they are connected and free, forfeits a bot absent for longer "
+          "than --grace-ms, and continues the schedule after a restart. This "
+          "command then follows it (--follow NAME follows one created "
+          "earlier; --detach only creates it); following rides out a restart "
+          "of the referee (it retries for a minute).\n\n"
+          "Prints a line per game as it ends and the standings.\n\n"
+          "Subcommands (organiser, over the API; see each one's --help): "
+          "`cassino tournament create NAME --account A --account B ...`, "
+          "`show NAME`, `list` and `cancel NAME` manage the tournaments the "
+          "referee schedules itself, with the admin token from "
+          "--admin-token-file or $CASSINO_ADMIN_TOKEN.\n\n"
+          "SPRT (--sprt, two --bot): plays duplicate pairs (one deal, the "
+          "seats "
+          "swapped) of the first bot against the second until the generalized "
+          "SPRT over the pairs (pentanomial model) accepts H0 (the first bot "
+          "is "
+          "not stronger by elo1) or H1, or --max-pairs is reached; prints a "
+          "line per pair with the LLR, then the verdict, the LLR and its "
+          "bounds, "
+          "games and pairs, Elo and normalized Elo with 95% intervals, LOS and "
+          "the pair outcomes. A run interrupted and started again with the "
+          "same "
+          "--db, --label and --seed resumes: the pairs recorded count and play "
+          "goes on with the next deal. `cassino stats DB --sprt ... --bot A "
+          "--bot B --tournament LABEL` recomputes the test from the records. "
+          "With two --account (and --address, --name) the SPRT runs on the "
+          "referee: a duplicate tournament of the two accounts, followed pair "
+          "by pair and cancelled when the test decides (games already running "
+          "finish and count); --follow NAME --sprt ... resumes following "
+          "it.\n\n"
+          "Exit status: 0 when every game was played (or, with --detach, the "
+          "tournament was created; with --sprt, whatever the verdict), 1 "
+          "otherwise (including a cancelled "
+          "tournament), 2 for usage errors.\n\n"
+          "Examples:\n"
+          "  cassino tournament --bot greedy='cassino-bot --strategy greedy' "
+          "\\\n"
+          "    --bot random='cassino-bot --strategy random' --games 10 "
+          "--duplicate\n"
+          "  cassino tournament --rules 'standard players=4 partnerships=on' "
+          "\\\n"
+          "    --bot a=... --bot b=... --bot c=... --bot d=... --address "
+          "r1:50051,r2:50051\n"
+          "  cassino tournament --address ref:50051 --name autumn --account "
+          "alpha "
+          "\\\n"
+          "    --account beta --account gamma --games 4 -j 6");
+  cmd->add_option("--bot", opt->bots,
+                  "NAME=COMMAND, once per bot (at least two) to launch here");
+  cmd->add_option("--account", opt->accounts,
+                  "a registered bot account, once per participant (at least "
+                  "two): a tournament the referee at --address schedules "
+                  "through its lobby");
+  cmd->add_option("--name", opt->name,
+                  "with --account: the tournament's name (unique on the "
+                  "referee; also its games' label)");
+  cmd->add_option("--follow", opt->follow,
+                  "follow the referee's tournament NAME to its end");
+  cmd->add_flag("--detach", opt->detach,
+                "with --account: create the tournament and exit");
+  AddScheduleFlags(cmd, opt.get());
   cmd->add_option("--label", opt->label,
                   "with --bot: label recorded with every game (default "
-                  "tournament-SEED)");
+                  "tournament- and the seed's first 8 digits); a label "
+                  "that already has games on the referee is refused, "
+                  "except to resume an --sprt match from --db");
   CLI::Option* seed =
       cmd->add_option("--seed", opt->seed,
                       "tournament seed, 64 hex digits: game i uses "
-                      "SHA-256(seed || uint32_be(i)) (with --account: "
-                      "default drawn by the referee, revealed at the end)")
-          ->capture_default_str();
+                      "SHA-256(seed || uint32_be(i)) (default: drawn at "
+                      "random and printed; with --account: drawn by the "
+                      "referee, revealed at the end)");
   cmd->add_option("--address", opt->address,
                   "a running referee, host:port (default: start one); with "
                   "--bot, several separated by commas");
@@ -720,7 +1009,12 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
       ->check(CLI::Range(int64_t{0}, int64_t{86400000}))
       ->capture_default_str();
   cmd->add_option("--admin-token", opt->admin_token,
-                  "its admin token (default $CASSINO_ADMIN_TOKEN)");
+                  "its admin token (visible to other users in the process "
+                  "list: prefer --admin-token-file or $CASSINO_ADMIN_TOKEN)");
+  cmd->add_option("--admin-token-file", opt->admin_token_file,
+                  "a file holding its admin token, as the referee's own "
+                  "--admin-token-file (default $CASSINO_ADMIN_TOKEN)")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--referee", opt->referee,
                   "the cassino-referee binary to start (default: beside "
                   "this program, else on PATH)");
@@ -739,7 +1033,22 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
                   "500)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  cmd->callback([opt, seed, exit_code] {
+  AddTournamentAdminCommands(cmd, exit_code);
+  cmd->callback([cmd, opt, seed, exit_code] {
+    // `tournament create|show|list|cancel` ran instead of the runner; its
+    // flags belong to the runner only.
+    if (!cmd->get_subcommands().empty()) {
+      for (const CLI::Option* option : cmd->get_options()) {
+        if (option->count() > 0 && option->get_name() != "--help") {
+          std::cerr << "cassino tournament: " << option->get_name()
+                    << " is a flag of the runner; give the subcommand's "
+                       "flags after it\n";
+          *exit_code = 2;
+          return;
+        }
+      }
+      return;
+    }
     opt->seed_given = seed->count() > 0;
     *exit_code = Run(*opt);
   });

@@ -24,6 +24,10 @@ void AddImportCommand(CLI::App& app, int* exit_code);
 void AddStatsCommand(CLI::App& app, int* exit_code);
 void AddHealthCommand(CLI::App& app, int* exit_code);
 void AddServeCommand(CLI::App& app, int* exit_code);
+// The organiser's commands over the API (tools/cli/organiser.h); `cassino
+// tournament create|show|list|cancel` are added by AddTournamentCommand.
+void AddBotCommand(CLI::App& app, int* exit_code);
+void AddGameCommand(CLI::App& app, int* exit_code);
 
 // The positional arguments of a command over a record set (`DB... [GAME...]`):
 // each argument that names an existing file or directory is a database (a

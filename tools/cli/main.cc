@@ -22,6 +22,8 @@ int main(int argc, char** argv) {
   cassino::cli::AddImportCommand(app, &exit_code);
   cassino::cli::AddHealthCommand(app, &exit_code);
   cassino::cli::AddServeCommand(app, &exit_code);
+  cassino::cli::AddBotCommand(app, &exit_code);
+  cassino::cli::AddGameCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

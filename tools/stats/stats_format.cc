@@ -596,7 +596,7 @@ std::string FormatText(const Stats& s) {
   for (const Table& t :
        {RuleSetsTable(s), BotsTable(s), HeadToHeadMatrix(s), LosMatrix(s),
         PointsTable(s), ConductTable(s), SeatsTable(s), DuplicatesTable(s)}) {
-    out += "\n" + RenderText(t);
+    absl::StrAppend(&out, "\n", RenderText(t));
   }
   return out;
 }

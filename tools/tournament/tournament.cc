@@ -1,10 +1,12 @@
 #include "tools/tournament/tournament.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <deque>
+#include <optional>
 #include <set>
 #include <thread>
 #include <utility>
@@ -39,6 +41,82 @@ bool Unreachable(grpc::StatusCode code) {
 }
 
 }  // namespace
+
+// The reason ForfeitSeat records for a bot process that ended: display
+// text (escaped) of at most 200 bytes, cut on a character boundary.
+std::string ForfeitReason(const std::string& how) {
+  std::string reason = recorder::EscapeDisplay(
+      absl::StrCat("the bot process ", how, " before the end of the game"));
+  if (reason.size() > 200) {
+    size_t cut = 200;
+    while (cut > 0 && (static_cast<unsigned char>(reason[cut]) & 0xC0) == 0x80)
+      --cut;
+    reason.resize(cut);
+  }
+  return reason;
+}
+
+// Until `game_over`: polls the bot processes every 50 ms, and asks the
+// referee to forfeit the seat of each one that has ended (and of each seat
+// in `exits` already, whose bot could not be started), retrying every
+// second while the referee cannot be reached. A forfeit refused because the
+// game is over means the process ended after the game: it is dropped from
+// `exits`.
+void WatchBotExits(const TournamentOptions& o, v1::RefereeService::Stub& stub,
+                   const std::string& game_id,
+                   std::vector<std::optional<Process>>& bots,
+                   std::vector<BotExit>* exits,
+                   const std::atomic<bool>& game_over) {
+  const int seats = static_cast<int>(bots.size());
+  std::vector<bool> seen(seats, false);
+  for (const BotExit& e : *exits) seen[e.seat] = true;
+  // Indices into `exits` of the forfeits still to ask for.
+  std::vector<size_t> to_forfeit;
+  for (size_t i = 0; i < exits->size(); ++i) to_forfeit.push_back(i);
+  std::vector<size_t> after_end;
+  auto next_try = std::chrono::steady_clock::now();
+  while (!game_over) {
+    for (int seat = 0; seat < seats; ++seat) {
+      int status = 0;
+      if (seen[seat] || !bots[seat] ||
+          !bots[seat]->Wait(std::chrono::milliseconds(0), &status)) {
+        continue;
+      }
+      seen[seat] = true;
+      BotExit exit;
+      exit.seat = seat;
+      exit.how = DescribeWaitStatus(status);
+      exits->push_back(std::move(exit));
+      to_forfeit.push_back(exits->size() - 1);
+      next_try = std::chrono::steady_clock::now();
+    }
+    if (!to_forfeit.empty() && std::chrono::steady_clock::now() >= next_try) {
+      std::vector<size_t> retry;
+      for (size_t i : to_forfeit) {
+        BotExit& e = (*exits)[i];
+        v1::ForfeitSeatRequest req;
+        req.set_game_id(game_id);
+        req.set_seat(e.seat);
+        req.set_reason(ForfeitReason(e.how));
+        v1::ForfeitSeatResponse resp;
+        const grpc::Status s = stub.ForfeitSeat(
+            AdminContext(o.admin_token, 5000).get(), req, &resp);
+        if (s.ok()) {
+          e.forfeited = true;
+        } else if (s.error_code() == grpc::StatusCode::FAILED_PRECONDITION) {
+          after_end.push_back(i);  // the game was over: a normal exit
+        } else if (Unreachable(s.error_code())) {
+          retry.push_back(i);
+        }
+      }
+      to_forfeit = std::move(retry);
+      next_try = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  std::sort(after_end.rbegin(), after_end.rend());
+  for (size_t i : after_end) exits->erase(exits->begin() + i);
+}
 
 GameOutcome RunGame(const TournamentOptions& o, const std::string& address,
                     v1::RefereeService::Stub& stub, const GameSpec& spec,
@@ -83,7 +161,10 @@ GameOutcome RunGame(const TournamentOptions& o, const std::string& address,
   watch_ctx->set_deadline(deadline);
   auto watch = stub.WatchGame(watch_ctx.get(), watch_req);
 
-  std::vector<Process> bots;
+  // Each seat's bot process; a seat whose command could not be started has
+  // none, and its exit is reported at once.
+  std::vector<std::optional<Process>> bots(seats);
+  std::vector<BotExit> exits;
   for (int seat = 0; seat < seats; ++seat) {
     const std::string token = created.tokens(seat).token();
     const std::string command = absl::StrReplaceAll(
@@ -101,9 +182,19 @@ GameOutcome RunGame(const TournamentOptions& o, const std::string& address,
                           : absl::StrCat(o.log_dir, "/", created.game_id(),
                                          "-seat", seat, ".log"));
     if (p.ok()) {
-      bots.push_back(std::move(*p));
-    }  // a bot that cannot start loses on time
+      bots[seat].emplace(std::move(*p));
+    } else {
+      BotExit exit;
+      exit.seat = seat;
+      exit.how = absl::StrCat("could not be started: ", p.status().message());
+      exits.push_back(std::move(exit));
+    }
   }
+  // While the game runs, a bot process that ends forfeits its seat at once.
+  std::atomic<bool> game_over{false};
+  std::thread monitor([&] {
+    WatchBotExits(o, stub, created.game_id(), bots, &exits, game_over);
+  });
 
   bool ended = false;
   std::string watch_error;
@@ -139,14 +230,20 @@ GameOutcome RunGame(const TournamentOptions& o, const std::string& address,
     watch_ctx->set_deadline(deadline);
     watch = stub.WatchGame(watch_ctx.get(), watch_req);
   }
+  game_over = true;
+  monitor.join();
   if (!ended) {
     out.error = absl::StrCat("the game did not end in time",
                              watch_error.empty() ? "" : ": ", watch_error);
   }
   // Bots exit once they see the end; give them a moment, then stop them.
-  for (Process& p : bots) {
-    if (!p.Wait(std::chrono::milliseconds(3000))) p.Kill();
+  for (std::optional<Process>& p : bots) {
+    if (p && !p->Wait(std::chrono::milliseconds(3000))) p->Kill();
   }
+  for (BotExit& e : exits) {
+    if (bots[e.seat]) e.stderr_tail = bots[e.seat]->StderrTail();
+  }
+  out.exits = std::move(exits);
   return out;
 }
 
@@ -321,6 +418,27 @@ std::string DescribeGame(const GameOutcome& g,
   }
   return recorder::EscapeDisplay(
       absl::StrCat(id, " ", absl::StrJoin(side_names, " vs "), ": ", what));
+}
+
+std::vector<std::string> DescribeExits(const GameOutcome& g,
+                                       const std::vector<BotSpec>& bots) {
+  std::vector<std::string> lines;
+  for (const BotExit& e : g.exits) {
+    const std::string name =
+        e.seat >= 0 && e.seat < static_cast<int>(g.spec.bot.size())
+            ? bots[g.spec.bot[e.seat]].name
+            : "?";
+    lines.push_back(recorder::EscapeDisplay(absl::StrCat(
+        "  seat ", e.seat, " (", name, ") ", e.how, " before the end: ",
+        e.forfeited ? "it forfeits"
+                    : "the referee could not be told (it loses on time)",
+        e.stderr_tail.empty() ? "; nothing on stderr"
+                              : "; its last lines on stderr:")));
+    for (const std::string& line : e.stderr_tail) {
+      lines.push_back("    | " + recorder::EscapeDisplay(line));
+    }
+  }
+  return lines;
 }
 
 namespace {

@@ -11,8 +11,10 @@
 // in its environment, and with the same values substituted for `{address}`,
 // `{game}`, `{token}` and `{seat}` in the command. The runner waits for the
 // referee to end the game. A bot that crashes or hangs loses only its own
-// game: the referee forfeits it when its clock runs out, and the runner
-// then kills what is left of its process.
+// game: a bot process that ends before its game is forfeited at once
+// (ForfeitSeat; its last stderr lines are kept in the outcome), one that
+// hangs forfeits when its clock runs out, and the runner then kills what is
+// left of its process.
 //
 // Schedule (docs/tournaments.md, *Tournaments of bots launched here*): the
 // rules seat P players (2 to 6). A table is a set of P distinct bots: round
@@ -106,6 +108,19 @@ struct GameSpec {
 // seats.
 std::vector<GameSpec> MakeSchedule(const TournamentOptions& options);
 
+// A bot process that ended (or could not be started) before its game did.
+// The runner forfeits its seat at once (RefereeService.ForfeitSeat); a
+// process that ends once the game is over is not reported.
+struct BotExit {
+  int seat = -1;
+  std::string how;  // "exited with status 3", "could not be started: ..."
+  // The referee recorded the forfeit (else it could not be reached, and
+  // the seat loses when its clock runs out).
+  bool forfeited = false;
+  // Its last lines on stderr (at most kStderrTailLines, process.h).
+  std::vector<std::string> stderr_tail;
+};
+
 struct GameOutcome {
   GameSpec spec;
   std::string game_id;
@@ -115,6 +130,7 @@ struct GameOutcome {
   std::vector<int> totals;  // per side
   int forfeiting_seat = -1;
   std::string error;  // non-empty if the game could not be run
+  std::vector<BotExit> exits;
 };
 
 // One row of the standings: the referee's own (recorder/standings.h), so
@@ -176,6 +192,13 @@ std::string DescribeGame(const std::string& game_id, const std::string& bot0,
 // bots joined by "+").
 std::string DescribeGame(const GameOutcome& game,
                          const std::vector<BotSpec>& bots);
+
+// The lines that report a game's bot exits (none without any): for each,
+// "  seat S (NAME) exited with status 3 before the end: it forfeits; its
+// last lines on stderr:" and its stderr tail, each line "    | TEXT". Names
+// and stderr text are escaped (recorder/display_text.h).
+std::vector<std::string> DescribeExits(const GameOutcome& game,
+                                       const std::vector<BotSpec>& bots);
 
 }  // namespace cassino::tournament
 

@@ -13,13 +13,13 @@
 // move that is not a call-out.
 //
 //   npm install            # once, in this folder
-//   node cassino_bot.js --address 127.0.0.1:7000 --token SEAT_TOKEN [--game ID]
+//   node cassino_bot.js --address 127.0.0.1:50051 --token SEAT_TOKEN [--game ID]
 //
 // Lobby mode (a registered bot account): connect once with the bot key and
 // play every game the referee offers, up to --capacity at once, each with
 // the seat token that came with its offer:
 //
-//   node cassino_bot.js --address 127.0.0.1:7000 --lobby --key BOT_KEY \
+//   node cassino_bot.js --address 127.0.0.1:50051 --lobby --key BOT_KEY \
 //       [--capacity 4] [--games N]
 //
 // The .proto files are loaded at run time from ../../../proto.
@@ -205,7 +205,7 @@ async function runLobby(client, key, capacity, maxGames) {
 
 function parseArgs(argv) {
   const args = {
-    address: process.env.CASSINO_ADDRESS || '127.0.0.1:7000',
+    address: process.env.CASSINO_ADDRESS || '127.0.0.1:50051',
     token: process.env.CASSINO_TOKEN || '',
     game: process.env.CASSINO_GAME || '',
     key: process.env.CASSINO_BOT_KEY || '',

@@ -16,14 +16,14 @@ move that is not a call-out.
 Run (Debian's grpc lives in /usr/bin/python3, not in other interpreters):
 
   /usr/bin/python3 tools/bots/python/cassino_bot.py \
-      --address 127.0.0.1:7000 --token SEAT_TOKEN [--game GAME_ID]
+      --address 127.0.0.1:50051 --token SEAT_TOKEN [--game GAME_ID]
 
 Lobby mode (a registered bot account): connect once with the bot key and
 play every game the referee offers, up to --capacity at once, each on its
 own thread with the seat token that came with the offer:
 
   /usr/bin/python3 tools/bots/python/cassino_bot.py \
-      --address 127.0.0.1:7000 --lobby --key BOT_KEY [--capacity 4] [--games N]
+      --address 127.0.0.1:50051 --lobby --key BOT_KEY [--capacity 4] [--games N]
 
 Needs python3-grpcio, python3-protobuf, protoc and /usr/bin/grpc_python_plugin
 (all Debian packages). The Python stubs are generated from proto/ into
@@ -259,7 +259,7 @@ def run_lobby(stub, key, capacity, max_games):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--address",
-                        default=os.environ.get("CASSINO_ADDRESS", "127.0.0.1:7000"))
+                        default=os.environ.get("CASSINO_ADDRESS", "127.0.0.1:50051"))
     parser.add_argument("--token", default=os.environ.get("CASSINO_TOKEN"))
     parser.add_argument("--game", default=os.environ.get("CASSINO_GAME"),
                         help="the game id (informational: the token names it)")
