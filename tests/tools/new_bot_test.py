@@ -2,9 +2,11 @@
 path with a space and a quote), plays its bot against the reference bot
 with its one command, the records verify, and bad requests are refused.
 
-    new_bot_test.py CASSINO_BIN
+    new_bot_test.py CASSINO_BIN EXAMPLE_BOT_BIN
 
-The node kit is skipped without node or sdk/node/node_modules.
+The node kit is skipped without node or sdk/node/node_modules. The C++
+client library's example bot (tools/bots/example_bot.cc) plays under
+`cassino tournament --bot` as it is.
 """
 
 import os
@@ -16,7 +18,7 @@ import tempfile
 import unittest
 
 REPO = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
-CASSINO = sys.argv[1]
+CASSINO, EXAMPLE_BOT = sys.argv[1], sys.argv[2]
 
 
 class NewBotTest(unittest.TestCase):
@@ -62,6 +64,20 @@ class NewBotTest(unittest.TestCase):
                 os.path.join(REPO, "sdk", "node", "node_modules")):
             self.skipTest("node or sdk/node/node_modules is missing")
         self.play("node", "Node_bot")
+
+    def test_cpp_example_bot_plays(self):
+        bot = os.path.join(os.path.dirname(EXAMPLE_BOT), "cassino-bot")
+        played = subprocess.run(
+            [CASSINO, "tournament", "--db", os.path.join(self.tmp, "ex.db"),
+             "--bot", f"example='{EXAMPLE_BOT}'",
+             "--bot", f"greedy='{bot}' --strategy greedy -q",
+             "--games", "2", "--duplicate"],
+            capture_output=True, text=True, timeout=240)
+        self.assertEqual(played.returncode, 0, played.stdout + played.stderr)
+        row = [line for line in played.stdout.splitlines()
+               if re.match(r"^\d+\s+example\s", line)]
+        self.assertEqual(len(row), 1, played.stdout)
+        self.assertEqual(row[0].split()[2:7:4], ["2", "0"], row[0])
 
     def test_refusals(self):
         self.assertEqual(self.new_bot("--lang", "rust",

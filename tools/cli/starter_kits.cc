@@ -165,17 +165,17 @@ absl::StatusOr<std::vector<KitFile>> StarterKit(absl::string_view language,
       {"{run}", command},
       {"{cassino}", ShellQuote(paths.cassino)},
       // (A word for play.sh holding a command for the runner's /bin/sh.)
-      {"{greedy}", ShellQuote(absl::StrCat("greedy=",
-                                           ShellQuote(paths.cassino_bot),
-                                           " --strategy greedy -q"))},
+      {"{greedy}",
+       ShellQuote(absl::StrCat("greedy=", ShellQuote(paths.cassino_bot),
+                               " --strategy greedy -q"))},
       {"{sdk_python}", ShellQuote(sdk)},
       {"{sdk_node}", sdk},
       {"{sdk_readme}", absl::StrCat(sdk, "/README.md")},
       {"{setup}", python ? ": a venv in `.venv`" : ": `npm install`"},
   };
-  fill.emplace_back("{install}", absl::StrReplaceAll(
-                                     python ? kPythonInstall : kNodeInstall,
-                                     fill));
+  fill.emplace_back(
+      "{install}",
+      absl::StrReplaceAll(python ? kPythonInstall : kNodeInstall, fill));
   // (StrReplaceAll replaces in one pass: what {install} brings in is not
   // scanned again, so it is filled in first.)
   auto text = [&fill](absl::string_view t) {
