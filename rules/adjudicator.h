@@ -48,6 +48,7 @@ struct MoveOutcome {
   // pluck: the card plucked this turn (into the mover's pile; not a
   // capture), or invalid.
   Card plucked;
+  friend bool operator==(const MoveOutcome&, const MoveOutcome&) = default;
 };
 
 // pluck: whether `card` may ever be plucked: never a point card ("Point

@@ -129,6 +129,7 @@ struct PlayedMove {
   // Points added to the mover's side total at once by this move
   // (sudden_death: the sweep's points).
   int immediate_points = 0;
+  friend bool operator==(const PlayedMove&, const PlayedMove&) = default;
 };
 
 // initial_pairs=on: the pairs taken from the first table of a round.
@@ -156,6 +157,7 @@ struct RoundResult {
   // in the stock then, which nobody scores.
   bool ended_early = false;
   CardSet unplayed;
+  friend bool operator==(const RoundResult&, const RoundResult&) = default;
 };
 
 enum class GameEndReason {
@@ -183,7 +185,10 @@ struct GameResult {
   // match=deal_rounds ended with equal highest totals: nobody won, nobody
   // lost (winner is -1, reason kDealRounds).
   bool draw = false;
+  friend bool operator==(const GameResult&, const GameResult&) = default;
 };
+
+struct Observation;  // rules/observation.h
 
 class Game {
  public:
@@ -238,6 +243,10 @@ class Game {
   void Abort(std::string detail);
 
  private:
+  // Builds a game from a seat's observation (rules/sampled_game.h).
+  friend absl::StatusOr<Game> SampleGame(const Observation& seen,
+                                         uint64_t seed);
+
   Game() = default;
   void StartRound();
   void DealCards();

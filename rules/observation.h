@@ -25,6 +25,7 @@ struct SidePublic {
   int spades = 0;    // spades among them
   int sweeps = 0;    // sweeps this round
   int total = 0;     // game total before this round
+  friend bool operator==(const SidePublic&, const SidePublic&) = default;
 };
 
 struct Observation {
@@ -50,6 +51,7 @@ struct Observation {
   uint32_t plucked = 0;
   std::vector<RoundResult> rounds;
   std::optional<GameResult> result;
+  friend bool operator==(const Observation&, const Observation&) = default;
 };
 
 // Which moves an observation's `history` holds.
