@@ -12,7 +12,8 @@
 namespace cassino {
 
 CardSet UnseenCards(const Observation& seen) {
-  CardSet shown = seen.hand | seen.table.AllCards() | seen.initial_capture.cards;
+  CardSet shown =
+      seen.hand | seen.table.AllCards() | seen.initial_capture.cards;
   for (const PlayedMove& m : seen.history) {
     if (m.move.kind != MoveKind::kCallOut) shown.insert(m.move.card);
     if (m.move.second.valid()) shown.insert(m.move.second);
@@ -70,9 +71,9 @@ absl::StatusOr<Game> SampleGame(const Observation& seen, uint64_t seed) {
     std::vector<const Build*> values;  // one build per distinct value
     for (const Build& b : seen.table.builds) {
       if (b.controller != s) continue;
-      const bool again = std::any_of(
-          values.begin(), values.end(),
-          [&b](const Build* v) { return v->value == b.value; });
+      const bool again =
+          std::any_of(values.begin(), values.end(),
+                      [&b](const Build* v) { return v->value == b.value; });
       if (!again) values.push_back(&b);
     }
     for (const Build* b : values) {

@@ -5,6 +5,8 @@
 // when the seat is to move, and plays on to the end. Over seeded random
 // games of several rule sets, at every turn, for every seat.
 
+#include "rules/sampled_game.h"
+
 #include <random>
 #include <string>
 #include <vector>
@@ -12,7 +14,6 @@
 #include "gtest/gtest.h"
 #include "rules/game.h"
 #include "rules/observation.h"
-#include "rules/sampled_game.h"
 #include "tests/rules/test_util.h"
 
 namespace cassino {
@@ -40,8 +41,8 @@ TEST_P(SampledGameTest, AgreesWithWhatTheSeatSawAndPlaysOn) {
       for (int seat = 0; seat < rules.players; ++seat) {
         const Observation seen = Observe(*g, seat);
         absl::StatusOr<Game> sampled = SampleGame(seen, rng());
-        ASSERT_TRUE(sampled.ok()) << sampled.status() << " at turn "
-                                  << g->turn();
+        ASSERT_TRUE(sampled.ok())
+            << sampled.status() << " at turn " << g->turn();
         ASSERT_EQ(Observe(*sampled, seat), seen) << "turn " << g->turn();
         // The other hands and the stock hold exactly the unseen cards, as
         // many in each hand as in the real game.
@@ -101,8 +102,8 @@ INSTANTIATE_TEST_SUITE_P(
                       "initial_pairs=on", "draw=on", "pluck=on",
                       "builder_obligation=v2 builds_in_sums=never",
                       "builder_obligation=v3", "face_capture=any",
-                      "multiple_builds=on", "card_values=royal ace_high=on", "dual_ten=on",
-                      "royal", "california"),
+                      "multiple_builds=on", "card_values=royal ace_high=on",
+                      "dual_ten=on", "royal", "california"),
     [](const ::testing::TestParamInfo<std::string>& info) {
       return "rules" + std::to_string(info.index);
     });
