@@ -181,6 +181,10 @@ class Recorder::Impl {
     absl::Status txn;                   // the transaction's own status
     absl::Status storage_fault;  // a write's failure of the storage, if any
     int64_t written = 0;         // writes that succeeded
+    // Without savepoints: a write failed while the transaction was still
+    // open, and it was rolled back; the batch is to be written again with
+    // savepoints, so that the write fails alone.
+    bool redo_with_savepoints = false;
   };
   // One attempt. Without savepoints it stops at the first failing write
   // and rolls the transaction back (`txn` then is that write's error).

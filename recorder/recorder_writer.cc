@@ -248,6 +248,7 @@ Recorder::Impl::BatchOutcome Recorder::Impl::TryBatch(std::deque<Write>& batch,
       // The write's SQL may be half done: nothing of this attempt stays.
       Query(w_.rollback).Run("ROLLBACK").IgnoreError();
       out.txn = s;
+      out.redo_with_savepoints = true;
       return out;
     }
   }
@@ -263,13 +264,10 @@ Recorder::Impl::BatchOutcome Recorder::Impl::TryBatch(std::deque<Write>& batch,
 
 void Recorder::Impl::WriteBatch(std::deque<Write>& batch) {
   BatchOutcome out = TryBatch(batch, /*savepoints=*/false);
-  if (!out.txn.ok() && sqlite3_get_autocommit(writer_) != 0 &&
-      out.written < static_cast<int64_t>(batch.size()) &&
-      !out.results[out.written].ok() &&
-      !IsStorageFault(out.results[out.written])) {
-    // A write of its own failed (not the storage): again, each write alone.
-    out = TryBatch(batch, /*savepoints=*/true);
-  }
+  // A write failed with the transaction still open (for a reason of its
+  // own or of the storage): again, each write alone, as the savepoints
+  // allow the others to commit.
+  if (out.redo_with_savepoints) out = TryBatch(batch, /*savepoints=*/true);
   std::vector<absl::Status>& results = out.results;
   if (out.txn.ok()) {
     for (auto& [id, state] : overlay_) {
