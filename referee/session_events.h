@@ -104,7 +104,8 @@ struct YourTurnEvent {
   int turn = 0;
   Observation observation;
   std::vector<Move> legal_moves;  // in canonical notation order
-  // legal_notations[i] is legal_moves[i].ToString(), made once.
+  // legal_notations[i] is legal_moves[i].ToString(), made once (always as
+  // many as legal_moves: GameSession::YourTurn fills both).
   std::vector<std::string> legal_notations;
   int64_t time_left_ms = 0;
   int64_t bank_left_ms = 0;

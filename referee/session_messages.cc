@@ -51,13 +51,8 @@ void Fill(const YourTurnEvent& e, v1::YourTurn* t) {
   t->set_turn(e.turn);
   ToProto(e.observation, t->mutable_observation());
   t->mutable_legal_moves()->Reserve(static_cast<int>(e.legal_moves.size()));
-  const bool notated = e.legal_notations.size() == e.legal_moves.size();
   for (size_t i = 0; i < e.legal_moves.size(); ++i) {
-    if (notated) {
-      ToProto(e.legal_moves[i], e.legal_notations[i], t->add_legal_moves());
-    } else {
-      ToProto(e.legal_moves[i], t->add_legal_moves());
-    }
+    ToProto(e.legal_moves[i], e.legal_notations[i], t->add_legal_moves());
   }
   t->set_time_left_ms(e.time_left_ms);
   t->set_bank_left_ms(e.bank_left_ms);

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "tools/cli/build_paths.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/starter_kits.h"
 
@@ -31,11 +32,8 @@ struct NewBotOptions {
 KitPaths PathsOf(const NewBotOptions& opt) {
   KitPaths paths;
   paths.sdk_dir = fs::absolute(opt.sdk_dir).lexically_normal().string();
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  paths.cassino = ec ? "cassino" : self.string();
-  const fs::path bot = self.parent_path() / "bots" / "cassino-bot";
-  paths.cassino_bot = !ec && fs::exists(bot) ? bot.string() : "cassino-bot";
+  paths.cassino = ThisProgram();
+  paths.cassino_bot = BesideThisProgram({"bots/cassino-bot"}, "cassino-bot");
   return paths;
 }
 

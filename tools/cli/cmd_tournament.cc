@@ -21,6 +21,7 @@
 #include "recorder/display_text.h"
 #include "rules/deal.h"
 #include "rules/rule_set.h"
+#include "tools/cli/build_paths.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/organiser.h"
 #include "tools/stats/sprt.h"
@@ -178,16 +179,8 @@ int RunSprt(const Options& opt, const tournament::TournamentOptions& t,
 // The referee binary: --referee, else beside this program's build, else PATH.
 std::string FindReferee(const std::string& flag) {
   if (!flag.empty()) return flag;
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    for (const fs::path& candidate :
-         {self.parent_path() / "cassino-referee",
-          self.parent_path().parent_path() / "referee/cassino-referee"}) {
-      if (fs::exists(candidate)) return candidate.string();
-    }
-  }
-  return "cassino-referee";
+  return BesideThisProgram({"cassino-referee", "../referee/cassino-referee"},
+                           "cassino-referee");
 }
 
 // FailedPrecondition when a game labelled t.label is recorded on one of

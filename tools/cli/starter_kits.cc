@@ -112,8 +112,8 @@ A Cassino bot, written by `cassino new-bot --lang {language}`.
   the SDK up{setup}). The games are recorded in `games.db`:
   `cassino replay games.db GAME` shows one move by move, `cassino serve
   games.db` in a browser.
-- Against a referee elsewhere: `{run} --address HOST:PORT --token
-  SEAT_TOKEN` plays one seat; `{run} --lobby --key BOT_KEY` plays every
+- Against a referee elsewhere: `{command} --address HOST:PORT --token
+  SEAT_TOKEN` plays one seat; `{command} --lobby --key BOT_KEY` plays every
   game the referee offers its bot account.
 - In a tournament, as it is: `cassino tournament --bot "{name}={command}"
   --bot ...` from this folder.
@@ -162,7 +162,6 @@ absl::StatusOr<std::vector<KitFile>> StarterKit(absl::string_view language,
       {"{language}", std::string(language)},
       {"{bot}", bot},
       {"{command}", command},
-      {"{run}", command},
       {"{cassino}", ShellQuote(paths.cassino)},
       // (A word for play.sh holding a command for the runner's /bin/sh.)
       {"{greedy}",
