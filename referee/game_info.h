@@ -42,6 +42,9 @@ struct GameInfo {
   int64_t created_us = 0;
   // The time control (unknown when only the database's summary was read).
   std::optional<recorder::TimeControl> clock;
+  // Per seat, from memory only (empty when only the database was read):
+  // whether its bot has shown up (game_session.h).
+  std::vector<bool> shown_up;
 };
 
 }  // namespace cassino::service
