@@ -223,6 +223,13 @@ class Recorder {
   void InsertTournament(const TournamentRow& tournament,
                         const std::vector<TournamentGameRow>& games,
                         DoneCallback done);
+  // More of an existing tournament's schedule (rows not written yet):
+  // InsertTournament may write a long schedule's first rows only and the
+  // rest in later writes, so that no one transaction holds up the games'
+  // moves. AlreadyExists for a row already written.
+  void InsertTournamentGames(const std::string& tournament,
+                             const std::vector<TournamentGameRow>& games,
+                             DoneCallback done);
   // The game id of a scheduled game (written before the game is created);
   // NotFound if there is no such scheduled game.
   void SetTournamentGame(const std::string& tournament, int index,

@@ -100,6 +100,9 @@ class Recorder::Impl {
   struct TournamentWrite {
     TournamentRow tournament;
     std::vector<TournamentGameRow> games;
+    // Only more of the schedule of an existing tournament (only its name
+    // is read from `tournament`).
+    bool more_games = false;
   };
   struct TournamentGameWrite {
     std::string tournament;

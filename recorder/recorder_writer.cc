@@ -763,7 +763,7 @@ absl::Status Recorder::Impl::DoWrite(const TournamentWrite& w) {
   const TournamentRow& t = w.tournament;
   if (t.name.empty())
     return absl::InvalidArgumentError("empty tournament name");
-  {
+  if (!w.more_games) {
     Query q(w_.label_used);
     q.Bind(1, t.name);
     const int rc = q.Step();
@@ -775,7 +775,7 @@ absl::Status Recorder::Impl::DoWrite(const TournamentWrite& w) {
     }
     if (rc != SQLITE_DONE) return SqlError(writer_, rc, "reading labels");
   }
-  {
+  if (!w.more_games) {
     Query q(w_.insert_tournament);
     q.Bind(1, t.name)
         .Bind(2, Json(t.participants).dump())
