@@ -512,7 +512,11 @@ absl::Status Recorder::Impl::CheckGameIsNew(const std::string& game_id) {
 
 absl::Status Recorder::Impl::CheckNewGame(const GameHeader& h) {
   bool scheduled = false;
-  if (!h.label.empty()) {
+  if (absl::Status s = CheckLadderGame(h.label, h.game_id, &scheduled);
+      !s.ok()) {
+    return s;
+  }
+  if (!h.label.empty() && !scheduled) {
     Query t(w_.tournament_exists);
     t.Bind(1, h.label);
     int rc = t.Step();
@@ -774,6 +778,13 @@ absl::Status Recorder::Impl::DoWrite(const TournamentWrite& w) {
                        "label"));
     }
     if (rc != SQLITE_DONE) return SqlError(writer_, rc, "reading labels");
+    bool ladder = false;
+    if (absl::Status s = CheckLadderGame(t.name, "", &ladder); !ladder) {
+      if (!s.ok()) return s;
+    } else {
+      return absl::AlreadyExistsError(
+          absl::StrCat("'", t.name, "' is the name of a ladder"));
+    }
   }
   if (!w.more_games) {
     Query q(w_.insert_tournament);
