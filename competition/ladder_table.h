@@ -133,8 +133,8 @@ class LadderTable {
   // state_ = settled_ followed by every kept game in order.
   void Refold();
 
-  const RatingModel model_;
-  const bool keep_history_;
+  RatingModel model_;
+  bool keep_history_;
   State settled_;
   std::optional<Key> settled_key_;     // the last game folded into settled_
   std::map<Key, LadderGame> pending_;  // games after settled_key_

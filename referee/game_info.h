@@ -23,6 +23,9 @@ struct GameOutcome {
   std::vector<int> totals;
   int forfeiting_seat = -1;
   std::string detail;
+  // The forfeit's reason word ("time", "illegal", "absent", "organiser"),
+  // when the game ended by a forfeit in this process; else empty.
+  std::string forfeit_reason{};
 };
 
 struct GameInfo {

@@ -443,6 +443,7 @@ void GameSession::ForfeitLocked(int seat, const std::string& reason,
                                 const std::string& detail,
                                 std::function<void(const absl::Status&)> then) {
   game_.Forfeit(seat, detail);
+  forfeit_reason_ = reason;
   deadline_.reset();
   std::vector<PendingEvent> events;
   events.push_back(
@@ -953,7 +954,8 @@ GameInfo GameSession::InfoLocked() const {
     const GameResult& r = *game_.result();
     info.outcome =
         GameOutcome{r.winner, std::string(GameEndReasonName(r.reason)),
-                    r.totals, r.forfeiting_seat, r.detail};
+                    r.totals, r.forfeiting_seat,
+                    r.detail, forfeit_reason_};
     info.seed = RevealableSeed();
   }
   info.seed_commitment = header_.commitment;

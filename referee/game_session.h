@@ -347,6 +347,8 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
     TurnReply reply;
   };
   std::vector<std::vector<TurnWaiter>> turn_waiters_ ABSL_GUARDED_BY(mu_);
+  // The reason word of the forfeit that ended the game here, if any.
+  std::string forfeit_reason_ ABSL_GUARDED_BY(mu_);
   // Per seat: whether its bot has shown up (see the file comment).
   std::vector<bool> shown_up_ ABSL_GUARDED_BY(mu_);
   uint64_t next_waiter_id_ ABSL_GUARDED_BY(mu_) = 1;

@@ -124,8 +124,8 @@ absl::Status Scheduler::Load() {
     }
   }
   AbortUnstarted();
-  registry_->lobby().SetListener([this] { Kick(); });
-  registry_->SetLabelGuard(
+  registry_->lobby().AddListener([this] { Kick(); });
+  registry_->AddLabelGuard(
       [this](const std::string& label) { return CheckLabel(label); });
   Kick();
   return absl::OkStatus();

@@ -349,7 +349,7 @@ TEST(TournamentApiTest, ValidationErrorsNameTheField) {
                                      req, &resp);
   };
   for (const bool guard : {true, false}) {
-    if (!guard) referee.server().registry().SetLabelGuard(nullptr);
+    if (!guard) referee.server().registry().ClearLabelGuards();
     s = create_labelled();
     EXPECT_EQ(s.error_code(), StatusCode::FAILED_PRECONDITION) << guard;
     EXPECT_NE(s.error_message().find("is the name of a tournament"),

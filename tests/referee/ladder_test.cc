@@ -1,0 +1,588 @@
+// Ladders on the referee (docs/ladder.md): the organiser's calls and their
+// refusals, bots joining from the lobby and rated, versions, probation,
+// duplicate pairs, a restart, and the leaderboard against `cassino stats
+// --ladder` and `cassino verify` over the same database.
+
+#include "tools/stats/ladder.h"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "recorder/recorder.h"
+#include "tests/referee/lobby_client.h"
+#include "tests/referee/test_referee.h"
+#include "tools/verify/verifier.h"
+
+namespace cassino::testing {
+namespace {
+
+using ::grpc::StatusCode;
+
+v1::LadderSpec Spec(const std::string& name) {
+  v1::LadderSpec spec;
+  spec.set_name(name);
+  spec.mutable_clock()->set_per_move_ms(3000);
+  return spec;
+}
+
+grpc::Status CreateLadder(TestReferee& referee, const v1::LadderSpec& spec,
+                          v1::LadderInfo* out = nullptr) {
+  v1::CreateLadderRequest req;
+  *req.mutable_spec() = spec;
+  v1::CreateLadderResponse resp;
+  grpc::Status s = referee.stub().CreateLadder(
+      TestReferee::Context(kAdminToken).get(), req, &resp);
+  if (out != nullptr) *out = resp.ladder();
+  return s;
+}
+
+v1::LadderInfo GetLadder(TestReferee& referee, const std::string& name) {
+  v1::GetLadderRequest req;
+  req.set_name(name);
+  v1::GetLadderResponse resp;
+  grpc::Status s = referee.stub().GetLadder(
+      TestReferee::Context(kAdminToken).get(), req, &resp);
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  return resp.ladder();
+}
+
+// Every row of the leaderboard, page by page (`page_size` each), with no
+// token at all: the leaderboard is public.
+std::vector<v1::LeaderboardEntry> Leaderboard(TestReferee& referee,
+                                              const std::string& name,
+                                              bool all_versions = false,
+                                              int page_size = 0) {
+  std::vector<v1::LeaderboardEntry> rows;
+  v1::GetLeaderboardRequest req;
+  req.set_ladder(name);
+  req.set_all_versions(all_versions);
+  req.set_page_size(page_size);
+  do {
+    v1::GetLeaderboardResponse resp;
+    grpc::Status s = referee.stub().GetLeaderboard(
+        TestReferee::Context("").get(), req, &resp);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    if (!s.ok()) break;
+    rows.insert(rows.end(), resp.entries().begin(), resp.entries().end());
+    req.set_page_token(resp.next_page_token());
+  } while (!req.page_token().empty());
+  return rows;
+}
+
+grpc::Status SetStatus(TestReferee& referee, const std::string& name,
+                       const std::string& what) {
+  auto ctx = TestReferee::Context(kAdminToken);
+  if (what == "pause") {
+    v1::PauseLadderRequest req;
+    req.set_name(name);
+    req.set_reason("maintenance");
+    v1::PauseLadderResponse resp;
+    return referee.stub().PauseLadder(ctx.get(), req, &resp);
+  }
+  if (what == "resume") {
+    v1::ResumeLadderRequest req;
+    req.set_name(name);
+    v1::ResumeLadderResponse resp;
+    return referee.stub().ResumeLadder(ctx.get(), req, &resp);
+  }
+  v1::CloseLadderRequest req;
+  req.set_name(name);
+  req.set_reason("season over");
+  v1::CloseLadderResponse resp;
+  return referee.stub().CloseLadder(ctx.get(), req, &resp);
+}
+
+// Waits (at most 60 s) until `done` holds for the ladder.
+v1::LadderInfo WaitFor(TestReferee& referee, const std::string& name,
+                       const std::function<bool(const v1::LadderInfo&)>& done) {
+  const auto until =
+      std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  v1::LadderInfo info;
+  while (std::chrono::steady_clock::now() < until) {
+    info = GetLadder(referee, name);
+    if (done(info)) return info;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ADD_FAILURE() << "ladder " << name
+                << " did not get there: " << info.ShortDebugString();
+  return info;
+}
+
+// Pauses the ladder and waits until none of its games runs.
+void Settle(TestReferee& referee, const std::string& name) {
+  ASSERT_TRUE(SetStatus(referee, name, "pause").ok());
+  WaitFor(referee, name,
+          [](const v1::LadderInfo& l) { return l.games_running() == 0; });
+}
+
+// The leaderboard equals `cassino stats --ladder` over the same database,
+// row by row and bit by bit; and every game verifies.
+void ExpectStatsAgreeAndVerify(TestReferee& referee,
+                               const std::filesystem::path& db,
+                               const std::string& name) {
+  for (const bool all : {false, true}) {
+    const std::vector<v1::LeaderboardEntry> board =
+        Leaderboard(referee, name, all);
+    stats::LadderOptions options;
+    options.all_versions = all;
+    absl::StatusOr<stats::LadderStats> st =
+        stats::ReadLadder({db.string()}, name, options);
+    ASSERT_TRUE(st.ok()) << st.status();
+    EXPECT_EQ(st->games_rated, GetLadder(referee, name).games_rated());
+    ASSERT_EQ(st->leaderboard.size(), board.size());
+    for (size_t i = 0; i < board.size(); ++i) {
+      const competition::Standing& s = st->leaderboard[i];
+      EXPECT_EQ(s.rank, board[i].rank());
+      EXPECT_EQ(s.bot, board[i].bot());
+      EXPECT_EQ(s.rating.mu, board[i].mu()) << s.bot;  // exactly
+      EXPECT_EQ(s.rating.sigma, board[i].sigma()) << s.bot;
+      EXPECT_EQ(s.conservative, board[i].conservative()) << s.bot;
+      EXPECT_EQ(s.games, board[i].games()) << s.bot;
+      EXPECT_EQ(s.wins, board[i].wins()) << s.bot;
+      EXPECT_EQ(s.losses, board[i].losses()) << s.bot;
+      EXPECT_EQ(s.draws, board[i].draws()) << s.bot;
+      EXPECT_EQ(s.current, board[i].current()) << s.bot;
+    }
+  }
+  verify::VerifyOptions options;
+  options.threads = 1;
+  absl::StatusOr<verify::VerifyReport> report =
+      verify::VerifyDatabase(db.string(), options);
+  ASSERT_TRUE(report.ok()) << report.status();
+  for (const verify::Failure& f : report->failures) {
+    ADD_FAILURE() << f.ToString();
+  }
+  EXPECT_EQ(report->ok, report->games);
+}
+
+// The ladder's games as the record lists them.
+std::vector<recorder::GameSummary> LadderGames(TestReferee& referee,
+                                               const std::string& name) {
+  recorder::ListFilter filter;
+  filter.label = name;
+  absl::StatusOr<std::vector<recorder::GameSummary>> list =
+      referee.server().recorder().List(filter);
+  EXPECT_TRUE(list.ok()) << list.status();
+  return list.ok() ? *list : std::vector<recorder::GameSummary>();
+}
+
+// ---------------------------------------------------------------------------
+// The API.
+
+TEST(LadderApiTest, CreateChecksTheSpecAndReservesTheName) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "l.db");
+  v1::LadderSpec bad = Spec("no spaces");
+  grpc::Status s = CreateLadder(referee, bad);
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("spec.name"), std::string::npos);
+  bad = Spec("dup4");
+  bad.set_rules("standard players=4 partnerships=on");
+  bad.set_duplicate(true);
+  s = CreateLadder(referee, bad);
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("spec.duplicate"), std::string::npos);
+  bad = Spec("slow");
+  bad.mutable_settings()->set_period_ms(5);
+  s = CreateLadder(referee, bad);
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message(),
+            "spec.settings.period_ms must be 60000 to 604800000 (0 means "
+            "3600000); 5 given");
+
+  v1::LadderInfo made;
+  ASSERT_TRUE(CreateLadder(referee, Spec("season"), &made).ok());
+  EXPECT_EQ(made.status(), v1::LADDER_STATUS_OPEN);
+  // Defaults filled in.
+  EXPECT_EQ(made.spec().settings().max_concurrent_games(), 16);
+  EXPECT_EQ(made.spec().settings().period_ms(), 3600000);
+  EXPECT_EQ(made.spec().settings().probation_faults(), 3);
+  EXPECT_EQ(made.spec().clock().bank_ms(), 30000);
+  s = CreateLadder(referee, Spec("season"));
+  EXPECT_EQ(s.error_code(), StatusCode::ALREADY_EXISTS);
+  EXPECT_EQ(ReasonOf(s), "LADDER_EXISTS");
+
+  // A tournament may not take the name, nor a ladder a tournament's.
+  Register(referee, "a");
+  Register(referee, "b");
+  {
+    v1::CreateTournamentRequest req;
+    req.mutable_spec()->set_name("season");
+    req.mutable_spec()->add_participants("a");
+    req.mutable_spec()->add_participants("b");
+    v1::CreateTournamentResponse resp;
+    s = referee.stub().CreateTournament(TestReferee::Context(kAdminToken).get(),
+                                        req, &resp);
+    EXPECT_EQ(s.error_code(), StatusCode::ALREADY_EXISTS) << s.error_message();
+    req.mutable_spec()->set_name("cup");
+    ASSERT_TRUE(referee.stub()
+                    .CreateTournament(TestReferee::Context(kAdminToken).get(),
+                                      req, &resp)
+                    .ok());
+    s = CreateLadder(referee, Spec("cup"));
+    EXPECT_EQ(s.error_code(), StatusCode::ALREADY_EXISTS) << s.error_message();
+  }
+  // An organiser's game may not carry the ladder's name: refused by the
+  // ladders' check, and by the recorder's were that one passed.
+  auto create_labelled = [&] {
+    v1::CreateGameRequest req;
+    req.add_seats()->set_bot_name("p");
+    req.add_seats()->set_bot_name("q");
+    req.set_label("season");
+    v1::CreateGameResponse resp;
+    return referee.stub().CreateGame(TestReferee::Context(kAdminToken).get(),
+                                     req, &resp);
+  };
+  for (const bool guard : {true, false}) {
+    if (!guard) referee.server().registry().ClearLabelGuards();
+    s = create_labelled();
+    EXPECT_EQ(s.error_code(), StatusCode::FAILED_PRECONDITION) << guard;
+    EXPECT_NE(s.error_message().find("is the name of a ladder"),
+              std::string::npos)
+        << s.error_message();
+  }
+  // Organiser calls need the admin token; the leaderboard does not.
+  {
+    v1::GetLadderRequest req;
+    req.set_name("season");
+    v1::GetLadderResponse resp;
+    EXPECT_EQ(referee.stub()
+                  .GetLadder(TestReferee::Context("").get(), req, &resp)
+                  .error_code(),
+              StatusCode::UNAUTHENTICATED);
+    req.set_name("nope");
+    s = referee.stub().GetLadder(TestReferee::Context(kAdminToken).get(), req,
+                                 &resp);
+    EXPECT_EQ(s.error_code(), StatusCode::NOT_FOUND);
+    EXPECT_EQ(ReasonOf(s), "LADDER_NOT_FOUND");
+  }
+  EXPECT_TRUE(Leaderboard(referee, "season").empty());
+}
+
+TEST(LadderApiTest, PauseResumeCloseAndWhoMayJoin) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "l.db");
+  const std::string key = Register(referee, "joiner");
+  ASSERT_TRUE(CreateLadder(referee, Spec("l")).ok());
+  EXPECT_TRUE(SetStatus(referee, "l", "pause").ok());
+  EXPECT_EQ(GetLadder(referee, "l").status(), v1::LADDER_STATUS_PAUSED);
+  EXPECT_EQ(GetLadder(referee, "l").reason(), "maintenance");
+  grpc::Status s = SetStatus(referee, "l", "pause");
+  EXPECT_EQ(s.error_code(), StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(ReasonOf(s), "LADDER_CLOSED");
+  {
+    // A bot joining a paused ladder is told so.
+    LobbyStream lobby(referee.stub(), key, 1, 5000, "l", "v1");
+    v1::LobbyResponse msg;
+    ASSERT_TRUE(lobby.Read(&msg));
+    EXPECT_TRUE(msg.has_welcome());
+    ASSERT_TRUE(lobby.Read(&msg));
+    ASSERT_TRUE(msg.has_ladder());
+    EXPECT_EQ(msg.ladder().state(), v1::LadderNotice::STATE_PAUSED);
+    EXPECT_EQ(msg.ladder().reason(), "maintenance");
+    // Resumed: told at once.
+    EXPECT_TRUE(SetStatus(referee, "l", "resume").ok());
+    ASSERT_TRUE(lobby.Read(&msg));
+    ASSERT_TRUE(msg.has_ladder());
+    EXPECT_EQ(msg.ladder().state(), v1::LadderNotice::STATE_ACTIVE);
+    EXPECT_EQ(GetBot(referee, "joiner").ladder(), "l");
+    EXPECT_EQ(GetBot(referee, "joiner").version(), "v1");
+  }
+  EXPECT_TRUE(SetStatus(referee, "l", "close").ok());
+  s = SetStatus(referee, "l", "resume");
+  EXPECT_EQ(s.error_code(), StatusCode::FAILED_PRECONDITION);
+  auto lobby_status = [&](const std::string& ladder,
+                          const std::string& version) {
+    LobbyStream lobby(referee.stub(), key, 1, 5000, ladder, version);
+    v1::LobbyResponse msg;
+    while (lobby.Read(&msg)) {
+    }
+    return lobby.Finish();
+  };
+  s = lobby_status("l", "v1");
+  EXPECT_EQ(s.error_code(), StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(ReasonOf(s), "LADDER_CLOSED");
+  s = lobby_status("nope", "v1");
+  EXPECT_EQ(s.error_code(), StatusCode::NOT_FOUND);
+  EXPECT_EQ(ReasonOf(s), "LADDER_NOT_FOUND");
+  ASSERT_TRUE(CreateLadder(referee, Spec("m")).ok());
+  s = lobby_status("m", "v 1");
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("version"), std::string::npos);
+  s = lobby_status("", "v1");
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("ladder"), std::string::npos);
+}
+
+// ---------------------------------------------------------------------------
+// Play.
+
+// Three bots in the lobby are matched, rated, and nothing else: no bot
+// plays itself; the leaderboard pages the same as in one page; stats
+// --ladder agrees to the bit; every record verifies.
+TEST(LadderPlayTest, BotsInTheLobbyArePlayedAndRated) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "l.db");
+  std::vector<std::unique_ptr<LobbyBot>> bots;
+  ASSERT_TRUE(CreateLadder(referee, Spec("play")).ok());
+  for (const char* name : {"ann", "bob", "cat"}) {
+    bots.push_back(std::make_unique<LobbyBot>(
+        referee.stub(), Register(referee, name), 2, nullptr, "play", "v1"));
+  }
+  WaitFor(referee, "play",
+          [](const v1::LadderInfo& l) { return l.games_rated() >= 12; });
+  Settle(referee, "play");
+  for (const auto& game : LadderGames(referee, "play")) {
+    ASSERT_EQ(game.accounts.size(), 2u);
+    EXPECT_NE(game.accounts[0], game.accounts[1]);
+    for (size_t seat = 0; seat < 2; ++seat) {
+      EXPECT_EQ(game.bots[seat], game.accounts[seat] + "@v1");
+    }
+  }
+  const std::vector<v1::LeaderboardEntry> board = Leaderboard(referee, "play");
+  ASSERT_EQ(board.size(), 3u);
+  int games = 0;
+  for (const auto& e : board) {
+    games += e.games();
+    EXPECT_EQ(e.games(), e.wins() + e.losses() + e.draws());
+    EXPECT_TRUE(e.connected());
+    EXPECT_TRUE(e.current());
+    EXPECT_EQ(e.conservative(), e.mu() - 3 * e.sigma());
+  }
+  EXPECT_EQ(games, 2 * GetLadder(referee, "play").games_rated());
+  const std::vector<v1::LeaderboardEntry> paged =
+      Leaderboard(referee, "play", false, 1);
+  ASSERT_EQ(paged.size(), board.size());
+  for (size_t i = 0; i < board.size(); ++i) {
+    EXPECT_EQ(paged[i].bot(), board[i].bot());
+    EXPECT_EQ(paged[i].rank(), static_cast<int>(i) + 1);
+  }
+  for (const auto& bot : bots) {
+    ASSERT_FALSE(bot->notices().empty());
+    EXPECT_EQ(bot->notices()[0].state(), v1::LadderNotice::STATE_ACTIVE);
+  }
+  ExpectStatsAgreeAndVerify(referee, dir / "l.db", "play");
+  for (auto& bot : bots) bot->Stop();
+}
+
+// A bot that publishes a new version is rated afresh; the old version's
+// rating and games are kept and listed with every version.
+TEST(LadderPlayTest, ANewVersionStartsFromScratchAndTheOldIsKept) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "l.db");
+  ASSERT_TRUE(CreateLadder(referee, Spec("ver")).ok());
+  const std::string key = Register(referee, "dev");
+  auto other = std::make_unique<LobbyBot>(
+      referee.stub(), Register(referee, "ref"), 2, nullptr, "ver", "1");
+  auto dev = std::make_unique<LobbyBot>(referee.stub(), key, 2, nullptr, "ver",
+                                        "alpha");
+  WaitFor(referee, "ver",
+          [](const v1::LadderInfo& l) { return l.games_rated() >= 4; });
+  dev.reset();  // the author stops it and starts the new version
+  const int64_t before = GetLadder(referee, "ver").games_rated();
+  dev = std::make_unique<LobbyBot>(referee.stub(), key, 2, nullptr, "ver",
+                                   "beta");
+  WaitFor(referee, "ver", [&](const v1::LadderInfo& l) {
+    return l.games_rated() >= before + 4 && l.versions() == 3;
+  });
+  Settle(referee, "ver");
+  const auto current = Leaderboard(referee, "ver");
+  ASSERT_EQ(current.size(), 2u);
+  std::set<std::string> names;
+  for (const auto& e : current) names.insert(e.bot());
+  EXPECT_EQ(names, (std::set<std::string>{"dev@beta", "ref@1"}));
+  const auto all = Leaderboard(referee, "ver", true);
+  ASSERT_EQ(all.size(), 3u);
+  for (const auto& e : all) {
+    EXPECT_EQ(e.current(), e.bot() != "dev@alpha") << e.bot();
+    if (e.bot() == "dev@alpha") {
+      EXPECT_GE(e.games(), 4);
+    }
+  }
+  ExpectStatsAgreeAndVerify(referee, dir / "l.db", "ver");
+}
+
+// --max-ladder-versions bounds the versions (rows, rated bots) one account
+// can make the referee hold in a ladder.
+TEST(LadderPlayTest, TheVersionsOfAnAccountAreBounded) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "l.db", [](service::ServerOptions& o) {
+    o.ladders.max_versions_per_account = 2;
+  });
+  ASSERT_TRUE(CreateLadder(referee, Spec("bound")).ok());
+  const std::string key = Register(referee, "many");
+  for (const char* version : {"1", "2"}) {
+    LobbyStream lobby(referee.stub(), key, 1, 5000, "bound", version);
+    v1::LobbyResponse msg;
+    ASSERT_TRUE(lobby.Read(&msg));
+    // Joined: the version is recorded by the next pass.
+    WaitFor(referee, "bound", [&](const v1::LadderInfo& l) {
+      return l.versions() == std::atoi(version);
+    });
+  }
+  LobbyStream third(referee.stub(), key, 1, 5000, "bound", "3");
+  v1::LobbyResponse msg;
+  while (third.Read(&msg)) {
+  }
+  const grpc::Status s = third.Finish();
+  EXPECT_EQ(s.error_code(), StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(ReasonOf(s), "LIMIT_REACHED");
+  // A known version still joins.
+  LobbyStream again(referee.stub(), key, 1, 5000, "bound", "1");
+  ASSERT_TRUE(again.Read(&msg));
+  EXPECT_TRUE(msg.has_welcome());
+}
+
+// A bot that takes its offers but never opens its seats forfeits them
+// (its opponents were there) and, after probation_faults games in a row,
+// is put on probation: told why on its lobby stream, shown in the
+// leaderboard, offered no game until it is back (a new stream) after the
+// probation's time.
+TEST(LadderPlayTest, ABotThatNeverComesToItsSeatsIsPutOnProbation) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "l.db");
+  v1::LadderSpec spec = Spec("health");
+  spec.mutable_clock()->set_per_move_ms(400);
+  spec.mutable_clock()->set_bank_ms(0);
+  spec.mutable_settings()->set_probation_faults(2);
+  spec.mutable_settings()->set_probation_ms(1500);
+  ASSERT_TRUE(CreateLadder(referee, spec).ok());
+  auto good = std::make_unique<LobbyBot>(
+      referee.stub(), Register(referee, "good"), 2, nullptr, "health", "1");
+  const std::string ghost_key = Register(referee, "ghost");
+  auto ghost = std::make_unique<LobbyStream>(referee.stub(), ghost_key, 2,
+                                             60000, "health", "1");
+  // The ghost reads its lobby, and never plays.
+  v1::LadderNotice probation;
+  int offers = 0;
+  v1::LobbyResponse msg;
+  while (ghost->Read(&msg)) {
+    if (msg.has_offer()) ++offers;
+    if (msg.has_ladder() &&
+        msg.ladder().state() == v1::LadderNotice::STATE_PROBATION) {
+      probation = msg.ladder();
+      break;
+    }
+  }
+  EXPECT_GE(offers, 2);
+  EXPECT_NE(probation.reason().find("2 games in a row ended by its fault"),
+            std::string::npos)
+      << probation.reason();
+  EXPECT_NE(probation.reason().find("never connected to game"),
+            std::string::npos)
+      << probation.reason();
+  EXPECT_GT(probation.until_unix_ms(), 0);
+  const auto board = Leaderboard(referee, "health");
+  bool shown = false;
+  for (const auto& e : board) {
+    if (e.account() != "ghost") continue;
+    shown = true;
+    EXPECT_TRUE(e.on_probation());
+    EXPECT_EQ(e.probation_reason(), probation.reason());
+    EXPECT_EQ(e.losses(), e.games());  // it forfeited each
+  }
+  EXPECT_TRUE(shown);
+  EXPECT_EQ(GetLadder(referee, "health").on_probation(), 1);
+  // No offer while on probation (its pending games end, none is added).
+  ghost->Cancel();
+  ghost.reset();
+  std::this_thread::sleep_for(std::chrono::milliseconds(2000));
+  // Back after the probation: released (ACTIVE), and offered games again.
+  LobbyStream back(referee.stub(), ghost_key, 1, 60000, "health", "1");
+  bool active = false, offered = false;
+  while (!(active && offered) && back.Read(&msg)) {
+    active |= msg.has_ladder() &&
+              msg.ladder().state() == v1::LadderNotice::STATE_ACTIVE;
+    offered |= msg.has_offer() && !msg.offer().reoffer();
+  }
+  EXPECT_TRUE(active);
+  EXPECT_TRUE(offered);
+  EXPECT_EQ(GetLadder(referee, "health").on_probation(), 0);
+}
+
+// Duplicate: a match is two games dealt from one seed with the seats
+// swapped, the second created after the first has ended; stats and the
+// leaderboard agree.
+TEST(LadderPlayTest, DuplicatePairsShareADealWithTheSeatsSwapped) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "l.db");
+  v1::LadderSpec spec = Spec("dup");
+  spec.set_duplicate(true);
+  ASSERT_TRUE(CreateLadder(referee, spec).ok());
+  LobbyBot x(referee.stub(), Register(referee, "x"), 2, nullptr, "dup", "1");
+  LobbyBot y(referee.stub(), Register(referee, "y"), 2, nullptr, "dup", "1");
+  WaitFor(referee, "dup",
+          [](const v1::LadderInfo& l) { return l.games_rated() >= 6; });
+  Settle(referee, "dup");
+  std::map<std::string, std::vector<recorder::GameSummary>> by_deal;
+  for (const auto& g : LadderGames(referee, "dup")) {
+    absl::StatusOr<recorder::GameRecord> r =
+        referee.server().recorder().Load(g.game_id);
+    ASSERT_TRUE(r.ok());
+    by_deal[r->header.commitment].push_back(g);
+  }
+  int pairs = 0;
+  for (auto& [commitment, games] : by_deal) {
+    ASSERT_LE(games.size(), 2u) << commitment;
+    if (games.size() < 2) continue;  // a pair whose second was not due yet
+    ++pairs;
+    std::sort(games.begin(), games.end(), [](const auto& a, const auto& b) {
+      return a.created_us < b.created_us;
+    });
+    EXPECT_EQ(games[0].bots[0], games[1].bots[1]);
+    EXPECT_EQ(games[0].bots[1], games[1].bots[0]);
+    // One after the other.
+    EXPECT_GE(games[1].created_us, games[0].finished_us);
+  }
+  EXPECT_GE(pairs, 3);
+  ExpectStatsAgreeAndVerify(referee, dir / "l.db", "dup");
+  x.Stop();
+  y.Stop();
+}
+
+// A restart rebuilds the ladder from the records: the same leaderboard to
+// the bit, the same status, and matchmaking going on.
+TEST(LadderPlayTest, ARestartRebuildsTheSameLeaderboard) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "l.db");
+  ASSERT_TRUE(CreateLadder(referee, Spec("again")).ok());
+  const std::string ka = Register(referee, "a"), kb = Register(referee, "b");
+  {
+    LobbyBot a(referee.stub(), ka, 2, nullptr, "again", "1");
+    LobbyBot b(referee.stub(), kb, 2, nullptr, "again", "1");
+    WaitFor(referee, "again",
+            [](const v1::LadderInfo& l) { return l.games_rated() >= 6; });
+    Settle(referee, "again");
+  }
+  const auto before = Leaderboard(referee, "again", true);
+  const int64_t rated = GetLadder(referee, "again").games_rated();
+  referee.Restart();
+  EXPECT_EQ(GetLadder(referee, "again").status(), v1::LADDER_STATUS_PAUSED);
+  EXPECT_EQ(GetLadder(referee, "again").games_rated(), rated);
+  const auto after = Leaderboard(referee, "again", true);
+  ASSERT_EQ(after.size(), before.size());
+  for (size_t i = 0; i < before.size(); ++i) {
+    EXPECT_EQ(after[i].bot(), before[i].bot());
+    EXPECT_EQ(after[i].mu(), before[i].mu());
+    EXPECT_EQ(after[i].sigma(), before[i].sigma());
+    EXPECT_EQ(after[i].games(), before[i].games());
+  }
+  ASSERT_TRUE(SetStatus(referee, "again", "resume").ok());
+  LobbyBot a(referee.stub(), ka, 2, nullptr, "again", "1");
+  LobbyBot b(referee.stub(), kb, 2, nullptr, "again", "1");
+  WaitFor(referee, "again", [&](const v1::LadderInfo& l) {
+    return l.games_rated() >= rated + 2;
+  });
+  Settle(referee, "again");
+  ExpectStatsAgreeAndVerify(referee, dir / "l.db", "again");
+}
+
+}  // namespace
+}  // namespace cassino::testing
