@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "tools/viewer/assets.h"
 #include "tools/viewer/game_view.h"
+#include "tools/viewer/ladder_view.h"
 #include "tools/viewer/page.h"
 
 namespace cassino::viewer {
@@ -99,6 +100,8 @@ absl::StatusOr<std::unique_ptr<ViewerServer>> ViewerServer::Start(
   s.Get("/live", page);
   s.Get(R"(/game/[^/]+)", page);
   s.Get(R"(/tournament/[^/]+)", page);
+  s.Get("/ladders", page);  // (ladder_view.h, assets/ladder.js)
+  s.Get(R"(/ladder/[^/]+)", page);
   s.Get(R"(/assets/([A-Za-z0-9_.-]+))",
         [](const httplib::Request& req, httplib::Response& res) {
           const Asset* a = FindAsset(req.matches[1].str());
@@ -133,6 +136,13 @@ absl::StatusOr<std::unique_ptr<ViewerServer>> ViewerServer::Start(
   s.Get(R"(/api/tournaments/([^/]+))",
         [v](const httplib::Request& req, httplib::Response& res) {
           Send(res, v->TournamentJson(req.matches[1].str()));
+        });
+  s.Get("/api/ladders", [v](const httplib::Request&, httplib::Response& res) {
+    Send(res, LaddersJson(v->paths()));
+  });
+  s.Get(R"(/api/ladders/([^/]+))",
+        [v](const httplib::Request& req, httplib::Response& res) {
+          Send(res, LadderJson(v->paths(), req.matches[1].str()));
         });
   s.set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (res.body.empty()) {

@@ -2,7 +2,8 @@
 // `cassino replay --format html`). Dependency-free. It draws every page from
 // the JSON endpoints (docs/viewer.md) with DOM calls only: text from the
 // records (bot names, labels, moves) is always set as text, never parsed as
-// markup. Routes: / (home), /live, /game/ID, /tournament/NAME; a page with
+// markup. Routes: / (home), /live, /game/ID, /tournament/NAME, and the
+// pages of window.cassinoPages (ladder.js: /ladders, /ladder/NAME); a page with
 // an embedded #game-data element shows that one game and uses no network.
 'use strict';
 (() => {
@@ -401,7 +402,7 @@
   }
 
   function nav() {
-    return h('nav', null, h('a', {href: '/', class: 'brand'}, '\u2660 Cassino'), h('a', {href: '/'}, 'Games'), h('a', {href: '/live'}, 'Live'));
+    return h('nav', null, h('a', {href: '/', class: 'brand'}, '\u2660 Cassino'), h('a', {href: '/'}, 'Games'), h('a', {href: '/live'}, 'Live'), h('a', {href: '/ladders'}, 'Ladders'));
   }
 
   async function homePage() {
@@ -544,6 +545,15 @@
     return;
   }
   const path = location.pathname;
+  // Pages in files of their own (ladder.js) register in window.cassinoPages
+  // and draw with these helpers.
+  for (const page of window.cassinoPages || []) {
+    const found = path.match(page.pattern);
+    if (found) {
+      page.render({app, h, s, add, clear, getJson, date, nav, gameHref, rulesShort}, found);
+      return;
+    }
+  }
   let m;
   if ((m = path.match(/^\/game\/([^/]+)$/))) {
     const main = h('main');
