@@ -13,29 +13,37 @@ MatchHistory::Pair MatchHistory::PairOf(const std::string& a,
 }
 
 void MatchHistory::Started(int64_t at_us,
-                           const std::vector<std::string>& accounts) {
-  started_.emplace_back(at_us, accounts);
-  for (size_t i = 0; i < accounts.size(); ++i) {
-    ++bot_games_[accounts[i]];
-    int64_t& last = last_started_[accounts[i]];
+                           const std::vector<std::string>& accounts,
+                           const std::vector<std::string>& bots) {
+  Start start{at_us, accounts, bots.empty() ? accounts : bots};
+  for (const std::string& a : start.accounts) {
+    ++bot_games_[a];
+    int64_t& last = last_started_[a];
     last = std::max(last, at_us);
-    for (size_t j = i + 1; j < accounts.size(); ++j) {
-      if (accounts[i] == accounts[j]) continue;
-      const Pair p = PairOf(accounts[i], accounts[j]);
+  }
+  const std::vector<std::string>& b = start.bots;
+  for (size_t i = 0; i < b.size(); ++i) {
+    for (size_t j = i + 1; j < b.size(); ++j) {
+      if (b[i] == b[j]) continue;
+      const Pair p = PairOf(b[i], b[j]);
       ++pair_games_[p];
       ++met_[p];
     }
   }
+  started_.push_back(std::move(start));
 }
 
 void MatchHistory::Expire(int64_t now_us) {
-  while (!started_.empty() && started_.front().first <= now_us - period_us_) {
-    const std::vector<std::string>& accounts = started_.front().second;
-    for (size_t i = 0; i < accounts.size(); ++i) {
-      if (--bot_games_[accounts[i]] <= 0) bot_games_.erase(accounts[i]);
-      for (size_t j = i + 1; j < accounts.size(); ++j) {
-        if (accounts[i] == accounts[j]) continue;
-        const Pair p = PairOf(accounts[i], accounts[j]);
+  while (!started_.empty() && started_.front().at_us <= now_us - period_us_) {
+    const Start& s = started_.front();
+    for (const std::string& a : s.accounts) {
+      if (--bot_games_[a] <= 0) bot_games_.erase(a);
+    }
+    const std::vector<std::string>& b = s.bots;
+    for (size_t i = 0; i < b.size(); ++i) {
+      for (size_t j = i + 1; j < b.size(); ++j) {
+        if (b[i] == b[j]) continue;
+        const Pair p = PairOf(b[i], b[j]);
         if (--pair_games_[p] <= 0) pair_games_.erase(p);
       }
     }
@@ -117,8 +125,8 @@ std::vector<Match> MakeMatches(const MatchSettings& settings,
     busiest = std::max(busiest, history.BotGames(c.account));
   }
   auto pair_cost = [&](const Candidate& a, const Candidate& b) {
-    double cost = 2.0 * history.PairGames(a.account, b.account) / pair_cap;
-    if (!history.Met(a.account, b.account)) cost -= 1.5;
+    double cost = 2.0 * history.PairGames(a.bot, b.bot) / pair_cap;
+    if (!history.Met(a.bot, b.bot)) cost -= 1.5;
     return cost;
   };
   // The busier of two otherwise equal opponents gives way.
@@ -127,7 +135,7 @@ std::vector<Match> MakeMatches(const MatchSettings& settings,
   };
   auto allowed = [&](const Candidate& a, const Candidate& b) {
     return a.account != b.account &&
-           history.PairGames(a.account, b.account) < settings.max_pair_games;
+           history.PairGames(a.bot, b.bot) < settings.max_pair_games;
   };
 
   for (size_t ai = 0; ai < candidates.size(); ++ai) {

@@ -7,9 +7,10 @@
 //  * Only candidates with a free slot are matched, each at most once per
 //    call, and never with another version of the same account (nor with
 //    itself): the seats of a match name distinct accounts.
-//  * Rate limit: a bot that started max_bot_games games in the last period
-//    is not matched; a pair of accounts that played max_pair_games games in
-//    the last period (pair saturation) is not matched again.
+//  * Rate limit: an account that started max_bot_games games in the last
+//    period is not matched; a pair of bots (versions) that played
+//    max_pair_games games in the last period (pair saturation) is not
+//    matched again.
 //  * Fairness: candidates are taken as anchors in the order of the fewest
 //    games started in the period, then the longest since their last start,
 //    then the account name, so that no bot, however many games it can play
@@ -70,19 +71,25 @@ struct Candidate {
   int seat_balance = 0;  // seat-0 games minus seat-1 games (two players)
 };
 
-// The games started, as the matchmaker counts them: per account and per
-// pair of accounts within the period, and every pair that ever met. Times
-// are Unix microseconds, given by the caller (the referee's clock; a
-// test's).
+// The games started, as the matchmaker counts them: per account within the
+// period (the rate limit is an account's), and per pair of bots (versions:
+// a new version is a new bot, with pairs of its own) within the period and
+// ever. Times are Unix microseconds, given by the caller (the referee's
+// clock; a test's).
 class MatchHistory {
  public:
   explicit MatchHistory(int64_t period_ms) : period_us_(period_ms * 1000) {}
   // A game (or each game of a duplicate pair: call it twice) started at
-  // `at_us` seating these accounts.
-  void Started(int64_t at_us, const std::vector<std::string>& accounts);
+  // `at_us` seating these accounts, playing these bots (per seat; empty:
+  // the accounts' names).
+  void Started(int64_t at_us, const std::vector<std::string>& accounts,
+               const std::vector<std::string>& bots = {});
   // Forgets what started before now - period.
   void Expire(int64_t now_us);
+  // An account's games in the period.
   int BotGames(const std::string& account) const;
+  // Two bots' games against each other in the period, and whether they
+  // ever met.
   int PairGames(const std::string& a, const std::string& b) const;
   bool Met(const std::string& a, const std::string& b) const;
   // When the account last started a game; 0 if never.
@@ -94,7 +101,12 @@ class MatchHistory {
   using Pair = std::pair<std::string, std::string>;  // a < b
   static Pair PairOf(const std::string& a, const std::string& b);
   const int64_t period_us_;
-  std::deque<std::pair<int64_t, std::vector<std::string>>> started_;
+  struct Start {
+    int64_t at_us = 0;
+    std::vector<std::string> accounts;
+    std::vector<std::string> bots;
+  };
+  std::deque<Start> started_;
   std::map<std::string, int> bot_games_;
   std::map<Pair, int> pair_games_;
   std::map<Pair, int> met_;  // ever

@@ -134,7 +134,7 @@ absl::Status Ladders::Rebuild(Ladder& l) {
             recorder::LadderGameOf(g)) {
       l.table.Add(*std::move(rated));
     }
-    l.history.Started(g.created_us, g.accounts);
+    l.history.Started(g.created_us, g.accounts, g.bots);
     if (l.players == 2 && g.accounts.size() == 2) {
       ++l.bots[g.accounts[0]].seat_balance;
       --l.bots[g.accounts[1]].seat_balance;
@@ -144,6 +144,7 @@ absl::Status Ladders::Rebuild(Ladder& l) {
       r.bots = g.bots;
       r.accounts = g.accounts;
       r.created = true;
+      r.resumed = true;
       for (const std::string& a : g.accounts) ++l.bots[a].running;
     }
   }

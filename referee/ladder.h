@@ -35,8 +35,9 @@
 //    what `cassino stats --ladder` computes from the same records.
 //  * Faults: a game a bot's seat lost on time or for illegal moves, or one
 //    it never connected to, is a fault of its account; a game it finished
-//    otherwise clears its faults. settings.probation_faults faults in a row
-//    put the account on probation (recorded, with the reason, and told to
+//    otherwise clears its faults. A game resumed after a restart is nobody's
+//    fault (it is rated all the same). settings.probation_faults faults in a
+//    row put the account on probation (recorded, with the reason, and told to
 //    the bot in a LadderNotice): no new ladder game for it until
 //    settings.probation_ms (doubled for each earlier probation, at most 7
 //    days) has passed and it has opened a new Lobby stream since the
@@ -151,6 +152,17 @@ class Ladders {
   // runs them otherwise).
   void RunPass() { Run(); }
 
+  // What the passes have cost so far (tests and benchmarks: the CPU a pass
+  // takes with hundreds of members), and the most games ever being created
+  // at once (at most Options::max_creating).
+  struct PassStats {
+    int64_t passes = 0;
+    int64_t total_us = 0;
+    int64_t max_us = 0;
+    int max_creating = 0;
+  };
+  PassStats pass_stats() const;
+
  private:
   struct Bot {  // an account in one ladder
     recorder::LadderBotRow health;
@@ -167,6 +179,9 @@ class Ladders {
     std::string twin;                   // a first game: its twin's id
     std::string held_seed;  // a twin being created: the seed it holds
     bool created = false;
+    // Resumed after a restart: its end is nobody's fault (the bots had the
+    // referee's downtime to reconnect in, not their own).
+    bool resumed = false;
   };
   struct Twin {  // the second game of a duplicate pair, not yet created
     std::string first;
@@ -250,6 +265,10 @@ class Ladders {
   std::map<std::string, std::unique_ptr<Ladder>> ladders_ ABSL_GUARDED_BY(mu_);
   std::set<std::string> reserved_ ABSL_GUARDED_BY(mu_);  // being created
   int creating_ ABSL_GUARDED_BY(mu_) = 0;                // games being created
+  PassStats stats_ ABSL_GUARDED_BY(mu_);
+  // A pass every kHeartbeat at least, while there is something to do.
+  static constexpr std::chrono::milliseconds kHeartbeat{1000};
+  bool heartbeat_ ABSL_GUARDED_BY(mu_) = false;  // one is scheduled
 };
 
 }  // namespace cassino::service

@@ -3,6 +3,7 @@
 // probation, ratings).
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <utility>
 
@@ -47,9 +48,35 @@ void Ladders::Run() {
       ended_.insert(ended_.begin(), ended.begin(), ended.end());
       return;
     }
+    const auto began = std::chrono::steady_clock::now();
     for (const std::string& id : ended) Ended(id);
     const int64_t now = options_.now_us();
     for (auto& [name, ladder] : ladders_) Match(*ladder, now, &launches);
+    const int64_t us = std::chrono::duration_cast<std::chrono::microseconds>(
+                           std::chrono::steady_clock::now() - began)
+                           .count();
+    ++stats_.passes;
+    stats_.total_us += us;
+    stats_.max_us = std::max(stats_.max_us, us);
+    stats_.max_creating = std::max(stats_.max_creating, creating_);
+    // What time alone changes (a pair's or a bot's window moving on, a
+    // probation served, a twin's wait over) is seen by a pass at least
+    // every kHeartbeat while a ladder is open or a twin is due.
+    bool wanted = false;
+    for (const auto& [name, ladder] : ladders_) {
+      wanted |= ladder->row.status == "open" || !ladder->twins.empty();
+    }
+    if (wanted && !heartbeat_) {
+      heartbeat_ = true;
+      registry_->timer()->Schedule(registry_->timer()->Now() + kHeartbeat,
+                                   [this] {
+                                     {
+                                       absl::MutexLock lock(&mu_);
+                                       heartbeat_ = false;
+                                     }
+                                     Kick();
+                                   });
+    }
   }
   for (Launch& launch : launches) Start(std::move(launch));
 }
@@ -187,7 +214,7 @@ void Ladders::Match(Ladder& l, int64_t now, std::vector<Launch>* launches) {
     Running r;
     r.bots = m.seats;
     r.accounts = m.accounts;
-    l.history.Started(now, m.accounts);
+    l.history.Started(now, m.accounts, m.seats);
     if (l.row.duplicate) {
       // The pair: its second game is written now and created later.
       Twin t;
@@ -199,7 +226,7 @@ void Ladders::Match(Ladder& l, int64_t now, std::vector<Launch>* launches) {
       launch.rows.push_back({name, r.twin, now, launch.game_id});
       registry_->seed_holds().Hold(seed, TwinHolder(r.twin));
       for (const std::string& a : m.accounts) ++l.bots[a].running;
-      l.history.Started(now, t.accounts);
+      l.history.Started(now, t.accounts, t.bots);
       l.twins[r.twin] = std::move(t);
     } else if (l.players == 2) {
       ++l.bots[m.accounts[0]].seat_balance;
@@ -213,6 +240,11 @@ void Ladders::Match(Ladder& l, int64_t now, std::vector<Launch>* launches) {
     ++creating_;
     launches->push_back(std::move(launch));
   }
+}
+
+Ladders::PassStats Ladders::pass_stats() const {
+  absl::MutexLock lock(&mu_);
+  return stats_;
 }
 
 void Ladders::Start(Launch launch) {
@@ -324,7 +356,10 @@ void Ladders::Ended(const std::string& game_id) {
     const std::string short_id = game_id.substr(0, 8);
     const bool nobody = std::none_of(info.shown_up.begin(), info.shown_up.end(),
                                      [](bool b) { return b; });
-    if (info.status == recorder::GameStatus::kAborted) {
+    if (r.resumed) {
+      // (Its bots had to come back after the referee's restart: not
+      // counted against them either way.)
+    } else if (info.status == recorder::GameStatus::kAborted) {
       if (nobody && !info.shown_up.empty()) {
         for (int s = 0; s < seats; ++s) {
           fault[s] = absl::StrCat("never connected to game ", short_id);
@@ -350,6 +385,7 @@ void Ladders::Ended(const std::string& game_id) {
       auto b = l.bots.find(r.accounts[s]);
       if (b == l.bots.end()) continue;
       Bot& bot = b->second;
+      if (r.resumed) continue;
       if (fault[s].empty()) {
         if (finished && bot.health.faults != 0) {
           bot.health.faults = 0;

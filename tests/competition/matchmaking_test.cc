@@ -28,6 +28,14 @@ Candidate Bot(const std::string& account, double mu, int games = 50,
   return c;
 }
 
+// Records a game of these accounts' first versions ("a" plays as "a@1").
+void Played(MatchHistory& history, int64_t at_us,
+            const std::vector<std::string>& accounts) {
+  std::vector<std::string> bots;
+  for (const std::string& a : accounts) bots.push_back(a + "@1");
+  history.Started(at_us, accounts, bots);
+}
+
 TEST(MatchmakingTest, NoBotPlaysItselfOrAnotherVersionOfItself) {
   MatchHistory history(3600000);
   // Only one account, in two versions: nobody to play.
@@ -48,7 +56,7 @@ TEST(MatchmakingTest, CloseRatingsAreMatchedAndTheSameInputsGiveTheSame) {
   // Every pair has met once (no discovery bonus).
   for (const char* a : {"a", "b", "c", "d"}) {
     for (const char* b : {"a", "b", "c", "d"}) {
-      if (std::string(a) < b) history.Started(0, {a, b});
+      if (std::string(a) < b) Played(history, 0, {a, b});
     }
   }
   history.Expire(3600000);  // out of the period, still met
@@ -72,7 +80,7 @@ TEST(MatchmakingTest, PairSaturationAndTheBotRateLimitHoldForAPeriod) {
   s.max_pair_games = 3;
   s.max_bot_games = 5;
   MatchHistory history(s.period_ms);
-  for (int i = 0; i < 3; ++i) history.Started(100 * i, {"a", "b"});
+  for (int i = 0; i < 3; ++i) Played(history, 100 * i, {"a", "b"});
   // a and b are saturated: nothing, though both are free.
   EXPECT_TRUE(
       MakeMatches(s, kModel, {Bot("a", 25), Bot("b", 25)}, history, 5).empty());
@@ -85,23 +93,39 @@ TEST(MatchmakingTest, PairSaturationAndTheBotRateLimitHoldForAPeriod) {
             m[0].accounts.end());
   // A period later (the injected clock), they may meet again.
   history.Expire(200 + 1'000'000);
-  EXPECT_EQ(history.PairGames("a", "b"), 0);
-  EXPECT_TRUE(history.Met("a", "b"));
+  EXPECT_EQ(history.PairGames("a@1", "b@1"), 0);
+  EXPECT_TRUE(history.Met("a@1", "b@1"));
   EXPECT_EQ(
       MakeMatches(s, kModel, {Bot("a", 25), Bot("b", 25)}, history, 5).size(),
       1u);
   // The rate limit: a bot that started max_bot_games in the period waits.
   MatchHistory busy(s.period_ms);
-  for (int i = 0; i < 5; ++i) busy.Started(i, {"a", "x" + std::to_string(i)});
+  for (int i = 0; i < 5; ++i) Played(busy, i, {"a", "x" + std::to_string(i)});
   EXPECT_TRUE(
       MakeMatches(s, kModel, {Bot("a", 25), Bot("b", 25)}, busy, 5).empty());
+}
+
+// A new version of an account is a new bot: the pairs its old version
+// saturated do not hold it back, so it is placed quickly.
+TEST(MatchmakingTest, ANewVersionHasPairsOfItsOwn) {
+  MatchSettings s;
+  s.max_pair_games = 2;
+  MatchHistory history(3600000);
+  for (int i = 0; i < 2; ++i) Played(history, i, {"a", "b"});
+  EXPECT_TRUE(
+      MakeMatches(s, kModel, {Bot("a", 25), Bot("b", 25)}, history, 5).empty());
+  const auto m =
+      MakeMatches(s, kModel, {Bot("a", 25, 0, "2"), Bot("b", 25)}, history, 5);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(std::set<std::string>(m[0].seats.begin(), m[0].seats.end()),
+            (std::set<std::string>{"a@2", "b@1"}));
 }
 
 // A bot with many free slots does not crowd the others out: anchors come
 // by fewest games in the period, and each bot plays once per call.
 TEST(MatchmakingTest, TheBotWithFewestGamesGoesFirst) {
   MatchHistory history(3600000);
-  for (int i = 0; i < 4; ++i) history.Started(i, {"greedy", "z"});
+  for (int i = 0; i < 4; ++i) Played(history, i, {"greedy", "z"});
   Candidate greedy = Bot("greedy", 25);
   greedy.free_slots = 64;
   const auto m = MakeMatches({}, kModel,
@@ -143,7 +167,7 @@ TEST(MatchmakingTest, ANewBotMeetsASpreadOfRatings) {
   MatchHistory history(3600000);
   // Everyone else has played more this period: the newcomer anchors.
   for (const Candidate& f : field) {
-    for (int i = 0; i < 10; ++i) history.Started(0, {f.account});
+    for (int i = 0; i < 10; ++i) Played(history, 0, {f.account});
   }
   for (int n = 0; n < 6; ++n) {
     Candidate fresh = Bot("new", 25, n);
@@ -152,7 +176,7 @@ TEST(MatchmakingTest, ANewBotMeetsASpreadOfRatings) {
     all.insert(all.begin(), fresh);
     const auto m = MakeMatches({}, kModel, all, history, 1);
     ASSERT_EQ(m.size(), 1u);
-    history.Started(1 + n, m[0].accounts);
+    history.Started(1 + n, m[0].accounts, m[0].seats);
     for (const std::string& a : m[0].accounts) {
       if (a != "new") met.insert(a);
     }
@@ -211,7 +235,7 @@ TEST(MatchmakingTest, ADayOfMatchesMeetsEveryoneCloseOnesMoreOften) {
       }
     }
     for (const Match& m : MakeMatches(s, kModel, free, history, 100)) {
-      history.Started(now, m.accounts);
+      history.Started(now, m.accounts, m.seats);
       const int a = std::stoi(m.accounts[0].substr(1));
       const int b = std::stoi(m.accounts[1].substr(1));
       ++met[{std::min(a, b), std::max(a, b)}];

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <set>
@@ -18,6 +19,7 @@
 #include "recorder/recorder.h"
 #include "tests/referee/lobby_client.h"
 #include "tests/referee/test_referee.h"
+#include "tests/sanitizers.h"
 #include "tools/verify/verifier.h"
 
 namespace cassino::testing {
@@ -547,6 +549,60 @@ TEST(LadderPlayTest, DuplicatePairsShareADealWithTheSeatsSwapped) {
   y.Stop();
 }
 
+// The second game of a duplicate pair waits for both bots; one that does
+// not come back within --ladder-twin-wait-ms is given up: its row goes, and
+// the first game's seed, secret while the twin was due, is shown.
+TEST(LadderPlayTest, ATwinWhoseBotDoesNotComeBackIsGivenUp) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "l.db", [](service::ServerOptions& o) {
+    o.ladders.twin_wait = std::chrono::milliseconds(1500);
+  });
+  v1::LadderSpec spec = Spec("twins");
+  spec.set_duplicate(true);
+  ASSERT_TRUE(CreateLadder(referee, spec).ok());
+  LobbyBot stays(referee.stub(), Register(referee, "stays"), 1, nullptr,
+                 "twins", "1");
+  v1::GameOffer offer;
+  {
+    // It takes its first game, then leaves the ladder and plays it out.
+    LobbyStream leaves(referee.stub(), Register(referee, "leaves"), 1, 60000,
+                       "twins", "1");
+    offer = leaves.NextOffer();
+  }
+  const std::string first = offer.game().game_id();
+  PlayUnary(referee.stub(), offer.token(), first, 5);
+  // Ended, its twin due (not created: "leaves" is gone): the seed is secret.
+  EXPECT_EQ(referee.Info(first).status(), v1::GAME_STATUS_FINISHED);
+  EXPECT_EQ(referee.Info(first).seed(), "");
+  absl::StatusOr<std::vector<recorder::LadderGameRow>> rows =
+      referee.server().recorder().LadderGames("twins");
+  ASSERT_TRUE(rows.ok());
+  ASSERT_EQ(rows->size(), 2u);
+  const std::string twin =
+      (*rows)[0].twin_of.empty() ? (*rows)[1].game_id : (*rows)[0].game_id;
+  // Given up after the wait.
+  const auto until =
+      std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < until &&
+         referee.server().recorder().LadderGames("twins")->size() == 2) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  rows = referee.server().recorder().LadderGames("twins");
+  ASSERT_EQ(rows->size(), 1u);
+  EXPECT_EQ((*rows)[0].game_id, first);
+  EXPECT_NE(referee.Info(first).seed(), "");
+  {
+    v1::GetGameRequest req;
+    req.set_game_id(twin);
+    v1::GetGameResponse resp;
+    EXPECT_EQ(referee.stub()
+                  .GetGame(TestReferee::Context(kAdminToken).get(), req, &resp)
+                  .error_code(),
+              StatusCode::NOT_FOUND);
+  }
+  stays.Stop();
+}
+
 // A restart rebuilds the ladder from the records: the same leaderboard to
 // the bit, the same status, and matchmaking going on.
 TEST(LadderPlayTest, ARestartRebuildsTheSameLeaderboard) {
@@ -582,6 +638,107 @@ TEST(LadderPlayTest, ARestartRebuildsTheSameLeaderboard) {
   });
   Settle(referee, "again");
   ExpectStatsAgreeAndVerify(referee, dir / "l.db", "again");
+}
+
+// ---------------------------------------------------------------------------
+// Bounds.
+
+// Hundreds of bots in a ladder at once, playing: every bound a bot or the
+// organiser could push holds, each with its named option: the ladder's
+// games at once (max_concurrent_games), each bot's (max_games_per_bot, below
+// its lobby capacity), the games being created at once
+// (--ladder-games-in-flight), the ladders (--max-ladders); and a
+// matchmaking pass over hundreds of members stays cheap (its cost printed
+// and bounded). (The versions' bound has its own test above.)
+TEST(LadderLoadTest, HundredsOfBotsAreBounded) {
+  const int kBots = kSanitized ? 60 : 200;
+  const auto dir = TempDir();
+  TestReferee referee(dir / "l.db", [](service::ServerOptions& o) {
+    o.ladders.max_creating = 6;
+    o.ladders.max_ladders = 2;
+  });
+  v1::LadderSpec spec = Spec("crowd");
+  spec.mutable_settings()->set_max_concurrent_games(24);
+  spec.mutable_settings()->set_max_games_per_bot(2);
+  spec.mutable_settings()->set_max_pair_games(1000);
+  ASSERT_TRUE(CreateLadder(referee, spec).ok());
+  v1::LadderSpec second = Spec("second");
+  second.mutable_settings()->set_max_games_per_bot(1);
+  ASSERT_TRUE(CreateLadder(referee, second).ok());
+  const grpc::Status third = CreateLadder(referee, Spec("third"));
+  EXPECT_EQ(third.error_code(), StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(ReasonOf(third), "LIMIT_REACHED");
+
+  std::vector<std::unique_ptr<LobbyBot>> bots;
+  for (int i = 0; i < kBots; ++i) {
+    // Capacity 3, above the ladder's two games per bot.
+    bots.push_back(std::make_unique<LobbyBot>(
+        referee.stub(), Register(referee, "b" + std::to_string(i)), 3, nullptr,
+        "crowd", "1"));
+  }
+  WaitFor(referee, "crowd",
+          [&](const v1::LadderInfo& l) { return l.bots_connected() == kBots; });
+  // While they play: sample the ladder's running games.
+  int most = 0, most_per_bot = 0;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(4);
+  while (std::chrono::steady_clock::now() < until) {
+    const v1::LadderInfo l = GetLadder(referee, "crowd");
+    most = std::max(most, l.games_running());
+    std::map<std::string, int> per_bot;
+    for (const auto& g : LadderGames(referee, "crowd")) {
+      if (g.status != recorder::GameStatus::kRunning) continue;
+      for (const std::string& a : g.accounts) {
+        most_per_bot = std::max(most_per_bot, ++per_bot[a]);
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  const service::Ladders::PassStats stats =
+      referee.server().ladders().pass_stats();
+  const int64_t rated = GetLadder(referee, "crowd").games_rated();
+  std::printf(
+      "[ figures  ] %d bots: %lld games rated in 4 s, at most %d running "
+      "(bound 24), %d per bot (bound 2), %d being created (bound 6); %lld "
+      "passes, mean %.2f ms, worst %.2f ms\n",
+      kBots, static_cast<long long>(rated), most, most_per_bot,
+      stats.max_creating, static_cast<long long>(stats.passes),
+      stats.passes ? stats.total_us / 1000.0 / stats.passes : 0.0,
+      stats.max_us / 1000.0);
+  EXPECT_LE(most, 24);
+  EXPECT_GE(most, 12);  // (it did fill up)
+  EXPECT_LE(most_per_bot, 2);
+  EXPECT_LE(stats.max_creating, 6);
+  EXPECT_GT(rated, 20);
+  EXPECT_LT(stats.max_us, kSanitized ? 2'000'000 : 250'000);
+  for (auto& bot : bots) bot->Stop();
+  bots.clear();
+
+  // One game per bot in the second ladder, though each could play three.
+  for (int i = 0; i < 4; ++i) {
+    bots.push_back(std::make_unique<LobbyBot>(
+        referee.stub(), Register(referee, "s" + std::to_string(i)), 3, nullptr,
+        "second", "1"));
+  }
+  int most_second = 0;
+  most_per_bot = 0;
+  const auto until2 =
+      std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while (std::chrono::steady_clock::now() < until2) {
+    std::map<std::string, int> per_bot;
+    int running = 0;
+    for (const auto& g : LadderGames(referee, "second")) {
+      if (g.status != recorder::GameStatus::kRunning) continue;
+      ++running;
+      for (const std::string& a : g.accounts) {
+        most_per_bot = std::max(most_per_bot, ++per_bot[a]);
+      }
+    }
+    most_second = std::max(most_second, running);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_EQ(most_per_bot, 1);
+  EXPECT_EQ(most_second, 2);
+  for (auto& bot : bots) bot->Stop();
 }
 
 }  // namespace
