@@ -10,7 +10,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -418,6 +420,94 @@ TEST(StopTest, SigtermWithAParkedGetTurnEndsPromptly) {
       stub->GetGame(TestReferee::Context(kAdmin).get(), info_req, &info).ok());
   EXPECT_EQ(info.game().status(), v1::GAME_STATUS_RUNNING);
   EXPECT_EQ(referee->Stop(), 0);
+}
+
+// CPU time the process has used (user + system), in seconds; from
+// /proc/PID/stat.
+double CpuSeconds(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)),
+                   std::istreambuf_iterator<char>());
+  const size_t close = text.rfind(')');
+  if (close == std::string::npos) return 0;
+  std::istringstream fields(text.substr(close + 2));
+  std::string field;
+  long long utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i) {
+    if (i == 14) utime = std::atoll(field.c_str());
+    if (i == 15) stime = std::atoll(field.c_str());
+  }
+  return static_cast<double>(utime + stime) / sysconf(_SC_CLK_TCK);
+}
+
+// Issue #27, part 7: hundreds of bots connected to a ladder hold the
+// referee's memory and CPU within bounds: 300 lobby streams in ladder mode
+// (bots that take their offers and never play: the ladder's
+// max_concurrent_games bounds the games they make it hold) add a few
+// megabytes, and idle they cost the referee little CPU (a matchmaking pass
+// a second, and on every event).
+TEST(LadderMemoryTest, HundredsOfConnectedBotsHoldBoundedMemoryAndCpu) {
+  if (kSanitized)
+    GTEST_SKIP() << "resident memory is measured in the plain build";
+  constexpr int kBots = 300;
+  const auto dir = FreshDir();
+  Referee referee(dir, "127.0.0.1:0", dir / "g.db", "r.log");
+  const int port = referee.WaitListening();
+  ASSERT_GT(port, 0) << referee.Log();
+  auto stub = Connect(port);
+  {
+    v1::CreateLadderRequest req;
+    req.mutable_spec()->set_name("crowd");
+    req.mutable_spec()->mutable_clock()->set_per_move_ms(600000);
+    req.mutable_spec()->mutable_settings()->set_max_concurrent_games(32);
+    v1::CreateLadderResponse resp;
+    ASSERT_TRUE(
+        stub->CreateLadder(TestReferee::Context(kAdmin).get(), req, &resp)
+            .ok());
+  }
+  std::vector<std::string> keys;
+  for (int i = 0; i < kBots; ++i) {
+    v1::RegisterBotRequest req;
+    req.set_name("m" + std::to_string(i));
+    v1::RegisterBotResponse resp;
+    ASSERT_TRUE(
+        stub->RegisterBot(TestReferee::Context(kAdmin).get(), req, &resp).ok());
+    keys.push_back(resp.key());
+  }
+  std::this_thread::sleep_for(milliseconds(300));
+  const int64_t before = ResidentBytes(referee.pid());
+  std::vector<std::unique_ptr<LobbyStream>> streams;
+  for (const std::string& key : keys) {
+    streams.push_back(
+        std::make_unique<LobbyStream>(*stub, key, 4, 60000, "crowd", "1"));
+  }
+  v1::GetLadderResponse ladder;
+  for (int i = 0; i < 100; ++i) {
+    v1::GetLadderRequest req;
+    req.set_name("crowd");
+    ASSERT_TRUE(
+        stub->GetLadder(TestReferee::Context(kAdmin).get(), req, &ladder).ok());
+    if (ladder.ladder().bots_connected() == kBots &&
+        ladder.ladder().games_running() == 32) {
+      break;
+    }
+    std::this_thread::sleep_for(milliseconds(100));
+  }
+  EXPECT_EQ(ladder.ladder().bots_connected(), kBots);
+  EXPECT_EQ(ladder.ladder().games_running(), 32);  // and no more
+  const int64_t after = ResidentBytes(referee.pid());
+  const double cpu0 = CpuSeconds(referee.pid());
+  std::this_thread::sleep_for(milliseconds(5000));
+  const double idle_cpu = (CpuSeconds(referee.pid()) - cpu0) / 5.0;
+  std::printf(
+      "[ figures  ] %d bots connected to a ladder: resident memory %.1f -> "
+      "%.1f MB; idle, %.1f%% of a core\n",
+      kBots, before / 1048576.0, after / 1048576.0, 100 * idle_cpu);
+  EXPECT_LT(after - before, int64_t{64} << 20);
+  EXPECT_LT(idle_cpu, 0.10);
+  for (auto& s : streams) s->TryCancel();
+  streams.clear();
+  EXPECT_EQ(referee.Stop(), 0);
 }
 
 // Issue #22, A4: a Play stream that sends without ever reading does not
