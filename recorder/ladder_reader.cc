@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
+#include "recorder/ladder_sql.h"
 #include "recorder/sqlite.h"
 
 namespace cassino::recorder {
@@ -78,57 +79,28 @@ absl::Status ReadOne(const std::string& path, const std::string& ladder,
   absl::StatusOr<bool> ladders = HasTable(c, "ladders");
   if (!ladders.ok()) return ladders.status();
   if (*ladders) {
-    absl::StatusOr<Statement> l = Prepare(
-        c,
-        "SELECT rules, per_move_ms, bank_ms, max_illegal, duplicate, "
-        "settings, status, reason, created_us, changed_us FROM ladders WHERE "
-        "name = ?1");
+    absl::StatusOr<Statement> l =
+        Prepare(c, absl::StrCat("SELECT ", internal::kLadderColumns,
+                                " FROM ladders WHERE name = ?1"));
     if (!l.ok()) return l.status();
     Query query(l->get());
     query.Bind(1, ladder);
     if (query.Step() == SQLITE_ROW && !out->ladder.has_value()) {
-      LadderRow row;
-      row.name = ladder;
-      row.rules = query.Text(0);
-      row.clock.per_move_ms = query.Int(1);
-      row.clock.bank_ms = query.Int(2);
-      row.clock.max_illegal = static_cast<int>(query.Int(3));
-      row.duplicate = query.Int(4) != 0;
-      row.settings = query.Text(5);
-      row.status = query.Text(6);
-      row.reason = query.Text(7);
-      row.created_us = query.Int(8);
-      row.changed_us = query.Int(9);
-      out->ladder = std::move(row);
+      out->ladder = internal::LadderRowOf(query);
     }
-    absl::StatusOr<Statement> b = Prepare(
-        c,
-        "SELECT account, faults, probations, probation_us, until_us, reason "
-        "FROM ladder_bots WHERE ladder = ?1 ORDER BY account");
+    absl::StatusOr<Statement> b = Prepare(c, internal::kLadderBotsSql);
     if (!b.ok()) return b.status();
     Query bots(b->get());
     bots.Bind(1, ladder);
     while (bots.Step() == SQLITE_ROW) {
-      LadderBotRow row;
-      row.ladder = ladder;
-      row.account = bots.Text(0);
-      row.faults = static_cast<int>(bots.Int(1));
-      row.probations = static_cast<int>(bots.Int(2));
-      row.probation_us = bots.IsNull(3) ? 0 : bots.Int(3);
-      row.until_us = bots.IsNull(4) ? 0 : bots.Int(4);
-      row.reason = bots.Text(5);
-      out->bots.push_back(std::move(row));
+      out->bots.push_back(internal::LadderBotOf(bots, ladder));
     }
-    absl::StatusOr<Statement> v = Prepare(
-        c,
-        "SELECT account, version, first_us FROM ladder_versions WHERE ladder "
-        "= ?1 ORDER BY account, first_us, version");
+    absl::StatusOr<Statement> v = Prepare(c, internal::kLadderVersionsSql);
     if (!v.ok()) return v.status();
     Query versions(v->get());
     versions.Bind(1, ladder);
     while (versions.Step() == SQLITE_ROW) {
-      out->versions.push_back(
-          {ladder, versions.Text(0), versions.Text(1), versions.Int(2)});
+      out->versions.push_back(internal::LadderVersionOf(versions, ladder));
     }
   }
   return Exec(c, "COMMIT");

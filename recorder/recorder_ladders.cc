@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "recorder/ladder_sql.h"
 #include "recorder/recorder.h"
 #include "recorder/recorder_impl.h"
 #include "recorder/sqlite.h"
@@ -249,31 +250,52 @@ absl::Status Recorder::Impl::DoWrite(const LadderGamesWrite& w) {
 // ---------------------------------------------------------------------------
 // Reads.
 
+namespace internal {
+
+LadderRow LadderRowOf(const Query& q) {
+  LadderRow l;
+  l.name = q.Text(0);
+  l.rules = q.Text(1);
+  l.clock.per_move_ms = q.Int(2);
+  l.clock.bank_ms = q.Int(3);
+  l.clock.max_illegal = static_cast<int>(q.Int(4));
+  l.duplicate = q.Int(5) != 0;
+  l.settings = q.Text(6);
+  l.status = q.Text(7);
+  l.reason = q.Text(8);
+  l.created_us = q.Int(9);
+  l.changed_us = q.Int(10);
+  return l;
+}
+
+LadderBotRow LadderBotOf(const Query& q, const std::string& ladder) {
+  LadderBotRow b;
+  b.ladder = ladder;
+  b.account = q.Text(0);
+  b.faults = static_cast<int>(q.Int(1));
+  b.probations = static_cast<int>(q.Int(2));
+  b.probation_us = q.IsNull(3) ? 0 : q.Int(3);
+  b.until_us = q.IsNull(4) ? 0 : q.Int(4);
+  b.reason = q.Text(5);
+  return b;
+}
+
+LadderVersionRow LadderVersionOf(const Query& q, const std::string& ladder) {
+  return {ladder, q.Text(0), q.Text(1), q.Int(2)};
+}
+
+}  // namespace internal
+
 absl::StatusOr<std::vector<LadderRow>> Recorder::Impl::Ladders() {
   absl::MutexLock lock(&read_mu_);
-  absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
-      "SELECT name, rules, per_move_ms, bank_ms, max_illegal, duplicate, "
-      "settings, status, reason, created_us, changed_us FROM ladders ORDER BY "
-      "created_us, name");
+  absl::StatusOr<sqlite3_stmt*> stmt =
+      ReadStmt(absl::StrCat("SELECT ", internal::kLadderColumns,
+                            " FROM ladders ORDER BY created_us, name"));
   if (!stmt.ok()) return stmt.status();
   Query q(*stmt);
   std::vector<LadderRow> out;
   int rc;
-  while ((rc = q.Step()) == SQLITE_ROW) {
-    LadderRow l;
-    l.name = q.Text(0);
-    l.rules = q.Text(1);
-    l.clock.per_move_ms = q.Int(2);
-    l.clock.bank_ms = q.Int(3);
-    l.clock.max_illegal = static_cast<int>(q.Int(4));
-    l.duplicate = q.Int(5) != 0;
-    l.settings = q.Text(6);
-    l.status = q.Text(7);
-    l.reason = q.Text(8);
-    l.created_us = q.Int(9);
-    l.changed_us = q.Int(10);
-    out.push_back(std::move(l));
-  }
+  while ((rc = q.Step()) == SQLITE_ROW) out.push_back(internal::LadderRowOf(q));
   if (rc != SQLITE_DONE) return SqlError(reader_, rc, "reading ladders");
   return out;
 }
@@ -281,16 +303,14 @@ absl::StatusOr<std::vector<LadderRow>> Recorder::Impl::Ladders() {
 absl::StatusOr<std::vector<LadderVersionRow>> Recorder::Impl::LadderVersions(
     const std::string& ladder) {
   absl::MutexLock lock(&read_mu_);
-  absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
-      "SELECT account, version, first_us FROM ladder_versions WHERE ladder = "
-      "?1 ORDER BY account, first_us, version");
+  absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(internal::kLadderVersionsSql);
   if (!stmt.ok()) return stmt.status();
   Query q(*stmt);
   q.Bind(1, ladder);
   std::vector<LadderVersionRow> out;
   int rc;
   while ((rc = q.Step()) == SQLITE_ROW) {
-    out.push_back({ladder, q.Text(0), q.Text(1), q.Int(2)});
+    out.push_back(internal::LadderVersionOf(q, ladder));
   }
   if (rc != SQLITE_DONE) {
     return SqlError(reader_, rc, "reading a ladder's versions");
@@ -301,24 +321,14 @@ absl::StatusOr<std::vector<LadderVersionRow>> Recorder::Impl::LadderVersions(
 absl::StatusOr<std::vector<LadderBotRow>> Recorder::Impl::LadderBots(
     const std::string& ladder) {
   absl::MutexLock lock(&read_mu_);
-  absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(
-      "SELECT account, faults, probations, probation_us, until_us, reason "
-      "FROM ladder_bots WHERE ladder = ?1 ORDER BY account");
+  absl::StatusOr<sqlite3_stmt*> stmt = ReadStmt(internal::kLadderBotsSql);
   if (!stmt.ok()) return stmt.status();
   Query q(*stmt);
   q.Bind(1, ladder);
   std::vector<LadderBotRow> out;
   int rc;
   while ((rc = q.Step()) == SQLITE_ROW) {
-    LadderBotRow b;
-    b.ladder = ladder;
-    b.account = q.Text(0);
-    b.faults = static_cast<int>(q.Int(1));
-    b.probations = static_cast<int>(q.Int(2));
-    b.probation_us = q.IsNull(3) ? 0 : q.Int(3);
-    b.until_us = q.IsNull(4) ? 0 : q.Int(4);
-    b.reason = q.Text(5);
-    out.push_back(std::move(b));
+    out.push_back(internal::LadderBotOf(q, ladder));
   }
   if (rc != SQLITE_DONE) return SqlError(reader_, rc, "reading ladder bots");
   return out;

@@ -216,11 +216,9 @@ void Ladders::Create(const LadderSpec& spec, Reply reply) {
   auto fail = [&](const absl::Status& s) { reply(s); };
   recorder::LadderRow row;
   row.name = spec.name;
-  if (!ValidAccountName(row.name)) {  // the same syntax
-    return fail(InvalidField(
-        "spec.name",
-        absl::StrCat("spec.name must be 1 to ", kMaxAccountName,
-                     " characters, each a letter, a digit, '-', '_' or '.'")));
+  // (The syntax of account names.)
+  if (absl::Status s = CheckName(row.name, "spec.name"); !s.ok()) {
+    return fail(s);
   }
   absl::StatusOr<RuleSet> rules =
       RuleSet::Parse(spec.rules.empty() ? std::string("standard") : spec.rules);

@@ -40,6 +40,14 @@ bool ValidAccountName(const std::string& name) {
   });
 }
 
+absl::Status CheckName(const std::string& name, absl::string_view field) {
+  if (ValidAccountName(name)) return absl::OkStatus();
+  return InvalidField(
+      field, absl::StrCat(field, " must be 1 to ", kMaxAccountName,
+                          " characters, each a letter, a digit, '-', '_' or "
+                          "'.'"));
+}
+
 Lobby::Lobby(recorder::Recorder* recorder, Hooks hooks)
     : recorder_(recorder),
       hooks_(std::move(hooks)),

@@ -54,6 +54,9 @@ namespace cassino::service {
 // digits, '-', '_' and '.'.
 inline constexpr size_t kMaxAccountName = 64;
 bool ValidAccountName(const std::string& name);
+// OK if `name` is a valid account (or tournament, or ladder) name; else
+// INVALID_ARGUMENT naming `field` (e.g. "spec.name").
+absl::Status CheckName(const std::string& name, absl::string_view field);
 
 // A Lobby stream in ladder mode: the ladder it joins and the version of
 // the bot (referee/ladder.h). Empty `ladder`: not in a ladder.

@@ -199,11 +199,9 @@ void Scheduler::Create(const TournamentSpec& spec, Reply reply) {
   auto fail = [&](const absl::Status& s) { reply(s); };
   recorder::TournamentRow row;
   row.name = spec.name;
-  if (!ValidAccountName(row.name)) {  // the same syntax
-    return fail(InvalidField(
-        "spec.name",
-        absl::StrCat("spec.name must be 1 to ", kMaxAccountName,
-                     " characters, each a letter, a digit, '-', '_' or '.'")));
+  // (The syntax of account names.)
+  if (absl::Status s = CheckName(row.name, "spec.name"); !s.ok()) {
+    return fail(s);
   }
   const int participants = static_cast<int>(spec.participants.size());
   if (participants < 2 || participants > kMaxParticipants) {

@@ -108,6 +108,29 @@ absl::StatusOr<LadderStats> ReadLadder(
   return out;
 }
 
+nlohmann::json StandingJson(const competition::Standing& e,
+                            int provisional_games) {
+  return {{"rank", e.rank},
+          {"bot", e.bot},
+          {"account", e.account},
+          {"version", e.version},
+          {"mu", e.rating.mu},
+          {"sigma", e.rating.sigma},
+          {"conservative", e.conservative},
+          {"games", e.games},
+          {"wins", e.wins},
+          {"losses", e.losses},
+          {"draws", e.draws},
+          {"provisional", e.games < provisional_games},
+          {"current", e.current},
+          {"last_game_us", e.last_game_us}};
+}
+
+nlohmann::json PairJson(const LadderPair& p) {
+  return {{"a", p.a},           {"b", p.b},           {"games", p.games},
+          {"a_wins", p.a_wins}, {"b_wins", p.b_wins}, {"draws", p.draws}};
+}
+
 std::string FormatLadder(const LadderStats& s, Format format) {
   Table board{
       "leaderboard",
@@ -143,7 +166,7 @@ std::string FormatLadder(const LadderStats& s, Format format) {
       return out;
     }
     case Format::kJson: {
-      nlohmann::ordered_json j;
+      nlohmann::json j;
       j["ladder"] = s.ladder;
       j["rating_model"] = {{"model", "Weng-Lin Plackett-Luce"},
                            {"mu", s.model.mu},
@@ -155,35 +178,15 @@ std::string FormatLadder(const LadderStats& s, Format format) {
       j["games_rated"] = s.games_rated;
       j["games_running"] = s.games_running;
       j["games_aborted"] = s.games_aborted;
-      nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+      nlohmann::json rows = nlohmann::json::array();
       for (const competition::Standing& e : s.leaderboard) {
-        rows.push_back({{"rank", e.rank},
-                        {"bot", e.bot},
-                        {"account", e.account},
-                        {"version", e.version},
-                        {"mu", e.rating.mu},
-                        {"sigma", e.rating.sigma},
-                        {"conservative", e.conservative},
-                        {"games", e.games},
-                        {"wins", e.wins},
-                        {"losses", e.losses},
-                        {"draws", e.draws},
-                        {"provisional", e.games < s.provisional_games},
-                        {"current", e.current}});
+        rows.push_back(StandingJson(e, s.provisional_games));
       }
       j["leaderboard"] = std::move(rows);
-      nlohmann::ordered_json prs = nlohmann::ordered_json::array();
-      for (const LadderPair& p : s.pairs) {
-        prs.push_back({{"a", p.a},
-                       {"b", p.b},
-                       {"games", p.games},
-                       {"a_wins", p.a_wins},
-                       {"b_wins", p.b_wins},
-                       {"draws", p.draws}});
-      }
+      nlohmann::json prs = nlohmann::json::array();
+      for (const LadderPair& p : s.pairs) prs.push_back(PairJson(p));
       j["pairs"] = std::move(prs);
-      return j.dump(2, ' ', false,
-                    nlohmann::ordered_json::error_handler_t::replace) +
+      return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
              "\n";
     }
     default: {

@@ -20,6 +20,7 @@
 
 #include "absl/status/statusor.h"
 #include "competition/ladder_table.h"
+#include "nlohmann/json.hpp"
 #include "recorder/ladder_rows.h"
 #include "tools/stats/stats.h"
 
@@ -73,6 +74,14 @@ struct LadderOptions {
 absl::StatusOr<LadderStats> ReadLadder(
     const std::vector<std::string>& databases, const std::string& ladder,
     const LadderOptions& options = LadderOptions());
+
+// A leaderboard row as JSON (stats --ladder --format json, the viewer):
+// rank, bot, account, version, mu, sigma, conservative, games, wins,
+// losses, draws, provisional, current, last_game_us.
+nlohmann::json StandingJson(const competition::Standing& standing,
+                            int provisional_games);
+// A pair as JSON: a, b, games, a_wins, b_wins, draws.
+nlohmann::json PairJson(const LadderPair& pair);
 
 // text: the leaderboard (and with details, pairs and recent games); csv:
 // sections leaderboard (and pairs, recent); json: one object. NotFound-ish

@@ -80,20 +80,7 @@ absl::StatusOr<std::string> LadderJson(const std::vector<std::string>& paths,
   }
   Json board = Json::array();
   for (const competition::Standing& e : s->leaderboard) {
-    Json row = {{"rank", e.rank},
-                {"bot", e.bot},
-                {"account", e.account},
-                {"version", e.version},
-                {"mu", e.rating.mu},
-                {"sigma", e.rating.sigma},
-                {"conservative", e.conservative},
-                {"games", e.games},
-                {"wins", e.wins},
-                {"losses", e.losses},
-                {"draws", e.draws},
-                {"provisional", e.games < s->provisional_games},
-                {"current", e.current},
-                {"last_game_us", e.last_game_us}};
+    Json row = stats::StandingJson(e, s->provisional_games);
     auto h = health.find(e.account);
     row["on_probation"] = h != health.end() && h->second->probation_us != 0;
     row["probation_reason"] =
@@ -123,14 +110,8 @@ absl::StatusOr<std::string> LadderJson(const std::vector<std::string>& paths,
   }
   j["recent"] = std::move(recent);
   Json pairs = Json::array();
-  for (const stats::LadderPair& p : s->pairs) {
-    pairs.push_back({{"a", p.a},
-                     {"b", p.b},
-                     {"games", p.games},
-                     {"a_wins", p.a_wins},
-                     {"b_wins", p.b_wins},
-                     {"draws", p.draws}});
-  }
+  for (const stats::LadderPair& p : s->pairs)
+    pairs.push_back(stats::PairJson(p));
   j["pairs"] = std::move(pairs);
   return DumpJson(j);
 }
