@@ -205,7 +205,9 @@ class Ladders {
     std::map<std::string, Running> running;  // by game id
     std::map<std::string, Twin> twins;       // by the twin's game id
     int versions = 0;
-    bool rebuilding = false;
+    // Ended games not yet rated, and whether a RateNow is posted.
+    std::vector<std::string> unrated;
+    bool rating = false;
   };
   // A game to create.
   struct Launch {
@@ -242,7 +244,15 @@ class Ladders {
   // A ladder game ended: its slots, its twin, its bots' faults, and its
   // rating (read from the record on the read executor).
   void Ended(const std::string& game_id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  void Rate(const std::string& ladder, const std::string& game_id);
+  // Queues the game for rating: its summary is read from the record and
+  // added to the ladder's table on the read executor (RateNow), never
+  // inline (it would read the database under the lock).
+  void Rate(const std::string& ladder, const std::string& game_id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Posts a RateNow for the ladder's unrated games unless one is pending;
+  // a refused post is retried by the next pass.
+  void PostRatings(Ladder& ladder) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void RateNow(const std::string& ladder);
   // Records a bot's health and, when its probation begins or ends, tells
   // the bot.
   void SaveHealth(Ladder& ladder, Bot& bot, bool notify)

@@ -82,6 +82,7 @@ void Ladders::Run() {
 }
 
 void Ladders::Match(Ladder& l, int64_t now, std::vector<Launch>* launches) {
+  PostRatings(l);  // (if an earlier post was refused)
   l.history.Expire(now);
   l.table.Settle(now - options_.settle.count() * 1000);
   if (l.row.status != "open") return;
@@ -439,35 +440,67 @@ void Ladders::SaveHealth(Ladder& l, Bot& bot, bool notify) {
 }
 
 void Ladders::Rate(const std::string& ladder, const std::string& game_id) {
-  // Its summary as recorded: exactly what `cassino stats --ladder` reads.
-  auto rate = [this, ladder, game_id] {
-    recorder::ListFilter filter;
-    filter.game_id = game_id;
-    absl::StatusOr<std::vector<recorder::GameSummary>> list =
-        recorder_->List(filter);
-    if (!list.ok() || list->empty()) return;
-    std::optional<competition::LadderGame> rated =
-        recorder::LadderGameOf(list->front());
-    if (!rated.has_value()) return;
+  auto it = ladders_.find(ladder);
+  if (it == ladders_.end()) return;
+  it->second->unrated.push_back(game_id);
+  PostRatings(*it->second);
+}
+
+void Ladders::PostRatings(Ladder& l) {
+  if (l.rating || l.unrated.empty()) return;
+  l.rating = true;
+  // (Refused only while the referee stops or the read queue is full: the
+  // next pass tries again.)
+  if (!registry_->reads().Post([this, name = l.row.name] { RateNow(name); })) {
+    l.rating = false;
+  }
+}
+
+void Ladders::RateNow(const std::string& ladder) {
+  std::vector<std::string> ids;
+  {
     absl::MutexLock lock(&mu_);
     auto it = ladders_.find(ladder);
     if (it == ladders_.end()) return;
-    Ladder& l = *it->second;
-    if (l.table.Add(*std::move(rated)) ==
-        competition::LadderTable::Added::kStale) {
-      // It sorts before games already settled: the table is made again from
-      // the records (rare: a game whose end took longer than Options::settle
-      // to be rated).
-      std::fprintf(stderr,
-                   "cassino-referee: ladder %s: game %s ended out of order; "
-                   "rebuilding the ratings from the records\n",
-                   ladder.c_str(), game_id.c_str());
-      competition::LadderTable table(l.table.model());
-      recorder::ListFilter all;
-      all.label = ladder;
-      absl::StatusOr<std::vector<recorder::GameSummary>> games =
-          recorder_->List(all);
-      if (!games.ok()) return;
+    ids.swap(it->second->unrated);
+  }
+  // Their summaries as recorded: exactly what `cassino stats --ladder`
+  // reads.
+  std::vector<competition::LadderGame> rated;
+  for (const std::string& id : ids) {
+    recorder::ListFilter filter;
+    filter.game_id = id;
+    absl::StatusOr<std::vector<recorder::GameSummary>> list =
+        recorder_->List(filter);
+    if (!list.ok() || list->empty()) continue;
+    if (std::optional<competition::LadderGame> game =
+            recorder::LadderGameOf(list->front())) {
+      rated.push_back(*std::move(game));
+    }
+  }
+  absl::MutexLock lock(&mu_);
+  auto it = ladders_.find(ladder);
+  if (it == ladders_.end()) return;
+  Ladder& l = *it->second;
+  bool stale = false;
+  for (competition::LadderGame& game : rated) {
+    stale |=
+        l.table.Add(std::move(game)) == competition::LadderTable::Added::kStale;
+  }
+  if (stale) {
+    // A game that sorts before games already settled: the table is made
+    // again from the records (rare: a game whose end took longer than
+    // Options::settle to be rated).
+    std::fprintf(stderr,
+                 "cassino-referee: ladder %s: a game ended out of order; "
+                 "rebuilding the ratings from the records\n",
+                 ladder.c_str());
+    competition::LadderTable table(l.table.model());
+    recorder::ListFilter all;
+    all.label = ladder;
+    absl::StatusOr<std::vector<recorder::GameSummary>> games =
+        recorder_->List(all);
+    if (games.ok()) {
       for (const recorder::GameSummary& g : *games) {
         if (std::optional<competition::LadderGame> one =
                 recorder::LadderGameOf(g)) {
@@ -477,8 +510,9 @@ void Ladders::Rate(const std::string& ladder, const std::string& game_id) {
       table.Settle(options_.now_us() - options_.settle.count() * 1000);
       l.table = std::move(table);
     }
-  };
-  if (!registry_->reads().Post(rate)) rate();
+  }
+  l.rating = false;
+  PostRatings(l);
 }
 
 }  // namespace cassino::service
