@@ -374,6 +374,37 @@ TEST(LadderPlayTest, BotsInTheLobbyArePlayedAndRated) {
   for (auto& bot : bots) bot->Stop();
 }
 
+// Partnerships: four bots at a table in two teams of two, partners across
+// it; every game seats four accounts, the teams rated as teams (both
+// partners move together), and stats agree.
+TEST(LadderPlayTest, PartnershipTablesAreRatedAsTeams) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "l.db");
+  v1::LadderSpec spec = Spec("pairs");
+  spec.set_rules("standard players=4 partnerships=on");
+  ASSERT_TRUE(CreateLadder(referee, spec).ok());
+  std::vector<std::unique_ptr<LobbyBot>> bots;
+  for (const char* name : {"n", "e", "s", "w"}) {
+    bots.push_back(std::make_unique<LobbyBot>(
+        referee.stub(), Register(referee, name), 1, nullptr, "pairs", "1"));
+  }
+  WaitFor(referee, "pairs",
+          [](const v1::LadderInfo& l) { return l.games_rated() >= 3; });
+  Settle(referee, "pairs");
+  for (const auto& g : LadderGames(referee, "pairs")) {
+    ASSERT_EQ(g.accounts.size(), 4u);
+    EXPECT_EQ(
+        std::set<std::string>(g.accounts.begin(), g.accounts.end()).size(), 4u);
+  }
+  const auto board = Leaderboard(referee, "pairs");
+  ASSERT_EQ(board.size(), 4u);
+  for (const auto& e : board) {
+    EXPECT_EQ(e.games(), GetLadder(referee, "pairs").games_rated()) << e.bot();
+  }
+  ExpectStatsAgreeAndVerify(referee, dir / "l.db", "pairs");
+  for (auto& bot : bots) bot->Stop();
+}
+
 // A bot that publishes a new version is rated afresh; the old version's
 // rating and games are kept and listed with every version.
 TEST(LadderPlayTest, ANewVersionStartsFromScratchAndTheOldIsKept) {
