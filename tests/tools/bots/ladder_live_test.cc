@@ -8,7 +8,8 @@
 // a few moves and a greedy that stalls on every move. At the end (the ladder
 // paused, its games played out):
 //   - the leaderboard ranks builder > greedy > random by mean, and by the
-//     conservative rating, within kGames rated games;
+//     conservative rating, within kGames rated games (360; 240 under a
+//     sanitizer);
 //   - the crashing and the stalling bots are on probation, with the
 //     reason;
 //   - matchmaking went on after the restart, and no game is left running;
@@ -29,6 +30,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "tests/sanitizers.h"
 #include "tests/tools/bots/live_process.h"
 #include "tools/stats/ladder.h"
 #include "tools/verify/verifier.h"
@@ -42,7 +44,11 @@ constexpr char kLadder[] = "live";
 // Rated games by the end: about 120 for each pair of the three healthy
 // bots once the faulty ones are on probation (builder beats greedy about
 // 70% of the time: the order is then wrong with a probability near 1e-4).
-constexpr int kGames = 360;
+// (Under a sanitizer everything is several times slower: fewer games, and
+// builder's ~70% against greedy over ~80 games still orders them with a
+// probability of error near 5e-5.)
+constexpr int kGames = ::cassino::testing::kSanitized ? 240 : 360;
+constexpr int kWaitSeconds = ::cassino::testing::kSanitized ? 400 : 120;
 
 class LadderLiveTest : public LiveRefereeTest {
  protected:
@@ -67,7 +73,7 @@ class LadderLiveTest : public LiveRefereeTest {
 
   // Waits until `done` (at most `seconds`).
   v1::LadderInfo WaitFor(const std::function<bool(const v1::LadderInfo&)>& done,
-                         int seconds = 120) {
+                         int seconds = kWaitSeconds) {
     const auto until =
         std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
     v1::LadderInfo info;
