@@ -26,10 +26,20 @@ Move RandomPlayer::Choose(const Game& game) {
   return moves_[pick(rng_)];
 }
 
+int PlayRandomly(Game& game, RandomPlayer& player, PlayUntil until) {
+  const int start = game.turn();
+  const size_t rounds = game.rounds().size();
+  while (!game.over() &&
+         (until == PlayUntil::kGameEnd || game.rounds().size() == rounds)) {
+    game.PlayUnchecked(player.Choose(game));
+  }
+  return game.turn() - start;
+}
+
 Game PlayRandomGame(const RuleSet& rules, const Seed& seed) {
   Game game = *Game::Create(rules, DeckSource::FromSeed(seed));
   RandomPlayer player(seed);
-  while (!game.over()) game.PlayUnchecked(player.Choose(game));
+  PlayRandomly(game, player, PlayUntil::kGameEnd);
   return game;
 }
 

@@ -33,6 +33,18 @@ class RandomPlayer {
   std::vector<Move> moves_;
 };
 
+// How far PlayRandomly plays.
+enum class PlayUntil {
+  kRoundEnd,  // until the round under way has been scored (or the game ends)
+  kGameEnd,   // until the game is over
+};
+
+// Plays `player`'s random moves on `game` (never a call-out) as far as
+// `until` says; returns the number of moves played (0 if the game is over).
+// The loop of rules_bench's BM_RandomRounds and of the Python forward
+// model's playouts (sdk/python).
+int PlayRandomly(Game& game, RandomPlayer& player, PlayUntil until);
+
 // Plays a whole game with random moves. Never calls out (the call-out
 // option would end random games at once).
 Game PlayRandomGame(const RuleSet& rules, const Seed& seed);
