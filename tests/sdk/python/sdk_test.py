@@ -14,7 +14,6 @@ BadRequest field, and that a bad token is refused at once.
 """
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -23,8 +22,8 @@ import textwrap
 import time
 import unittest
 
-REPO = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..",
-                                     ".."))
+from install import install_sdk
+
 REFEREE, CASSINO = sys.argv[1], sys.argv[2]
 ADMIN = "sdk-test-admin-token"
 
@@ -129,19 +128,7 @@ class SdkTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory(prefix="cassino-sdk-test-")
-        venv = os.path.join(cls.tmp.name, "venv")
-        subprocess.run([sys.executable, "-m", "venv",
-                        "--system-site-packages", venv], check=True)
-        cls.python = os.path.join(venv, "bin", "python")
-        # As the SDK's README says: offline, on Debian's packages. (From a
-        # copy: pip builds in the folder it is given.)
-        source = os.path.join(cls.tmp.name, "sdk-python")
-        shutil.copytree(os.path.join(REPO, "sdk", "python"), source,
-                        ignore=shutil.ignore_patterns("build", "*.egg-info"))
-        env = dict(os.environ, CASSINO_PROTO_DIR=os.path.join(REPO, "proto"))
-        subprocess.run([cls.python, "-m", "pip", "install", "--quiet",
-                        "--no-index", "--no-build-isolation", source],
-                       check=True, cwd=cls.tmp.name, env=env)
+        cls.python = install_sdk(cls.tmp.name)
 
     @classmethod
     def tearDownClass(cls):
