@@ -146,6 +146,13 @@ class BuildEngine(build_ext):
             ext.sources, ext.depends = named
 
     def build_extensions(self):
+        # A venv's include folder (distutils adds it; it is empty or
+        # missing) would make each venv's command lines differ, and ccache
+        # miss.
+        def holds_files(folder):
+            return any(files for _, _, files in os.walk(folder))
+        self.compiler.include_dirs = [d for d in self.compiler.include_dirs
+                                      if holds_files(d)]
         ccache = shutil.which("ccache")
         compiler = self.compiler.compiler_so
         if ccache and os.path.basename(compiler[0]) != "ccache":
