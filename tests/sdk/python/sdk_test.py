@@ -1,5 +1,5 @@
 """The Python SDK (sdk/python) installed as a user installs it, playing
-against a real referee.
+against a real referee, and its forward model reading the referee's turns.
 
     sdk_test.py REFEREE_BIN CASSINO_BIN
 
@@ -8,7 +8,10 @@ the system site-packages, nothing from an index), then, with that venv's
 python, plays a two-player game of two SDK bots, one seat in each Play
 mode, restarting the referee (SIGKILL, same database) in the middle; both
 bots must see every turn's whole round history, finish the game and agree
-on its result, which `cassino verify` then re-adjudicates. It also checks
+on its result, which `cassino verify` then re-adjudicates. At every turn
+each bot also reads the turn into the forward model
+(engine.Observation.from_turn): its legal moves and a sample's must be
+the turn's, and the sample must show the seat exactly what it saw. It also checks
 that a refused move reads as a RefereeError with its ErrorInfo reason and
 BadRequest field, and that a bad token is refused at once.
 """
@@ -32,6 +35,7 @@ GAME_SCRIPT = textwrap.dedent(r'''
     import os, signal, subprocess, sys, threading, time
     import grpc
     import cassino
+    from cassino import engine
     from cassino.v1 import game_pb2, referee_service_pb2 as pb
 
     address, restart_file = sys.argv[1], sys.argv[2]
@@ -57,6 +61,16 @@ GAME_SCRIPT = textwrap.dedent(r'''
             assert [m.proto for m in turn.history] == list(
                 whole.turn.observation.round_history), turn.turn
             self.longest = max(self.longest, len(turn.history))
+            # The forward model reads the referee's own turn (both Play
+            # modes): the same legal moves, and a sample that agrees with
+            # everything the seat has seen.
+            seen = engine.Observation.from_turn(turn)
+            listed = [m.notation for m in turn.legal_moves]
+            assert [m.notation for m in seen.legal_moves()] == listed
+            sampled = seen.sample(turn.turn)
+            assert sampled.observe(turn.seat) == seen, turn.turn
+            assert [m.notation for m in sampled.legal_moves()] == listed
+            assert len(seen.history) == len(turn.history)
             self.turns += 1
             if self.turns == 20 and turn.seat == 0:
                 open(restart_file, "w").close()  # ask for a restart
@@ -91,6 +105,7 @@ ERRORS_SCRIPT = textwrap.dedent(r'''
     import sys
     import grpc
     import cassino
+    from cassino import engine
     from cassino.v1 import game_pb2, referee_service_pb2 as pb
 
     stub = cassino.connect(sys.argv[1])
