@@ -6,9 +6,9 @@
   referee they were built beside (needs protoc and grpc_python_plugin:
   protobuf-compiler, protobuf-compiler-grpc);
 - its forward model, cassino._engine: the referee's rules engine
-  (rules/, the sources of the CMake library cassino_rules, read from
-  rules/CMakeLists.txt so the list never drifts; and
-  tools/playout/random_playout.cc) compiled with the pybind11 binding in
+  (the sources of the CMake libraries cassino_rules and cassino_playout,
+  read from rules/ and tools/CMakeLists.txt so the lists never drift)
+  compiled with the pybind11 binding in
   sdk/python/engine/ (pybind11-dev, python3-pybind11, python3-dev,
   libabsl-dev, libssl-dev, pkg-config). The engine is compiled here, from
   the repository's sources, rather than taken from a CMake build tree: a
@@ -87,16 +87,18 @@ class BuildWithStubs(build_py):
                 shutil.copy(os.path.join(tmp, "google", "rpc", name), rpc)
 
 
-def rules_sources():
-    """The sources of cassino_rules, as rules/CMakeLists.txt lists them."""
-    cmake = os.path.join(SOURCE_DIR, "rules", "CMakeLists.txt")
-    need(cmake, "the repository's rules/")
+def library_sources(folder, library):
+    """The sources of a CMake library, as folder/CMakeLists.txt lists them
+    (relative to that folder)."""
+    cmake = os.path.join(SOURCE_DIR, folder, "CMakeLists.txt")
+    need(cmake, f"the repository's {folder}/")
     with open(cmake) as f:
-        match = re.search(r"add_library\(cassino_rules\s+([^)]*)\)", f.read())
+        match = re.search(r"add_library\(" + library + r"\s+([^)]*)\)",
+                          f.read())
     if not match:
-        raise SystemExit(f"cassino-sdk: no add_library(cassino_rules ...) "
-                         f"in {cmake}")
-    return [os.path.join(SOURCE_DIR, "rules", name)
+        raise SystemExit(f"cassino-sdk: no add_library({library} ...) in "
+                         f"{cmake}")
+    return [os.path.join(SOURCE_DIR, folder, name)
             for name in match.group(1).split()]
 
 
@@ -122,9 +124,8 @@ def pkg_config(flag):
 
 def engine_sources():
     binding = os.path.join(SOURCE_DIR, "sdk", "python", "engine")
-    return (rules_sources() +
-            [os.path.join(SOURCE_DIR, "tools", "playout",
-                          "random_playout.cc")] +
+    return (library_sources("rules", "cassino_rules") +
+            library_sources("tools", "cassino_playout") +
             [os.path.join(binding, f) for f in sorted(os.listdir(binding))
              if f.endswith(".cc")])
 

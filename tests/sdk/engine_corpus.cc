@@ -11,9 +11,10 @@
 // the seed (hex) and, at every turn, the position (Position::ToString), the
 // legal moves in the referee's order (Game::LegalMoves, InNotationOrder),
 // the move played and the position ApplyGameMove makes of it; then each
-// round's points and totals, the result, and two random playouts of the
-// fresh game (PlayRandomly with RandomPlayer(seed), to the round's end and
-// to the game's) with the turn and totals they reach.
+// round's points and totals, the result, and three playouts of the fresh
+// game (PlayRandomly with RandomPlayer(seed) to the round's end and to the
+// game's, PlayOut with GreedyPlayer(seed) to the game's) with the turn and
+// totals they reach.
 
 #include <cstdio>
 #include <random>
@@ -24,6 +25,7 @@
 #include "rules/deal.h"
 #include "rules/game.h"
 #include "rules/game_moves.h"
+#include "tools/playout/greedy_playout.h"
 #include "tools/playout/random_playout.h"
 
 namespace cassino {
@@ -53,12 +55,19 @@ constexpr const char* kRuleSets[] = {
 constexpr int kGames = 2;
 
 json Playout(const RuleSet& rules, const Seed& seed, uint64_t player_seed,
-             PlayUntil until) {
+             PlayUntil until, bool greedy) {
   Game game = *Game::Create(rules, DeckSource::FromSeed(seed));
-  RandomPlayer player(player_seed);
-  const int moves = PlayRandomly(game, player, until);
+  int moves = 0;
+  if (greedy) {
+    GreedyPlayer player(player_seed);
+    moves = PlayOut(game, player, until);
+  } else {
+    RandomPlayer player(player_seed);
+    moves = PlayRandomly(game, player, until);
+  }
   return {{"seed", player_seed},
           {"until", until == PlayUntil::kRoundEnd ? "round" : "game"},
+          {"policy", greedy ? "greedy" : "random"},
           {"moves", moves},
           {"turn", game.turn()},
           {"totals", game.totals()},
@@ -101,8 +110,9 @@ json PlayGame(const RuleSet& rules, const Seed& seed, uint64_t index) {
             {"reason", std::string(GameEndReasonName(result.reason))},
             {"totals", result.totals}}},
           {"playouts",
-           {Playout(rules, seed, index + 99, PlayUntil::kRoundEnd),
-            Playout(rules, seed, index + 99, PlayUntil::kGameEnd)}}};
+           {Playout(rules, seed, index + 99, PlayUntil::kRoundEnd, false),
+            Playout(rules, seed, index + 99, PlayUntil::kGameEnd, false),
+            Playout(rules, seed, index + 99, PlayUntil::kGameEnd, true)}}};
 }
 
 int Main() {

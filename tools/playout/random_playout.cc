@@ -27,13 +27,7 @@ Move RandomPlayer::Choose(const Game& game) {
 }
 
 int PlayRandomly(Game& game, RandomPlayer& player, PlayUntil until) {
-  const int start = game.turn();
-  const size_t rounds = game.rounds().size();
-  while (!game.over() &&
-         (until == PlayUntil::kGameEnd || game.rounds().size() == rounds)) {
-    game.PlayUnchecked(player.Choose(game));
-  }
-  return game.turn() - start;
+  return PlayOut(game, player, until);
 }
 
 Game PlayRandomGame(const RuleSet& rules, const Seed& seed) {

@@ -39,10 +39,22 @@ enum class PlayUntil {
   kGameEnd,   // until the game is over
 };
 
-// Plays `player`'s random moves on `game` (never a call-out) as far as
-// `until` says; returns the number of moves played (0 if the game is over).
-// The loop of rules_bench's BM_RandomRounds and of the Python forward
-// model's playouts (sdk/python).
+// Plays `player`'s moves on `game` as far as `until` says; returns the
+// number of moves played (0 if the game is over). `Player` has
+// `Move Choose(const Game&)` (RandomPlayer, GreedyPlayer).
+template <typename Player>
+int PlayOut(Game& game, Player& player, PlayUntil until) {
+  const int start = game.turn();
+  const size_t rounds = game.rounds().size();
+  while (!game.over() &&
+         (until == PlayUntil::kGameEnd || game.rounds().size() == rounds)) {
+    game.PlayUnchecked(player.Choose(game));
+  }
+  return game.turn() - start;
+}
+
+// PlayOut with random moves (never a call-out): the loop of rules_bench's
+// BM_RandomRounds and of the Python forward model's playouts (sdk/python).
 int PlayRandomly(Game& game, RandomPlayer& player, PlayUntil until);
 
 // Plays a whole game with random moves. Never calls out (the call-out

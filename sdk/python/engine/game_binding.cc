@@ -17,6 +17,7 @@
 #include "rules/observation.h"
 #include "rules/scoring.h"
 #include "sdk/python/engine/engine.h"
+#include "tools/playout/greedy_playout.h"
 #include "tools/playout/random_playout.h"
 
 namespace cassino::py_engine {
@@ -31,7 +32,7 @@ const Game& PyGame::Get() const {
   return game_;
 }
 
-int PyGame::Playout(uint64_t seed, PlayUntil until) {
+int PyGame::Playout(uint64_t seed, PlayUntil until, bool greedy) {
   bool idle = false;
   if (!busy_.compare_exchange_strong(idle, true, std::memory_order_acq_rel)) {
     throw std::runtime_error(
@@ -40,8 +41,13 @@ int PyGame::Playout(uint64_t seed, PlayUntil until) {
   int moves = 0;
   {
     py::gil_scoped_release release;
-    RandomPlayer player(seed);
-    moves = PlayRandomly(game_, player, until);
+    if (greedy) {
+      GreedyPlayer player(seed);
+      moves = PlayOut(game_, player, until);
+    } else {
+      RandomPlayer player(seed);
+      moves = PlayRandomly(game_, player, until);
+    }
   }
   busy_.store(false, std::memory_order_release);
   return moves;
@@ -72,6 +78,12 @@ PlayUntil UntilArg(const std::string& until) {
   if (until == "round") return PlayUntil::kRoundEnd;
   if (until == "game") return PlayUntil::kGameEnd;
   throw py::value_error("until is 'round' or 'game'");
+}
+
+bool GreedyArg(const std::string& policy) {
+  if (policy == "random") return false;
+  if (policy == "greedy") return true;
+  throw py::value_error("policy is 'random' or 'greedy'");
 }
 
 Move PlayArg(const Game& game, py::handle move) {
@@ -218,14 +230,18 @@ void BindGame(py::module_& m) {
           "IllegalMoveError if illegal, GameOverError once over.")
       .def(
           "playout",
-          [](PyGame& g, uint64_t seed, const std::string& until) {
-            return g.Playout(seed, UntilArg(until));
+          [](PyGame& g, uint64_t seed, const std::string& until,
+             const std::string& policy) {
+            return g.Playout(seed, UntilArg(until), GreedyArg(policy));
           },
           py::arg("seed"), py::arg("until") = "round",
-          "Plays uniformly random legal moves (never a call-out), seeded, in "
-          "C++ with the GIL released, until the round under way has been "
-          "scored (until='round') or the game is over ('game'). Returns the "
-          "moves played. Then read totals, rounds[-1] or result.")
+          py::arg("policy") = "random",
+          "Plays seeded moves in C++ with the GIL released until the round "
+          "under way has been scored (until='round') or the game is over "
+          "('game'); returns the moves played. policy='random': uniformly "
+          "random legal moves (never a call-out); 'greedy': mostly the "
+          "capture worth most (tools/playout/greedy_playout.h). Then read "
+          "totals, rounds[-1] or result.")
       .def(
           "observe",
           [](const PyGame& g, int seat) {

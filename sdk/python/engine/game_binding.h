@@ -29,8 +29,9 @@ class PyGame {
   }
   MoveGenerator& generator() { return generator_; }
 
-  // Random moves (tools/playout: PlayRandomly) with the GIL released.
-  int Playout(uint64_t seed, PlayUntil until);
+  // PlayOut (tools/playout) with random or greedy moves, with the GIL
+  // released.
+  int Playout(uint64_t seed, PlayUntil until, bool greedy);
 
  private:
   Game game_;

@@ -57,13 +57,16 @@ class CorpusTest(unittest.TestCase):
         self.assertGreater(turns, 3000)
 
     def test_playouts_are_the_engines(self):
-        """Game.playout plays exactly the C++ PlayRandomly's moves."""
+        """Game.playout plays exactly the C++ playouts' moves (random and
+        greedy)."""
         for record in CORPUS:
             for p in record["playouts"]:
-                with self.subTest(rules=record["rules"], until=p["until"]):
+                with self.subTest(rules=record["rules"], until=p["until"],
+                                  policy=p["policy"]):
                     game = engine.Game(record["rules"], record["seed"])
-                    self.assertEqual(game.playout(p["seed"], p["until"]),
-                                     p["moves"])
+                    self.assertEqual(
+                        game.playout(p["seed"], p["until"], p["policy"]),
+                        p["moves"])
                     self.assertEqual(game.turn, p["turn"])
                     self.assertEqual(game.totals, p["totals"])
                     self.assertEqual(game.over, p["over"])
@@ -86,6 +89,8 @@ class CorpusTest(unittest.TestCase):
         self.assertEqual((again.turn, again.totals), (game.turn, game.totals))
         with self.assertRaises(ValueError):
             again.playout(1, until="deal")
+        with self.assertRaises(ValueError):
+            again.playout(1, policy="clever")
 
 
 class SamplingTest(unittest.TestCase):
