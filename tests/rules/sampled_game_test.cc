@@ -141,5 +141,24 @@ TEST(SampledGameTest, RefusesWhatItCannotSample) {
             absl::StatusCode::kInvalidArgument);
 }
 
+// SeenPosition (rules/observation.h): the seat's own hand, the others
+// empty; the seat's legal moves when it is to move.
+TEST(SeenPositionTest, IsThePositionLessTheOtherHands) {
+  absl::StatusOr<Game> g =
+      Game::Create(Rules("players=3"), DeckSource::FromSeed(SeedOf(4)));
+  ASSERT_TRUE(g.ok()) << g.status();
+  for (int seat = 0; seat < 3; ++seat) {
+    const Position seen = SeenPosition(Observe(*g, seat));
+    Position expected = g->position();
+    for (int s = 0; s < 3; ++s) {
+      if (s != seat) expected.hands[s] = CardSet();
+    }
+    EXPECT_EQ(seen, expected) << "seat " << seat;
+    if (seat == g->to_move()) {
+      EXPECT_EQ(LegalMoves(seen), g->LegalMoves());
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cassino

@@ -10,20 +10,6 @@
 namespace cassino::py_engine {
 namespace {
 
-const char* KindName(MoveKind kind) {
-  switch (kind) {
-    case MoveKind::kTrail:
-      return "trail";
-    case MoveKind::kCapture:
-      return "capture";
-    case MoveKind::kBuild:
-      return "build";
-    case MoveKind::kCallOut:
-      return "call_out";
-  }
-  return "unspecified";
-}
-
 std::string CardText(Card c) { return c.valid() ? c.ToString() : ""; }
 
 }  // namespace
@@ -46,7 +32,10 @@ void BindMove(py::module_& m) {
           "notation", [](const PyMove& m) { return m.notation; },
           "Canonical notation: 'take 8C 8H', 'build 8 3D 5S', 'trail 7H'.")
       .def_property_readonly(
-          "kind", [](const PyMove& m) { return KindName(m.move.kind); },
+          "kind",
+          [](const PyMove& m) {
+            return std::string(MoveKindName(m.move.kind));
+          },
           "'trail', 'capture', 'build' or 'call_out'.")
       .def_property_readonly(
           "card", [](const PyMove& m) { return CardText(m.move.card); },

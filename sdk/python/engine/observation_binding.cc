@@ -31,19 +31,6 @@ Card OptionalCard(py::handle message, const char* field) {
   return CardArg(py::str(message.attr(field)).cast<std::string>());
 }
 
-// The position as the seat sees it: its own hand, the others' unknown.
-Position SeenPosition(const Observation& o) {
-  Position p;
-  p.rules = o.rules;
-  p.table = o.table;
-  p.hands.assign(o.rules.players, CardSet());
-  if (o.seat >= 0 && o.seat < o.rules.players) p.hands[o.seat] = o.hand;
-  p.to_move = o.to_move;
-  p.plucked = o.plucked;
-  p.stock_empty = o.stock_size == 0;
-  return p;
-}
-
 PlayedMove PlayedMoveFromMessage(py::handle pm) {
   PlayedMove out;
   out.turn = Int(pm, "turn");
