@@ -20,12 +20,7 @@ namespace cassino {
 namespace {
 
 using ::cassino::testing::Rules;
-
-Seed SeedOf(uint64_t n) {
-  Seed s{};
-  for (int i = 0; i < 8; ++i) s[i] = static_cast<uint8_t>(n >> (8 * i));
-  return s;
-}
+using ::cassino::testing::SeedOf;
 
 class SampledGameTest : public ::testing::TestWithParam<std::string> {};
 

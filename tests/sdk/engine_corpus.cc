@@ -12,9 +12,8 @@
 // legal moves in the referee's order (Game::LegalMoves, InNotationOrder),
 // the move played and the position ApplyGameMove makes of it; then each
 // round's points and totals, the result, and three playouts of the fresh
-// game (PlayRandomly with RandomPlayer(seed) to the round's end and to the
-// game's, PlayOut with GreedyPlayer(seed) to the game's) with the turn and
-// totals they reach.
+// game (PlaySeeded: random moves to the round's end and to the game's,
+// greedy ones to the game's) with the turn and totals they reach.
 
 #include <cstdio>
 #include <random>
@@ -25,8 +24,7 @@
 #include "rules/deal.h"
 #include "rules/game.h"
 #include "rules/game_moves.h"
-#include "tools/playout/greedy_playout.h"
-#include "tools/playout/random_playout.h"
+#include "tools/playout/playout_policy.h"
 
 namespace cassino {
 namespace {
@@ -55,19 +53,12 @@ constexpr const char* kRuleSets[] = {
 constexpr int kGames = 2;
 
 json Playout(const RuleSet& rules, const Seed& seed, uint64_t player_seed,
-             PlayUntil until, bool greedy) {
+             PlayUntil until, PlayoutPolicy policy) {
   Game game = *Game::Create(rules, DeckSource::FromSeed(seed));
-  int moves = 0;
-  if (greedy) {
-    GreedyPlayer player(player_seed);
-    moves = PlayOut(game, player, until);
-  } else {
-    RandomPlayer player(player_seed);
-    moves = PlayRandomly(game, player, until);
-  }
+  const int moves = PlaySeeded(game, player_seed, until, policy);
   return {{"seed", player_seed},
           {"until", until == PlayUntil::kRoundEnd ? "round" : "game"},
-          {"policy", greedy ? "greedy" : "random"},
+          {"policy", policy == PlayoutPolicy::kGreedy ? "greedy" : "random"},
           {"moves", moves},
           {"turn", game.turn()},
           {"totals", game.totals()},
@@ -110,9 +101,12 @@ json PlayGame(const RuleSet& rules, const Seed& seed, uint64_t index) {
             {"reason", std::string(GameEndReasonName(result.reason))},
             {"totals", result.totals}}},
           {"playouts",
-           {Playout(rules, seed, index + 99, PlayUntil::kRoundEnd, false),
-            Playout(rules, seed, index + 99, PlayUntil::kGameEnd, false),
-            Playout(rules, seed, index + 99, PlayUntil::kGameEnd, true)}}};
+           {Playout(rules, seed, index + 99, PlayUntil::kRoundEnd,
+                    PlayoutPolicy::kRandom),
+            Playout(rules, seed, index + 99, PlayUntil::kGameEnd,
+                    PlayoutPolicy::kRandom),
+            Playout(rules, seed, index + 99, PlayUntil::kGameEnd,
+                    PlayoutPolicy::kGreedy)}}};
 }
 
 int Main() {

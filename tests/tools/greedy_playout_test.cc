@@ -9,16 +9,13 @@
 
 #include "gtest/gtest.h"
 #include "rules/game.h"
+#include "tests/rules/test_util.h"
 #include "tools/playout/random_playout.h"
 
 namespace cassino {
 namespace {
 
-Seed SeedOf(uint64_t n) {
-  Seed s{};
-  for (int i = 0; i < 8; ++i) s[i] = static_cast<uint8_t>(n >> (8 * i));
-  return s;
-}
+using ::cassino::testing::SeedOf;
 
 TEST(GreedyPlayerTest, WorthFollowsTheScoring) {
   const RuleSet standard = RuleSet::Standard();

@@ -14,8 +14,7 @@
 #include "sdk/node/engine/napi.h"
 #include "sdk/node/engine/observation_json.h"
 #include "sdk/node/engine/values.h"
-#include "tools/playout/greedy_playout.h"
-#include "tools/playout/random_playout.h"
+#include "tools/playout/playout_policy.h"
 
 namespace cassino::node_engine {
 namespace {
@@ -139,23 +138,10 @@ napi_value GamePlay(const Call& c) {
 }
 napi_value GamePlayout(const Call& c) {
   const uint64_t seed = Uint64Arg(c.env, c.arg(0));
-  const std::string until = OptionArg(c, 1, "round");
-  const std::string policy = OptionArg(c, 2, "random");
-  if (until != "round" && until != "game") {
-    throw JsError{JsError::kInvalid, "until is 'round' or 'game'"};
-  }
-  if (policy != "random" && policy != "greedy") {
-    throw JsError{JsError::kInvalid, "policy is 'random' or 'greedy'"};
-  }
-  const PlayUntil to =
-      until == "round" ? PlayUntil::kRoundEnd : PlayUntil::kGameEnd;
-  Game& g = G(c).game;
-  if (policy == "greedy") {
-    GreedyPlayer player(seed);
-    return Num(c.env, PlayOut(g, player, to));
-  }
-  RandomPlayer player(seed);
-  return Num(c.env, PlayRandomly(g, player, to));
+  const PlayUntil until = Value(ParsePlayUntil(OptionArg(c, 1, "round")));
+  const PlayoutPolicy policy =
+      Value(ParsePlayoutPolicy(OptionArg(c, 2, "random")));
+  return Num(c.env, PlaySeeded(G(c).game, seed, until, policy));
 }
 napi_value GameObserve(const Call& c) {
   const Game& g = G(c).game;

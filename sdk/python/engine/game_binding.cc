@@ -1,6 +1,6 @@
 // cassino._engine.Game and PlayedMove: a whole game (deals, rounds,
-// scoring, the end) as the referee plays it, with random playouts run in
-// C++ without the GIL.
+// scoring, the end) as the referee plays it, with random or greedy
+// playouts run in C++ without the GIL.
 
 #include "sdk/python/engine/game_binding.h"
 
@@ -17,8 +17,7 @@
 #include "rules/observation.h"
 #include "rules/scoring.h"
 #include "sdk/python/engine/engine.h"
-#include "tools/playout/greedy_playout.h"
-#include "tools/playout/random_playout.h"
+#include "tools/playout/playout_policy.h"
 
 namespace cassino::py_engine {
 
@@ -32,7 +31,7 @@ const Game& PyGame::Get() const {
   return game_;
 }
 
-int PyGame::Playout(uint64_t seed, PlayUntil until, bool greedy) {
+int PyGame::Playout(uint64_t seed, PlayUntil until, PlayoutPolicy policy) {
   bool idle = false;
   if (!busy_.compare_exchange_strong(idle, true, std::memory_order_acq_rel)) {
     throw std::runtime_error(
@@ -41,13 +40,7 @@ int PyGame::Playout(uint64_t seed, PlayUntil until, bool greedy) {
   int moves = 0;
   {
     py::gil_scoped_release release;
-    if (greedy) {
-      GreedyPlayer player(seed);
-      moves = PlayOut(game_, player, until);
-    } else {
-      RandomPlayer player(seed);
-      moves = PlayRandomly(game_, player, until);
-    }
+    moves = PlaySeeded(game_, seed, until, policy);
   }
   busy_.store(false, std::memory_order_release);
   return moves;
@@ -72,18 +65,6 @@ Seed SeedArg(py::handle seed) {
   const uint64_t n = seed.cast<uint64_t>();
   for (int i = 0; i < 8; ++i) out[i] = static_cast<uint8_t>(n >> (56 - 8 * i));
   return out;
-}
-
-PlayUntil UntilArg(const std::string& until) {
-  if (until == "round") return PlayUntil::kRoundEnd;
-  if (until == "game") return PlayUntil::kGameEnd;
-  throw py::value_error("until is 'round' or 'game'");
-}
-
-bool GreedyArg(const std::string& policy) {
-  if (policy == "random") return false;
-  if (policy == "greedy") return true;
-  throw py::value_error("policy is 'random' or 'greedy'");
 }
 
 Move PlayArg(const Game& game, py::handle move) {
@@ -232,7 +213,8 @@ void BindGame(py::module_& m) {
           "playout",
           [](PyGame& g, uint64_t seed, const std::string& until,
              const std::string& policy) {
-            return g.Playout(seed, UntilArg(until), GreedyArg(policy));
+            return g.Playout(seed, Value(ParsePlayUntil(until)),
+                             Value(ParsePlayoutPolicy(policy)));
           },
           py::arg("seed"), py::arg("until") = "round",
           py::arg("policy") = "random",

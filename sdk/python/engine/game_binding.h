@@ -9,7 +9,7 @@
 
 #include "rules/game.h"
 #include "rules/legal_moves.h"
-#include "tools/playout/random_playout.h"
+#include "tools/playout/playout_policy.h"
 
 namespace cassino::py_engine {
 
@@ -29,9 +29,8 @@ class PyGame {
   }
   MoveGenerator& generator() { return generator_; }
 
-  // PlayOut (tools/playout) with random or greedy moves, with the GIL
-  // released.
-  int Playout(uint64_t seed, PlayUntil until, bool greedy);
+  // PlaySeeded (tools/playout) with the GIL released.
+  int Playout(uint64_t seed, PlayUntil until, PlayoutPolicy policy);
 
  private:
   Game game_;
