@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/time/time.h"
 #include "tools/cli/commands.h"
 #include "tools/viewer/server.h"
 #include "tools/viewer/viewer.h"
@@ -40,6 +41,23 @@ ARGUMENTS
              a free port). The viewer has no authentication: expose it
              beyond localhost only behind a proxy that adds what you need.
 
+LIMITS (what one client can make the server hold; docs/viewer.md)
+  --max-connections N      open connections at most (default 256); at the
+                           cap a new connection closes the oldest idle or
+                           still-sending one, never one being answered
+  --idle-timeout S         seconds a connection may wait with no request
+                           in progress (default 5)
+  --header-timeout S       seconds a request may take to arrive whole from
+                           its first byte (default 10): slow senders are cut
+  --write-timeout S        seconds an answer may take to be read whole
+                           (default 30)
+  --threads N              threads building answers (default 4)
+  --max-requests-per-connection N
+                           keep-alive requests per connection (default 100)
+  Range headers are ignored (every answer is whole); request heads over
+  8 KiB get 431; listings are pages of at most 500 games and a
+  tournament's schedule pages of at most 500 games.
+
 Stops on SIGINT or SIGTERM.
 
 EXIT STATUS
@@ -49,7 +67,24 @@ EXIT STATUS
 struct Options {
   std::vector<std::string> dbs;
   std::string listen = "127.0.0.1:8080";
+  int max_connections = 256;
+  double idle_timeout_s = 5;
+  double header_timeout_s = 10;
+  double write_timeout_s = 30;
+  int threads = 4;
+  int max_requests = 100;
 };
+
+viewer::HttpLimits LimitsOf(const Options& opt) {
+  viewer::HttpLimits limits;
+  limits.max_connections = opt.max_connections;
+  limits.idle_timeout = absl::Seconds(opt.idle_timeout_s);
+  limits.header_timeout = absl::Seconds(opt.header_timeout_s);
+  limits.write_timeout = absl::Seconds(opt.write_timeout_s);
+  limits.threads = opt.threads;
+  limits.max_requests_per_connection = opt.max_requests;
+  return limits;
+}
 
 int Run(const Options& opt) {
   std::string host;
@@ -73,7 +108,8 @@ int Run(const Options& opt) {
   pthread_sigmask(SIG_BLOCK, &stop, nullptr);
   absl::StatusOr<std::unique_ptr<viewer::ViewerServer>> server =
       viewer::ViewerServer::Start(
-          std::shared_ptr<const viewer::Viewer>(*std::move(v)), host, port);
+          std::shared_ptr<const viewer::Viewer>(*std::move(v)), host, port,
+          LimitsOf(opt));
   if (!server.ok()) {
     std::cerr << "cassino serve: " << server.status().message() << "\n";
     return 2;
@@ -99,6 +135,24 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
       ->required();
   cmd->add_option("--listen", opt->listen,
                   "HOST:PORT to listen on (default 127.0.0.1:8080)");
+  cmd->add_option("--max-connections", opt->max_connections,
+                  "open connections at most (default 256)")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--idle-timeout", opt->idle_timeout_s,
+                  "seconds a connection may wait with no request (default 5)")
+      ->check(CLI::Range(0.05, 3600.0));
+  cmd->add_option("--header-timeout", opt->header_timeout_s,
+                  "seconds a request may take to arrive whole (default 10)")
+      ->check(CLI::Range(0.05, 3600.0));
+  cmd->add_option("--write-timeout", opt->write_timeout_s,
+                  "seconds an answer may take to be read (default 30)")
+      ->check(CLI::Range(0.05, 3600.0));
+  cmd->add_option("--threads", opt->threads,
+                  "threads building answers (default 4)")
+      ->check(CLI::Range(1, 256));
+  cmd->add_option("--max-requests-per-connection", opt->max_requests,
+                  "keep-alive requests per connection (default 100)")
+      ->check(CLI::Range(1, 100000));
   cmd->callback([opt, exit_code] { *exit_code = Run(*opt); });
 }
 

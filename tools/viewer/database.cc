@@ -222,8 +222,8 @@ class ViewerDatabase::Impl {
       }
       sql += ")";
     }
-    if (q.from_us != 0) integer("created_us >= ", q.from_us);
-    if (q.to_us != 0) integer("created_us < ", q.to_us);
+    if (q.from_us.has_value()) integer("created_us >= ", *q.from_us);
+    if (q.to_us.has_value()) integer("created_us < ", *q.to_us);
     if (!q.after_id.empty()) {
       // Row values compare lexicographically: (created_us, game_id) after
       // the cursor in descending order. Spelled out so that SQLite uses the

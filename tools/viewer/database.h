@@ -39,12 +39,12 @@ std::string ReadOnlyUri(absl::string_view path);
 // Which games to list (as recorder::GameSummary rows). Empty / zero fields
 // match everything.
 struct GameQuery {
-  std::string status;   // running, finished or aborted
-  std::string bot;      // a seat's bot name, exact
-  std::string label;    // exact
-  std::string rules;    // the complete rule set text (RuleSet::ToString)
-  int64_t from_us = 0;  // created at or after
-  int64_t to_us = 0;    // created before
+  std::string status;  // running, finished or aborted
+  std::string bot;     // a seat's bot name, exact
+  std::string label;   // exact
+  std::string rules;   // the complete rule set text (RuleSet::ToString)
+  std::optional<int64_t> from_us;  // created at or after
+  std::optional<int64_t> to_us;    // created before (an empty range: none)
   // Keyset pagination, newest first: only games strictly after this one in
   // (created_us, game_id) descending order. `after_id` empty: from the top.
   int64_t after_created_us = 0;

@@ -318,8 +318,10 @@ json GameJson(const recorder::StoredGame& game, const RevealDecision& reveal,
 }
 
 json TournamentJson(const TournamentListing& t,
-                    const std::vector<ScheduledGame>& schedule) {
+                    const std::vector<ScheduledGame>& schedule,
+                    const SchedulePage& page) {
   json games = json::array();
+  json games_next = nullptr;
   std::vector<recorder::StandingGame> finished;
   std::map<std::string, size_t> index;
   for (size_t i = 0; i < t.participants.size(); ++i) {
@@ -361,7 +363,13 @@ json TournamentJson(const TournamentListing& t,
     } else if (status == "aborted") {
       ++done;
     }
-    games.push_back(std::move(entry));
+    if (g.index > page.after) {
+      if (static_cast<int>(games.size()) < page.limit) {
+        games.push_back(std::move(entry));
+      } else if (games_next.is_null()) {
+        games_next = games.back()["index"];
+      }
+    }
   }
   json standings = json::array();
   for (const recorder::Standing& s :
@@ -401,6 +409,8 @@ json TournamentJson(const TournamentListing& t,
           {"ended_games", done},
           {"running_games", running},
           {"games", std::move(games)},
+          {"games_next", std::move(games_next)},
+          {"games_total", schedule.size()},
           {"standings", std::move(standings)},
           {"crosstable", std::move(crosstable)}};
 }

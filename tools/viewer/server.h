@@ -16,6 +16,11 @@
 // (a parameter), 404 (no such game or tournament) or 500. Only GET and
 // HEAD are served; request bodies are refused.
 //
+// cpp-httplib parses and routes; the sockets are connections.h's, which
+// bounds what a client can hold (HttpLimits). Range headers are ignored:
+// every answer is whole (200), so no request can ask for the body many
+// times over.
+//
 // Thread-safety: Start runs the server on its own threads; Stop may be
 // called from any thread.
 
@@ -24,9 +29,10 @@
 
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "absl/status/statusor.h"
+#include "tools/viewer/connections.h"
+#include "tools/viewer/http_limits.h"
 #include "tools/viewer/viewer.h"
 
 namespace httplib {
@@ -40,12 +46,13 @@ class ViewerServer {
   // Binds host:port (port 0: any free port) and starts serving `viewer`.
   // Unavailable if the address cannot be bound.
   static absl::StatusOr<std::unique_ptr<ViewerServer>> Start(
-      std::shared_ptr<const Viewer> viewer, const std::string& host, int port);
+      std::shared_ptr<const Viewer> viewer, const std::string& host, int port,
+      const HttpLimits& limits = HttpLimits());
   ~ViewerServer();  // stops
   ViewerServer(const ViewerServer&) = delete;
   ViewerServer& operator=(const ViewerServer&) = delete;
 
-  int port() const { return port_; }
+  int port() const { return connections_->port(); }
   // Blocks until the server stops (Stop, or a failure).
   void Wait();
   void Stop();
@@ -54,9 +61,8 @@ class ViewerServer {
   ViewerServer(std::shared_ptr<const Viewer> viewer,
                std::unique_ptr<httplib::Server> server);
   std::shared_ptr<const Viewer> viewer_;
-  std::unique_ptr<httplib::Server> server_;
-  int port_ = 0;
-  std::thread thread_;
+  std::unique_ptr<httplib::Server> server_;  // routes only; never listens
+  std::unique_ptr<ConnectionServer> connections_;
 };
 
 // Splits "host:port" (an IPv6 host in brackets); InvalidArgument if it does

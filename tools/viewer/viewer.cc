@@ -180,15 +180,28 @@ absl::StatusOr<const ViewerDatabase*> Viewer::FindTournament(
   return absl::NotFoundError(absl::StrCat("no tournament ", name));
 }
 
-absl::StatusOr<std::string> Viewer::TournamentJson(
-    const std::string& name) const {
+absl::StatusOr<std::string> Viewer::TournamentJson(const std::string& name,
+                                                   const Params& params) const {
+  SchedulePage page;
+  if (const std::string after = Param(params, "games_after"); !after.empty()) {
+    if (!absl::SimpleAtoi(after, &page.after) || page.after < -1) {
+      return absl::InvalidArgumentError(
+          "games_after: expected a schedule index");
+    }
+  }
+  if (const std::string limit = Param(params, "games_limit"); !limit.empty()) {
+    if (!absl::SimpleAtoi(limit, &page.limit) || page.limit < 1 ||
+        page.limit > kMaxSchedulePage) {
+      return absl::InvalidArgumentError("games_limit: expected 1 to 500");
+    }
+  }
   absl::StatusOr<const ViewerDatabase*> db = FindTournament(name);
   if (!db.ok()) return db.status();
   absl::StatusOr<TournamentListing> t = (*db)->Tournament(name);
   if (!t.ok()) return t.status();
   absl::StatusOr<std::vector<ScheduledGame>> schedule = (*db)->Schedule(name);
   if (!schedule.ok()) return schedule.status();
-  return DumpJson(viewer::TournamentJson(*t, *schedule));
+  return DumpJson(viewer::TournamentJson(*t, *schedule, page));
 }
 
 absl::StatusOr<std::string> Viewer::TournamentRatingsSvg(

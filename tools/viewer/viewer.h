@@ -46,8 +46,11 @@ class Viewer {
   absl::StatusOr<std::string> GameHeadJson(const std::string& game_id) const;
   // {"tournaments": [...]}
   absl::StatusOr<std::string> TournamentsJson() const;
-  // The tournament view; NotFound for an unknown name.
-  absl::StatusOr<std::string> TournamentJson(const std::string& name) const;
+  // The tournament view with one page of its schedule (`games_after`, an
+  // index, and `games_limit`, 1 to 500, default 100); NotFound for an
+  // unknown name, InvalidArgument for a parameter that does not read.
+  absl::StatusOr<std::string> TournamentJson(const std::string& name,
+                                             const Params& params = {}) const;
   // The tournament's ratings chart (stats' RatingsChart over its games).
   absl::StatusOr<std::string> TournamentRatingsSvg(
       const std::string& name) const;
