@@ -86,6 +86,9 @@ struct ScheduledGame {
   std::string status;              // '' while pending (no games row)
   int winner = -1;
   std::string totals;  // JSON array as stored; '' unless finished
+  // A running game's totals after the rounds scored so far; empty before
+  // its first round ends (and for any other status).
+  std::vector<int> running_totals{};
   // Forfeits per seat (the tally's conduct column); empty without a tally.
   std::vector<int> forfeits;
 };
@@ -102,6 +105,8 @@ class ViewerDatabase {
 
   const std::string& path() const { return path_; }
 
+  // Running games' `totals` are those after the rounds scored so far
+  // (empty before the first round ends).
   absl::StatusOr<std::vector<recorder::GameSummary>> ListGames(
       const GameQuery& query) const;
   // The game as stored; NotFound if this database has no such game.

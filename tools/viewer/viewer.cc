@@ -5,6 +5,8 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "nlohmann/json.hpp"
 #include "rules/rule_set.h"
 #include "tools/stats/stats.h"
@@ -145,7 +147,11 @@ absl::StatusOr<std::string> Viewer::GameHeadJson(const std::string& id) const {
   for (const auto& db : databases_) {
     absl::StatusOr<ViewerDatabase::Head> head = db->GameHead(id);
     if (head.ok()) {
-      return DumpJson({{"events", head->events}, {"status", head->status}});
+      // now_us: the server's clock, against which a page times the move
+      // being thought about (last_event_us is the referee's).
+      return DumpJson({{"events", head->events},
+                       {"status", head->status},
+                       {"now_us", absl::ToUnixMicros(absl::Now())}});
     }
     if (!absl::IsNotFound(head.status())) return head.status();
   }

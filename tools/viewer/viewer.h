@@ -42,7 +42,8 @@ class Viewer {
   absl::StatusOr<std::string> GamesJson(const Params& params) const;
   // The game view (game_view.h); NotFound for an unknown id.
   absl::StatusOr<std::string> GameJson(const std::string& game_id) const;
-  // {"events": n, "status": s}: cheap, for live pages to poll.
+  // {"events": n, "status": s, "now_us": the server's clock}: cheap, for
+  // live pages to poll.
   absl::StatusOr<std::string> GameHeadJson(const std::string& game_id) const;
   // {"tournaments": [...]}
   absl::StatusOr<std::string> TournamentsJson() const;
