@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -22,9 +23,10 @@ namespace {
 constexpr char kJson[] = "application/json; charset=utf-8";
 
 void SendError(httplib::Response& res, const absl::Status& status) {
-  res.status = absl::IsInvalidArgument(status) ? 400
-               : absl::IsNotFound(status)      ? 404
-                                               : 500;
+  res.status = absl::IsInvalidArgument(status)      ? 400
+               : absl::IsNotFound(status)           ? 404
+               : absl::IsFailedPrecondition(status) ? 403
+                                                    : 500;
   res.set_content(DumpJson({{"error", std::string(status.message())}}), kJson);
 }
 
@@ -35,6 +37,21 @@ void Send(httplib::Response& res, const absl::StatusOr<std::string>& body,
     return;
   }
   res.set_content(*body, type);
+}
+
+// Marks the answer as a file to save, named for the game (its id reduced to
+// characters safe in a header).
+void Attachment(httplib::Response& res, const std::string& id,
+                const char* ext) {
+  std::string name;
+  for (const char c : id) {
+    const bool safe = absl::ascii_isalnum(static_cast<unsigned char>(c)) ||
+                      c == '-' || c == '_' || c == '.';
+    name.push_back(safe ? c : '_');
+  }
+  res.set_header(
+      "Content-Disposition",
+      absl::StrCat("attachment; filename=\"cassino-", name, ".", ext, "\""));
 }
 
 Params ParamsOf(const httplib::Request& req) {
@@ -183,6 +200,7 @@ absl::StatusOr<std::unique_ptr<ViewerServer>> ViewerServer::Start(
   };
   s.Get("/", page);
   s.Get("/live", page);
+  s.Get("/tv", page);
   s.Get(R"(/game/[^/]+)", page);
   s.Get(R"(/tournament/[^/]+)", page);
   s.Get(R"(/assets/([A-Za-z0-9_.-]+))",
@@ -202,6 +220,22 @@ absl::StatusOr<std::unique_ptr<ViewerServer>> ViewerServer::Start(
   s.Get(R"(/api/games/([^/]+)/head)",
         [v](const httplib::Request& req, httplib::Response& res) {
           Send(res, v->GameHeadJson(req.matches[1].str()));
+        });
+  // Downloads: the record (once every card may be shown) and the
+  // self-contained page.
+  s.Get(R"(/api/games/([^/]+)/record\.json)",
+        [v](const httplib::Request& req, httplib::Response& res) {
+          const absl::StatusOr<std::string> body =
+              v->GameRecordJson(req.matches[1].str());
+          Send(res, body);
+          if (body.ok()) Attachment(res, req.matches[1].str(), "json");
+        });
+  s.Get(R"(/api/games/([^/]+)/page\.html)",
+        [v](const httplib::Request& req, httplib::Response& res) {
+          const absl::StatusOr<std::string> body =
+              v->GamePageHtml(req.matches[1].str());
+          Send(res, body, "text/html; charset=utf-8");
+          if (body.ok()) Attachment(res, req.matches[1].str(), "html");
         });
   s.Get(R"(/api/games/([^/]+))",
         [v](const httplib::Request& req, httplib::Response& res) {

@@ -1,11 +1,13 @@
 // `cassino serve`: the viewer's HTTP server (cpp-httplib), read-only over a
 // Viewer. Routes (docs/viewer.md):
 //
-//   GET /, /live, /game/ID, /tournament/NAME   the page (page.h)
+//   GET /, /live, /tv, /game/ID, /tournament/NAME   the page (page.h)
 //   GET /assets/NAME                            embedded static files
 //   GET /api/games?status&bot&label&rules&from&to&after&limit
 //   GET /api/games/ID                           the game view
 //   GET /api/games/ID/head                      {events, status}, to poll
+//   GET /api/games/ID/record.json               the record (once public)
+//   GET /api/games/ID/page.html                 the self-contained page
 //   GET /api/tournaments
 //   GET /api/tournaments/NAME
 //   GET /api/tournaments/NAME/ratings.svg
@@ -13,7 +15,8 @@
 // Every response carries the Content-Security-Policy of page.h,
 // X-Content-Type-Options: nosniff and Referrer-Policy: no-referrer; API
 // answers are never cached. Errors are JSON {"error": message} with 400
-// (a parameter), 404 (no such game or tournament) or 500. Only GET and
+// (a parameter), 403 (not shown yet), 404 (no such game or tournament) or
+// 500. Only GET and
 // HEAD are served; request bodies are refused.
 //
 // cpp-httplib parses and routes; the sockets are connections.h's, which

@@ -11,7 +11,9 @@
 #include "rules/rule_set.h"
 #include "tools/stats/stats.h"
 #include "tools/verify/game_verifier.h"
+#include "tools/verify/interchange.h"
 #include "tools/viewer/game_view.h"
+#include "tools/viewer/page.h"
 #include "tools/viewer/reveal.h"
 
 namespace cassino::viewer {
@@ -141,6 +143,30 @@ absl::StatusOr<std::string> Viewer::GameJson(const std::string& id) const {
   const std::optional<verify::Failure> verdict = verifier.Verify(*game);
   return DumpJson(
       viewer::GameJson(*game, DecideReveal(game->status, *twins), verdict));
+}
+
+absl::StatusOr<std::string> Viewer::GameRecordJson(
+    const std::string& id) const {
+  absl::StatusOr<const ViewerDatabase*> db = FindGame(id);
+  if (!db.ok()) return db.status();
+  absl::StatusOr<recorder::StoredGame> game = (*db)->LoadGame(id);
+  if (!game.ok()) return game.status();
+  absl::StatusOr<TwinState> twins = (*db)->Twins(*game);
+  if (!twins.ok()) return twins.status();
+  const RevealDecision reveal = DecideReveal(game->status, *twins);
+  if (reveal.reveal != Reveal::kOmniscient) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the record is published once every card may be shown: ", reveal.why));
+  }
+  return absl::StrCat("{\"format\":\"", verify::kExportFormat,
+                      "\",\"version\":", verify::kExportVersion,
+                      ",\"games\":[\n", verify::GameToJson(*game), "\n]}\n");
+}
+
+absl::StatusOr<std::string> Viewer::GamePageHtml(const std::string& id) const {
+  absl::StatusOr<std::string> json = GameJson(id);
+  if (!json.ok()) return json.status();
+  return StandaloneGameHtml(*json);
 }
 
 absl::StatusOr<std::string> Viewer::GameHeadJson(const std::string& id) const {

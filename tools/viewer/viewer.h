@@ -42,6 +42,13 @@ class Viewer {
   absl::StatusOr<std::string> GamesJson(const Params& params) const;
   // The game view (game_view.h); NotFound for an unknown id.
   absl::StatusOr<std::string> GameJson(const std::string& game_id) const;
+  // The game's record as `cassino export` writes it (docs/export_format.md),
+  // only once its view is omniscient (reveal.h): before that the record
+  // holds secret decks. FailedPrecondition (why) before, NotFound for an
+  // unknown id.
+  absl::StatusOr<std::string> GameRecordJson(const std::string& game_id) const;
+  // The self-contained page of `cassino replay --format html`.
+  absl::StatusOr<std::string> GamePageHtml(const std::string& game_id) const;
   // {"events": n, "status": s, "now_us": the server's clock}: cheap, for
   // live pages to poll.
   absl::StatusOr<std::string> GameHeadJson(const std::string& game_id) const;
