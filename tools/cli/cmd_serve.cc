@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "tools/cli/channel.h"
 #include "tools/cli/commands.h"
+#include "tools/viewer/seat_relay.h"
 #include "tools/viewer/server.h"
 #include "tools/viewer/viewer.h"
 
@@ -58,6 +60,19 @@ LIMITS (what one client can make the server hold; docs/viewer.md)
   8 KiB get 431; listings are pages of at most 500 games and a
   tournament's schedule pages of at most 500 games.
 
+A PERSON TAKES A SEAT (docs/viewer.md)
+  --referee ADDR           relay people's seats to the referee at ADDR
+                           (host:port): /play/GAME asks for the seat's
+                           token and plays it in the browser, the page
+                           showing only what the referee's GetTurn shows
+                           that seat; moves are relayed with SubmitMove.
+                           The token travels in a request header, never a
+                           URL, and is never logged or shown. Without it
+                           the viewer stays read-only.
+  --referee-timeout S      deadline of each relayed call (default 5)
+  --tls-ca FILE, --tls-server-name NAME
+                           reach the referee over TLS
+
 Stops on SIGINT or SIGTERM.
 
 EXIT STATUS
@@ -73,6 +88,9 @@ struct Options {
   double write_timeout_s = 30;
   int threads = 4;
   int max_requests = 100;
+  std::string referee;
+  double referee_timeout_s = 5;
+  TlsFlags tls;
 };
 
 viewer::HttpLimits LimitsOf(const Options& opt) {
@@ -83,6 +101,8 @@ viewer::HttpLimits LimitsOf(const Options& opt) {
   limits.write_timeout = absl::Seconds(opt.write_timeout_s);
   limits.threads = opt.threads;
   limits.max_requests_per_connection = opt.max_requests;
+  // The seat relay's moves are small JSON bodies; the viewer takes none.
+  limits.max_body_bytes = opt.referee.empty() ? 0 : 4096;
   return limits;
 }
 
@@ -99,6 +119,17 @@ int Run(const Options& opt) {
     std::cerr << "cassino serve: " << v.status().message() << "\n";
     return 2;
   }
+  std::shared_ptr<const viewer::SeatRelay> relay;
+  if (!opt.referee.empty()) {
+    absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
+        MakeChannel(opt.referee, opt.tls);
+    if (!channel.ok()) {
+      std::cerr << "cassino serve: " << channel.status().message() << "\n";
+      return 2;
+    }
+    relay = std::make_shared<const viewer::SeatRelay>(
+        *std::move(channel), absl::Seconds(opt.referee_timeout_s));
+  }
   // The server's threads inherit a mask without the stop signals, so this
   // thread alone receives them.
   sigset_t stop;
@@ -109,7 +140,7 @@ int Run(const Options& opt) {
   absl::StatusOr<std::unique_ptr<viewer::ViewerServer>> server =
       viewer::ViewerServer::Start(
           std::shared_ptr<const viewer::Viewer>(*std::move(v)), host, port,
-          LimitsOf(opt));
+          LimitsOf(opt), std::move(relay));
   if (!server.ok()) {
     std::cerr << "cassino serve: " << server.status().message() << "\n";
     return 2;
@@ -153,6 +184,12 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--max-requests-per-connection", opt->max_requests,
                   "keep-alive requests per connection (default 100)")
       ->check(CLI::Range(1, 100000));
+  cmd->add_option("--referee", opt->referee,
+                  "relay people's seats to the referee at HOST:PORT");
+  cmd->add_option("--referee-timeout", opt->referee_timeout_s,
+                  "deadline of each relayed call, seconds (default 5)")
+      ->check(CLI::Range(0.1, 600.0));
+  AddTlsFlags(cmd, &opt->tls);
   cmd->callback([opt, exit_code] { *exit_code = Run(*opt); });
 }
 

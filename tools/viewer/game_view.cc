@@ -277,11 +277,20 @@ json ListingJson(const recorder::GameSummary& g) {
 
 json GameJson(const recorder::StoredGame& game, const RevealDecision& reveal,
               const std::optional<verify::Failure>& verdict) {
+  // Seats a person played: the create event says so.
+  recorder::GameHeader created;
+  if (game.events.empty() || game.events[0].kind != "create" ||
+      !recorder::ParseCreatePayload(game.events[0].payload, &created).ok()) {
+    created.seats.clear();
+  }
   json seats = json::array();
   for (size_t s = 0; s < game.bots.size(); ++s) {
-    seats.push_back(
-        {{"bot", game.bots[s]},
-         {"account", s < game.accounts.size() ? game.accounts[s] : ""}});
+    json seat = {{"bot", game.bots[s]},
+                 {"account", s < game.accounts.size() ? game.accounts[s] : ""}};
+    if (s < created.seats.size() && created.seats[s].human) {
+      seat["human"] = true;
+    }
+    seats.push_back(std::move(seat));
   }
   json out = {
       {"game_id", game.game_id},

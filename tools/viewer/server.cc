@@ -172,7 +172,7 @@ void ViewerServer::Wait() {
 
 absl::StatusOr<std::unique_ptr<ViewerServer>> ViewerServer::Start(
     std::shared_ptr<const Viewer> viewer, const std::string& host, int port,
-    const HttpLimits& limits) {
+    const HttpLimits& limits, std::shared_ptr<const SeatRelay> relay) {
   auto server = std::make_unique<Router>();
   Router* router = server.get();
   const Viewer* v = viewer.get();
@@ -203,6 +203,7 @@ absl::StatusOr<std::unique_ptr<ViewerServer>> ViewerServer::Start(
   s.Get("/tv", page);
   s.Get(R"(/game/[^/]+)", page);
   s.Get(R"(/tournament/[^/]+)", page);
+  s.Get(R"(/play/[^/]+)", page);
   s.Get(R"(/assets/([A-Za-z0-9_.-]+))",
         [](const httplib::Request& req, httplib::Response& res) {
           const Asset* a = FindAsset(req.matches[1].str());
@@ -254,6 +255,20 @@ absl::StatusOr<std::unique_ptr<ViewerServer>> ViewerServer::Start(
         [v](const httplib::Request& req, httplib::Response& res) {
           Send(res, v->TournamentJson(req.matches[1].str(), ParamsOf(req)));
         });
+  if (const SeatRelay* r = relay.get(); r != nullptr) {
+    const auto send = [](httplib::Response& res, const RelayAnswer& a) {
+      res.status = a.status;
+      res.set_content(a.body, kJson);
+    };
+    s.Get("/api/seat",
+          [r, send](const httplib::Request& req, httplib::Response& res) {
+            send(res, r->Turn(req.get_header_value("Authorization")));
+          });
+    s.Post("/api/seat/move", [r, send](const httplib::Request& req,
+                                       httplib::Response& res) {
+      send(res, r->Move(req.get_header_value("Authorization"), req.body));
+    });
+  }
   s.set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (res.body.empty()) {
       res.set_content(
@@ -272,6 +287,7 @@ absl::StatusOr<std::unique_ptr<ViewerServer>> ViewerServer::Start(
   if (!connections.ok()) return connections.status();
   auto out = std::unique_ptr<ViewerServer>(
       new ViewerServer(std::move(viewer), std::move(server)));
+  out->relay_ = std::move(relay);
   out->connections_ = *std::move(connections);
   return out;
 }

@@ -11,13 +11,18 @@
 //   GET /api/tournaments
 //   GET /api/tournaments/NAME
 //   GET /api/tournaments/NAME/ratings.svg
+//   GET /play/ID                                a person's seat (the page)
+// and with a SeatRelay (`--referee`; seat_relay.h), a person's seat:
+//   GET /api/seat                               the seat's GetTurn
+//   POST /api/seat/move                         the seat's SubmitMove
 //
 // Every response carries the Content-Security-Policy of page.h,
 // X-Content-Type-Options: nosniff and Referrer-Policy: no-referrer; API
 // answers are never cached. Errors are JSON {"error": message} with 400
 // (a parameter), 403 (not shown yet), 404 (no such game or tournament) or
 // 500. Only GET and
-// HEAD are served; request bodies are refused.
+// HEAD are served, and request bodies are refused, except the seat relay's
+// moves (POST, a small JSON body).
 //
 // cpp-httplib parses and routes; the sockets are connections.h's, which
 // bounds what a client can hold (HttpLimits). Range headers are ignored:
@@ -36,6 +41,7 @@
 #include "absl/status/statusor.h"
 #include "tools/viewer/connections.h"
 #include "tools/viewer/http_limits.h"
+#include "tools/viewer/seat_relay.h"
 #include "tools/viewer/viewer.h"
 
 namespace httplib {
@@ -50,7 +56,8 @@ class ViewerServer {
   // Unavailable if the address cannot be bound.
   static absl::StatusOr<std::unique_ptr<ViewerServer>> Start(
       std::shared_ptr<const Viewer> viewer, const std::string& host, int port,
-      const HttpLimits& limits = HttpLimits());
+      const HttpLimits& limits = HttpLimits(),
+      std::shared_ptr<const SeatRelay> relay = nullptr);
   ~ViewerServer();  // stops
   ViewerServer(const ViewerServer&) = delete;
   ViewerServer& operator=(const ViewerServer&) = delete;
@@ -64,6 +71,7 @@ class ViewerServer {
   ViewerServer(std::shared_ptr<const Viewer> viewer,
                std::unique_ptr<httplib::Server> server);
   std::shared_ptr<const Viewer> viewer_;
+  std::shared_ptr<const SeatRelay> relay_;
   std::unique_ptr<httplib::Server> server_;  // routes only; never listens
   std::unique_ptr<ConnectionServer> connections_;
 };

@@ -703,6 +703,8 @@
   }
 
   // ---- Routing -----------------------------------------------------------
+  // seat.js (a person's seat, /play/GAME) draws with the same helpers.
+  window.CassinoViewer = Object.freeze({h, add, clear, card, cardText, moveView, clock, nav});
   const embedded = document.getElementById('game-data');
   if (embedded) {
     const main = h('main', {class: 'standalone'});
@@ -722,6 +724,8 @@
     livePage();
   } else if (path === '/tv') {
     tvPage();
+  } else if (/^\/play\//.test(path)) {
+    // seat.js draws it.
   } else {
     homePage();
   }
