@@ -118,6 +118,7 @@ async function main() {
   await page.type('#seat-token', token);
   await page.click('#take-seat');
   await page.waitForSelector('#seat-board:not([hidden])');
+  assert.equal(await page.$eval('#seat-login', (e) => getComputedStyle(e).display), 'none');
 
   const snapshots = [];
   let moves = 0;
