@@ -9,7 +9,9 @@
 // sent on purpose and its verdict read in words. Afterwards the record
 // verifies with `cassino verify`, marks seat 0 as human, and no snapshot
 // of the page held a card of the bot's hand; the token never appears in a
-// URL or the page.
+// URL or the page. Then a challenge: /play creates a game against a bot
+// account on its lobby (`--challenge`), the first move is played, and a
+// second challenge beyond --max-challenges is refused.
 //
 // usage: node human_seat_test.mjs CASSINO CASSINO_REFEREE CASSINO_BOT
 // Exits 77 (skipped) when Chromium or node_modules are missing.
@@ -78,6 +80,59 @@ function startAndRead(cmd, args, re) {
   });
 }
 
+// Plays one move by clicks: the first playable card, then the table cards
+// of the move offered with the most of them; checks what is offered on the
+// way and the preview before sending. Returns the move's notation.
+async function playMove(page, moves) {
+  // Click the first playable card; read the moves offered.
+  const played = await page.$eval('#own-hand .playable', (e) => e.getAttribute('data-card'));
+  await page.click(`#own-hand [data-card="${played}"]`);
+  const offered = await page.$$eval('#seat-candidates button[data-table-cards]', (bs) => bs.map((b) => ({n: b.getAttribute('data-notation'), t: b.getAttribute('data-table-cards')})));
+  assert.ok(offered.length > 0, 'no move offered for a playable card');
+  for (const o of offered) assert.match(o.n, new RegExp(`(^| )${played}`), `offered ${o.n} after clicking ${played}`);
+  // The move with the most table cards, chosen by clicking them.
+  const pick = offered.reduce((a, b) => (b.t.split(' ').filter((x) => x).length > a.t.split(' ').filter((x) => x).length ? b : a));
+  const cards = pick.t.split(' ').filter((x) => x);
+  const clicked = new Set();
+  for (const c of cards) {
+    if (clicked.has(c)) continue;
+    const loose = await page.$(`#seat-table .table-cards > svg[data-card="${c}"]`);
+    if (loose) {
+      await loose.click();
+      clicked.add(c);
+    } else {
+      const build = await page.$$eval('#seat-table .build', (bs, x) => bs.findIndex((b) => b.getAttribute('data-cards').split(' ').includes(x)), c);
+      assert.ok(build >= 0, `table card ${c} of ${pick.n} not on the table`);
+      const cardsOfBuild = await page.$$eval('#seat-table .build', (bs, i) => bs[i].getAttribute('data-cards').split(' '), build);
+      await (await page.$$('#seat-table .build'))[build].click();
+      for (const x of cardsOfBuild) clicked.add(x);
+    }
+    // Every move still offered holds every card selected so far.
+    const still = await page.$$eval('#seat-candidates button[data-table-cards]', (bs) => bs.map((b) => b.getAttribute('data-table-cards').split(' ')));
+    for (const t of still) for (const x of clicked) assert.ok(t.includes(x), `a move offered lacks the selected ${x}`);
+  }
+  let preview = await page.$eval('#seat-preview', (e) => e.getAttribute('data-notation'));
+  if (preview !== pick.n) {
+    // Two moves use the same cards (a take and a build): pick it.
+    await page.click(`#seat-candidates button[data-notation="${pick.n}"]`);
+    preview = await page.$eval('#seat-preview', (e) => e.getAttribute('data-notation'));
+  }
+  assert.equal(preview, pick.n);
+  assert.match(await page.$eval('#seat-preview code', (e) => e.textContent), new RegExp(`^${pick.n}$`));
+  if (moves === 4 && process.env.VIEWER_SCREENSHOTS) {
+    await page.screenshot({path: join(process.env.VIEWER_SCREENSHOTS, 'viewer-seat.png')});
+  }
+  await page.evaluate(() => document.getElementById('seat-verdict').removeAttribute('data-accepted'));
+  await page.click('#seat-send');
+  await waitFor('the verdict', () => page.evaluate(() => {
+    const v = document.getElementById('seat-verdict');
+    return v && !v.hidden && v.getAttribute('data-accepted') !== null && !document.querySelector('#seat-send:not([disabled])');
+  }));
+  const verdict = await page.$eval('#seat-verdict', (e) => ({ok: e.getAttribute('data-accepted'), text: e.textContent}));
+  assert.equal(verdict.ok, '1', 'refused: ' + verdict.text);
+  return pick.n;
+}
+
 async function main() {
   const db = join(tmp, 'games.db');
   const tokenFile = join(tmp, 'admin.token');
@@ -95,8 +150,14 @@ async function main() {
   const token = created.tokens[0].token;
   children.push(spawn(bot, ['--address', address, '--token', created.tokens[1].token, '--strategy', 'greedy'],
     {stdio: ['ignore', 'ignore', 'inherit']}));
-  const [base] = await startAndRead(cassino, ['serve', db, '--listen', '127.0.0.1:0', '--referee', address],
-    /http:\/\/[^\s]+\//);
+  // A bot account a person may challenge from /play, on its lobby.
+  const registered = JSON.parse(execFileSync(cassino, ['bot', 'register', 'lobby-greedy', '--address', address,
+    '--admin-token-file', tokenFile, '--format', 'json']).toString());
+  children.push(spawn(bot, ['--address', address, '--lobby', '--key', registered.key, '--strategy', 'greedy'],
+    {stdio: ['ignore', 'ignore', 'inherit']}));
+  const [base] = await startAndRead(cassino, ['serve', db, '--listen', '127.0.0.1:0', '--referee', address,
+    '--challenge', 'lobby-greedy', '--admin-token-file', tokenFile, '--challenge-rules', 'standard target=5',
+    '--max-challenges', '1'], /http:\/\/[^\s]+\//);
 
   browser = await puppeteer.launch({
     executablePath: CHROMIUM, headless: true, protocolTimeout: 120000,
@@ -147,51 +208,7 @@ async function main() {
       assert.equal(r.body.reason, 'MALFORMED_MOVE');
       refusedShown = true;
     }
-    // Click the first playable card; read the moves offered.
-    const played = await page.$eval('#own-hand .playable', (e) => e.getAttribute('data-card'));
-    await page.click(`#own-hand [data-card="${played}"]`);
-    const offered = await page.$$eval('#seat-candidates button[data-table-cards]', (bs) => bs.map((b) => ({n: b.getAttribute('data-notation'), t: b.getAttribute('data-table-cards')})));
-    assert.ok(offered.length > 0, 'no move offered for a playable card');
-    for (const o of offered) assert.match(o.n, new RegExp(`(^| )${played}`), `offered ${o.n} after clicking ${played}`);
-    // The move with the most table cards, chosen by clicking them.
-    const pick = offered.reduce((a, b) => (b.t.split(' ').filter((x) => x).length > a.t.split(' ').filter((x) => x).length ? b : a));
-    const cards = pick.t.split(' ').filter((x) => x);
-    const clicked = new Set();
-    for (const c of cards) {
-      if (clicked.has(c)) continue;
-      const loose = await page.$(`#seat-table .table-cards > svg[data-card="${c}"]`);
-      if (loose) {
-        await loose.click();
-        clicked.add(c);
-      } else {
-        const build = await page.$$eval('#seat-table .build', (bs, x) => bs.findIndex((b) => b.getAttribute('data-cards').split(' ').includes(x)), c);
-        assert.ok(build >= 0, `table card ${c} of ${pick.n} not on the table`);
-        const cardsOfBuild = await page.$$eval('#seat-table .build', (bs, i) => bs[i].getAttribute('data-cards').split(' '), build);
-        await (await page.$$('#seat-table .build'))[build].click();
-        for (const x of cardsOfBuild) clicked.add(x);
-      }
-      // Every move still offered holds every card selected so far.
-      const still = await page.$$eval('#seat-candidates button[data-table-cards]', (bs) => bs.map((b) => b.getAttribute('data-table-cards').split(' ')));
-      for (const t of still) for (const x of clicked) assert.ok(t.includes(x), `a move offered lacks the selected ${x}`);
-    }
-    let preview = await page.$eval('#seat-preview', (e) => e.getAttribute('data-notation'));
-    if (preview !== pick.n) {
-      // Two moves use the same cards (a take and a build): pick it.
-      await page.click(`#seat-candidates button[data-notation="${pick.n}"]`);
-      preview = await page.$eval('#seat-preview', (e) => e.getAttribute('data-notation'));
-    }
-    assert.equal(preview, pick.n);
-    assert.match(await page.$eval('#seat-preview code', (e) => e.textContent), new RegExp(`^${pick.n}$`));
-    if (moves === 4 && process.env.VIEWER_SCREENSHOTS) {
-      await page.screenshot({path: join(process.env.VIEWER_SCREENSHOTS, 'viewer-seat.png')});
-    }
-    await page.click('#seat-send');
-    await waitFor('the verdict', () => page.evaluate(() => {
-      const v = document.getElementById('seat-verdict');
-      return v && !v.hidden && v.getAttribute('data-accepted') !== null && !document.querySelector('#seat-send:not([disabled])');
-    }));
-    const verdict = await page.$eval('#seat-verdict', (e) => ({ok: e.getAttribute('data-accepted'), text: e.textContent}));
-    assert.equal(verdict.ok, '1', 'refused: ' + verdict.text);
+    await playMove(page, moves);
     moves++;
     await waitFor('the next turn', () => page.evaluate((t) => {
       const b = document.getElementById('seat-board');
@@ -224,6 +241,31 @@ async function main() {
     for (const c of hidden) assert.ok(!showsCard(html, c), `turn ${s.turn}: the bot's ${c} on the page`);
   }
   console.log(`hidden cards: none of the bot's in ${snapshots.length} snapshots`);
+
+  // A challenge from /play: the organiser allows lobby-greedy. The game is
+  // created with the person marked human and the bot through its lobby.
+  await page.goto(base + 'play');
+  await page.waitForSelector('#challenge-form');
+  await page.type('#challenge-name', 'Ada');
+  await page.select('#challenge-bot', 'lobby-greedy');
+  await Promise.all([page.waitForNavigation(), page.click('#challenge-start')]);
+  const challenged = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
+  await waitFor('the challenge\'s first turn', () => page.evaluate(() => {
+    const b = document.getElementById('seat-board');
+    return b && b.getAttribute('data-your-turn') === '1' && document.querySelector('#own-hand .playable');
+  }));
+  const first = await playMove(page, -1);
+  const c = await (await fetch(base + 'api/games/' + encodeURIComponent(challenged))).json();
+  assert.equal(c.seats[0].bot, 'Ada');
+  assert.equal(c.seats[0].human, true);
+  assert.equal(c.seats[1].account, 'lobby-greedy');
+  assert.equal(c.label, 'challenges');
+  assert.equal(c.positions[1].move.text, first);
+  // --max-challenges 1: a second one while it runs is refused in words.
+  const again = await fetch(base + 'api/challenge', {method: 'POST', body: JSON.stringify({name: 'Bob', bot: 'lobby-greedy'})});
+  assert.equal(again.status, 429);
+  assert.match((await again.json()).error, /1 challenges are running/);
+  console.log(`challenge: game ${challenged} against lobby-greedy, first move ${first} by clicks; a second refused`);
 
   // The token: in no URL, not in the page.
   for (const u of urls) assert.ok(!u.includes(token), 'the token in a URL: ' + u);

@@ -11,6 +11,7 @@
 #include "absl/time/time.h"
 #include "tools/cli/channel.h"
 #include "tools/cli/commands.h"
+#include "tools/cli/organiser.h"
 #include "tools/viewer/seat_relay.h"
 #include "tools/viewer/server.h"
 #include "tools/viewer/viewer.h"
@@ -70,6 +71,16 @@ A PERSON TAKES A SEAT (docs/viewer.md)
                            URL, and is never logged or shown. Without it
                            the viewer stays read-only.
   --referee-timeout S      deadline of each relayed call (default 5)
+  --challenge ACCOUNT      let a person challenge this bot account from
+                           /play (repeatable): the viewer creates the game
+                           with the organiser's token (--admin-token-file
+                           or $CASSINO_ADMIN_TOKEN), the person at seat 0
+                           marked human, the bot through its lobby
+  --challenge-rules R      the rules of challenges (default standard)
+  --challenge-per-move-ms MS
+                           the person's and the bot's time a move (default
+                           120000; a 60000 ms bank)
+  --max-challenges N       challenges running at once at most (default 4)
   --tls-ca FILE, --tls-server-name NAME
                            reach the referee over TLS
 
@@ -91,6 +102,11 @@ struct Options {
   std::string referee;
   double referee_timeout_s = 5;
   TlsFlags tls;
+  std::vector<std::string> challenge;
+  std::string admin_token_file;
+  std::string challenge_rules = "standard";
+  int64_t challenge_per_move_ms = 120000;
+  int max_challenges = 4;
 };
 
 viewer::HttpLimits LimitsOf(const Options& opt) {
@@ -127,8 +143,28 @@ int Run(const Options& opt) {
       std::cerr << "cassino serve: " << channel.status().message() << "\n";
       return 2;
     }
+    viewer::Challenges challenges;
+    if (!opt.challenge.empty()) {
+      OrganiserFlags flags;
+      flags.token_file = opt.admin_token_file;
+      absl::StatusOr<std::string> token = ReadAdminToken(flags);
+      if (!token.ok()) {
+        std::cerr << "cassino serve: --challenge: " << token.status().message()
+                  << "\n";
+        return 2;
+      }
+      challenges.admin_token = *token;
+      challenges.bots = opt.challenge;
+      challenges.rules = opt.challenge_rules;
+      challenges.per_move_ms = opt.challenge_per_move_ms;
+      challenges.max_running = opt.max_challenges;
+    }
     relay = std::make_shared<const viewer::SeatRelay>(
-        *std::move(channel), absl::Seconds(opt.referee_timeout_s));
+        *std::move(channel), absl::Seconds(opt.referee_timeout_s),
+        std::move(challenges));
+  } else if (!opt.challenge.empty()) {
+    std::cerr << "cassino serve: --challenge needs --referee\n";
+    return 2;
   }
   // The server's threads inherit a mask without the stop signals, so this
   // thread alone receives them.
@@ -190,6 +226,20 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
                   "deadline of each relayed call, seconds (default 5)")
       ->check(CLI::Range(0.1, 600.0));
   AddTlsFlags(cmd, &opt->tls);
+  cmd->add_option("--challenge", opt->challenge,
+                  "a bot account a person may challenge from /play "
+                  "(repeatable; needs --referee and the admin token)");
+  cmd->add_option("--admin-token-file", opt->admin_token_file,
+                  "the organiser's token, for --challenge (else "
+                  "$CASSINO_ADMIN_TOKEN)");
+  cmd->add_option("--challenge-rules", opt->challenge_rules,
+                  "the rules of challenges (default standard)");
+  cmd->add_option("--challenge-per-move-ms", opt->challenge_per_move_ms,
+                  "time a move in challenges (default 120000)")
+      ->check(CLI::Range(int64_t{1000}, int64_t{3600000}));
+  cmd->add_option("--max-challenges", opt->max_challenges,
+                  "challenges running at once at most (default 4)")
+      ->check(CLI::Range(1, 1000));
   cmd->callback([opt, exit_code] { *exit_code = Run(*opt); });
 }
 

@@ -1,5 +1,6 @@
 #include "tools/viewer/seat_relay.h"
 
+#include <algorithm>
 #include <chrono>
 #include <utility>
 
@@ -71,9 +72,81 @@ std::string ToJson(const google::protobuf::Message& m) {
 }  // namespace
 
 SeatRelay::SeatRelay(std::shared_ptr<grpc::Channel> channel,
-                     absl::Duration timeout)
+                     absl::Duration timeout, Challenges challenges)
     : stub_(v1::RefereeService::NewStub(std::move(channel))),
-      timeout_(timeout) {}
+      timeout_(timeout),
+      challenges_(std::move(challenges)) {}
+
+RelayAnswer SeatRelay::ChallengeOptions() const {
+  if (challenges_.bots.empty()) {
+    return Error(404, "this viewer offers no challenges");
+  }
+  return {200, DumpJson({{"bots", challenges_.bots},
+                         {"rules", challenges_.rules},
+                         {"per_move_ms", challenges_.per_move_ms},
+                         {"bank_ms", challenges_.bank_ms}})};
+}
+
+RelayAnswer SeatRelay::Challenge(const std::string& body) const {
+  if (challenges_.bots.empty()) {
+    return Error(404, "this viewer offers no challenges");
+  }
+  const json in = json::parse(body, nullptr, false);
+  if (!in.is_object() || !in.contains("name") || !in["name"].is_string() ||
+      !in.contains("bot") || !in["bot"].is_string()) {
+    return Error(400, "expected {\"name\": \"...\", \"bot\": \"...\"}");
+  }
+  const std::string bot = in["bot"].get<std::string>();
+  if (std::find(challenges_.bots.begin(), challenges_.bots.end(), bot) ==
+      challenges_.bots.end()) {
+    return Error(400, absl::StrCat("no bot ", bot, " to challenge here"));
+  }
+  const auto context = [this] {
+    auto ctx = std::make_unique<grpc::ClientContext>();
+    ctx->AddMetadata("authorization", "Bearer " + challenges_.admin_token);
+    ctx->set_deadline(absl::ToChronoTime(absl::Now() + timeout_));
+    return ctx;
+  };
+  absl::MutexLock lock(&mu_);
+  // Forget the challenges that have ended; refuse beyond the bound.
+  std::vector<std::string> still;
+  for (const std::string& id : running_) {
+    v1::GetGameRequest req;
+    req.set_game_id(id);
+    v1::GetGameResponse res;
+    const grpc::Status s = stub_->GetGame(context().get(), req, &res);
+    if (!s.ok() || res.game().status() == v1::GAME_STATUS_RUNNING) {
+      still.push_back(id);
+    }
+  }
+  running_ = std::move(still);
+  if (static_cast<int>(running_.size()) >= challenges_.max_running) {
+    return Error(429, absl::StrCat(running_.size(),
+                                   " challenges are running, as many as this "
+                                   "viewer allows: try again when one ends"));
+  }
+  v1::CreateGameRequest req;
+  req.set_rules(challenges_.rules);
+  v1::SeatSpec* person = req.add_seats();
+  person->set_bot_name(in["name"].get<std::string>());
+  person->set_human(true);
+  req.add_seats()->set_account(bot);
+  req.mutable_clock()->set_per_move_ms(challenges_.per_move_ms);
+  req.mutable_clock()->set_bank_ms(challenges_.bank_ms);
+  req.set_label("challenges");
+  v1::CreateGameResponse res;
+  const grpc::Status status = stub_->CreateGame(context().get(), req, &res);
+  if (!status.ok()) return CallError(status);
+  running_.push_back(res.game_id());
+  for (const v1::SeatToken& t : res.tokens()) {
+    if (t.seat() == 0) {
+      return {200, DumpJson({{"game_id", res.game_id()},
+                             {"seat", 0},
+                             {"token", t.token()}})};
+    }
+  }
+  return Error(502, "the referee gave no token for the person's seat");
+}
 
 RelayAnswer SeatRelay::Turn(const std::string& authorization) const {
   const std::string token = BearerToken(authorization);

@@ -20,14 +20,32 @@
 //                                   {"accepted": false, "error", "reason",
 //                                   "code"}
 //
-// Thread-safety: thread-safe (the stub is).
+// When the organiser allows challenges (Challenges: the admin token and the
+// bot accounts a person may challenge), a person may also start a game
+// against one of them:
+//
+//   ChallengeOptions()              {"bots": [...], "rules", "per_move_ms",
+//                                   "bank_ms"}; 404 when not allowed
+//   Challenge(body)                 CreateGame of {"name": S, "bot": S}:
+//                                   seat 0 the person (human, seated by
+//                                   token), seat 1 the account (through its
+//                                   lobby); {"game_id", "token", "seat"},
+//                                   the token for the person alone. At most
+//                                   max_running challenges run at a time
+//                                   (429 beyond).
+//
+// Thread-safety: thread-safe (the stub is; challenges are serialised).
 
 #ifndef CASSINO_TOOLS_VIEWER_SEAT_RELAY_H_
 #define CASSINO_TOOLS_VIEWER_SEAT_RELAY_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "cassino/v1/referee_service.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
@@ -40,18 +58,35 @@ struct RelayAnswer {
   std::string body;
 };
 
+// What the organiser allows of challenges (`cassino serve --challenge`).
+struct Challenges {
+  std::string admin_token;
+  std::vector<std::string> bots;  // bot accounts; empty: no challenges
+  std::string rules = "standard";
+  int64_t per_move_ms = 120000;  // a person thinks longer than a bot
+  int64_t bank_ms = 60000;
+  int max_running = 4;
+};
+
 class SeatRelay {
  public:
-  SeatRelay(std::shared_ptr<grpc::Channel> channel, absl::Duration timeout);
+  SeatRelay(std::shared_ptr<grpc::Channel> channel, absl::Duration timeout,
+            Challenges challenges = {});
 
   // `authorization` is the request's Authorization header.
   RelayAnswer Turn(const std::string& authorization) const;
   RelayAnswer Move(const std::string& authorization,
                    const std::string& body) const;
+  RelayAnswer ChallengeOptions() const;
+  RelayAnswer Challenge(const std::string& body) const;
 
  private:
   std::unique_ptr<v1::RefereeService::Stub> stub_;
-  absl::Duration timeout_;
+  const absl::Duration timeout_;
+  const Challenges challenges_;
+  mutable absl::Mutex mu_;
+  // Challenge games this relay created that may still run.
+  mutable std::vector<std::string> running_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace cassino::viewer

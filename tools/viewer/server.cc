@@ -203,7 +203,7 @@ absl::StatusOr<std::unique_ptr<ViewerServer>> ViewerServer::Start(
   s.Get("/tv", page);
   s.Get(R"(/game/[^/]+)", page);
   s.Get(R"(/tournament/[^/]+)", page);
-  s.Get(R"(/play/[^/]+)", page);
+  s.Get(R"(/play(/[^/]+)?)", page);
   s.Get(R"(/assets/([A-Za-z0-9_.-]+))",
         [](const httplib::Request& req, httplib::Response& res) {
           const Asset* a = FindAsset(req.matches[1].str());
@@ -268,6 +268,14 @@ absl::StatusOr<std::unique_ptr<ViewerServer>> ViewerServer::Start(
                                        httplib::Response& res) {
       send(res, r->Move(req.get_header_value("Authorization"), req.body));
     });
+    s.Get("/api/challenge",
+          [r, send](const httplib::Request&, httplib::Response& res) {
+            send(res, r->ChallengeOptions());
+          });
+    s.Post("/api/challenge",
+           [r, send](const httplib::Request& req, httplib::Response& res) {
+             send(res, r->Challenge(req.body));
+           });
   }
   s.set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (res.body.empty()) {

@@ -11,10 +11,12 @@
 //   GET /api/tournaments
 //   GET /api/tournaments/NAME
 //   GET /api/tournaments/NAME/ratings.svg
-//   GET /play/ID                                a person's seat (the page)
+//   GET /play, /play/ID                         a person's seat (the page)
 // and with a SeatRelay (`--referee`; seat_relay.h), a person's seat:
 //   GET /api/seat                               the seat's GetTurn
 //   POST /api/seat/move                         the seat's SubmitMove
+//   GET, POST /api/challenge                    a game against a bot, when
+//                                               the organiser allows it
 //
 // Every response carries the Content-Security-Policy of page.h,
 // X-Content-Type-Options: nosniff and Referrer-Policy: no-referrer; API

@@ -724,7 +724,7 @@
     livePage();
   } else if (path === '/tv') {
     tvPage();
-  } else if (/^\/play\//.test(path)) {
+  } else if (/^\/play(\/|$)/.test(path)) {
     // seat.js draws it.
   } else {
     homePage();

@@ -11,15 +11,23 @@
 // consistent with the selection are offered, and the chosen move's notation
 // is shown before it is sent. Verdicts and errors are the referee's words.
 //
+// /play without a game: when the organiser allows challenges (`cassino
+// serve --challenge ACCOUNT`), a form to start a game against one of those
+// bots; the answer's token goes straight to sessionStorage.
+//
 // Uses the helpers app.js exports as window.CassinoViewer.
 'use strict';
 (() => {
   const V = window.CassinoViewer;
-  const m = location.pathname.match(/^\/play\/([^/]+)$/);
+  const m = location.pathname.match(/^\/play(?:\/([^/]+))?\/?$/);
   if (!V || !m) return;
   const {h, add, clear, card, cardText, moveView, clock, nav} = V;
-  const gameId = decodeURIComponent(m[1]);
   const app = document.getElementById('app');
+  if (!m[1]) {
+    challengePage();
+    return;
+  }
+  const gameId = decodeURIComponent(m[1]);
   const KEY = 'cassino-seat:' + gameId;
   const POLL_MS = 400;
 
@@ -349,6 +357,46 @@
       h('div', null, h('a', {href: '/game/' + encodeURIComponent(gameId), id: 'seat-replay'}, 'The whole game, every card shown once it may be'), ' (the public viewer)'),
     ]);
     sessionStorage.removeItem(KEY);
+  }
+
+  // ---- Challenges -------------------------------------------------------
+  async function challengePage() {
+    const box = h('div', {id: 'challenge'});
+    add(clear(app), [nav(), h('main', null, h('h1', null, 'Play a bot'), box)]);
+    let options;
+    try {
+      const res = await fetch('/api/challenge', {headers: {Accept: 'application/json'}});
+      options = await res.json();
+      if (!res.ok) throw new Error(options.error || 'HTTP ' + res.status);
+    } catch (err) {
+      add(box, h('p', {class: 'note'}, 'This viewer offers no challenges (' + err.message + '). To play a seat, ask the organiser for a game and its seat token, then open /play/GAME.'));
+      return;
+    }
+    const name = h('input', {type: 'text', id: 'challenge-name', maxlength: 64, placeholder: 'your name', required: true});
+    const bot = h('select', {id: 'challenge-bot'}, options.bots.map((b) => h('option', {value: b}, b)));
+    const error = h('p', {class: 'error', id: 'challenge-error', hidden: true});
+    async function start(e) {
+      e.preventDefault();
+      error.hidden = true;
+      const res = await fetch('/api/challenge', {method: 'POST', headers: {'Content-Type': 'application/json', Accept: 'application/json'},
+        body: JSON.stringify({name: name.value.trim(), bot: bot.value})});
+      const body = await res.json().catch(() => ({error: 'HTTP ' + res.status}));
+      if (!res.ok) {
+        error.textContent = body.error || 'HTTP ' + res.status;
+        error.hidden = false;
+        return;
+      }
+      sessionStorage.setItem('cassino-seat:' + body.game_id, body.token);
+      location.assign('/play/' + encodeURIComponent(body.game_id));
+    }
+    add(box, [
+      h('p', null, 'Play a game against a bot, your seat marked as a person\u2019s in the record. Rules: ', h('code', null, options.rules),
+        '; ', Math.round(options.per_move_ms / 1000) + ' s a move and a ' + Math.round(options.bank_ms / 1000) + ' s bank.'),
+      h('form', {class: 'seat-login', id: 'challenge-form', onsubmit: start},
+        h('label', null, 'Your name ', name), h('label', null, 'Bot ', bot),
+        h('button', {type: 'submit', id: 'challenge-start'}, 'Challenge')),
+      error,
+    ]);
   }
 
   page();
