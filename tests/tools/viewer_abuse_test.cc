@@ -214,7 +214,7 @@ TEST_F(ViewerAbuseTest, SlowHeadersAreCutAndBlockNobody) {
     if (sent == 3) {
       const Reply r = Request(port_, "/api/games?limit=1");
       EXPECT_EQ(r.status, 200);
-      EXPECT_LT(r.seconds, 1.0) << "a request beside 32 slow senders";
+      EXPECT_LT(r.seconds, 2.0) << "a request beside 32 slow senders";
     }
     std::this_thread::sleep_for(milliseconds(200));
   }
@@ -237,7 +237,7 @@ TEST_F(ViewerAbuseTest, IdleConnectionsStarveNobody) {
   }
   const Reply r = Request(port_, "/api/games?limit=1");
   EXPECT_EQ(r.status, 200);
-  EXPECT_LT(r.seconds, 1.0);
+  EXPECT_LT(r.seconds, 2.0);
   for (int fd : idle) {
     EXPECT_TRUE(ClosedWithin(fd, milliseconds(2500)));
     close(fd);
@@ -256,7 +256,7 @@ TEST_F(ViewerAbuseTest, TheConnectionCapEvictsTheOldestIdle) {
   std::this_thread::sleep_for(milliseconds(100));
   const Reply r = Request(port_, "/api/games?limit=1");
   EXPECT_EQ(r.status, 200);
-  EXPECT_LT(r.seconds, 1.0);
+  EXPECT_LT(r.seconds, 2.0);
   // The first 12 (and one more for the request) were closed to make room;
   // the newest are still open.
   int evicted = 0;
@@ -344,7 +344,7 @@ TEST_F(ViewerAbuseTest, AClientThatNeverReadsIsCut) {
   std::this_thread::sleep_for(milliseconds(300));
   const Reply r = Request(port_, "/api/games?limit=1");
   EXPECT_EQ(r.status, 200);
-  EXPECT_LT(r.seconds, 1.0);
+  EXPECT_LT(r.seconds, 2.0);
   std::this_thread::sleep_for(milliseconds(3000));
   bool closed = false;
   const std::string got = ReadAll(fd, milliseconds(5000), &closed);
