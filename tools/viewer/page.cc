@@ -31,7 +31,8 @@ std::string ServedPageHtml() {
       kHead,
       "<link rel=\"icon\" href=\"/assets/favicon.svg\">\n"
       "<link rel=\"stylesheet\" href=\"/assets/app.css\">\n"
-      "<script src=\"/assets/app.js\" defer></script>\n</head>\n"
+      "<script src=\"/assets/app.js\" defer></script>\n"
+      "<script src=\"/assets/seat.js\" defer></script>\n</head>\n"
       "<body>\n<div id=\"app\"><noscript>The viewer needs JavaScript; the "
       "data is at /api/games.</noscript></div>\n</body>\n</html>\n");
 }
