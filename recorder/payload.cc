@@ -36,7 +36,7 @@ void AppendCreatePayload(const GameHeader& h, std::string* out) {
   for (size_t i = 0; i < h.seats.size(); ++i) {
     w.Raw(i > 0 ? ",{\"bot_name\":" : "{\"bot_name\":")
         .String(h.seats[i].bot_name)
-        .Raw("}");
+        .Raw(h.seats[i].human ? ",\"human\":true}" : "}");
   }
   w.Raw("]}");
 }
@@ -63,8 +63,15 @@ absl::Status ParseCreatePayload(absl::string_view payload, GameHeader* h) {
             r.String(&h->rules) && r.Literal(",\"seats\":[");
   if (ok && !r.Peek(']')) {
     do {
-      ok = r.Literal("{\"bot_name\":") &&
-           r.String(&h->seats.emplace_back().bot_name) && r.Literal("}");
+      SeatInfo& seat = h->seats.emplace_back();
+      ok = r.Literal("{\"bot_name\":") && r.String(&seat.bot_name);
+      // "human": true only for a person's seat (absent otherwise, so that
+      // records written before it existed are byte for byte the same).
+      if (ok && r.Peek(',')) {
+        ok = r.Literal(",\"human\":true");
+        seat.human = true;
+      }
+      ok = ok && r.Literal("}");
     } while (ok && r.Next(','));
   }
   if (ok && r.Literal("]}") && r.End()) return absl::OkStatus();

@@ -16,7 +16,8 @@
 //
 //   create   {"clock":{"bank_ms":N,"max_illegal":N,"per_move_ms":N},
 //             "commitment":S,"created_us":N,"explicit_decks":[S...],
-//             "game_id":S,"label":S,"rules":S,"seats":[{"bot_name":S}...]}
+//             "game_id":S,"label":S,"rules":S,
+//             "seats":[{"bot_name":S[,"human":true]}...]}
 //   deal     {"deck":S,"round":N}
 //   move     {"elapsed_ms":N,"move":S,"round":N,"seat":N,"turn":N}
 //   reject   {"elapsed_ms":N,"reason":S,"seat":N,"submitted":S,"turn":N}

@@ -51,6 +51,9 @@ struct SeatInfo {
   // The bot account playing the seat (seats.account); empty for a seat
   // played by a plain seat token. Not part of the hashed create payload.
   std::string account{};
+  // A person plays the seat: the create payload's seat carries
+  // "human": true (hashed; no table column holds it).
+  bool human = false;
   friend bool operator==(const SeatInfo&, const SeatInfo&) = default;
 };
 

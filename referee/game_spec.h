@@ -30,6 +30,7 @@ struct ClockSpec {
 struct SeatSpec {
   std::string bot_name;
   std::string account;
+  bool human = false;  // a person plays it; the record says so
 };
 
 // A game to create (Registry::CreateGame).

@@ -693,10 +693,11 @@ void Registry::CreateGame(const GameSpec& spec, CreateCallback done,
     grant.account = account;
     if (account.empty()) {
       grant.token = NewToken();
-      header.seats.push_back({name, HashToken(grant.token), ""});
+      header.seats.push_back(
+          {name, HashToken(grant.token), "", spec.seats[seat].human});
     } else {
       // No token: the lobby mints one when it offers the seat.
-      header.seats.push_back({name, "", account});
+      header.seats.push_back({name, "", account, spec.seats[seat].human});
     }
     created.seats.push_back(std::move(grant));
   }

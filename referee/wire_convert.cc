@@ -34,7 +34,7 @@ GameSpec GameSpecOf(const v1::CreateGameRequest& request) {
   spec.rules = request.rules();
   spec.seats.reserve(request.seats_size());
   for (const v1::SeatSpec& seat : request.seats()) {
-    spec.seats.push_back({seat.bot_name(), seat.account()});
+    spec.seats.push_back({seat.bot_name(), seat.account(), seat.human()});
   }
   spec.clock = ClockSpecOf(request.clock());
   spec.seed = request.seed();

@@ -36,7 +36,12 @@ std::string Dump(const Json& json) {
 std::string ReferenceCreate(const GameHeader& h) {
   Json seats = Json::array();
   for (const SeatInfo& seat : h.seats) {
-    seats.push_back({{"bot_name", seat.bot_name}});
+    // A person's seat (issue #26) adds "human": true; no other seat changes.
+    if (seat.human) {
+      seats.push_back({{"bot_name", seat.bot_name}, {"human", true}});
+    } else {
+      seats.push_back({{"bot_name", seat.bot_name}});
+    }
   }
   return Dump({{"game_id", h.game_id},
                {"rules", h.rules},
@@ -147,6 +152,28 @@ TEST(PayloadWriterTest, CreateIsByteIdenticalToTheReference) {
   h.seats.clear();
   h.explicit_decks.clear();
   EXPECT_EQ(CreatePayload(h), ReferenceCreate(h));
+}
+
+// A person's seat is marked in the create event; a seat without the mark
+// is written exactly as before, so older records read and verify as ever.
+TEST(PayloadWriterTest, AHumanSeatIsMarkedAndOthersAreUnchanged) {
+  GameHeader h = testing::MakeHeader("g1");
+  const std::string before = CreatePayload(h);
+  EXPECT_THAT(before, ::testing::Not(HasSubstr("human")));
+  h.seats[1].human = true;
+  const std::string marked = CreatePayload(h);
+  EXPECT_EQ(marked, ReferenceCreate(h));
+  EXPECT_THAT(marked, HasSubstr("\"human\":true}"));
+  GameHeader read;
+  ASSERT_TRUE(ParseCreatePayload(marked, &read).ok());
+  EXPECT_FALSE(read.seats[0].human);
+  EXPECT_TRUE(read.seats[1].human);
+  ASSERT_TRUE(ParseCreatePayload(before, &read).ok());
+  EXPECT_FALSE(read.seats[1].human);
+  // Only `true` is canonical: false is never written, so never read.
+  std::string falsy = marked;
+  falsy.replace(falsy.find("\"human\":true"), 12, "\"human\":false");
+  EXPECT_FALSE(ParseCreatePayload(falsy, &read).ok());
 }
 
 TEST(PayloadWriterTest, RejectForfeitEndAbortWithAnyTextAreByteIdentical) {

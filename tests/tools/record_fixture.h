@@ -49,6 +49,8 @@ struct FixtureOptions {
   // Per seat, the bot account playing it ("" or missing: none). The
   // accounts must exist in the database the game is written to.
   std::vector<std::string> accounts{};
+  // Per seat, whether a person plays it (marked in the create event).
+  std::vector<bool> humans{};
 };
 
 struct FixtureGame {
@@ -74,7 +76,8 @@ inline FixtureGame PlayFixtureGame(const std::string& game_id,
   for (int s = 0; s < rules->players; ++s) {
     h.seats.push_back(
         {absl::StrCat("bot", s), absl::StrCat("token", s),
-         s < static_cast<int>(opt.accounts.size()) ? opt.accounts[s] : ""});
+         s < static_cast<int>(opt.accounts.size()) ? opt.accounts[s] : "",
+         s < static_cast<int>(opt.humans.size()) && opt.humans[s]});
   }
   const Seed seed = FixtureSeed(opt.seed_fill, opt.seed_index);
   if (opt.explicit_decks) {

@@ -168,6 +168,10 @@ TEST_F(VerifyTest, GoodRecordsOfEveryShapeVerify) {
       {.rules = "players=4 partnerships=on", .forfeit_after = 60});
   add("aborted", {.abort_after = 20});
   add("running", {.stop_after = 25});
+  // A person's seat (issue #26): marked in the create event, and the games
+  // after it (verified with the same verifier) are not marked.
+  add("human", {.humans = {false, true}});
+  add("after-human", {});
   Write(games);
   VerifyReport r = Verify();
   for (const Failure& f : r.failures) ADD_FAILURE() << f.ToString();

@@ -385,14 +385,19 @@ TEST(TournamentViewTest, StandingsAndCrosstable) {
   t.name = "cup";
   t.participants = {"a", "b", "c"};
   std::vector<viewer::ScheduledGame> games = {
-      {0, {"a", "b"}, "g0", "finished", 0, "[21,3]", {0, 0}},
-      {1, {"b", "a"}, "g1", "finished", -1, "[11,11]", {0, 0}},
-      {2, {"a", "c"}, "g2", "finished", 1, "[5,21]", {1, 0}},
-      {3, {"c", "b"}, "g3", "running", -1, "", {}},
-      {4, {"b", "c"}, "", "", -1, "", {}},
+      {0, {"a", "b"}, "g0", "finished", 0, "[21,3]", {}, {0, 0}},
+      {1, {"b", "a"}, "g1", "finished", -1, "[11,11]", {}, {0, 0}},
+      {2, {"a", "c"}, "g2", "finished", 1, "[5,21]", {}, {1, 0}},
+      {3, {"c", "b"}, "g3", "running", -1, "", {7, 9}, {}},
+      {4, {"b", "c"}, "", "", -1, "", {}, {}},
   };
   const json j = viewer::TournamentJson(t, games);
   EXPECT_EQ(j["games"][4]["status"], "pending");
+  EXPECT_EQ(j["games"][3]["totals"], json::parse("[7,9]"));
+  EXPECT_FALSE(j["games"][4].contains("totals"));
+  EXPECT_EQ(j["games_total"], 5);
+  EXPECT_TRUE(j["games_next"].is_null());
+  EXPECT_FALSE(j.contains("pair_crosstable"));
   EXPECT_EQ(j["running_games"], 1);
   EXPECT_EQ(j["ended_games"], 3);
   // a beat b once and drew once; c beat a.
@@ -406,6 +411,78 @@ TEST(TournamentViewTest, StandingsAndCrosstable) {
   EXPECT_EQ(top["bot"], "a");  // 1.5 points, +20 - 16... ranked by score
   EXPECT_EQ(top["score"], 1.5);
   EXPECT_EQ(top["forfeits"], 1);
+  // A page of two after game 1; the standings still count every game.
+  const json page = viewer::TournamentJson(t, games, {.after = 1, .limit = 2});
+  ASSERT_EQ(page["games"].size(), 2u);
+  EXPECT_EQ(page["games"][0]["index"], 2);
+  EXPECT_EQ(page["games_next"], 3);
+  EXPECT_EQ(page["standings"], j["standings"]);
+}
+
+TEST(TournamentViewTest, DuplicatePairs) {
+  viewer::TournamentListing t;
+  t.name = "dup";
+  t.participants = {"a", "b"};
+  t.duplicate = true;
+  t.rules = "players=2 target=11";
+  std::vector<viewer::ScheduledGame> games = {
+      // Pair 0: a wins both (a 2-0 b).
+      {0, {"a", "b"}, "g0", "finished", 0, "[21,3]", {}, {0, 0}},
+      {1, {"b", "a"}, "g1", "finished", 1, "[4,21]", {}, {0, 0}},
+      // Pair 1: each wins the same deal once (1-1).
+      {2, {"a", "b"}, "g2", "finished", 0, "[21,9]", {}, {0, 0}},
+      {3, {"b", "a"}, "g3", "finished", 0, "[21,19]", {}, {0, 0}},
+      // Pair 2: a draw and a loss for a (0.5-1.5).
+      {4, {"a", "b"}, "g4", "finished", -1, "[21,21]", {}, {0, 0}},
+      {5, {"b", "a"}, "g5", "finished", 0, "[21,20]", {}, {0, 0}},
+      // Pair 3: unfinished.
+      {6, {"a", "b"}, "g6", "finished", 0, "[21,2]", {}, {0, 0}},
+      {7, {"b", "a"}, "g7", "running", -1, "", {}, {}},
+  };
+  const json j = viewer::TournamentJson(t, games);
+  EXPECT_EQ(j["rules_short"], "standard target=11");
+  EXPECT_EQ(j["games"][1]["pair"], 0);
+  EXPECT_EQ(j["games"][1]["pair_points"], json::parse("[2.0,0.0]"));
+  EXPECT_EQ(j["games"][3]["pair_points"], json::parse("[1.0,1.0]"));
+  EXPECT_EQ(j["games"][5]["pair_points"], json::parse("[0.5,1.5]"));
+  EXPECT_FALSE(j["games"][7].contains("pair_points"));
+  const json& pairs = j["pair_crosstable"];
+  EXPECT_EQ(pairs[0][1]["wins"], 1);
+  EXPECT_EQ(pairs[0][1]["draws"], 1);
+  EXPECT_EQ(pairs[0][1]["losses"], 1);
+  EXPECT_EQ(pairs[1][0]["wins"], 1);
+}
+
+// Issue #26: a game lost by illegal submissions before any move showed no
+// move, "0 refused", while the JSON held the rejects.
+TEST_F(ViewerTest, AGameForfeitedByIllegalSubmissionsCountsThem) {
+  Add("illegal", {.forfeit_after = 0, .forfeit_illegal = true});
+  auto v = Open();
+  const json j = View(*v, "illegal");
+  ASSERT_EQ(j["positions"].size(), 1u);
+  EXPECT_EQ(j["result"]["reason"], "forfeit");
+  ASSERT_EQ(j["pending_rejects"].size(), 5u);  // the fixture's max_illegal
+  EXPECT_EQ(j["pending_rejects"][0]["reason"], "bad card");
+  EXPECT_EQ(j["positions"][0]["rejects_so_far"], json::parse("[5,0]"));
+}
+
+TEST_F(ViewerTest, RulesShortAndRunningTotals) {
+  Add("std", {});
+  Add("run",
+      {.rules = "players=2 target=11", .seed_index = 1, .stop_after = 70});
+  auto v = Open();
+  const json list = json::parse(*v->GamesJson({}));
+  ASSERT_EQ(list["games"].size(), 2u);
+  const json& run = list["games"][0];
+  const json& done = list["games"][1];
+  EXPECT_EQ(done["rules_short"], "standard");
+  EXPECT_EQ(run["rules_short"], "standard target=11");
+  EXPECT_EQ(run["status"], "running");
+  // 70 moves into the game: at least one round was scored; its totals.
+  const json game = View(*v, "run");
+  ASSERT_FALSE(game["rounds"].empty());
+  EXPECT_EQ(run["totals"], game["rounds"].back()["totals_after"]);
+  EXPECT_EQ(View(*v, "std")["rules_short"], "standard");
 }
 
 }  // namespace

@@ -11,7 +11,14 @@
 //   3. the self-contained page of `cassino replay --format html` does the
 //      same from a file, with no network request at all;
 //   4. the pages carry the Content-Security-Policy and render hostile text
-//      as text.
+//      as text;
+//   5. what spectators expect (issue #26): a finished game opens at its
+//      result and #turn=N at turn N (the address follows the steps), one
+//      count of turns, the played card set apart, a narrow screen keeps the
+//      board in view while stepping, W–L–D in stats' order, `standard` in
+//      the rules column, the downloads, the TV page following a live game
+//      with its clock ticking, and a game lost by illegal submissions
+//      showing them with their reasons.
 //
 // usage: node viewer_browser_test.mjs CASSINO_BINARY
 // (CASSINO_REFEREE=PATH: the referee `cassino tournament` starts, if not
@@ -121,7 +128,7 @@ async function main() {
     'tournament', '--db', db, '--bot', `alpha=${bot}`, '--bot', `beta=${bot}`,
     // The screenshots want a fuller tournament.
     ...(process.env.VIEWER_SCREENSHOTS ? ['--bot', `gamma=${bot}`, '--bot', `delta=${bot}`] : []),
-    '--games', '1', '--label', 'browser-cup', '--concurrency', '1',
+    '--games', '1', '--label', 'browser-cup', '--concurrency', process.env.VIEWER_SCREENSHOTS ? '3' : '1',
     '--seed', '00000000000000000000000000000000000000000000000000000000000000b5', '-q',
     ...(process.env.CASSINO_REFEREE ? ['--referee', process.env.CASSINO_REFEREE] : []),
   ], {env, stdio: ['ignore', 'pipe', 'inherit']});
@@ -164,6 +171,16 @@ async function main() {
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
 
+  // The TV page, watched while the game runs (checked after the live part).
+  const tv = await browser.newPage();
+  await tv.setViewport({width: 1280, height: 900});
+  if (process.env.VIEWER_DEV_ASSETS) await serveAssetsFrom(tv, process.env.VIEWER_DEV_ASSETS);
+  tv.on('pageerror', (e) => errors.push('tv: ' + String(e)));
+  await tv.goto(base + 'tv');
+  const tvCell = `.tv-cell[data-game="${id}"]`;
+  await tv.waitForSelector(tvCell + ' #last-move');
+  const tvFirst = await tv.$eval(tvCell + ' #last-move', (e) => e.textContent);
+
   // 1. Live.
   const response = await page.goto(base + 'game/' + encodeURIComponent(id));
   assert.match(response.headers()['content-security-policy'] || '', /script-src 'self'/);
@@ -189,10 +206,37 @@ async function main() {
     lastK = snap.k;
   }
   assert.ok(snapshots.length >= 3, `the live page advanced only ${snapshots.length} times while the game ran`);
+  // The clock of the seat to move ticks (when the game is still running).
+  const clock1 = await page.evaluate(() => (document.getElementById('move-clock') || {}).textContent);
+  await sleep(250);
+  const clock2 = await page.evaluate(() => (document.getElementById('move-clock') || {}).textContent);
+  const stillRunning = await page.evaluate(() => document.getElementById('status').textContent === 'running');
+  if (stillRunning && clock1 && clock2) {
+    assert.notEqual(clock1, clock2, 'the move clock does not tick');
+    console.log(`live: the move clock ticks (${clock1} -> ${clock2})`);
+  }
+  if (process.env.VIEWER_SCREENSHOTS) {
+    await tv.screenshot({path: join(process.env.VIEWER_SCREENSHOTS, 'viewer-tv.png')});
+    await page.screenshot({path: join(process.env.VIEWER_SCREENSHOTS, 'viewer-live.png')});
+  }
+  const tvNow = await tv.$eval(tvCell + ' #last-move', (e) => e.textContent);
+  assert.notEqual(tvNow, tvFirst, 'the TV page did not follow the game');
+  console.log(`tv: followed the game from "${tvFirst}" to "${tvNow}"`);
+  await tv.close();
   assert.ok(snapshots[snapshots.length - 1].k > snapshots[0].k);
   console.log(`live: the page followed turns ${snapshots.map((s) => s.k).join(', ')}`);
 
   await tournamentDone;
+  // A game lost by illegal submissions: bad trails cards it lacks 3 times.
+  const illegal = spawn(cassino, [
+    'tournament', '--db', db,
+    '--bot', `bad=/usr/bin/env SLOW_BOT_ILLEGAL=3 SLOW_BOT_MOVES=0 ${bot}`,
+    '--bot', `good=/usr/bin/env SLOW_BOT_MOVES=0 ${bot}`,
+    '--games', '1', '--label', 'illegal-cup', '--concurrency', '1', '-q',
+    ...(process.env.CASSINO_REFEREE ? ['--referee', process.env.CASSINO_REFEREE] : []),
+  ], {stdio: ['ignore', 'ignore', 'inherit']});
+  children.push(illegal);
+  const illegalDone = new Promise((resolve) => illegal.on('exit', resolve));
   const game = await api('api/games/' + encodeURIComponent(id));
   assert.equal(game.status, 'finished');
   assert.equal(game.view, 'omniscient');
@@ -221,10 +265,15 @@ async function main() {
   // The live page turned into the finished game by itself.
   await waitFor('the page to show the end', () => page.evaluate(() => document.getElementById('status').textContent === 'finished'));
 
-  // 2. Replay: K presses of → and then 3 of the next button.
+  // 2. Replay. A finished game opens at its result; #turn=N at turn N.
   await page.goto(base + 'game/' + encodeURIComponent(id));
   await page.waitForSelector('#turn-label');
-  assert.equal((await boardCards(page)).k, 0);
+  const endK = game.positions.length - 1;
+  assert.deepEqual(await boardCards(page), expectedBoard(game, endK));
+  assert.equal(await page.$eval('#result', (e) => e.hidden), false);
+  assert.equal(await page.$eval('#turn-label', (e) => e.textContent), `turn ${endK} / ${endK}`);
+  await page.goto(base + 'game/' + encodeURIComponent(id) + '#turn=0');
+  await page.waitForSelector('#turn-label');
   assert.deepEqual(await boardCards(page), expectedBoard(game, 0));
   const K = 9;
   for (let i = 0; i < K; i++) await page.keyboard.press('ArrowRight');
@@ -233,10 +282,53 @@ async function main() {
   assert.deepEqual(await boardCards(page), expectedBoard(game, K + 3));
   await page.keyboard.press('ArrowLeft');
   assert.deepEqual(await boardCards(page), expectedBoard(game, K + 2));
+  assert.equal(await page.evaluate(() => location.hash), `#turn=${K + 2}`);
+  // One count: the label, the last move and the move list agree.
+  assert.equal(await page.$eval('#turn-label', (e) => e.textContent), `turn ${K + 2} / ${endK}`);
+  assert.match(await page.$eval('#last-move', (e) => e.textContent), new RegExp(`^Turn ${K + 2}: `));
+  assert.equal(await page.$eval('#moves li.current', (e) => e.value), K + 2);
+  // The played card is set apart from the cards it takes.
+  const mv = game.positions[K + 2].move.text;
+  const played = mv.split(' ')[mv.startsWith('build') ? 2 : 1];
+  const shownPlayed = await page.$eval('#last-move .played', (e) => e.textContent);
+  assert.ok(showsCard(shownPlayed, played), `the played card ${played} of "${mv}" is not set apart: "${shownPlayed}"`);
   const verified = await page.$eval('#verified', (e) => e.textContent);
   assert.match(verified, /verified/);
   assert.doesNotMatch(verified, /failed/);
-  console.log(`replay: the board matches positions 0, ${K}, ${K + 3}, ${K + 2}`);
+  assert.equal(await page.$eval('#rules', (e) => e.textContent), 'standard');
+  console.log(`replay: opens at the result (turn ${endK}); #turn=0, then ${K}, ${K + 3}, ${K + 2} match; one count; played card ${played} apart`);
+
+  // Downloads: the record (as cassino export writes it) and the page.
+  const recordHref = await page.$eval('#download-record', (e) => e.getAttribute('href'));
+  const record = await (await fetch(base + recordHref.slice(1))).json();
+  assert.equal(record.format, 'cassino-record');
+  assert.equal(record.games[0].game_id, id);
+  const pageHref = await page.$eval('#download-page', (e) => e.getAttribute('href'));
+  const standalone = await fetch(base + pageHref.slice(1));
+  assert.match(standalone.headers.get('content-disposition') || '', /attachment/);
+  assert.match(await standalone.text(), /id="game-data"/);
+  console.log('downloads: the record and the self-contained page');
+
+  // A 420 px wide screen: stepping keeps the board where it is.
+  await page.setViewport({width: 420, height: 800});
+  await page.goto(base + 'game/' + encodeURIComponent(id) + '#turn=0');
+  await page.waitForSelector('#turn-label');
+  for (let i = 0; i < 43; i++) await page.keyboard.press('ArrowRight');
+  assert.equal((await boardCards(page)).k, 43);
+  assert.equal(await page.evaluate(() => window.scrollY), 0, 'stepping scrolled the page');
+  await page.setViewport({width: 1280, height: 900});
+  console.log('narrow: 43 steps at 420 px, scrollY stays 0');
+
+  // The tournament: W–L–D in `cassino stats`' order.
+  await page.goto(base + 'tournament/browser-cup');
+  await page.waitForSelector('#standings');
+  const heads = await page.$$eval('#standings th', (ths) => ths.map((t) => t.textContent));
+  assert.deepEqual(heads.slice(3, 6), ['won', 'lost', 'drawn']);
+  const t = await api('api/tournaments/browser-cup');
+  const c = t.crosstable[0][1];
+  const cell = await page.$eval('#crosstable tbody tr:nth-child(1) td:nth-child(3)', (e) => e.textContent);
+  assert.equal(cell, `${c.wins}\u2013${c.losses}\u2013${c.draws}`);
+  console.log(`tournament: standings won/lost/drawn, crosstable cell ${cell}`);
 
   // 3. The self-contained file: no network at all.
   const file = join(tmp, 'game.html');
@@ -247,11 +339,11 @@ async function main() {
   const offlineErrors = [];
   offline.on('pageerror', (e) => offlineErrors.push(String(e)));
   offline.on('console', (m) => { if (m.type() === 'error') offlineErrors.push(m.text()); });
-  await offline.goto('file://' + file);
+  await offline.goto('file://' + file + '#turn=0');
   await offline.waitForSelector('#turn-label');
   for (let i = 0; i < K; i++) await offline.keyboard.press('ArrowRight');
   assert.deepEqual(await boardCards(offline), expectedBoard(game, K));
-  assert.deepEqual(requests, ['file://' + file], 'the standalone page made requests');
+  assert.deepEqual(requests.map((u) => u.replace(/#.*$/, '')), ['file://' + file], 'the standalone page made requests');
   assert.deepEqual(offlineErrors, []);
   console.log('standalone: the board matches, no request besides the file');
 
@@ -272,8 +364,21 @@ async function main() {
   const shown = await offline.$eval('.seat[data-seat="0"] .seat-name', (e) => e.textContent);
   assert.equal(shown, evil.seats[0].bot);
   console.log('hostile names render as text');
+  await offline.close();
 
-  if (process.env.VIEWER_SCREENSHOTS) await screenshots(page, id, game);
+  // 6. The game lost by illegal submissions shows them with their reasons.
+  await illegalDone;
+  const lost = (await api('api/games?label=illegal-cup')).games[0];
+  assert.equal(lost.end_reason, 'forfeit');
+  await page.goto(base + 'game/' + encodeURIComponent(lost.game_id));
+  await page.waitForSelector('#turn-label');
+  const refused = await page.$$eval('#moves li.rej-line', (li) => li.map((e) => e.textContent));
+  assert.equal(refused.length, 3, 'refused submissions listed: ' + JSON.stringify(refused));
+  for (const r of refused) assert.match(r, /refused: .+/);
+  assert.match(await page.$eval('.seat[data-seat="0"] .refused-count', (e) => e.textContent), /^3 refused/);
+  console.log('illegal: the 3 refused submissions are listed with their reasons: ' + refused[0]);
+
+  if (process.env.VIEWER_SCREENSHOTS) await screenshots(page, id, game, lost.game_id);
   assert.deepEqual(errors, [], 'errors in the page');
 }
 
@@ -289,17 +394,29 @@ async function serveAssetsFrom(page, dir) {
   });
 }
 
-async function screenshots(page, id, game) {
+async function screenshots(page, id, game, illegalId) {
   const dir = process.env.VIEWER_SCREENSHOTS;
+  await page.bringToFront();  // a background tab may never paint
   await page.goto(base + '');
   await page.waitForSelector('#games table');
   await sleep(500);
   await page.screenshot({path: join(dir, 'viewer-home.png')});
-  await page.goto(base + 'game/' + encodeURIComponent(id));
-  await page.waitForSelector('#turn-label');
   const k = game.positions.findIndex((p, i) => i > 20 && p.table.builds.length > 0);
-  for (let i = 0; i < (k > 0 ? k : 21); i++) await page.keyboard.press('ArrowRight');
+  await page.goto(base + 'game/' + encodeURIComponent(id) + '#turn=' + (k > 0 ? k : 21));
+  await page.waitForSelector('#turn-label');
   await page.screenshot({path: join(dir, 'viewer-game.png')});
+  await page.goto(base + 'game/' + encodeURIComponent(id));
+  await page.waitForSelector('#result');
+  await page.screenshot({path: join(dir, 'viewer-result.png')});
+  await page.goto(base + 'game/' + encodeURIComponent(illegalId));
+  await page.waitForSelector('#moves li.rej-line');
+  await page.screenshot({path: join(dir, 'viewer-refused.png')});
+  await page.setViewport({width: 420, height: 800});
+  await page.goto(base + 'game/' + encodeURIComponent(id) + '#turn=0');
+  await page.waitForSelector('#turn-label');
+  for (let i = 0; i < 43; i++) await page.keyboard.press('ArrowRight');
+  await page.screenshot({path: join(dir, 'viewer-narrow.png')});
+  await page.setViewport({width: 1280, height: 900});
   await page.goto(base + 'tournament/browser-cup');
   await page.waitForSelector('#standings');
   await sleep(800);

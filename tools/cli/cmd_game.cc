@@ -18,6 +18,7 @@ namespace {
 struct GameOptions {
   OrganiserFlags flags;
   std::vector<std::string> seats;  // NAME, or @ACCOUNT
+  std::vector<int> human;          // seats a person plays
   std::string rules = "standard";
   // -1: the referee's default.
   int64_t per_move_ms = -1;
@@ -58,6 +59,14 @@ int Create(const GameOptions& o) {
       s->set_bot_name(seat);
     }
   }
+  for (const int seat : o.human) {
+    if (seat >= req.seats_size()) {
+      std::cerr << "cassino game create: --human " << seat << ": the game has "
+                << req.seats_size() << " seats\n";
+      return Organiser::kUsage;
+    }
+    req.mutable_seats(seat)->set_human(true);
+  }
   if (o.per_move_ms >= 0) req.mutable_clock()->set_per_move_ms(o.per_move_ms);
   if (o.bank_ms >= 0) req.mutable_clock()->set_bank_ms(o.bank_ms);
   if (o.max_illegal >= 0) req.mutable_clock()->set_max_illegal(o.max_illegal);
@@ -81,7 +90,9 @@ int Create(const GameOptions& o) {
                           {"seed commitment", r.seed_commitment()}}),
             "\n", FormatTable({"seat", "bot", "token (shown only now)"}, rows),
             "\nplay a seat with: cassino-bot --address ", org.address(),
-            " --token TOKEN\n");
+            " --token TOKEN\n", "or in a browser: cassino serve DB --referee ",
+            org.address(), ", then open /play/", r.game_id(),
+            " and enter the token\n");
       });
 }
 
@@ -173,6 +184,11 @@ void AddGameCommand(CLI::App& app, int* exit_code) {
   create->add_option("--seed", o->seed,
                      "the seed, 64 hex digits (default: drawn by the referee)");
   create->add_option("--label", o->label, "a label grouping games");
+  create
+      ->add_option("--human", o->human,
+                   "a seat a person plays (in a browser, through cassino "
+                   "serve --referee); the record marks it; repeatable")
+      ->check(CLI::Range(0, 5));
   create->callback([o, exit_code] { *exit_code = Create(*o); });
 
   CLI::App* show = cmd->add_subcommand(

@@ -11,8 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "google/protobuf/util/json_util.h"
-#include "google/rpc/error_details.pb.h"
-#include "google/rpc/status.pb.h"
+#include "proto/client_status.h"
 #include "recorder/display_text.h"
 
 namespace cassino::cli {
@@ -105,35 +104,6 @@ std::unique_ptr<grpc::ClientContext> Organiser::Context() const {
 
 namespace {
 
-constexpr const char* kCodeNames[] = {"OK",
-                                      "CANCELLED",
-                                      "UNKNOWN",
-                                      "INVALID_ARGUMENT",
-                                      "DEADLINE_EXCEEDED",
-                                      "NOT_FOUND",
-                                      "ALREADY_EXISTS",
-                                      "PERMISSION_DENIED",
-                                      "RESOURCE_EXHAUSTED",
-                                      "FAILED_PRECONDITION",
-                                      "ABORTED",
-                                      "OUT_OF_RANGE",
-                                      "UNIMPLEMENTED",
-                                      "INTERNAL",
-                                      "UNAVAILABLE",
-                                      "DATA_LOSS",
-                                      "UNAUTHENTICATED"};
-
-// The ErrorInfo reason of an error's details; "" if none.
-std::string ReasonOf(const grpc::Status& status) {
-  google::rpc::Status details;
-  if (!details.ParseFromString(status.error_details())) return "";
-  for (const google::protobuf::Any& any : details.details()) {
-    google::rpc::ErrorInfo info;
-    if (any.UnpackTo(&info)) return info.reason();
-  }
-  return "";
-}
-
 // Characters of UTF-8 text (continuation bytes not counted).
 size_t Width(const std::string& text) {
   return std::count_if(text.begin(), text.end(), [](char c) {
@@ -144,10 +114,8 @@ size_t Width(const std::string& text) {
 }  // namespace
 
 int Organiser::Fail(const grpc::Status& status) const {
-  const int code = static_cast<int>(status.error_code());
-  const std::string reason = ReasonOf(status);
-  std::cerr << command_ << ": "
-            << (code >= 0 && code <= 16 ? kCodeNames[code] : "UNKNOWN")
+  const std::string reason = ErrorReason(status);
+  std::cerr << command_ << ": " << StatusCodeName(status.error_code())
             << (reason.empty() ? "" : absl::StrCat(" (", reason, ")")) << ": "
             << recorder::EscapeDisplay(status.error_message())
             << (status.error_code() == grpc::StatusCode::UNAVAILABLE

@@ -287,7 +287,10 @@ std::optional<Failure> GameVerifier::Impl::CheckCreatePayload() {
   h.game_id = g.game_id;
   h.rules = g.rules;
   h.seats.resize(g.bots.size());
-  for (size_t i = 0; i < g.bots.size(); ++i) h.seats[i].bot_name = g.bots[i];
+  for (size_t i = 0; i < g.bots.size(); ++i) {
+    h.seats[i].bot_name = g.bots[i];
+    h.seats[i].human = false;
+  }
   h.commitment = g.commitment;
   h.explicit_decks = g.explicit_decks;
   h.clock.per_move_ms = g.per_move_ms;
@@ -295,9 +298,20 @@ std::optional<Failure> GameVerifier::Impl::CheckCreatePayload() {
   h.clock.max_illegal = static_cast<int>(g.max_illegal);
   h.label = g.label;
   h.created_us = g.created_us;
+  const std::string& stored = g.events[0].payload;
+  // Which seats a person played is said by the create event alone (no row
+  // holds it): take it from there.
+  if (stored.find("\"human\":true") != std::string::npos) {
+    recorder::GameHeader marked;
+    if (recorder::ParseCreatePayload(stored, &marked).ok() &&
+        marked.seats.size() == h.seats.size()) {
+      for (size_t i = 0; i < h.seats.size(); ++i) {
+        h.seats[i].human = marked.seats[i].human;
+      }
+    }
+  }
   expected_.clear();
   recorder::AppendCreatePayload(h, &expected_);
-  const std::string& stored = g.events[0].payload;
   if (expected_ == stored) return std::nullopt;
   recorder::GameHeader parsed;
   if (absl::Status s = recorder::ParseCreatePayload(stored, &parsed); !s.ok()) {

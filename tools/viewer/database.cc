@@ -13,6 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
 #include "nlohmann/json.hpp"
+#include "recorder/event_fields.h"
 #include "recorder/record_reader.h"
 
 namespace cassino::viewer {
@@ -222,8 +223,8 @@ class ViewerDatabase::Impl {
       }
       sql += ")";
     }
-    if (q.from_us != 0) integer("created_us >= ", q.from_us);
-    if (q.to_us != 0) integer("created_us < ", q.to_us);
+    if (q.from_us.has_value()) integer("created_us >= ", *q.from_us);
+    if (q.to_us.has_value()) integer("created_us < ", *q.to_us);
     if (!q.after_id.empty()) {
       // Row values compare lexicographically: (created_us, game_id) after
       // the cursor in descending order. Spelled out so that SQLite uses the
@@ -259,6 +260,12 @@ class ViewerDatabase::Impl {
       g.totals = IntArray(Text(s.get(), 6));
       g.created_us = sqlite3_column_int64(s.get(), 7);
       g.finished_us = sqlite3_column_int64(s.get(), 8);
+    }
+    for (recorder::GameSummary& g : out) {
+      if (g.status != recorder::GameStatus::kRunning) continue;
+      absl::StatusOr<std::vector<int>> totals = RunningTotals(g.game_id);
+      if (!totals.ok()) return totals.status();
+      g.totals = *std::move(totals);
     }
     Statement seats(db_, "SELECT bot_name, " + AccountColumn() +
                              " FROM seats WHERE game_id = ?1 ORDER BY seat");
@@ -509,6 +516,12 @@ class ViewerDatabase::Impl {
       g.totals = Text(s.get(), 5);
       g.forfeits = ForfeitsOf(Text(s.get(), 6));
     }
+    for (ScheduledGame& g : out) {
+      if (g.status != "running") continue;
+      absl::StatusOr<std::vector<int>> totals = RunningTotals(g.game_id);
+      if (!totals.ok()) return totals.status();
+      g.running_totals = *std::move(totals);
+    }
     return out;
   }
 
@@ -526,6 +539,25 @@ class ViewerDatabase::Impl {
    private:
     sqlite3* db_;
   };
+
+  // A running game's totals after the rounds scored so far (its last
+  // `round` event's totals_after); empty before the first round ends.
+  absl::StatusOr<std::vector<int>> RunningTotals(const std::string& id) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    Statement s(db_,
+                "SELECT payload FROM events WHERE game_id = ?1 AND kind = "
+                "'round' ORDER BY seq DESC LIMIT 1");
+    if (!s.status().ok()) return s.status();
+    s.Bind(1, id);
+    absl::StatusOr<bool> row = s.Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return std::vector<int>();
+    recorder::EventFields f;
+    if (!f.Read(recorder::EventKind::kRound, Text(s.get(), 0)).ok()) {
+      return std::vector<int>();
+    }
+    return f.round.totals_after;
+  }
 
   absl::StatusOr<int64_t> BotGames(const std::string& bot) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {

@@ -39,12 +39,12 @@ std::string ReadOnlyUri(absl::string_view path);
 // Which games to list (as recorder::GameSummary rows). Empty / zero fields
 // match everything.
 struct GameQuery {
-  std::string status;   // running, finished or aborted
-  std::string bot;      // a seat's bot name, exact
-  std::string label;    // exact
-  std::string rules;    // the complete rule set text (RuleSet::ToString)
-  int64_t from_us = 0;  // created at or after
-  int64_t to_us = 0;    // created before
+  std::string status;  // running, finished or aborted
+  std::string bot;     // a seat's bot name, exact
+  std::string label;   // exact
+  std::string rules;   // the complete rule set text (RuleSet::ToString)
+  std::optional<int64_t> from_us;  // created at or after
+  std::optional<int64_t> to_us;    // created before (an empty range: none)
   // Keyset pagination, newest first: only games strictly after this one in
   // (created_us, game_id) descending order. `after_id` empty: from the top.
   int64_t after_created_us = 0;
@@ -86,6 +86,9 @@ struct ScheduledGame {
   std::string status;              // '' while pending (no games row)
   int winner = -1;
   std::string totals;  // JSON array as stored; '' unless finished
+  // A running game's totals after the rounds scored so far; empty before
+  // its first round ends (and for any other status).
+  std::vector<int> running_totals{};
   // Forfeits per seat (the tally's conduct column); empty without a tally.
   std::vector<int> forfeits;
 };
@@ -102,6 +105,8 @@ class ViewerDatabase {
 
   const std::string& path() const { return path_; }
 
+  // Running games' `totals` are those after the rounds scored so far
+  // (empty before the first round ends).
   absl::StatusOr<std::vector<recorder::GameSummary>> ListGames(
       const GameQuery& query) const;
   // The game as stored; NotFound if this database has no such game.

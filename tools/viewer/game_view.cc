@@ -12,6 +12,8 @@
 #include "recorder/replay.h"
 #include "rules/card.h"
 #include "rules/game.h"
+#include "rules/position.h"
+#include "rules/rule_set.h"
 
 namespace cassino::viewer {
 
@@ -29,6 +31,15 @@ json Cards(CardSet cards) {
 json CardWords(absl::string_view text) {
   absl::StatusOr<CardSet> cards = CardSet::Parse(text);
   return cards.ok() ? Cards(*cards) : json::array();
+}
+
+// "standard", or "standard" and the options that differ from it; the text
+// as stored if it does not parse.
+std::string RulesShort(const std::string& text) {
+  absl::StatusOr<RuleSet> rules = RuleSet::Parse(text);
+  if (!rules.ok()) return text;
+  const std::string diff = RulesDiff(*rules);
+  return diff.empty() ? "standard" : absl::StrCat("standard ", diff);
 }
 
 json TotalsArray(const std::string& text) {
@@ -161,6 +172,8 @@ class ViewBuilder {
                          {"detail", f_.forfeit.detail},
                          {"at_us", e.at_us}};
         positions_.back()["to_move"] = -1;
+        // The submissions refused since the last move count too.
+        positions_.back()["rejects_so_far"] = state.illegal_count;
         break;
       case recorder::EventKind::kEnd:
         result_ = {{"winner", f_.end.winner},
@@ -178,6 +191,7 @@ class ViewBuilder {
                    {"forfeiting_seat", -1},
                    {"detail", f_.abort.detail}};
         positions_.back()["to_move"] = -1;
+        positions_.back()["rejects_so_far"] = state.illegal_count;
         break;
     }
   }
@@ -246,6 +260,7 @@ json ListingJson(const recorder::GameSummary& g) {
   json out = {{"game_id", g.game_id},
               {"label", g.label},
               {"rules", g.rules},
+              {"rules_short", RulesShort(g.rules)},
               {"seats", std::move(seats)},
               {"status", std::string(recorder::GameStatusName(g.status))},
               {"created_us", g.created_us},
@@ -254,22 +269,34 @@ json ListingJson(const recorder::GameSummary& g) {
     out["winner"] = g.winner;
     out["end_reason"] = g.end_reason;
     out["totals"] = g.totals;
+  } else if (!g.totals.empty()) {
+    out["totals"] = g.totals;  // after the rounds scored so far
   }
   return out;
 }
 
 json GameJson(const recorder::StoredGame& game, const RevealDecision& reveal,
               const std::optional<verify::Failure>& verdict) {
+  // Seats a person played: the create event says so.
+  recorder::GameHeader created;
+  if (game.events.empty() || game.events[0].kind != "create" ||
+      !recorder::ParseCreatePayload(game.events[0].payload, &created).ok()) {
+    created.seats.clear();
+  }
   json seats = json::array();
   for (size_t s = 0; s < game.bots.size(); ++s) {
-    seats.push_back(
-        {{"bot", game.bots[s]},
-         {"account", s < game.accounts.size() ? game.accounts[s] : ""}});
+    json seat = {{"bot", game.bots[s]},
+                 {"account", s < game.accounts.size() ? game.accounts[s] : ""}};
+    if (s < created.seats.size() && created.seats[s].human) {
+      seat["human"] = true;
+    }
+    seats.push_back(std::move(seat));
   }
   json out = {
       {"game_id", game.game_id},
       {"label", game.label},
       {"rules", game.rules},
+      {"rules_short", RulesShort(game.rules)},
       {"seats", std::move(seats)},
       {"clock",
        {{"per_move_ms", game.per_move_ms},
@@ -318,8 +345,10 @@ json GameJson(const recorder::StoredGame& game, const RevealDecision& reveal,
 }
 
 json TournamentJson(const TournamentListing& t,
-                    const std::vector<ScheduledGame>& schedule) {
+                    const std::vector<ScheduledGame>& schedule,
+                    const SchedulePage& page) {
   json games = json::array();
+  json games_next = nullptr;
   std::vector<recorder::StandingGame> finished;
   std::map<std::string, size_t> index;
   for (size_t i = 0; i < t.participants.size(); ++i) {
@@ -329,6 +358,13 @@ json TournamentJson(const TournamentListing& t,
   // [i][j] = {wins, draws, losses} of i against j.
   std::vector<std::vector<std::array<int, 3>>> cross(
       n, std::vector<std::array<int, 3>>(n, {0, 0, 0}));
+  // Duplicate pairs: games 2m and 2m+1 deal the same cards with the seats
+  // swapped. pairs[i][j] = {wins, draws, losses} of participant i's pairs
+  // against j (a pair won: more points, a win 1 and a draw 1/2, over its
+  // two games).
+  std::vector<std::vector<std::array<int, 3>>> pairs(
+      n, std::vector<std::array<int, 3>>(n, {0, 0, 0}));
+  const ScheduledGame* first_of_pair = nullptr;
   int done = 0;
   int running = 0;
   for (const ScheduledGame& g : schedule) {
@@ -338,6 +374,33 @@ json TournamentJson(const TournamentListing& t,
                   {"game_id", g.game_id},
                   {"status", status}};
     running += status == "running";
+    if (status == "running" && !g.running_totals.empty()) {
+      entry["totals"] = g.running_totals;  // after the rounds scored so far
+    }
+    if (t.duplicate) {
+      entry["pair"] = g.index / 2;
+      if (g.index % 2 == 0) {
+        first_of_pair = status == "finished" ? &g : nullptr;
+      } else if (first_of_pair != nullptr && status == "finished" &&
+                 first_of_pair->index + 1 == g.index && g.seats.size() == 2 &&
+                 first_of_pair->seats.size() == 2 &&
+                 g.seats[0] == first_of_pair->seats[1] &&
+                 g.seats[1] == first_of_pair->seats[0]) {
+        // Points of the first game's seat 0 over the pair, in halves.
+        const auto halves = [](int winner, int seat) {
+          return winner == seat ? 2 : winner < 0 ? 1 : 0;
+        };
+        const int a = halves(first_of_pair->winner, 0) + halves(g.winner, 1);
+        const auto ia = index.find(first_of_pair->seats[0]);
+        const auto ib = index.find(first_of_pair->seats[1]);
+        if (ia != index.end() && ib != index.end()) {
+          const int outcome = a > 2 ? 0 : a == 2 ? 1 : 2;
+          ++pairs[ia->second][ib->second][outcome];
+          ++pairs[ib->second][ia->second][2 - outcome];
+        }
+        entry["pair_points"] = {a / 2.0, 2 - a / 2.0};
+      }
+    }
     if (status == "finished") {
       ++done;
       entry["winner"] = g.winner;
@@ -361,7 +424,13 @@ json TournamentJson(const TournamentListing& t,
     } else if (status == "aborted") {
       ++done;
     }
-    games.push_back(std::move(entry));
+    if (g.index > page.after) {
+      if (static_cast<int>(games.size()) < page.limit) {
+        games.push_back(std::move(entry));
+      } else if (games_next.is_null()) {
+        games_next = games.back()["index"];
+      }
+    }
   }
   json standings = json::array();
   for (const recorder::Standing& s :
@@ -377,32 +446,41 @@ json TournamentJson(const TournamentListing& t,
                          {"points_for", s.points_for},
                          {"points_against", s.points_against}});
   }
-  json crosstable = json::array();
-  for (size_t i = 0; i < n; ++i) {
-    json row = json::array();
-    for (size_t j = 0; j < n; ++j) {
-      row.push_back({{"wins", cross[i][j][0]},
-                     {"draws", cross[i][j][1]},
-                     {"losses", cross[i][j][2]}});
+  const auto table = [n](const auto& cells) {
+    json out = json::array();
+    for (size_t i = 0; i < n; ++i) {
+      json row = json::array();
+      for (size_t j = 0; j < n; ++j) {
+        row.push_back({{"wins", cells[i][j][0]},
+                       {"draws", cells[i][j][1]},
+                       {"losses", cells[i][j][2]}});
+      }
+      out.push_back(std::move(row));
     }
-    crosstable.push_back(std::move(row));
-  }
-  return {{"name", t.name},
-          {"participants", t.participants},
-          {"format", t.format},
-          {"games_per_pairing", t.games_per_pairing},
-          {"duplicate", t.duplicate},
-          {"rules", t.rules},
-          {"status", t.status},
-          {"reason", t.reason},
-          {"created_us", t.created_us},
-          {"ended_us", t.ended_us},
-          {"scheduled", t.scheduled},
-          {"ended_games", done},
-          {"running_games", running},
-          {"games", std::move(games)},
-          {"standings", std::move(standings)},
-          {"crosstable", std::move(crosstable)}};
+    return out;
+  };
+  json crosstable = table(cross);
+  json out = {{"name", t.name},
+              {"participants", t.participants},
+              {"format", t.format},
+              {"games_per_pairing", t.games_per_pairing},
+              {"duplicate", t.duplicate},
+              {"rules", t.rules},
+              {"rules_short", t.rules.empty() ? "" : RulesShort(t.rules)},
+              {"status", t.status},
+              {"reason", t.reason},
+              {"created_us", t.created_us},
+              {"ended_us", t.ended_us},
+              {"scheduled", t.scheduled},
+              {"ended_games", done},
+              {"running_games", running},
+              {"games", std::move(games)},
+              {"games_next", std::move(games_next)},
+              {"games_total", schedule.size()},
+              {"standings", std::move(standings)},
+              {"crosstable", std::move(crosstable)}};
+  if (t.duplicate) out["pair_crosstable"] = table(pairs);
+  return out;
 }
 
 }  // namespace cassino::viewer

@@ -44,12 +44,24 @@ nlohmann::json GameJson(const recorder::StoredGame& game,
                         const RevealDecision& reveal,
                         const std::optional<verify::Failure>& verdict);
 
-// A tournament: its row, its schedule (game ids, seats, results), the
-// standings (recorder/standings.h, as `cassino stats --tournament` counts)
-// and the crosstable: crosstable[i][j] = {wins, draws, losses} of
-// participant i against participant j over finished games.
+// Which games of a tournament's schedule an answer lists: those with an
+// index above `after`, at most `limit` (1 .. kMaxSchedulePage).
+struct SchedulePage {
+  int after = -1;
+  int limit = 100;
+};
+inline constexpr int kMaxSchedulePage = 500;
+
+// A tournament: its row, one page of its schedule (game ids, seats,
+// results; `games_next` the `after` of the next page or null,
+// `games_total` the schedule's length), the standings
+// (recorder/standings.h, as `cassino stats --tournament` counts) and the
+// crosstable: crosstable[i][j] = {wins, losses, draws} of participant i
+// against participant j over finished games. Standings and crosstable
+// count the whole schedule whatever the page.
 nlohmann::json TournamentJson(const TournamentListing& tournament,
-                              const std::vector<ScheduledGame>& schedule);
+                              const std::vector<ScheduledGame>& schedule,
+                              const SchedulePage& page = {});
 
 }  // namespace cassino::viewer
 

@@ -33,7 +33,8 @@ std::string ServedPageHtml() {
       "<link rel=\"stylesheet\" href=\"/assets/app.css\">\n"
       "<link rel=\"stylesheet\" href=\"/assets/ladder.css\">\n"
       "<script src=\"/assets/ladder.js\" defer></script>\n"
-      "<script src=\"/assets/app.js\" defer></script>\n</head>\n"
+      "<script src=\"/assets/app.js\" defer></script>\n"
+      "<script src=\"/assets/seat.js\" defer></script>\n</head>\n"
       "<body>\n<div id=\"app\"><noscript>The viewer needs JavaScript; the "
       "data is at /api/games.</noscript></div>\n</body>\n</html>\n");
 }

@@ -2,12 +2,16 @@
 
 #include <httplib.h>
 
-#include <chrono>
+#include <algorithm>
+#include <cstring>
 #include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "tools/viewer/assets.h"
 #include "tools/viewer/game_view.h"
 #include "tools/viewer/ladder_view.h"
@@ -20,9 +24,10 @@ namespace {
 constexpr char kJson[] = "application/json; charset=utf-8";
 
 void SendError(httplib::Response& res, const absl::Status& status) {
-  res.status = absl::IsInvalidArgument(status) ? 400
-               : absl::IsNotFound(status)      ? 404
-                                               : 500;
+  res.status = absl::IsInvalidArgument(status)      ? 400
+               : absl::IsNotFound(status)           ? 404
+               : absl::IsFailedPrecondition(status) ? 403
+                                                    : 500;
   res.set_content(DumpJson({{"error", std::string(status.message())}}), kJson);
 }
 
@@ -35,12 +40,101 @@ void Send(httplib::Response& res, const absl::StatusOr<std::string>& body,
   res.set_content(*body, type);
 }
 
+// Marks the answer as a file to save, named for the game (its id reduced to
+// characters safe in a header).
+void Attachment(httplib::Response& res, const std::string& id,
+                const char* ext) {
+  std::string name;
+  for (const char c : id) {
+    const bool safe = absl::ascii_isalnum(static_cast<unsigned char>(c)) ||
+                      c == '-' || c == '_' || c == '.';
+    name.push_back(safe ? c : '_');
+  }
+  res.set_header(
+      "Content-Disposition",
+      absl::StrCat("attachment; filename=\"cassino-", name, ".", ext, "\""));
+}
+
 Params ParamsOf(const httplib::Request& req) {
   Params out;
   // A repeated parameter: the first counts.
   for (const auto& [key, value] : req.params) out.emplace(key, value);
   return out;
 }
+
+// A request as httplib reads it: from the bytes connections.h buffered;
+// the answer goes to a string.
+class MemoryStream : public httplib::Stream {
+ public:
+  MemoryStream(const RawRequest& request, absl::string_view bytes,
+               std::string* out)
+      : request_(request), bytes_(bytes), out_(out) {}
+  bool is_readable() const override { return true; }
+  bool is_writable() const override { return true; }
+  ssize_t read(char* ptr, size_t size) override {
+    const size_t n = std::min(size, bytes_.size() - pos_);
+    std::memcpy(ptr, bytes_.data() + pos_, n);
+    pos_ += n;
+    return static_cast<ssize_t>(n);
+  }
+  ssize_t write(const char* ptr, size_t size) override {
+    out_->append(ptr, size);
+    return static_cast<ssize_t>(size);
+  }
+  void get_remote_ip_and_port(std::string& ip, int& port) const override {
+    ip = request_.remote_ip;
+    port = request_.remote_port;
+  }
+  void get_local_ip_and_port(std::string& ip, int& port) const override {
+    ip = request_.local_ip;
+    port = request_.local_port;
+  }
+  // No socket: httplib only compares it with FD_SETSIZE.
+  socket_t socket() const override { return INVALID_SOCKET; }
+
+ private:
+  const RawRequest& request_;
+  const absl::string_view bytes_;
+  size_t pos_ = 0;
+  std::string* const out_;
+};
+
+// The request without its Range header lines: every answer is whole.
+// (httplib would answer each of many ranges with its own copy of the
+// body: a 125-byte request could ask for a 9 MB page 15 times.)
+std::string WithoutRanges(const std::string& bytes) {
+  const size_t end = bytes.find("\r\n\r\n");
+  if (end == std::string::npos) return bytes;
+  std::string out;
+  out.reserve(bytes.size());
+  size_t line = 0;
+  while (line < end + 2) {
+    const size_t next = bytes.find("\r\n", line) + 2;
+    if (!absl::StartsWithIgnoreCase(
+            absl::string_view(bytes).substr(line, next - line), "range:")) {
+      out.append(bytes, line, next - line);
+    }
+    line = next;
+  }
+  out.append(bytes, end + 2, std::string::npos);
+  return out;
+}
+
+// httplib's router, fed whole requests by connections.h instead of
+// listening itself (process_request is httplib's protected entry point for
+// one request on a stream).
+class Router : public httplib::Server {
+ public:
+  RawResponse Handle(const RawRequest& request) {
+    const std::string bytes = WithoutRanges(request.bytes);
+    RawResponse out;
+    MemoryStream stream(request, bytes, &out.bytes);
+    bool closed = false;
+    const bool ok = process_request(stream, request.last, closed, nullptr);
+    out.close = !ok || closed || request.last;
+    return out;
+  }
+};
 
 }  // namespace
 
@@ -69,23 +163,32 @@ ViewerServer::~ViewerServer() {
   Wait();
 }
 
-void ViewerServer::Stop() { server_->stop(); }
+void ViewerServer::Stop() {
+  if (connections_ != nullptr) connections_->Stop();
+}
 
 void ViewerServer::Wait() {
-  if (thread_.joinable()) thread_.join();
+  if (connections_ != nullptr) connections_->Wait();
 }
 
 absl::StatusOr<std::unique_ptr<ViewerServer>> ViewerServer::Start(
-    std::shared_ptr<const Viewer> viewer, const std::string& host, int port) {
-  auto server = std::make_unique<httplib::Server>();
+    std::shared_ptr<const Viewer> viewer, const std::string& host, int port,
+    const HttpLimits& limits, std::shared_ptr<const SeatRelay> relay) {
+  auto server = std::make_unique<Router>();
+  Router* router = server.get();
   const Viewer* v = viewer.get();
   httplib::Server& s = *server;
-  s.set_payload_max_length(0);
+  s.set_payload_max_length(limits.max_body_bytes);
+  s.set_keep_alive_max_count(
+      static_cast<size_t>(std::max(1, limits.max_requests_per_connection)));
+  s.set_keep_alive_timeout(std::max<time_t>(
+      1, static_cast<time_t>(absl::ToInt64Seconds(limits.idle_timeout))));
   s.set_default_headers({
       {"Content-Security-Policy", kServedCsp},
       {"X-Content-Type-Options", "nosniff"},
       {"Referrer-Policy", "no-referrer"},
       {"Cross-Origin-Resource-Policy", "same-origin"},
+      {"Accept-Ranges", "none"},
   });
   s.set_post_routing_handler(
       [](const httplib::Request& req, httplib::Response& res) {
@@ -98,10 +201,12 @@ absl::StatusOr<std::unique_ptr<ViewerServer>> ViewerServer::Start(
   };
   s.Get("/", page);
   s.Get("/live", page);
+  s.Get("/tv", page);
   s.Get(R"(/game/[^/]+)", page);
   s.Get(R"(/tournament/[^/]+)", page);
   s.Get("/ladders", page);  // (ladder_view.h, assets/ladder.js)
   s.Get(R"(/ladder/[^/]+)", page);
+  s.Get(R"(/play(/[^/]+)?)", page);
   s.Get(R"(/assets/([A-Za-z0-9_.-]+))",
         [](const httplib::Request& req, httplib::Response& res) {
           const Asset* a = FindAsset(req.matches[1].str());
@@ -120,6 +225,22 @@ absl::StatusOr<std::unique_ptr<ViewerServer>> ViewerServer::Start(
         [v](const httplib::Request& req, httplib::Response& res) {
           Send(res, v->GameHeadJson(req.matches[1].str()));
         });
+  // Downloads: the record (once every card may be shown) and the
+  // self-contained page.
+  s.Get(R"(/api/games/([^/]+)/record\.json)",
+        [v](const httplib::Request& req, httplib::Response& res) {
+          const absl::StatusOr<std::string> body =
+              v->GameRecordJson(req.matches[1].str());
+          Send(res, body);
+          if (body.ok()) Attachment(res, req.matches[1].str(), "json");
+        });
+  s.Get(R"(/api/games/([^/]+)/page\.html)",
+        [v](const httplib::Request& req, httplib::Response& res) {
+          const absl::StatusOr<std::string> body =
+              v->GamePageHtml(req.matches[1].str());
+          Send(res, body, "text/html; charset=utf-8");
+          if (body.ok()) Attachment(res, req.matches[1].str(), "html");
+        });
   s.Get(R"(/api/games/([^/]+))",
         [v](const httplib::Request& req, httplib::Response& res) {
           Send(res, v->GameJson(req.matches[1].str()));
@@ -135,7 +256,7 @@ absl::StatusOr<std::unique_ptr<ViewerServer>> ViewerServer::Start(
         });
   s.Get(R"(/api/tournaments/([^/]+))",
         [v](const httplib::Request& req, httplib::Response& res) {
-          Send(res, v->TournamentJson(req.matches[1].str()));
+          Send(res, v->TournamentJson(req.matches[1].str(), ParamsOf(req)));
         });
   s.Get("/api/ladders", [v](const httplib::Request&, httplib::Response& res) {
     Send(res, LaddersJson(v->paths()));
@@ -144,6 +265,28 @@ absl::StatusOr<std::unique_ptr<ViewerServer>> ViewerServer::Start(
         [v](const httplib::Request& req, httplib::Response& res) {
           Send(res, LadderJson(v->paths(), req.matches[1].str()));
         });
+  if (const SeatRelay* r = relay.get(); r != nullptr) {
+    const auto send = [](httplib::Response& res, const RelayAnswer& a) {
+      res.status = a.status;
+      res.set_content(a.body, kJson);
+    };
+    s.Get("/api/seat",
+          [r, send](const httplib::Request& req, httplib::Response& res) {
+            send(res, r->Turn(req.get_header_value("Authorization")));
+          });
+    s.Post("/api/seat/move", [r, send](const httplib::Request& req,
+                                       httplib::Response& res) {
+      send(res, r->Move(req.get_header_value("Authorization"), req.body));
+    });
+    s.Get("/api/challenge",
+          [r, send](const httplib::Request&, httplib::Response& res) {
+            send(res, r->ChallengeOptions());
+          });
+    s.Post("/api/challenge",
+           [r, send](const httplib::Request& req, httplib::Response& res) {
+             send(res, r->Challenge(req.body));
+           });
+  }
   s.set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (res.body.empty()) {
       res.set_content(
@@ -154,25 +297,16 @@ absl::StatusOr<std::unique_ptr<ViewerServer>> ViewerServer::Start(
     }
   });
 
-  int bound = port;
-  if (port == 0) {
-    bound = s.bind_to_any_port(host);
-  } else if (!s.bind_to_port(host, port)) {
-    bound = -1;
-  }
-  if (bound < 0) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot listen on ", host, ":", port));
-  }
+  absl::StatusOr<std::unique_ptr<ConnectionServer>> connections =
+      ConnectionServer::Start(host, port, limits,
+                              [router](const RawRequest& request) {
+                                return router->Handle(request);
+                              });
+  if (!connections.ok()) return connections.status();
   auto out = std::unique_ptr<ViewerServer>(
       new ViewerServer(std::move(viewer), std::move(server)));
-  out->port_ = bound;
-  httplib::Server* raw = out->server_.get();
-  out->thread_ = std::thread([raw] { raw->listen_after_bind(); });
-  // Stop() is a no-op on a server not yet listening: return once it is.
-  for (int i = 0; i < 500 && !raw->is_running(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
+  out->relay_ = std::move(relay);
+  out->connections_ = *std::move(connections);
   return out;
 }
 

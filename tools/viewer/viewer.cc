@@ -5,11 +5,15 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "nlohmann/json.hpp"
 #include "rules/rule_set.h"
 #include "tools/stats/stats.h"
 #include "tools/verify/game_verifier.h"
+#include "tools/verify/interchange.h"
 #include "tools/viewer/game_view.h"
+#include "tools/viewer/page.h"
 #include "tools/viewer/reveal.h"
 
 namespace cassino::viewer {
@@ -147,11 +151,39 @@ absl::StatusOr<std::string> Viewer::GameJson(const std::string& id) const {
       viewer::GameJson(*game, DecideReveal(game->status, *twins), verdict));
 }
 
+absl::StatusOr<std::string> Viewer::GameRecordJson(
+    const std::string& id) const {
+  absl::StatusOr<const ViewerDatabase*> db = FindGame(id);
+  if (!db.ok()) return db.status();
+  absl::StatusOr<recorder::StoredGame> game = (*db)->LoadGame(id);
+  if (!game.ok()) return game.status();
+  absl::StatusOr<TwinState> twins = (*db)->Twins(*game);
+  if (!twins.ok()) return twins.status();
+  const RevealDecision reveal = DecideReveal(game->status, *twins);
+  if (reveal.reveal != Reveal::kOmniscient) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the record is published once every card may be shown: ", reveal.why));
+  }
+  return absl::StrCat("{\"format\":\"", verify::kExportFormat,
+                      "\",\"version\":", verify::kExportVersion,
+                      ",\"games\":[\n", verify::GameToJson(*game), "\n]}\n");
+}
+
+absl::StatusOr<std::string> Viewer::GamePageHtml(const std::string& id) const {
+  absl::StatusOr<std::string> json = GameJson(id);
+  if (!json.ok()) return json.status();
+  return StandaloneGameHtml(*json);
+}
+
 absl::StatusOr<std::string> Viewer::GameHeadJson(const std::string& id) const {
   for (const auto& db : databases_) {
     absl::StatusOr<ViewerDatabase::Head> head = db->GameHead(id);
     if (head.ok()) {
-      return DumpJson({{"events", head->events}, {"status", head->status}});
+      // now_us: the server's clock, against which a page times the move
+      // being thought about (last_event_us is the referee's).
+      return DumpJson({{"events", head->events},
+                       {"status", head->status},
+                       {"now_us", absl::ToUnixMicros(absl::Now())}});
     }
     if (!absl::IsNotFound(head.status())) return head.status();
   }
@@ -186,15 +218,28 @@ absl::StatusOr<const ViewerDatabase*> Viewer::FindTournament(
   return absl::NotFoundError(absl::StrCat("no tournament ", name));
 }
 
-absl::StatusOr<std::string> Viewer::TournamentJson(
-    const std::string& name) const {
+absl::StatusOr<std::string> Viewer::TournamentJson(const std::string& name,
+                                                   const Params& params) const {
+  SchedulePage page;
+  if (const std::string after = Param(params, "games_after"); !after.empty()) {
+    if (!absl::SimpleAtoi(after, &page.after) || page.after < -1) {
+      return absl::InvalidArgumentError(
+          "games_after: expected a schedule index");
+    }
+  }
+  if (const std::string limit = Param(params, "games_limit"); !limit.empty()) {
+    if (!absl::SimpleAtoi(limit, &page.limit) || page.limit < 1 ||
+        page.limit > kMaxSchedulePage) {
+      return absl::InvalidArgumentError("games_limit: expected 1 to 500");
+    }
+  }
   absl::StatusOr<const ViewerDatabase*> db = FindTournament(name);
   if (!db.ok()) return db.status();
   absl::StatusOr<TournamentListing> t = (*db)->Tournament(name);
   if (!t.ok()) return t.status();
   absl::StatusOr<std::vector<ScheduledGame>> schedule = (*db)->Schedule(name);
   if (!schedule.ok()) return schedule.status();
-  return DumpJson(viewer::TournamentJson(*t, *schedule));
+  return DumpJson(viewer::TournamentJson(*t, *schedule, page));
 }
 
 absl::StatusOr<std::string> Viewer::TournamentRatingsSvg(

@@ -42,12 +42,23 @@ class Viewer {
   absl::StatusOr<std::string> GamesJson(const Params& params) const;
   // The game view (game_view.h); NotFound for an unknown id.
   absl::StatusOr<std::string> GameJson(const std::string& game_id) const;
-  // {"events": n, "status": s}: cheap, for live pages to poll.
+  // The game's record as `cassino export` writes it (docs/export_format.md),
+  // only once its view is omniscient (reveal.h): before that the record
+  // holds secret decks. FailedPrecondition (why) before, NotFound for an
+  // unknown id.
+  absl::StatusOr<std::string> GameRecordJson(const std::string& game_id) const;
+  // The self-contained page of `cassino replay --format html`.
+  absl::StatusOr<std::string> GamePageHtml(const std::string& game_id) const;
+  // {"events": n, "status": s, "now_us": the server's clock}: cheap, for
+  // live pages to poll.
   absl::StatusOr<std::string> GameHeadJson(const std::string& game_id) const;
   // {"tournaments": [...]}
   absl::StatusOr<std::string> TournamentsJson() const;
-  // The tournament view; NotFound for an unknown name.
-  absl::StatusOr<std::string> TournamentJson(const std::string& name) const;
+  // The tournament view with one page of its schedule (`games_after`, an
+  // index, and `games_limit`, 1 to 500, default 100); NotFound for an
+  // unknown name, InvalidArgument for a parameter that does not read.
+  absl::StatusOr<std::string> TournamentJson(const std::string& name,
+                                             const Params& params = {}) const;
   // The tournament's ratings chart (stats' RatingsChart over its games).
   absl::StatusOr<std::string> TournamentRatingsSvg(
       const std::string& name) const;
