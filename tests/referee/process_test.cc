@@ -41,7 +41,7 @@ std::filesystem::path FreshDir() {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "admin_token") << kAdmin << "\n";
-  return dir;
+  return ::cassino::testing::RemoveAtTestEnd(dir);
 }
 
 // A cassino-referee child process.
