@@ -477,7 +477,7 @@ TEST(LadderPlayTest, TheVersionsOfAnAccountAreBounded) {
 // (its opponents were there) and, after probation_faults games in a row,
 // is put on probation: told why on its lobby stream, shown in the
 // leaderboard, offered no game until it is back (a new stream) after the
-// probation's time.
+// probation's time; a second probation lasts twice the first.
 TEST(LadderPlayTest, ABotThatNeverComesToItsSeatsIsPutOnProbation) {
   const auto dir = TempDir();
   TestReferee referee(dir / "l.db");
@@ -512,6 +512,9 @@ TEST(LadderPlayTest, ABotThatNeverComesToItsSeatsIsPutOnProbation) {
             std::string::npos)
       << probation.reason();
   EXPECT_GT(probation.until_unix_ms(), 0);
+  EXPECT_NE(probation.reason().find("after 1 s of probation"),
+            std::string::npos)
+      << probation.reason();
   const auto board = Leaderboard(referee, "health");
   bool shown = false;
   for (const auto& e : board) {
@@ -538,6 +541,23 @@ TEST(LadderPlayTest, ABotThatNeverComesToItsSeatsIsPutOnProbation) {
   EXPECT_TRUE(active);
   EXPECT_TRUE(offered);
   EXPECT_EQ(GetLadder(referee, "health").on_probation(), 0);
+  // Still never playing: a second probation, twice as long as the first
+  // (1.5 s, then 3 s), with its own faults in the reason.
+  v1::LadderNotice again;
+  while (back.Read(&msg)) {
+    if (msg.has_ladder() &&
+        msg.ladder().state() == v1::LadderNotice::STATE_PROBATION) {
+      again = msg.ladder();
+      break;
+    }
+  }
+  EXPECT_NE(again.reason().find("2 games in a row ended by its fault"),
+            std::string::npos)
+      << again.reason();
+  EXPECT_NE(again.reason().find("after 3 s of probation"), std::string::npos)
+      << again.reason();
+  EXPECT_NE(again.reason(), probation.reason());  // other games named
+  EXPECT_EQ(GetLadder(referee, "health").on_probation(), 1);
 }
 
 // Duplicate: a match is two games dealt from one seed with the seats
