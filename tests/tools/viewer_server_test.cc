@@ -9,6 +9,7 @@
 #include <future>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
@@ -17,6 +18,7 @@
 #include "recorder/recorder.h"
 #include "tests/tools/record_fixture.h"
 #include "tools/stats/ladder.h"
+#include "tools/viewer/ladder_view.h"
 #include "tools/viewer/page.h"
 #include "tools/viewer/server.h"
 #include "tools/viewer/viewer.h"
@@ -121,6 +123,31 @@ TEST_F(ViewerServerTest, ErrorsAreJson) {
   auto post = client_->Post("/api/games", "x", "text/plain");
   ASSERT_TRUE(post);
   EXPECT_GE(post->status, 400);
+}
+
+// A version's rating history on the ladder page is at most
+// kMaxHistoryPoints points however many games it played: all of a short
+// one, else the first, the last and evenly spaced ones between.
+TEST(LadderChartTest, AHistoryIsThinnedToABoundKeepingItsEnds) {
+  using viewer::KeptHistoryPoints;
+  EXPECT_TRUE(KeptHistoryPoints(0, 400).empty());
+  EXPECT_EQ(KeptHistoryPoints(3, 400), (std::vector<size_t>{0, 1, 2}));
+  EXPECT_EQ(KeptHistoryPoints(400, 400).size(), 400u);
+  EXPECT_EQ(KeptHistoryPoints(10, 4), (std::vector<size_t>{0, 3, 6, 9}));
+  EXPECT_EQ(KeptHistoryPoints(7, 3), (std::vector<size_t>{0, 3, 6}));
+  for (const size_t n : {401u, 1000u, 123457u}) {
+    const std::vector<size_t> kept =
+        KeptHistoryPoints(n, viewer::kMaxHistoryPoints);
+    ASSERT_EQ(kept.size(), viewer::kMaxHistoryPoints) << n;
+    EXPECT_EQ(kept.front(), 0u);
+    EXPECT_EQ(kept.back(), n - 1);
+    const double step = static_cast<double>(n - 1) /
+                        static_cast<double>(viewer::kMaxHistoryPoints - 1);
+    for (size_t i = 1; i < kept.size(); ++i) {
+      EXPECT_GT(kept[i], kept[i - 1]) << n << " at " << i;
+      EXPECT_LE(static_cast<double>(kept[i] - kept[i - 1]), step + 1) << n;
+    }
+  }
 }
 
 // The ladder page (ladder_view.h): /ladders and /ladder/NAME are pages

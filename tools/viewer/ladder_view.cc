@@ -46,6 +46,20 @@ absl::StatusOr<std::string> LaddersJson(const std::vector<std::string>& paths) {
   return DumpJson({{"ladders", std::move(list)}});
 }
 
+std::vector<size_t> KeptHistoryPoints(size_t n, size_t max) {
+  std::vector<size_t> kept;
+  if (n <= max) {
+    for (size_t i = 0; i < n; ++i) kept.push_back(i);
+    return kept;
+  }
+  // i * (n - 1) / (max - 1), rounded: 0 first, n - 1 last, and strictly
+  // increasing since n - 1 > max - 1.
+  for (size_t i = 0; i < max; ++i) {
+    kept.push_back((i * (n - 1) + (max - 1) / 2) / (max - 1));
+  }
+  return kept;
+}
+
 absl::StatusOr<std::string> LadderJson(const std::vector<std::string>& paths,
                                        const std::string& name) {
   stats::LadderOptions options;
@@ -91,7 +105,8 @@ absl::StatusOr<std::string> LadderJson(const std::vector<std::string>& paths,
   Json history = Json::object();
   for (const auto& [bot, points] : s->history) {
     Json list = Json::array();
-    for (const competition::HistoryPoint& p : points) {
+    for (const size_t i : KeptHistoryPoints(points.size(), kMaxHistoryPoints)) {
+      const competition::HistoryPoint& p = points[i];
       list.push_back({p.finished_us, p.rating.mu, p.rating.sigma});
     }
     history[bot] = std::move(list);
