@@ -20,6 +20,8 @@
 #include "tests/referee/lobby_client.h"
 #include "tests/referee/test_referee.h"
 #include "tests/sanitizers.h"
+#include "tools/stats/sprt_records.h"
+#include "tools/stats/stats.h"
 #include "tools/verify/verifier.h"
 
 namespace cassino::testing {
@@ -581,11 +583,13 @@ TEST(LadderPlayTest, DuplicatePairsShareADealWithTheSeatsSwapped) {
     ASSERT_TRUE(r.ok());
     by_deal[r->header.commitment].push_back(g);
   }
-  int pairs = 0;
+  int pairs = 0, finished_pairs = 0;
   for (auto& [commitment, games] : by_deal) {
     ASSERT_LE(games.size(), 2u) << commitment;
     if (games.size() < 2) continue;  // a pair whose second was not due yet
     ++pairs;
+    finished_pairs += games[0].status == recorder::GameStatus::kFinished &&
+                      games[1].status == recorder::GameStatus::kFinished;
     std::sort(games.begin(), games.end(), [](const auto& a, const auto& b) {
       return a.created_us < b.created_us;
     });
@@ -595,6 +599,19 @@ TEST(LadderPlayTest, DuplicatePairsShareADealWithTheSeatsSwapped) {
     EXPECT_GE(games[1].created_us, games[0].finished_us);
   }
   EXPECT_GE(pairs, 3);
+  // `cassino stats` finds the same pairs, so its SPRT between the two is
+  // pentanomial over them.
+  stats::Filter filter;
+  filter.tournament = "dup";
+  absl::StatusOr<stats::Stats> read =
+      stats::ReadStats((dir / "l.db").string(), filter);
+  ASSERT_TRUE(read.ok()) << read.status();
+  absl::StatusOr<stats::SprtResult> sprt =
+      stats::SprtFromStats(*read, "x@1", "y@1", stats::SprtParams{});
+  ASSERT_TRUE(sprt.ok()) << sprt.status();
+  EXPECT_TRUE(sprt->pentanomial);
+  EXPECT_EQ(sprt->pair_count, finished_pairs);
+  EXPECT_GE(finished_pairs, 3);
   ExpectStatsAgreeAndVerify(referee, dir / "l.db", "dup");
   x.Stop();
   y.Stop();
