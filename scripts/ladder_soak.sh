@@ -8,24 +8,32 @@
 # compared with `cassino stats --ladder` over the records (they must be
 # equal), and every record is verified.
 #
-#   bash scripts/ladder_soak.sh [--minutes M] [--kill-every S] [--dir DIR]
+#   bash scripts/ladder_soak.sh [--minutes M] [--kill-every S]
+#                               [--max-pair-games N] [--dir DIR]
 #
-# Defaults: 60 minutes, a kill -9 every 900 s, a fresh directory under
-# /tmp. The report (summary.txt) and logs stay in the directory. Needs the
-# build's cassino-referee, cassino and cassino-bot (BUILD, default build/).
+# Defaults: 60 minutes, a kill -9 every 900 s, pairs capped at 30 games an
+# hour (the bots move at once, so a pair reaches its cap within minutes and
+# the ladder then waits for new versions or the window to move on; a large
+# N keeps it busy, so that every kill hits running games), a fresh
+# directory under /tmp. Each kill is logged with the ladder's games running
+# at that moment. The report (summary.txt) and logs stay in the
+# directory. Needs the build's cassino-referee, cassino and cassino-bot
+# (BUILD, default build/).
 # Every process it starts is stopped by its own id at the end.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${BUILD:-$ROOT/build}"
 MINUTES=60
 KILL_EVERY=900
+MAX_PAIR_GAMES=30
 DIR=""
 while (($#)); do
   case "$1" in
     --minutes) MINUTES="$2"; shift 2 ;;
     --kill-every) KILL_EVERY="$2"; shift 2 ;;
+    --max-pair-games) MAX_PAIR_GAMES="$2"; shift 2 ;;
     --dir) DIR="$2"; shift 2 ;;
-    *) echo "usage: $0 [--minutes M] [--kill-every S] [--dir DIR]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--minutes M] [--kill-every S] [--max-pair-games N] [--dir DIR]" >&2; exit 2 ;;
   esac
 done
 DIR="${DIR:-$(mktemp -d /tmp/ladder-soak.XXXXXX)}"
@@ -51,6 +59,11 @@ start_referee() {
   PORT=$(cat port)
   export CASSINO_ADDRESS="127.0.0.1:$PORT"
   log "referee started (pid $REF_PID, port $PORT)"
+}
+
+games_running() {
+  "$CLI" ladder show "$LADDER" --format json |
+    python3 -c "import json,sys; print(json.load(sys.stdin)['ladder']['games_running'])"
 }
 
 declare -A BOT_PID
@@ -86,7 +99,7 @@ for name in "${BOTS[@]}"; do
     python3 -c "import json,sys; print(json.load(sys.stdin)['key'])" > "$name.key"
 done
 "$CLI" ladder create "$LADDER" --per-move-ms 2000 --bank-ms 10000 \
-  --max-pair-games 30 --probation-faults 3 --probation-ms 120000 > /dev/null
+  --max-pair-games "$MAX_PAIR_GAMES" --probation-faults 3 --probation-ms 120000 > /dev/null
 log "ladder $LADDER created"
 
 start_bot rnd random v1
@@ -106,9 +119,10 @@ KILLS=0
 while ((SECONDS < END)); do
   sleep 10
   if ((SECONDS >= NEXT_KILL)); then
+    running=$(games_running || echo "?")
     kill -9 "$REF_PID"; wait "$REF_PID" 2> /dev/null || true
     KILLS=$((KILLS + 1))
-    log "referee killed (kill -9), #$KILLS"
+    log "referee killed (kill -9), #$KILLS, $running ladder game(s) running"
     sleep 2
     start_referee
     NEXT_KILL=$((SECONDS + KILL_EVERY))
@@ -140,8 +154,7 @@ done
 log "pausing the ladder; playing out its running games"
 "$CLI" ladder pause "$LADDER" --reason "end of the soak" > /dev/null
 for _ in $(seq 600); do
-  running=$("$CLI" ladder show "$LADDER" --format json |
-    python3 -c "import json,sys; print(json.load(sys.stdin)['ladder']['games_running'])")
+  running=$(games_running)
   [[ "$running" == 0 ]] && break
   sleep 1
 done
@@ -165,7 +178,8 @@ print("referee leaderboard == cassino stats --ladder:", "yes" if ok else "NO",
 EOF
 "$CLI" verify soak.db > verify.txt 2>&1 || true
 {
-  echo "ladder soak: $MINUTES minutes, $KILLS kill -9 of the referee"
+  echo "ladder soak: $MINUTES minutes, $KILLS kill -9 of the referee, pairs capped at $MAX_PAIR_GAMES an hour"
+  grep "referee killed" events.log | sed 's/^/  /'
   cat ladder.txt
   echo
   "$CLI" ladder leaderboard "$LADDER" --all-versions
