@@ -45,12 +45,17 @@ function freePort() {
   });
 }
 
+// The referees started, stopped if the test fails (they would outlive it).
+const referees = new Set();
+
 async function startReferee(db, port) {
   const log = fs.openSync(`${db}.log`, 'a');
   const proc = spawn(REFEREE, ['--listen', `127.0.0.1:${port}`, '--db', db], {
     env: { ...process.env, CASSINO_ADMIN_TOKEN: ADMIN },
     stdio: ['ignore', 'ignore', log],
   });
+  referees.add(proc);
+  proc.on('exit', () => referees.delete(proc));
   for (let i = 0; i < 400; i++) {
     const up = await new Promise((resolve) => {
       const s = net.connect(port, '127.0.0.1', () => { s.end(); resolve(true); });
@@ -212,5 +217,6 @@ main().then(() => {
   process.exit(0);
 }, (err) => {
   console.error(err);
+  for (const proc of referees) proc.kill('SIGKILL');
   process.exit(1);
 });
