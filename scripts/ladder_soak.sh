@@ -9,16 +9,18 @@
 # equal), and every record is verified.
 #
 #   bash scripts/ladder_soak.sh [--minutes M] [--kill-every S]
-#                               [--max-pair-games N] [--dir DIR]
+#                               [--max-pair-games N] [--max-bot-games N]
+#                               [--dir DIR]
 #
 # Defaults: 60 minutes, a kill -9 every 900 s, pairs capped at 30 games an
-# hour (the bots move at once, so a pair reaches its cap within minutes and
-# the ladder then waits for new versions or the window to move on; a large
-# N keeps it busy, so that every kill hits running games), a fresh
-# directory under /tmp. Each kill is logged with the ladder's games running
-# at that moment. The report (summary.txt) and logs stay in the
-# directory. Needs the build's cassino-referee, cassino and cassino-bot
-# (BUILD, default build/).
+# hour, a bot account at 240 games an hour (the ladder's default), a fresh
+# directory under /tmp. The bots move at once, so they reach those caps
+# within minutes and the ladder then waits for new versions or the window
+# to move on; large caps keep it busy, so that every kill hits running
+# games. Each kill is logged with the ladder's games running at that
+# moment. The report (summary.txt) and logs stay in the directory. Needs
+# the build's cassino-referee, cassino and cassino-bot (BUILD, default
+# build/).
 # Every process it starts is stopped by its own id at the end.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,14 +28,16 @@ BUILD="${BUILD:-$ROOT/build}"
 MINUTES=60
 KILL_EVERY=900
 MAX_PAIR_GAMES=30
+MAX_BOT_GAMES=240
 DIR=""
 while (($#)); do
   case "$1" in
     --minutes) MINUTES="$2"; shift 2 ;;
     --kill-every) KILL_EVERY="$2"; shift 2 ;;
     --max-pair-games) MAX_PAIR_GAMES="$2"; shift 2 ;;
+    --max-bot-games) MAX_BOT_GAMES="$2"; shift 2 ;;
     --dir) DIR="$2"; shift 2 ;;
-    *) echo "usage: $0 [--minutes M] [--kill-every S] [--max-pair-games N] [--dir DIR]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--minutes M] [--kill-every S] [--max-pair-games N] [--max-bot-games N] [--dir DIR]" >&2; exit 2 ;;
   esac
 done
 DIR="${DIR:-$(mktemp -d /tmp/ladder-soak.XXXXXX)}"
@@ -99,7 +103,8 @@ for name in "${BOTS[@]}"; do
     python3 -c "import json,sys; print(json.load(sys.stdin)['key'])" > "$name.key"
 done
 "$CLI" ladder create "$LADDER" --per-move-ms 2000 --bank-ms 10000 \
-  --max-pair-games "$MAX_PAIR_GAMES" --probation-faults 3 --probation-ms 120000 > /dev/null
+  --max-pair-games "$MAX_PAIR_GAMES" --max-bot-games "$MAX_BOT_GAMES" \
+  --probation-faults 3 --probation-ms 120000 > /dev/null
 log "ladder $LADDER created"
 
 start_bot rnd random v1
@@ -178,7 +183,7 @@ print("referee leaderboard == cassino stats --ladder:", "yes" if ok else "NO",
 EOF
 "$CLI" verify soak.db > verify.txt 2>&1 || true
 {
-  echo "ladder soak: $MINUTES minutes, $KILLS kill -9 of the referee, pairs capped at $MAX_PAIR_GAMES an hour"
+  echo "ladder soak: $MINUTES minutes, $KILLS kill -9 of the referee, pairs capped at $MAX_PAIR_GAMES an hour, bots at $MAX_BOT_GAMES"
   grep "referee killed" events.log | sed 's/^/  /'
   cat ladder.txt
   echo
