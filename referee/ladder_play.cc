@@ -411,9 +411,16 @@ void Ladders::Ended(const std::string& game_id) {
         ++bot.health.probations;
         bot.health.probation_us = now;
         bot.health.until_us = now + length;
+        // (The notes are the referee's memory: faults counted before a
+        // restart are in the record, their games no longer named.)
+        const int unnamed =
+            bot.health.faults - static_cast<int>(bot.fault_notes.size());
         bot.health.reason = absl::StrCat(
             bot.health.faults, " games in a row ended by its fault: ",
             absl::StrJoin(bot.fault_notes, "; "),
+            unnamed > 0 ? absl::StrCat("; ", unnamed,
+                                       " earlier, before the referee restarted")
+                        : std::string(),
             ". No new ladder game until it has reconnected to the lobby "
             "after ",
             length / 1'000'000, " s of probation");

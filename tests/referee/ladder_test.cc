@@ -562,6 +562,67 @@ TEST(LadderPlayTest, ABotThatNeverComesToItsSeatsIsPutOnProbation) {
   EXPECT_EQ(GetLadder(referee, "health").on_probation(), 1);
 }
 
+// Faults are counted across a restart (they are recorded); the games of
+// those before it are no longer named, and the reason says so.
+TEST(LadderPlayTest, FaultsBeforeARestartCountAndTheReasonSaysSo) {
+  const auto dir = TempDir();
+  TestReferee referee(dir / "l.db");
+  v1::LadderSpec spec = Spec("mend");
+  spec.mutable_clock()->set_per_move_ms(400);
+  spec.mutable_clock()->set_bank_ms(0);
+  spec.mutable_settings()->set_probation_faults(2);
+  spec.mutable_settings()->set_probation_ms(60000);
+  ASSERT_TRUE(CreateLadder(referee, spec).ok());
+  const std::string good_key = Register(referee, "good");
+  const std::string ghost_key = Register(referee, "ghost");
+  v1::LobbyResponse msg;
+  {
+    LobbyBot good(referee.stub(), good_key, 2, nullptr, "mend", "1");
+    // One offer, never taken up (capacity 1: no other at once); then no
+    // new game.
+    LobbyStream ghost(referee.stub(), ghost_key, 1, 60000, "mend", "1");
+    while (ghost.Read(&msg) && !msg.has_offer()) {
+    }
+    ASSERT_TRUE(msg.has_offer());
+    Settle(referee, "mend");
+    ghost.Cancel();
+    good.Stop();
+  }
+  for (const auto& e : Leaderboard(referee, "mend")) {
+    if (e.account() == "ghost") {
+      EXPECT_EQ(e.losses(), 1);
+    }
+  }
+  referee.Restart();
+  ASSERT_TRUE(SetStatus(referee, "mend", "resume").ok());
+  LobbyBot good(referee.stub(), good_key, 2, nullptr, "mend", "1");
+  LobbyStream ghost(referee.stub(), ghost_key, 1, 60000, "mend", "1");
+  v1::LadderNotice probation;
+  while (ghost.Read(&msg)) {
+    if (msg.has_ladder() &&
+        msg.ladder().state() == v1::LadderNotice::STATE_PROBATION) {
+      probation = msg.ladder();
+      break;
+    }
+  }
+  // The second fault, the first after the restart, is enough.
+  EXPECT_NE(probation.reason().find("2 games in a row ended by its fault: "
+                                    "never connected to game "),
+            std::string::npos)
+      << probation.reason();
+  EXPECT_NE(
+      probation.reason().find("; 1 earlier, before the referee restarted."),
+      std::string::npos)
+      << probation.reason();
+  Settle(referee, "mend");
+  for (const auto& e : Leaderboard(referee, "mend")) {
+    if (e.account() == "ghost") {
+      EXPECT_EQ(e.losses(), 2);
+    }
+  }
+  good.Stop();
+}
+
 // Duplicate: a match is two games dealt from one seed with the seats
 // swapped, the second created after the first has ended; stats and the
 // leaderboard agree.
