@@ -55,6 +55,7 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
     if (IsFaceBuild(rules, pos.table.builds[i]))
       face_builds_ |= uint32_t{1} << i;
   }
+  n_loose_ = n_;
   loose_mask_ = (uint32_t{1} << n_) - 1;
   if (rules.builds_in_sums == BuildsInSums::kOpponentsSingle) {
     for (size_t i = 0; i < pos.table.builds.size(); ++i) {
@@ -76,10 +77,14 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
   group_limit_ = std::min(limit, kMaxSum);
   EnumerateGroups();
   good_masks_.clear();
-  good_begin_.fill(-1);
-  // Good() leaves visited_ all zero; it only needs to cover 2^n_ bits.
-  const size_t words = ((size_t{1} << n_) + 63) / 64;
-  if (visited_.size() < words) visited_.resize(words, 0);
+  goods_listed_ = 0;
+  good_bits_known_ = 0;
+  loose_good_known_ = 0;
+  if (words_ > 1 || rules.builds_in_sums != BuildsInSums::kOpponentsSingle) {
+    // Good() leaves visited_ all zero; it only needs to cover 2^n_ bits.
+    const size_t words = ((size_t{1} << n_) + 63) / 64;
+    if (visited_.size() < words) visited_.resize(words, 0);
+  }
 
   // Under defaults_cost breaking the builder rules is legal (it costs
   // points instead), so nothing is filtered.
@@ -88,45 +93,47 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
                   rules.builder_obligation == BuilderObligation::kV3);
 }
 
-// A subset-sum table over bitmaps: sum_bits_ holds, for each sum s up to
-// group_limit_, the bitmap of the item masks summing to s. Items are added
-// one at a time: the masks with item j are those without it shifted by 2^j,
-// their sums raised by the item's value. Masks over the limit are in no
-// bitmap, so an item's supersets over the limit cost nothing. For n items
-// this is (group_limit_ + 1) * 2^n / 64 word operations, no branch per mask.
+// A subset-sum table over bitmaps: low_bits_ (and sum_bits_ beyond six
+// items) holds, for each sum s up to group_limit_, the bitmap of the item
+// masks summing to s. Items are added one at a time: the masks with item j
+// are those without it shifted by 2^j, their sums raised by the item's
+// value. Masks over the limit are in no bitmap, so an item's supersets over
+// the limit cost nothing. Only the sums some mask reaches are ever written
+// (`reach`): a word of a sum not reached is stale and never read.
 void MoveGenerator::EnumerateGroups() {
   const int limit = group_limit_;
   const uint32_t in_range = (uint32_t{2} << limit) - 1;  // sums 0..limit
   const int words = n_ <= 6 ? 1 : 1 << (n_ - 6);
   words_ = words;
-  // reach: bit s set when some mask of the items added so far sums to s.
-  // The first six items make masks below 64: one word per sum, kept here.
-  // low_bits_ is padded below sum 0 with kMaxSum words that stay zero, so
-  // that low[s - v] reads zero for s < v.
-  uint64_t* const low = low_bits_.data() + kMaxSum;
-  // No items: only the empty mask, which sums to 0. (Copied from a
-  // constant: a zeroing loop would compile to a slow `rep stos`.)
-  static constexpr std::array<uint64_t, kMaxSum + 1> kNoItems = {1};
-  std::copy(kNoItems.begin(), kNoItems.end(), low);
-  uint32_t reach = 1;
+  // The first six items make masks below 64: one word per sum.
+  uint64_t* const low = low_bits_.data();
+  low[0] = 1;          // no items: only the empty mask, which sums to 0
+  uint32_t reach = 1;  // bit s set when some mask so far sums to s
   const int in_word = std::min(n_, 6);
   for (int j = 0; j < in_word; ++j) {
     const int v = items_[j].value;
-    // Every sum up to the limit, highest first, so that low[s - v] is
-    // still without item j when read: no branch on the sums reached.
     const int shift = 1 << j;
-    for (int s = limit; s >= 1; --s) low[s] |= low[s - v] << shift;
-    reach = (reach | reach << v) & in_range;
+    // Only the sums s with s - v reached gain masks with item j: those,
+    // highest first, so that low[s - v] is still without item j when read.
+    // A sum reached for the first time starts from no mask.
+    for (uint32_t gain = (reach << v) & in_range; gain != 0;) {
+      const int s = std::bit_width(gain) - 1;
+      gain ^= uint32_t{1} << s;
+      const uint64_t before = (reach >> s & 1) != 0 ? low[s] : 0;
+      low[s] = before | low[s - v] << shift;
+    }
+    reach |= (reach << v) & in_range;
   }
   sums_present_ = reach & ~uint32_t{1};  // sum 0 is only the empty mask
   group_masks_.clear();
-  group_begin_.fill(-1);
+  groups_listed_ = 0;
   if (words == 1) return;
   const size_t total = static_cast<size_t>(limit + 1) * words;
   if (sum_bits_.size() < total) sum_bits_.resize(total);
   uint64_t* const bits = sum_bits_.data();
-  for (int s = 0; s <= limit; ++s)
-    bits[static_cast<size_t>(s) * words] = low[s];
+  for (int s = 0; s <= limit; ++s) {
+    bits[static_cast<size_t>(s) * words] = (reach >> s & 1) != 0 ? low[s] : 0;
+  }
   // Each later item j fills the upper half of the words it opens (masks
   // 2^j .. 2^(j+1) - 1) from the lower half of the sum v less.
   for (int j = in_word; j < n_; ++j) {
@@ -145,10 +152,11 @@ void MoveGenerator::EnumerateGroups() {
 
 std::span<const uint32_t> MoveGenerator::Groups(int sum) {
   if (!HasGroups(sum)) return {};
-  if (group_begin_[sum] < 0) {
+  if ((groups_listed_ >> sum & 1) == 0) {
+    groups_listed_ |= uint32_t{1} << sum;
     group_begin_[sum] = static_cast<int32_t>(group_masks_.size());
     const uint64_t* w =
-        words_ == 1 ? &low_bits_[kMaxSum + sum]
+        words_ == 1 ? &low_bits_[sum]
                     : sum_bits_.data() + static_cast<size_t>(sum) * words_;
     for (int i = 0; i < words_; ++i) {
       for (uint64_t b = w[i]; b; b &= b - 1) {
@@ -162,8 +170,42 @@ std::span<const uint32_t> MoveGenerator::Groups(int sum) {
           static_cast<size_t>(group_end_[sum] - group_begin_[sum])};
 }
 
+// The closure of the empty set under adding a disjoint group of `groups`
+// (a bitmap of masks below 64): every union of disjoint groups.
+uint64_t MoveGenerator::Closure(uint64_t groups) {
+  if ((groups & (groups - 1)) == 0) return 1 | groups;  // none or one
+  uint64_t good = 1;
+  for (uint64_t frontier = good; frontier != 0;) {
+    uint64_t next = 0;
+    for (uint64_t g = groups; g != 0; g &= g - 1) {
+      const int a = std::countr_zero(g);
+      next |= (frontier & kDisjoint[a]) << a;
+    }
+    frontier = next & ~good;
+    good |= frontier;
+  }
+  return good;
+}
+
+uint64_t MoveGenerator::GoodBits(int value) {
+  if ((good_bits_known_ >> value & 1) == 0) {
+    good_bits_known_ |= uint32_t{1} << value;
+    good_bits_[value] = Closure(GroupBits(value));
+  }
+  return good_bits_[value];
+}
+
+uint64_t MoveGenerator::LooseGoodBits(int value) {
+  if ((loose_good_known_ >> value & 1) == 0) {
+    loose_good_known_ |= uint32_t{1} << value;
+    loose_good_bits_[value] = Closure(GroupBits(value) & LooseOnly());
+  }
+  return loose_good_bits_[value];
+}
+
 std::span<const uint32_t> MoveGenerator::Good(int value) {
-  if (good_begin_[value] < 0) {
+  if ((goods_listed_ >> value & 1) == 0) {
+    goods_listed_ |= uint32_t{1} << value;
     const std::span<const uint32_t> groups = Groups(value);
     const size_t begin = good_masks_.size();
     good_masks_.push_back(0);
@@ -229,32 +271,15 @@ std::span<const uint32_t> MoveGenerator::Unions(int first, int value,
 // set of masks is one word. The same masks come out, in increasing order.
 std::span<const uint32_t> MoveGenerator::SmallUnions(int first, int value,
                                                      bool absorb) {
-  const uint64_t* const low = low_bits_.data() + kMaxSum;
-  // The loose items come first: the loose-only masks are those below
-  // loose_mask_ + 1.
-  const int loose_items = std::countr_one(loose_mask_);
-  const uint64_t loose_only =
-      loose_items == 6 ? ~uint64_t{0} : (uint64_t{1} << (1 << loose_items)) - 1;
-  // Good(value) restricted to loose-only unions: the closure of the empty
-  // set under adding a disjoint loose-only group of `value`.
-  uint64_t good = 1;
-  if (absorb) {
-    const uint64_t groups = low[value] & loose_only;
-    for (uint64_t frontier = good; frontier != 0;) {
-      uint64_t next = 0;
-      for (uint64_t g = groups; g != 0; g &= g - 1) {
-        const int a = std::countr_zero(g);
-        next |= (frontier & kDisjoint[a]) << a;
-      }
-      frontier = next & ~good;
-      good |= frontier;
+  // Good(value) restricted to loose-only unions, or only the empty set.
+  const uint64_t good = absorb ? LooseGoodBits(value) : 1;
+  uint64_t unions = good;
+  if (first != 0) {
+    unions = 0;
+    for (uint64_t f = GroupBits(first) & LooseOnly(); f != 0; f &= f - 1) {
+      const int a = std::countr_zero(f);
+      unions |= (good & kDisjoint[a]) << a;
     }
-  }
-  const uint64_t firsts = first == 0 ? 1 : low[first] & loose_only;
-  uint64_t unions = 0;
-  for (uint64_t f = firsts; f != 0; f &= f - 1) {
-    const int a = std::countr_zero(f);
-    unions |= (good & kDisjoint[a]) << a;
   }
   scratch_.clear();
   for (; unions != 0; unions &= unions - 1) {
@@ -313,6 +338,40 @@ void MoveGenerator::Captures(const Position& pos, Card c, int x, int declared,
   }
   if (k == 0 && !HasGroups(x)) return;  // nothing to take
   const size_t first = out->size();
+  if (words_ == 1 &&
+      pos.rules.builds_in_sums == BuildsInSums::kOpponentsSingle) {
+    // At most 6 items, and the list is sorted below: Good(x) as a bitmap.
+    const uint64_t good = GoodBits(x);
+    if (k == 0 && n_ == n_loose_) {
+      // Loose cards alone: increasing masks are increasing card sets, all
+      // distinct, so the list comes out sorted.
+      for (uint64_t g = good & ~uint64_t{1}; g != 0; g &= g - 1) {
+        Emit(pos, Move::Capture(c, CardsOf(std::countr_zero(g)), declared), 0,
+             -1, out);
+      }
+      return;
+    }
+    for (uint32_t s = 0; s < (uint32_t{1} << k); ++s) {
+      CardSet build_cards;
+      uint32_t taken = 0;
+      for (int j = 0; j < k; ++j) {
+        if (s >> j & 1) {
+          build_cards |= builds[whole[j]].cards;
+          taken |= uint32_t{1} << whole[j];
+        }
+      }
+      for (uint64_t gs = s == 0 ? good & ~uint64_t{1} : good; gs != 0;
+           gs &= gs - 1) {
+        const uint32_t g = static_cast<uint32_t>(std::countr_zero(gs));
+        const uint32_t g_builds = BuildsOf(g);
+        if (g_builds & taken) continue;
+        Emit(pos, Move::Capture(c, build_cards | CardsOf(g), declared),
+             taken | g_builds, -1, out);
+      }
+    }
+    SortCaptures(first, out);
+    return;
+  }
   const std::span<const uint32_t> good = Good(x);
   for (uint32_t s = 0; s < (uint32_t{1} << k); ++s) {
     CardSet build_cards;
@@ -331,15 +390,19 @@ void MoveGenerator::Captures(const Position& pos, Card c, int x, int declared,
            taken | g_builds, -1, out);
     }
   }
-  if (pos.rules.builds_in_sums == BuildsInSums::kOpponentsSingle &&
-      out->size() - first > 1) {
-    // A build of value x is reachable both whole and as a one-item group.
-    auto by_table = [](const Move& a, const Move& b) {
-      return a.table.bits() < b.table.bits();
-    };
-    std::sort(out->begin() + first, out->end(), by_table);
-    out->erase(std::unique(out->begin() + first, out->end()), out->end());
+  if (pos.rules.builds_in_sums == BuildsInSums::kOpponentsSingle) {
+    SortCaptures(first, out);
   }
+}
+
+void MoveGenerator::SortCaptures(size_t first, std::vector<Move>* out) {
+  if (out->size() - first < 2) return;
+  // A build of value x is reachable both whole and as a one-item group.
+  auto by_table = [](const Move& a, const Move& b) {
+    return a.table.bits() < b.table.bits();
+  };
+  std::sort(out->begin() + first, out->end(), by_table);
+  out->erase(std::unique(out->begin() + first, out->end()), out->end());
 }
 
 void MoveGenerator::Builds(const Position& pos, Card c, int x, int declared,

@@ -78,6 +78,22 @@ class MoveGenerator {
   bool HasGroups(int sum) const {
     return sum >= 1 && sum <= kMaxSum && (sums_present_ >> sum & 1) != 0;
   }
+  // At most 6 items (words_ 1): the groups of `sum` as a bitmap of masks
+  // (bit m: mask m sums to `sum`); 0 for a sum with none.
+  uint64_t GroupBits(int sum) const {
+    return HasGroups(sum) ? low_bits_[sum] : 0;
+  }
+  // At most 6 items: the bitmap of the loose-only masks.
+  uint64_t LooseOnly() const {
+    return n_loose_ == 6 ? ~uint64_t{0} : (uint64_t{1} << (1 << n_loose_)) - 1;
+  }
+  // At most 6 items: the closure of the empty set under adding a disjoint
+  // group of `groups` (a bitmap of masks), i.e. every union of disjoint
+  // groups, as a bitmap.
+  static uint64_t Closure(uint64_t groups);
+  // At most 6 items: Good(value) as a bitmap, and its loose-only unions.
+  uint64_t GoodBits(int value);
+  uint64_t LooseGoodBits(int value);
   // Every union of disjoint groups of `value`, the empty set first. The
   // span is valid until the next call of Good() or Prepare().
   std::span<const uint32_t> Good(int value);
@@ -89,6 +105,10 @@ class MoveGenerator {
   // Unions() with at most 6 items (words_ 1), computed on bitmaps.
   std::span<const uint32_t> SmallUnions(int first, int value, bool absorb);
   CardSet CardsOf(uint32_t mask) const;
+  // Sorts the captures out[first, end) by their table cards and drops the
+  // repeated ones (a build of the played value is reachable both whole and
+  // as a one-item group under builds_in_sums=opponents_single).
+  static void SortCaptures(size_t first, std::vector<Move>* out);
   uint32_t BuildsOf(uint32_t mask) const;
   // Appends `move` unless it breaks the builder rules; `effect_kind` is what
   // the move does (a five-spades trail captures).
@@ -114,6 +134,7 @@ class MoveGenerator {
   int n_hand_ = 0;
   std::array<Item, kMaxItems> items_;
   int n_ = 0;
+  int n_loose_ = 0;             // the loose cards come first among the items
   uint32_t loose_mask_ = 0;     // items that are loose cards
   bool loose_dropped_ = false;  // loose numerals beyond kMaxItems
   uint32_t face_builds_ = 0;    // table.builds that are natural face builds
@@ -123,19 +144,27 @@ class MoveGenerator {
   int group_limit_ = kMaxSum;  // groups are kept for sums 1..group_limit_
   // The subset-sum table: bit m of word s * words_ + m / 64 of sum_bits_
   // is set when the items of mask m sum to s (s up to group_limit_). With
-  // at most 6 items (words_ 1) the table is low_bits_[kMaxSum + s] alone
-  // (low_bits_[0, kMaxSum) stay zero: the sums below 0).
+  // at most 6 items (words_ 1) the table is low_bits_[s] alone. Only the
+  // words of the sums in sums_present_ (and 0) are valid.
   int words_ = 1;
-  std::array<uint64_t, 2 * kMaxSum + 1> low_bits_{};
+  std::array<uint64_t, kMaxSum + 1> low_bits_{};
   std::vector<uint64_t> sum_bits_;
   uint32_t sums_present_ = 0;  // bit s: sum s has a group
   // The groups of sum s are group_masks_[group_begin_[s], group_end_[s]),
-  // written by Groups(s) on first use (group_begin_[s] < 0 until then).
+  // written by Groups(s) on first use (bit s of groups_listed_ set then).
+  uint32_t groups_listed_ = 0;
   std::vector<uint32_t> group_masks_;
   std::array<int32_t, kMaxSum + 1> group_begin_{};
   std::array<int32_t, kMaxSum + 1> group_end_{};
+  // At most 6 items: GoodBits(v) and LooseGoodBits(v), once computed (bit v
+  // of the `known` masks set then).
+  uint32_t good_bits_known_ = 0;
+  uint32_t loose_good_known_ = 0;
+  std::array<uint64_t, kMaxSum + 1> good_bits_{};
+  std::array<uint64_t, kMaxSum + 1> loose_good_bits_{};
   // Good(v) is good_masks_[good_begin_[v], good_end_[v]) once computed
-  // (good_begin_[v] < 0 until then).
+  // (bit v of goods_listed_ set then).
+  uint32_t goods_listed_ = 0;
   std::vector<uint32_t> good_masks_;
   std::array<int32_t, kMaxSum + 1> good_begin_{};
   std::array<int32_t, kMaxSum + 1> good_end_{};
