@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cassert>
+#include <cstring>
 
 #include "rules/adjudicator.h"
 #include "rules/builder_rules.h"
@@ -10,6 +11,10 @@
 namespace cassino {
 
 namespace {
+
+// Two words as one vector register (GCC and Clang vector extensions; plain
+// code on targets without one).
+using TwoWords = uint64_t __attribute__((vector_size(16)));
 
 // kDisjoint[a]: the masks m below 64 with no item of mask a, as a bitmap
 // (bit m). For such m, m | a is m + a, so (bits & kDisjoint[a]) << a maps
@@ -93,50 +98,56 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
                   rules.builder_obligation == BuilderObligation::kV3);
 }
 
-// A subset-sum table over bitmaps: low_bits_ (and sum_bits_ beyond six
-// items) holds, for each sum s up to group_limit_, the bitmap of the item
-// masks summing to s. Items are added one at a time: the masks with item j
-// are those without it shifted by 2^j, their sums raised by the item's
-// value. Masks over the limit are in no bitmap, so an item's supersets over
-// the limit cost nothing. Only the sums some mask reaches are ever written
-// (`reach`): a word of a sum not reached is stale and never read.
+// A subset-sum table over bitmaps: for each sum s, the bitmap of the item
+// masks summing to s (bit m set: mask m sums to s). Items are added one at
+// a time: the masks with item j are those without it shifted by 2^j, their
+// sums raised by the item's value. Masks over kMaxSum are in no bitmap, so
+// an item's supersets over it cost nothing.
 void MoveGenerator::EnumerateGroups() {
   const int limit = group_limit_;
   const uint32_t in_range = (uint32_t{2} << limit) - 1;  // sums 0..limit
   const int words = n_ <= 6 ? 1 : 1 << (n_ - 6);
   words_ = words;
-  // The first six items make masks below 64: one word per sum.
-  uint64_t* const low = low_bits_.data();
-  low[0] = 1;          // no items: only the empty mask, which sums to 0
+  // The first six items make masks below 64: one word per sum, computed for
+  // every sum at once in fixed-length loops of vector operations (two sums
+  // at a time) that the data does not branch. Each item reads one buffer
+  // and writes the other; below sum 0 both are zero, so that sum s - v
+  // reads zero for s < v.
+  static constexpr std::array<uint64_t, kMaxSum + 1> kNoItems = {1};
+  uint64_t* low = low_buffers_[0].data() + kMaxSum + 1;
+  std::copy(kNoItems.begin(), kNoItems.end(), low);
   uint32_t reach = 1;  // bit s set when some mask so far sums to s
   const int in_word = std::min(n_, 6);
   for (int j = 0; j < in_word; ++j) {
+    if (j == n_loose_) loose_sums_ = reach & ~uint32_t{1};
     const int v = items_[j].value;
     const int shift = 1 << j;
-    // Only the sums s with s - v reached gain masks with item j: those,
-    // highest first, so that low[s - v] is still without item j when read.
-    // A sum reached for the first time starts from no mask.
-    for (uint32_t gain = (reach << v) & in_range; gain != 0;) {
-      const int s = std::bit_width(gain) - 1;
-      gain ^= uint32_t{1} << s;
-      const uint64_t before = (reach >> s & 1) != 0 ? low[s] : 0;
-      low[s] = before | low[s - v] << shift;
+    uint64_t* const next = low_buffers_[(j + 1) & 1].data() + kMaxSum + 1;
+#pragma GCC unroll 8
+    for (int s = 0; s <= kMaxSum; s += 2) {
+      TwoWords with, without;
+      std::memcpy(&without, low + s, sizeof without);
+      std::memcpy(&with, low + s - v, sizeof with);
+      without |= with << shift;
+      std::memcpy(next + s, &without, sizeof without);
     }
+    low = next;
     reach |= (reach << v) & in_range;
   }
+  low_bits_ = low;
   sums_present_ = reach & ~uint32_t{1};  // sum 0 is only the empty mask
+  if (n_loose_ == in_word) loose_sums_ = sums_present_;
   group_masks_.clear();
   groups_listed_ = 0;
   if (words == 1) return;
   const size_t total = static_cast<size_t>(limit + 1) * words;
   if (sum_bits_.size() < total) sum_bits_.resize(total);
   uint64_t* const bits = sum_bits_.data();
-  for (int s = 0; s <= limit; ++s) {
-    bits[static_cast<size_t>(s) * words] = (reach >> s & 1) != 0 ? low[s] : 0;
-  }
+  for (int s = 0; s <= limit; ++s) bits[static_cast<size_t>(s) * words] = low[s];
   // Each later item j fills the upper half of the words it opens (masks
   // 2^j .. 2^(j+1) - 1) from the lower half of the sum v less.
   for (int j = in_word; j < n_; ++j) {
+    if (j == n_loose_) loose_sums_ = reach & ~uint32_t{1};
     const int v = items_[j].value;
     const int half = 1 << (j - 6);
     for (int i = 0; i < half; ++i) {
@@ -148,6 +159,7 @@ void MoveGenerator::EnumerateGroups() {
     reach = (reach | reach << v) & in_range;
   }
   sums_present_ = reach & ~uint32_t{1};
+  if (n_loose_ == n_) loose_sums_ = sums_present_;
 }
 
 std::span<const uint32_t> MoveGenerator::Groups(int sum) {
@@ -240,7 +252,6 @@ std::span<const uint32_t> MoveGenerator::Unions(int first, int value,
                                                 bool absorb) {
   static constexpr uint32_t kEmpty[] = {0};
   if (first != 0 && !HasGroups(first)) return {};
-  if (words_ == 1) return SmallUnions(first, value, absorb);
   // Without absorbing only the empty set of further groups is used. (Good()
   // first: it may extract groups, which would move `firsts`.)
   const std::span<const uint32_t> good =
@@ -268,24 +279,17 @@ std::span<const uint32_t> MoveGenerator::Unions(int first, int value,
 }
 
 // Unions() on bitmaps, for at most 6 items: every mask is below 64, so a
-// set of masks is one word. The same masks come out, in increasing order.
-std::span<const uint32_t> MoveGenerator::SmallUnions(int first, int value,
-                                                     bool absorb) {
+// set of masks is one word.
+uint64_t MoveGenerator::SmallUnions(int first, int value, bool absorb) {
   // Good(value) restricted to loose-only unions, or only the empty set.
   const uint64_t good = absorb ? LooseGoodBits(value) : 1;
-  uint64_t unions = good;
-  if (first != 0) {
-    unions = 0;
-    for (uint64_t f = GroupBits(first) & LooseOnly(); f != 0; f &= f - 1) {
-      const int a = std::countr_zero(f);
-      unions |= (good & kDisjoint[a]) << a;
-    }
+  if (first == 0) return good;
+  uint64_t unions = 0;
+  for (uint64_t f = GroupBits(first) & LooseOnly(); f != 0; f &= f - 1) {
+    const int a = std::countr_zero(f);
+    unions |= (good & kDisjoint[a]) << a;
   }
-  scratch_.clear();
-  for (; unions != 0; unions &= unions - 1) {
-    scratch_.push_back(static_cast<uint32_t>(std::countr_zero(unions)));
-  }
-  return scratch_;
+  return unions;
 }
 
 CardSet MoveGenerator::CardsOf(uint32_t mask) const {
@@ -414,27 +418,32 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x, int declared,
   auto holds = [held](int v) {
     return v >= 1 && v < 32 && (held >> v & 1) != 0;
   };
-  auto unions = [&](int first, int value) {
-    return Unions(first, value, absorb);
+  // The builds of value `value` made of c, `base` (a build raised or added
+  // to, or nothing) and each union of Unions(first, value).
+  auto emit_builds = [&](int first, int value, CardSet base, int changed) {
+    ForEachUnion(first, value, absorb, [&](uint32_t m) {
+      Emit(pos, Move::Build(c, value, base | CardsOf(m), declared), 0,
+           changed, out);
+    });
   };
 
   // A natural build (revision 2): c alone is a group of x, played onto one
   // loose group of x and, absorbing, further groups of x. Always multiple.
   if (rules.NaturalBuilds() && x <= rules.MaxBuild() && holds(x)) {
-    for (uint32_t m : unions(x, x)) {
-      Emit(pos, Move::Build(c, x, CardsOf(m), declared), 0, -1, out);
-    }
+    emit_builds(x, x, CardSet(), -1);
   }
   // Each value v in x+1..MaxBuild() that the rest of the hand holds, in
   // increasing order (values are below 16).
   const uint32_t above_x = ~((uint32_t{2} << x) - 1);
   const uint32_t up_to_max = (uint32_t{2} << rules.MaxBuild()) - 1;
-  for (uint32_t vs = held & above_x & up_to_max; vs; vs &= vs - 1) {
-    const int v = std::countr_zero(vs);
+  uint32_t values = held & above_x & up_to_max;
+  // With no build on the table only new builds are made, which need loose
+  // cards summing to v - x.
+  if (builds.empty()) values &= loose_sums_ << x;
+  for (; values != 0; values &= values - 1) {
+    const int v = std::countr_zero(values);
     // A new build: c with loose cards summing to v - x, plus groups of v.
-    for (uint32_t m : unions(v - x, v)) {
-      Emit(pos, Move::Build(c, v, CardsOf(m), declared), 0, -1, out);
-    }
+    emit_builds(v - x, v, CardSet(), -1);
     // Raising a single build of value v - x; under raise_with_table also a
     // build of less with loose cards summing to the difference.
     for (size_t i = 0; i < builds.size(); ++i) {
@@ -448,10 +457,7 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x, int declared,
           continue;
         }
       }
-      for (uint32_t m : unions(part, v)) {
-        Emit(pos, Move::Build(c, v, b.cards | CardsOf(m), declared), 0,
-             static_cast<int>(i), out);
-      }
+      emit_builds(part, v, b.cards, static_cast<int>(i));
     }
   }
   // Adding to a build of value V >= x: c with loose cards summing to V
@@ -460,10 +466,7 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x, int declared,
   for (size_t i = 0; i < builds.size(); ++i) {
     const Build& b = builds[i];
     if (b.value < x || !holds(b.value) || (face_builds_ >> i & 1)) continue;
-    for (uint32_t m : unions(b.value - x, b.value)) {
-      Emit(pos, Move::Build(c, b.value, b.cards | CardsOf(m), declared), 0,
-           static_cast<int>(i), out);
-    }
+    emit_builds(b.value - x, b.value, b.cards, static_cast<int>(i));
   }
 }
 

@@ -28,6 +28,7 @@
 #define CASSINO_RULES_LEGAL_MOVES_H_
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -102,8 +103,23 @@ class MoveGenerator {
   // unless absorbing) disjoint from A, increasing and distinct. Valid until
   // the next call of Groups(), Unions(), Good() or Prepare().
   std::span<const uint32_t> Unions(int first, int value, bool absorb);
-  // Unions() with at most 6 items (words_ 1), computed on bitmaps.
-  std::span<const uint32_t> SmallUnions(int first, int value, bool absorb);
+  // Unions() with at most 6 items (words_ 1) as a bitmap of masks.
+  uint64_t SmallUnions(int first, int value, bool absorb);
+  // Calls fn(mask) for each mask of Unions(first, value, absorb), in
+  // increasing order.
+  template <typename Fn>
+  void ForEachUnion(int first, int value, bool absorb, Fn fn) {
+    if (first != 0 && (first > kMaxSum || (loose_sums_ >> first & 1) == 0)) {
+      return;  // no loose-only group of `first`
+    }
+    if (words_ == 1) {
+      for (uint64_t u = SmallUnions(first, value, absorb); u != 0; u &= u - 1) {
+        fn(static_cast<uint32_t>(std::countr_zero(u)));
+      }
+    } else {
+      for (uint32_t m : Unions(first, value, absorb)) fn(m);
+    }
+  }
   CardSet CardsOf(uint32_t mask) const;
   // Sorts the captures out[first, end) by their table cards and drops the
   // repeated ones (a build of the played value is reachable both whole and
@@ -147,9 +163,12 @@ class MoveGenerator {
   // at most 6 items (words_ 1) the table is low_bits_[s] alone. Only the
   // words of the sums in sums_present_ (and 0) are valid.
   int words_ = 1;
-  std::array<uint64_t, kMaxSum + 1> low_bits_{};
+  const uint64_t* low_bits_ = nullptr;  // into low_buffers_
+  // Two tables of kMaxSum + 1 words, each after kMaxSum + 1 zero words.
+  alignas(16) std::array<uint64_t, 2 * (kMaxSum + 1)> low_buffers_[2]{};
   std::vector<uint64_t> sum_bits_;
   uint32_t sums_present_ = 0;  // bit s: sum s has a group
+  uint32_t loose_sums_ = 0;    // bit s: sum s has a loose-only group
   // The groups of sum s are group_masks_[group_begin_[s], group_end_[s]),
   // written by Groups(s) on first use (bit s of groups_listed_ set then).
   uint32_t groups_listed_ = 0;
