@@ -75,8 +75,7 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
   // Only sums up to the largest value ever asked for are kept: a capture
   // asks for groups of the played card's value, a build for groups of at
   // most MaxBuild().
-  uint32_t hand_values = 0;
-  for (int i = 0; i < n_hand_; ++i) hand_values |= hand_values_[i];
+  const uint32_t hand_values = hand_seen_;
   const int limit = std::max(rules.MaxBuild(),
                              static_cast<int>(std::bit_width(hand_values)) - 1);
   group_limit_ = std::min(limit, kMaxSum);
@@ -143,7 +142,8 @@ void MoveGenerator::EnumerateGroups() {
   const size_t total = static_cast<size_t>(limit + 1) * words;
   if (sum_bits_.size() < total) sum_bits_.resize(total);
   uint64_t* const bits = sum_bits_.data();
-  for (int s = 0; s <= limit; ++s) bits[static_cast<size_t>(s) * words] = low[s];
+  for (int s = 0; s <= limit; ++s)
+    bits[static_cast<size_t>(s) * words] = low[s];
   // Each later item j fills the upper half of the words it opens (masks
   // 2^j .. 2^(j+1) - 1) from the lower half of the sum v less.
   for (int j = in_word; j < n_; ++j) {
@@ -293,8 +293,15 @@ uint64_t MoveGenerator::SmallUnions(int first, int value, bool absorb) {
 }
 
 CardSet MoveGenerator::CardsOf(uint32_t mask) const {
-  CardSet cards;
-  for (; mask; mask &= mask - 1) cards |= items_[std::countr_zero(mask)].cards;
+  // The first six items (all of a small table's) without a branch per item.
+  uint64_t bits = 0;
+  for (int j = 0; j < 6; ++j) {
+    bits |= items_[j].cards.bits() & (0 - uint64_t{mask >> j & 1});
+  }
+  CardSet cards(bits);
+  for (mask >>= 6; mask; mask &= mask - 1) {
+    cards |= items_[6 + std::countr_zero(mask)].cards;
+  }
   return cards;
 }
 
@@ -422,8 +429,8 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x, int declared,
   // to, or nothing) and each union of Unions(first, value).
   auto emit_builds = [&](int first, int value, CardSet base, int changed) {
     ForEachUnion(first, value, absorb, [&](uint32_t m) {
-      Emit(pos, Move::Build(c, value, base | CardsOf(m), declared), 0,
-           changed, out);
+      Emit(pos, Move::Build(c, value, base | CardsOf(m), declared), 0, changed,
+           out);
     });
   };
 
@@ -553,18 +560,10 @@ void MoveGenerator::FaceMoves(const Position& pos, Card c,
 void MoveGenerator::PlayedCardMoves(const Position& pos,
                                     std::vector<Move>* out) {
   const CardSet hand = pos.hands[pos.to_move];
-  // after[i]: the values of the hand cards after the i-th.
-  std::array<uint32_t, kDeckSize + 1> after;
-  after[n_hand_] = 0;
-  for (int r = n_hand_ - 1; r >= 0; --r)
-    after[r] = after[r + 1] | hand_values_[r];
-  uint32_t before = 0;  // the values of the hand cards before the i-th
   int i = 0;
   for (Card c : hand) {
-    const uint32_t values = hand_values_[i];
-    const uint32_t held = before | after[i + 1];  // the rest of the hand's
-    before |= values;
-    ++i;
+    const uint32_t values = hand_values_[i++];
+    const uint32_t held = Held(values);
     if (values == 0) {
       FaceMoves(pos, c, out);
     } else if ((values & (values - 1)) == 0) {
@@ -587,6 +586,85 @@ void MoveGenerator::PlayedCardMoves(const Position& pos,
       const uint32_t all =
           static_cast<uint32_t>((uint64_t{1} << pos.table.builds.size()) - 1);
       Emit(pos, Move::Trail(c), all, -1, out, MoveKind::kCapture);
+    } else {
+      Emit(pos, Move::Trail(c), 0, -1, out);
+    }
+  }
+}
+
+// The common case of play in one pass: no build on the table, at most six
+// loose cards with a value, none of them flexible, and captures listed by
+// their table cards (builds_in_sums=opponents_single). Then every item is a
+// loose card, so the masks in increasing order are the card sets in
+// increasing order, no build is taken, raised or added to, and only the v3
+// obligation checks the builder rules. The same list as Prepare() and
+// PlayedCardMoves(), which handle every other case.
+void MoveGenerator::LooseTableMoves(const Position& pos,
+                                    std::vector<Move>* out) {
+  const RuleSet& rules = pos.rules;
+  n_ = 0;
+  for (Card c : pos.table.loose& rules.ValuedCards()) {
+    items_[n_++] = {CardSet::Of(c), c.rank(), -1};  // a valued card's value
+  }
+  n_loose_ = n_;
+  loose_mask_ = (uint32_t{1} << n_) - 1;
+  loose_dropped_ = false;
+  face_builds_ = 0;
+  group_limit_ = kMaxSum;
+  EnumerateGroups();
+  good_bits_known_ = 0;
+  check_rules_ = rules.defaults_cost == 0 &&
+                 rules.builder_obligation == BuilderObligation::kV3;
+  const bool absorb = rules.multi_build_absorb && rules.multiple_builds;
+  const bool natural = rules.NaturalBuilds();
+  const uint32_t up_to_max = (uint32_t{2} << rules.MaxBuild()) - 1;
+  const uint32_t sums = sums_present_;
+  // The builds of `value` made of c and each union of a group of `first`
+  // with a union of further groups of `value` when absorbing.
+  auto emit_builds = [&](Card c, int first, int value, int declared) {
+    const uint64_t good = absorb ? GoodBits(value) : 1;
+    uint64_t unions = 0;
+    for (uint64_t f = GroupBits(first); f != 0; f &= f - 1) {
+      const int a = std::countr_zero(f);
+      unions |= (good & kDisjoint[a]) << a;
+    }
+    for (; unions != 0; unions &= unions - 1) {
+      Emit(pos,
+           Move::Build(c, value, CardsOf(std::countr_zero(unions)), declared),
+           0, -1, out);
+    }
+  };
+
+  const CardSet hand = pos.hands[pos.to_move];
+  int i = 0;
+  for (Card c : hand) {
+    const uint32_t values = hand_values_[i++];
+    const uint32_t held = Held(values);
+    if (values == 0) FaceMoves(pos, c, out);
+    for (uint32_t xs = values; xs != 0; xs &= xs - 1) {
+      const int x = std::countr_zero(xs);
+      const int declared = x == c.rank() ? 0 : x;
+      // Captures: every union of disjoint groups of x.
+      if (sums >> x & 1) {
+        for (uint64_t g = GoodBits(x) & ~uint64_t{1}; g != 0; g &= g - 1) {
+          Emit(pos, Move::Capture(c, CardsOf(std::countr_zero(g)), declared), 0,
+               -1, out);
+        }
+      }
+      // A natural build of x, then new builds of each value v held above x
+      // with loose cards summing to v - x.
+      if (natural && (held & up_to_max & sums) >> x & 1) {
+        emit_builds(c, x, x, declared);
+      }
+      const uint32_t above_x = ~((uint32_t{2} << x) - 1);
+      for (uint32_t vs = held & above_x & up_to_max & (sums << x); vs != 0;
+           vs &= vs - 1) {
+        const int v = std::countr_zero(vs);
+        emit_builds(c, v - x, v, declared);
+      }
+    }
+    if (IsFiveSpadesSweep(pos, Move::Trail(c))) {
+      Emit(pos, Move::Trail(c), 0, -1, out, MoveKind::kCapture);
     } else {
       Emit(pos, Move::Trail(c), 0, -1, out);
     }
@@ -652,10 +730,22 @@ bool MoveGenerator::AppendPlucks(const Position& pos, std::vector<Move>* out) {
 bool MoveGenerator::AppendMoves(const Position& pos, std::vector<Move>* out) {
   const RuleSet& rules = pos.rules;
   n_hand_ = 0;
+  uint32_t seen = 0, twice = 0;
   for (Card c : pos.hands[pos.to_move]) {
-    hand_values_[n_hand_++] = rules.ValueMask(c);
+    const uint32_t values = rules.ValueMask(c);
+    hand_values_[n_hand_++] = values;
+    twice |= seen & values;
+    seen |= values;
   }
+  hand_seen_ = seen;
+  hand_twice_ = twice;
   const CardSet flex = pos.table.loose & rules.FlexibleCards();
+  if (flex.empty() && pos.table.builds.empty() &&
+      rules.builds_in_sums == BuildsInSums::kOpponentsSingle &&
+      (pos.table.loose & rules.ValuedCards()).size() <= 6) {
+    LooseTableMoves(pos, out);
+    return !capped_;
+  }
   if (flex.empty()) {
     Prepare(pos, flex, 0);
     PlayedCardMoves(pos, out);

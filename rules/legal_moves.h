@@ -68,6 +68,10 @@ class MoveGenerator {
   bool AppendPlucks(const Position& pos, std::vector<Move>* out);
   // Appends the moves of every hand card under the prepared items.
   void PlayedCardMoves(const Position& pos, std::vector<Move>* out);
+  // Prepare() and PlayedCardMoves() for a table without builds of at most 6
+  // loose cards with a value, none flexible, under
+  // builds_in_sums=opponents_single (see the definition).
+  void LooseTableMoves(const Position& pos, std::vector<Move>* out);
   // Fills the subset-sum table: for every sum up to group_limit_, the item
   // masks summing to it.
   void EnumerateGroups();
@@ -148,6 +152,12 @@ class MoveGenerator {
   // move, in deck order.
   std::array<uint32_t, kDeckSize> hand_values_;
   int n_hand_ = 0;
+  uint32_t hand_seen_ = 0;   // the values of the hand's cards
+  uint32_t hand_twice_ = 0;  // the values of at least two of them
+  // The values the rest of the hand holds besides a card of `values`.
+  uint32_t Held(uint32_t values) const {
+    return hand_seen_ & ~(values & ~hand_twice_);
+  }
   std::array<Item, kMaxItems> items_;
   int n_ = 0;
   int n_loose_ = 0;             // the loose cards come first among the items
