@@ -108,8 +108,8 @@ void MoveGenerator::EnumerateGroups() {
   const int words = n_ <= 6 ? 1 : 1 << (n_ - 6);
   words_ = words;
   // The first six items make masks below 64: one word per sum, computed for
-  // every sum at once in fixed-length loops of vector operations (two sums
-  // at a time) that the data does not branch. Each item reads one buffer
+  // every sum up to the limit at once in loops of vector operations (two
+  // sums at a time) that the data does not branch. Each item reads one buffer
   // and writes the other; below sum 0 both are zero, so that sum s - v
   // reads zero for s < v.
   static constexpr std::array<uint64_t, kMaxSum + 1> kNoItems = {1};
@@ -122,8 +122,7 @@ void MoveGenerator::EnumerateGroups() {
     const int v = items_[j].value;
     const int shift = 1 << j;
     uint64_t* const next = low_buffers_[(j + 1) & 1].data() + kMaxSum + 1;
-#pragma GCC unroll 8
-    for (int s = 0; s <= kMaxSum; s += 2) {
+    for (int s = 0; s <= limit; s += 2) {  // sums up to limit | 1
       TwoWords with, without;
       std::memcpy(&without, low + s, sizeof without);
       std::memcpy(&with, low + s - v, sizeof with);
