@@ -29,6 +29,14 @@ constexpr std::array<uint64_t, 64> kDisjoint = [] {
   return table;
 }();
 
+// Whether `cards` holds at most six cards (without a population count,
+// which is a library call on the baseline x86-64).
+bool AtMostSix(CardSet cards) {
+  uint64_t bits = cards.bits();
+  for (int i = 0; i < 6; ++i) bits &= bits - 1;
+  return bits == 0;
+}
+
 }  // namespace
 
 void MoveGenerator::Prepare(const Position& pos, CardSet flex,
@@ -741,7 +749,7 @@ bool MoveGenerator::AppendMoves(const Position& pos, std::vector<Move>* out) {
   const CardSet flex = pos.table.loose & rules.FlexibleCards();
   if (flex.empty() && pos.table.builds.empty() &&
       rules.builds_in_sums == BuildsInSums::kOpponentsSingle &&
-      (pos.table.loose & rules.ValuedCards()).size() <= 6) {
+      AtMostSix(pos.table.loose & rules.ValuedCards())) {
     LooseTableMoves(pos, out);
     return !capped_;
   }
