@@ -92,7 +92,8 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
   goods_listed_ = 0;
   good_bits_known_ = 0;
   loose_good_known_ = 0;
-  if (words_ > 1 || rules.builds_in_sums != BuildsInSums::kOpponentsSingle) {
+  if (words_ > kMaxSetWords ||
+      rules.builds_in_sums != BuildsInSums::kOpponentsSingle) {
     // Good() leaves visited_ all zero; it only needs to cover 2^n_ bits.
     const size_t words = ((size_t{1} << n_) + 63) / 64;
     if (visited_.size() < words) visited_.resize(words, 0);
@@ -157,11 +158,14 @@ void MoveGenerator::EnumerateGroups() {
     if (j == n_loose_) loose_sums_ = reach & ~uint32_t{1};
     const int v = items_[j].value;
     const int half = 1 << (j - 6);
-    for (int i = 0; i < half; ++i) {
-      for (int s = 0; s <= limit; ++s) {
-        bits[static_cast<size_t>(s) * words + half + i] =
-            s >= v ? bits[static_cast<size_t>(s - v) * words + i] : 0;
-      }
+    for (int s = 0; s <= limit; ++s) {
+      // Row s - v, or nothing below sum v (masked: a copy loop would be a
+      // library call per row).
+      const uint64_t keep = s >= v ? ~uint64_t{0} : 0;
+      const uint64_t* const from =
+          bits + static_cast<size_t>(s >= v ? s - v : s) * words;
+      uint64_t* const with = bits + static_cast<size_t>(s) * words + half;
+      for (int i = 0; i < half; ++i) with[i] = from[i] & keep;
     }
     reach = (reach | reach << v) & in_range;
   }
@@ -190,36 +194,83 @@ std::span<const uint32_t> MoveGenerator::Groups(int sum) {
 }
 
 // The closure of the empty set under adding a disjoint group of `groups`
-// (a bitmap of masks below 64): every union of disjoint groups.
+// (a bitmap of masks below 64): every union of disjoint groups. One pass
+// over the groups suffices: after group i the set holds every union of
+// pairwise disjoint groups among the first i.
 uint64_t MoveGenerator::Closure(uint64_t groups) {
-  if ((groups & (groups - 1)) == 0) return 1 | groups;  // none or one
   uint64_t good = 1;
-  for (uint64_t frontier = good; frontier != 0;) {
-    uint64_t next = 0;
-    for (uint64_t g = groups; g != 0; g &= g - 1) {
-      const int a = std::countr_zero(g);
-      next |= (frontier & kDisjoint[a]) << a;
-    }
-    frontier = next & ~good;
-    good |= frontier;
+  for (uint64_t g = groups; g != 0; g &= g - 1) {
+    const int a = std::countr_zero(g);
+    good |= (good & kDisjoint[a]) << a;
   }
   return good;
 }
 
-uint64_t MoveGenerator::GoodBits(int value) {
-  if ((good_bits_known_ >> value & 1) == 0) {
-    good_bits_known_ |= uint32_t{1} << value;
-    good_bits_[value] = Closure(GroupBits(value));
+// to |= {m | a : m in `from`, m disjoint from a}, on sets of words_ words.
+// A mask m of word w is disjoint from a when w shares no bit with a's word
+// and m's low bits none with a's: then m | a is m + a, whose word is
+// w | (a >> 6), with no carry between the words.
+void MoveGenerator::AddUnions(const uint64_t* from, uint32_t a,
+                              uint64_t* to) const {
+  const uint32_t high = a >> 6;
+  const uint32_t low = a & 63;
+  const uint64_t free = kDisjoint[low];
+  for (uint32_t w = 0; w < static_cast<uint32_t>(words_); ++w) {
+    if ((w & high) == 0) to[w | high] |= (from[w] & free) << low;
   }
-  return good_bits_[value];
 }
 
-uint64_t MoveGenerator::LooseGoodBits(int value) {
+// Closure() on sets of words_ words (AddUnions may add in place: the
+// unions it adds are not disjoint from the group).
+void MoveGenerator::ClosureSet(const uint64_t* groups, uint64_t* good) const {
+  for (int w = 0; w < kMaxSetWords; ++w) good[w] = w == 0;
+  for (int w = 0; w < words_; ++w) {
+    for (uint64_t g = groups[w]; g != 0; g &= g - 1) {
+      AddUnions(good, static_cast<uint32_t>(w) << 6 | std::countr_zero(g),
+                good);
+    }
+  }
+}
+
+const uint64_t* MoveGenerator::GroupSet(int sum) const {
+  static constexpr std::array<uint64_t, kMaxSetWords> kNone{};
+  if (!HasGroups(sum)) return kNone.data();
+  return words_ == 1 ? &low_bits_[sum]
+                     : sum_bits_.data() + static_cast<size_t>(sum) * words_;
+}
+
+uint64_t MoveGenerator::LooseOnlyWord(int w) const {
+  if (n_loose_ < 6) return w == 0 ? (uint64_t{1} << (1 << n_loose_)) - 1 : 0;
+  return w < (1 << (n_loose_ - 6)) ? ~uint64_t{0} : 0;
+}
+
+const uint64_t* MoveGenerator::GoodSet(int value) {
+  uint64_t* const good = good_sets_[value].data();
+  if ((good_bits_known_ >> value & 1) == 0) {
+    good_bits_known_ |= uint32_t{1} << value;
+    if (words_ == 1) {
+      good[0] = Closure(GroupBits(value));
+    } else {
+      ClosureSet(GroupSet(value), good);
+    }
+  }
+  return good;
+}
+
+const uint64_t* MoveGenerator::LooseGoodSet(int value) {
+  uint64_t* const good = loose_good_sets_[value].data();
   if ((loose_good_known_ >> value & 1) == 0) {
     loose_good_known_ |= uint32_t{1} << value;
-    loose_good_bits_[value] = Closure(GroupBits(value) & LooseOnly());
+    if (words_ == 1) {
+      good[0] = Closure(GroupBits(value) & LooseOnly());
+    } else {
+      std::array<uint64_t, kMaxSetWords> groups;
+      const uint64_t* all = GroupSet(value);
+      for (int w = 0; w < words_; ++w) groups[w] = all[w] & LooseOnlyWord(w);
+      ClosureSet(groups.data(), good);
+    }
   }
-  return loose_good_bits_[value];
+  return good;
 }
 
 std::span<const uint32_t> MoveGenerator::Good(int value) {
@@ -285,11 +336,8 @@ std::span<const uint32_t> MoveGenerator::Unions(int first, int value,
   return scratch_;
 }
 
-// Unions() on bitmaps, for at most 6 items: every mask is below 64, so a
-// set of masks is one word.
 uint64_t MoveGenerator::SmallUnions(int first, int value, bool absorb) {
-  // Good(value) restricted to loose-only unions, or only the empty set.
-  const uint64_t good = absorb ? LooseGoodBits(value) : 1;
+  const uint64_t good = absorb ? LooseGoodSet(value)[0] : 1;
   if (first == 0) return good;
   uint64_t unions = 0;
   for (uint64_t f = GroupBits(first) & LooseOnly(); f != 0; f &= f - 1) {
@@ -297,6 +345,26 @@ uint64_t MoveGenerator::SmallUnions(int first, int value, bool absorb) {
     unions |= (good & kDisjoint[a]) << a;
   }
   return unions;
+}
+
+// Unions() as a set of words_ words (at most kMaxSetItems items).
+void MoveGenerator::UnionSet(int first, int value, bool absorb,
+                             uint64_t* unions) {
+  // Good(value) restricted to loose-only unions, or only the empty set.
+  static constexpr std::array<uint64_t, kMaxSetWords> kEmptySet = {1};
+  const uint64_t* const good = absorb ? LooseGoodSet(value) : kEmptySet.data();
+  if (first == 0) {
+    std::copy(good, good + kMaxSetWords, unions);
+    return;
+  }
+  std::fill(unions, unions + kMaxSetWords, 0);
+  const uint64_t* const firsts = GroupSet(first);
+  for (int w = 0; w < words_; ++w) {
+    for (uint64_t f = firsts[w] & LooseOnlyWord(w); f != 0; f &= f - 1) {
+      AddUnions(good, static_cast<uint32_t>(w) << 6 | std::countr_zero(f),
+                unions);
+    }
+  }
 }
 
 CardSet MoveGenerator::CardsOf(uint32_t mask) const {
@@ -356,17 +424,17 @@ void MoveGenerator::Captures(const Position& pos, Card c, int x, int declared,
   }
   if (k == 0 && !HasGroups(x)) return;  // nothing to take
   const size_t first = out->size();
-  if (words_ == 1 &&
+  if (words_ <= kMaxSetWords &&
       pos.rules.builds_in_sums == BuildsInSums::kOpponentsSingle) {
-    // At most 6 items, and the list is sorted below: Good(x) as a bitmap.
-    const uint64_t good = GoodBits(x);
+    // The list is sorted below: Good(x) as a set of masks.
+    const uint64_t* const good = GoodSet(x);
     if (k == 0 && n_ == n_loose_) {
       // Loose cards alone: increasing masks are increasing card sets, all
       // distinct, so the list comes out sorted.
-      for (uint64_t g = good & ~uint64_t{1}; g != 0; g &= g - 1) {
-        Emit(pos, Move::Capture(c, CardsOf(std::countr_zero(g)), declared), 0,
-             -1, out);
-      }
+      ForEachMask(good, [&](uint32_t g) {
+        if (g != 0)
+          Emit(pos, Move::Capture(c, CardsOf(g), declared), 0, -1, out);
+      });
       return;
     }
     for (uint32_t s = 0; s < (uint32_t{1} << k); ++s) {
@@ -378,14 +446,13 @@ void MoveGenerator::Captures(const Position& pos, Card c, int x, int declared,
           taken |= uint32_t{1} << whole[j];
         }
       }
-      for (uint64_t gs = s == 0 ? good & ~uint64_t{1} : good; gs != 0;
-           gs &= gs - 1) {
-        const uint32_t g = static_cast<uint32_t>(std::countr_zero(gs));
+      ForEachMask(good, [&](uint32_t g) {
+        if (s == 0 && g == 0) return;
         const uint32_t g_builds = BuildsOf(g);
-        if (g_builds & taken) continue;
+        if (g_builds & taken) return;
         Emit(pos, Move::Capture(c, build_cards | CardsOf(g), declared),
              taken | g_builds, -1, out);
-      }
+      });
     }
     SortCaptures(first, out);
     return;
@@ -629,7 +696,7 @@ void MoveGenerator::LooseTableMoves(const Position& pos,
   // The builds of `value` made of c and each union of a group of `first`
   // with a union of further groups of `value` when absorbing.
   auto emit_builds = [&](Card c, int first, int value, int declared) {
-    const uint64_t good = absorb ? GoodBits(value) : 1;
+    const uint64_t good = absorb ? GoodSet(value)[0] : 1;
     uint64_t unions = 0;
     for (uint64_t f = GroupBits(first); f != 0; f &= f - 1) {
       const int a = std::countr_zero(f);
@@ -653,7 +720,7 @@ void MoveGenerator::LooseTableMoves(const Position& pos,
       const int declared = x == c.rank() ? 0 : x;
       // Captures: every union of disjoint groups of x.
       if (sums >> x & 1) {
-        for (uint64_t g = GoodBits(x) & ~uint64_t{1}; g != 0; g &= g - 1) {
+        for (uint64_t g = GoodSet(x)[0] & ~uint64_t{1}; g != 0; g &= g - 1) {
           Emit(pos, Move::Capture(c, CardsOf(std::countr_zero(g)), declared), 0,
                -1, out);
         }

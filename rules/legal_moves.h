@@ -96,9 +96,39 @@ class MoveGenerator {
   // group of `groups` (a bitmap of masks), i.e. every union of disjoint
   // groups, as a bitmap.
   static uint64_t Closure(uint64_t groups);
-  // At most 6 items: Good(value) as a bitmap, and its loose-only unions.
-  uint64_t GoodBits(int value);
-  uint64_t LooseGoodBits(int value);
+
+  // Sets of masks as bitmaps: up to kMaxSetItems items, a set is words_
+  // words, bit m % 64 of word m / 64 for mask m (one word up to 6 items).
+  // Larger tables use the lists above.
+  static constexpr int kMaxSetItems = 10;
+  static constexpr int kMaxSetWords = 1 << (kMaxSetItems - 6);
+  // The groups of `sum` (zero words for a sum with none).
+  const uint64_t* GroupSet(int sum) const;
+  // Word w of the set of the loose-only masks.
+  uint64_t LooseOnlyWord(int w) const;
+  // to |= the unions m | a of the masks m of `from` disjoint from a.
+  void AddUnions(const uint64_t* from, uint32_t a, uint64_t* to) const;
+  // Closure() of the set `groups` into `good` (kMaxSetWords words).
+  void ClosureSet(const uint64_t* groups, uint64_t* good) const;
+  // Good(value) as a set, and its loose-only unions (cached until the next
+  // Prepare()).
+  const uint64_t* GoodSet(int value);
+  const uint64_t* LooseGoodSet(int value);
+  // UnionSet() with at most 6 items (words_ 1), as one word.
+  uint64_t SmallUnions(int first, int value, bool absorb);
+  // Unions(first, value, absorb) as a set, into `unions` (kMaxSetWords
+  // words).
+  void UnionSet(int first, int value, bool absorb, uint64_t* unions);
+  // Calls fn(mask) for each mask of a set, in increasing order.
+  template <typename Fn>
+  void ForEachMask(const uint64_t* set, Fn fn) const {
+    for (int w = 0; w < words_; ++w) {
+      for (uint64_t b = set[w]; b != 0; b &= b - 1) {
+        fn(static_cast<uint32_t>(w) << 6 | std::countr_zero(b));
+      }
+    }
+  }
+
   // Every union of disjoint groups of `value`, the empty set first. The
   // span is valid until the next call of Good() or Prepare().
   std::span<const uint32_t> Good(int value);
@@ -107,8 +137,6 @@ class MoveGenerator {
   // unless absorbing) disjoint from A, increasing and distinct. Valid until
   // the next call of Groups(), Unions(), Good() or Prepare().
   std::span<const uint32_t> Unions(int first, int value, bool absorb);
-  // Unions() with at most 6 items (words_ 1) as a bitmap of masks.
-  uint64_t SmallUnions(int first, int value, bool absorb);
   // Calls fn(mask) for each mask of Unions(first, value, absorb), in
   // increasing order.
   template <typename Fn>
@@ -120,6 +148,10 @@ class MoveGenerator {
       for (uint64_t u = SmallUnions(first, value, absorb); u != 0; u &= u - 1) {
         fn(static_cast<uint32_t>(std::countr_zero(u)));
       }
+    } else if (words_ <= kMaxSetWords) {
+      std::array<uint64_t, kMaxSetWords> unions;
+      UnionSet(first, value, absorb, unions.data());
+      ForEachMask(unions.data(), fn);
     } else {
       for (uint32_t m : Unions(first, value, absorb)) fn(m);
     }
@@ -185,12 +217,12 @@ class MoveGenerator {
   std::vector<uint32_t> group_masks_;
   std::array<int32_t, kMaxSum + 1> group_begin_{};
   std::array<int32_t, kMaxSum + 1> group_end_{};
-  // At most 6 items: GoodBits(v) and LooseGoodBits(v), once computed (bit v
-  // of the `known` masks set then).
+  // GoodSet(v) and LooseGoodSet(v), once computed (bit v of the `known`
+  // masks set then).
   uint32_t good_bits_known_ = 0;
   uint32_t loose_good_known_ = 0;
-  std::array<uint64_t, kMaxSum + 1> good_bits_{};
-  std::array<uint64_t, kMaxSum + 1> loose_good_bits_{};
+  std::array<std::array<uint64_t, kMaxSetWords>, kMaxSum + 1> good_sets_;
+  std::array<std::array<uint64_t, kMaxSetWords>, kMaxSum + 1> loose_good_sets_;
   // Good(v) is good_masks_[good_begin_[v], good_end_[v]) once computed
   // (bit v of goods_listed_ set then).
   uint32_t goods_listed_ = 0;
