@@ -715,9 +715,11 @@ void MoveGenerator::LooseTableMoves(const Position& pos,
     const uint32_t values = hand_values_[i++];
     const uint32_t held = Held(values);
     if (values == 0) FaceMoves(pos, c, out);
+    const bool two_values = (values & (values - 1)) != 0;
     for (uint32_t xs = values; xs != 0; xs &= xs - 1) {
       const int x = std::countr_zero(xs);
-      const int declared = x == c.rank() ? 0 : x;
+      // A value other than the rank is declared in the move.
+      const int declared = two_values && x != c.rank() ? x : 0;
       // Captures: every union of disjoint groups of x.
       if (sums >> x & 1) {
         for (uint64_t g = GoodSet(x)[0] & ~uint64_t{1}; g != 0; g &= g - 1) {
