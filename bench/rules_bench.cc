@@ -242,10 +242,7 @@ void BM_RandomRounds(benchmark::State& state) {
     const Seed& seed = seeds[i];
     Game game = *Game::Create(rules, DeckSource::FromSeed(seed));
     RandomPlayer player(seed);
-    while (!game.over() && game.rounds().empty()) {
-      game.PlayUnchecked(player.Choose(game));
-    }
-    moves += game.turn();
+    moves += PlayRandomly(game, player, PlayUntil::kRoundEnd);
     benchmark::DoNotOptimize(game.totals().data());
     if (++i == seeds.size()) i = 0;
   }

@@ -7,6 +7,7 @@
 #include "recorder/submission_text.h"
 #include "referee/errors.h"
 #include "referee/wall_clock.h"
+#include "rules/game_moves.h"
 #include "rules/observation.h"
 
 namespace cassino::service {
@@ -966,16 +967,12 @@ YourTurnEvent GameSession::YourTurn(HistoryScope history) const {
   t.turn = game_.turn();
   t.observation = Observe(game_, seat, history);
   t.round_history_omitted = history == HistoryScope::kNone;
-  std::vector<Move> moves = game_.LegalMoves();
-  std::vector<std::pair<std::string, const Move*>> sorted;
-  sorted.reserve(moves.size());
-  for (const Move& m : moves) sorted.emplace_back(m.ToString(), &m);
-  std::sort(sorted.begin(), sorted.end());
+  std::vector<NotatedMove> sorted = InNotationOrder(game_.LegalMoves());
   t.legal_moves.reserve(sorted.size());
   t.legal_notations.reserve(sorted.size());
-  for (auto& [text, m] : sorted) {
-    t.legal_moves.push_back(*m);
-    t.legal_notations.push_back(std::move(text));
+  for (NotatedMove& m : sorted) {
+    t.legal_moves.push_back(m.move);
+    t.legal_notations.push_back(std::move(m.notation));
   }
   const SteadyClock::time_point now = deps_.timer->Now();
   t.time_left_ms = TimeLeftMs(now);

@@ -1,6 +1,8 @@
 #include "rules/game_moves.h"
 
-#include "rules/adjudicator.h"
+#include <algorithm>
+#include <utility>
+
 #include "rules/callabra.h"
 #include "rules/tablanette.h"
 
@@ -38,6 +40,29 @@ absl::Status ValidateGameMove(const Position& pos, const Move& move) {
       break;
   }
   return ValidateMove(pos, move);
+}
+
+MoveOutcome ApplyGameMove(Position& pos, const Move& move) {
+  switch (pos.rules.game) {
+    case GameKind::kCallabra:
+      return callabra::ApplyMove(pos, move);
+    case GameKind::kTablanette:
+      return tablanette::ApplyMove(pos, move);
+    case GameKind::kCassino:
+      break;
+  }
+  return ApplyMove(pos, move);
+}
+
+std::vector<NotatedMove> InNotationOrder(std::span<const Move> moves) {
+  std::vector<NotatedMove> out;
+  out.reserve(moves.size());
+  for (const Move& m : moves) out.push_back({m.ToString(), m});
+  std::sort(out.begin(), out.end(),
+            [](const NotatedMove& a, const NotatedMove& b) {
+              return a.notation < b.notation;
+            });
+  return out;
 }
 
 }  // namespace cassino

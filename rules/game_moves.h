@@ -9,9 +9,12 @@
 #ifndef CASSINO_RULES_GAME_MOVES_H_
 #define CASSINO_RULES_GAME_MOVES_H_
 
+#include <span>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "rules/adjudicator.h"
 #include "rules/legal_moves.h"
 #include "rules/move.h"
 #include "rules/position.h"
@@ -32,6 +35,21 @@ std::vector<Move> GameLegalMoves(const Position& pos);
 // OK if `move` is legal for pos.to_move under the position's game;
 // otherwise InvalidArgument with the reason.
 absl::Status ValidateGameMove(const Position& pos, const Move& move);
+
+// Applies a legal move (ValidateGameMove accepted it) for pos.to_move under
+// the position's game and passes the turn: what Game does to its position
+// for each move (its piles, deals and scoring are the Game's).
+MoveOutcome ApplyGameMove(Position& pos, const Move& move);
+
+// A move with its canonical notation.
+struct NotatedMove {
+  std::string notation;
+  Move move;
+};
+// `moves` in the API's order, each with its notation made once: sorted by
+// notation (byte order). The order of YourTurn.legal_moves, which every
+// SDK and the forward model (sdk/python) give their bots.
+std::vector<NotatedMove> InNotationOrder(std::span<const Move> moves);
 
 }  // namespace cassino
 

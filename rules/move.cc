@@ -13,6 +13,20 @@
 
 namespace cassino {
 
+absl::string_view MoveKindName(MoveKind kind) {
+  switch (kind) {
+    case MoveKind::kTrail:
+      return "trail";
+    case MoveKind::kCapture:
+      return "capture";
+    case MoveKind::kBuild:
+      return "build";
+    case MoveKind::kCallOut:
+      return "call_out";
+  }
+  return "unspecified";
+}
+
 bool MoveLess(const Move& a, const Move& b) {
   auto key = [](const Move& m) {
     return std::tuple(m.card.index(), static_cast<int>(m.kind), m.declared,

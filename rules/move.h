@@ -130,6 +130,10 @@ struct Move {
 };
 static_assert(sizeof(Move) == 16);
 
+// "trail", "capture", "build" or "call_out": the API's kind without its
+// MOVE_KIND_ prefix, as the SDKs name it.
+absl::string_view MoveKindName(MoveKind kind);
+
 // A strict weak order on moves: by played card, kind, declared value, build
 // value, table cards, pluck. Used to sort move lists into a fixed order.
 bool MoveLess(const Move& a, const Move& b);

@@ -44,4 +44,18 @@ Observation Observe(const Game& game, int seat, HistoryScope history) {
   return o;
 }
 
+Position SeenPosition(const Observation& seen) {
+  Position p;
+  p.rules = seen.rules;
+  p.table = seen.table;
+  p.hands.assign(seen.rules.players, CardSet());
+  if (seen.seat >= 0 && seen.seat < seen.rules.players) {
+    p.hands[seen.seat] = seen.hand;
+  }
+  p.to_move = seen.to_move;
+  p.plucked = seen.plucked;
+  p.stock_empty = seen.stock_size == 0;
+  return p;
+}
+
 }  // namespace cassino

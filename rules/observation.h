@@ -63,6 +63,12 @@ enum class HistoryScope {
 Observation Observe(const Game& game, int seat,
                     HistoryScope history = HistoryScope::kRound);
 
+// The position as `seen`'s seat sees it: the table, its own hand (the
+// other hands empty: unknown), the seat to move, who has plucked, and
+// whether the stock is empty. Its legal moves are the seat's when it is
+// to move.
+Position SeenPosition(const Observation& seen);
+
 // draw=on: whether `seat` (-1 for a spectator) may see the card `move`'s
 // mover drew. Only the mover may; whether a card was drawn (`drew`) is
 // public. Everything that sends a PlayedMove applies this one rule.

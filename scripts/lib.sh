@@ -23,6 +23,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-grpcio python3-protobuf python3-yaml shellcheck
   python3-venv python3-pip python3-setuptools python3-wheel
+  python3-dev pybind11-dev python3-pybind11
   chromium libpng-dev ccache
   clang libclang-rt-14-dev clang-format
   haproxy

@@ -23,4 +23,6 @@ module.exports = {
   RefereeError, fromServiceError, RoundHistory, turnOf,
   // The API's messages and service, as @grpc/proto-loader loads them.
   get api() { return v1(); },
+  // The forward model (lib/engine.js), loaded when first used.
+  get engine() { return require('./lib/engine'); },
 };

@@ -29,5 +29,12 @@ TEST(MoveTest, SyntaxErrorsSayWhatWasExpected) {
   }
 }
 
+TEST(MoveKindNameTest, NamesEachKindAsTheSdksDo) {
+  EXPECT_EQ(MoveKindName(MoveKind::kTrail), "trail");
+  EXPECT_EQ(MoveKindName(MoveKind::kCapture), "capture");
+  EXPECT_EQ(MoveKindName(MoveKind::kBuild), "build");
+  EXPECT_EQ(MoveKindName(MoveKind::kCallOut), "call_out");
+}
+
 }  // namespace
 }  // namespace cassino

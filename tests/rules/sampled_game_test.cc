@@ -20,12 +20,7 @@ namespace cassino {
 namespace {
 
 using ::cassino::testing::Rules;
-
-Seed SeedOf(uint64_t n) {
-  Seed s{};
-  for (int i = 0; i < 8; ++i) s[i] = static_cast<uint8_t>(n >> (8 * i));
-  return s;
-}
+using ::cassino::testing::SeedOf;
 
 class SampledGameTest : public ::testing::TestWithParam<std::string> {};
 
@@ -139,6 +134,25 @@ TEST(SampledGameTest, RefusesWhatItCannotSample) {
   lying.sides[1].captured = 3;  // a pile the round's moves do not explain
   EXPECT_EQ(SampleGame(lying, 1).status().code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+// SeenPosition (rules/observation.h): the seat's own hand, the others
+// empty; the seat's legal moves when it is to move.
+TEST(SeenPositionTest, IsThePositionLessTheOtherHands) {
+  absl::StatusOr<Game> g =
+      Game::Create(Rules("players=3"), DeckSource::FromSeed(SeedOf(4)));
+  ASSERT_TRUE(g.ok()) << g.status();
+  for (int seat = 0; seat < 3; ++seat) {
+    const Position seen = SeenPosition(Observe(*g, seat));
+    Position expected = g->position();
+    for (int s = 0; s < 3; ++s) {
+      if (s != seat) expected.hands[s] = CardSet();
+    }
+    EXPECT_EQ(seen, expected) << "seat " << seat;
+    if (seat == g->to_move()) {
+      EXPECT_EQ(LegalMoves(seen), g->LegalMoves());
+    }
+  }
 }
 
 }  // namespace

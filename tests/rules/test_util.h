@@ -24,6 +24,14 @@ inline RuleSet Rules(const std::string& text) {
   return rules.ok() ? *rules : RuleSet();
 }
 
+// A game seed from a number: its bytes, least significant first, then
+// zeros.
+inline Seed SeedOf(uint64_t n) {
+  Seed s{};
+  for (int i = 0; i < 8; ++i) s[i] = static_cast<uint8_t>(n >> (8 * i));
+  return s;
+}
+
 inline Position Pos(const std::string& text) {
   absl::StatusOr<Position> p = Position::Parse(text);
   EXPECT_TRUE(p.ok()) << text << ": " << p.status();

@@ -5,8 +5,10 @@ with its one command, the records verify, and bad requests are refused.
     new_bot_test.py CASSINO_BIN EXAMPLE_BOT_BIN
 
 The node kit is skipped without node or sdk/node/node_modules. The C++
-client library's example bot (tools/bots/example_bot.cc) plays under
-`cassino tournament --bot` as it is.
+kit builds its bot with CMake against the client library this build
+exports (skipped in a sanitizer build). The C++ client library's example
+bot (tools/bots/example_bot.cc) plays under `cassino tournament --bot` as
+it is.
 """
 
 import os
@@ -64,6 +66,13 @@ class NewBotTest(unittest.TestCase):
                 os.path.join(REPO, "sdk", "node", "node_modules")):
             self.skipTest("node or sdk/node/node_modules is missing")
         self.play("node", "Node_bot")
+
+    def test_cpp_kit_plays(self):
+        # (A sanitizer build's libraries cannot be linked by another
+        # compiler: its exported config refuses them, and CMake says so.)
+        if os.environ.get("CASSINO_SANITIZED"):
+            self.skipTest("a sanitizer build: the C++ kit needs a plain one")
+        self.play("cpp", "cppbot")
 
     def test_cpp_example_bot_plays(self):
         bot = os.path.join(os.path.dirname(EXAMPLE_BOT), "cassino-bot")

@@ -1253,6 +1253,11 @@ TEST_F(StatsTest, Command) {
   EXPECT_EQ(RunCli(absl::StrCat("stats ", *db_, " --from 2026-13-01"), *dir_)
                 .exit_code,
             2);
+  // An impossible range is refused, never read as "no limit".
+  CliRun before_1970 =
+      RunCli(absl::StrCat("stats ", *db_, " --to 1969-12-31"), *dir_);
+  EXPECT_EQ(before_1970.exit_code, 2);
+  EXPECT_THAT(before_1970.err, HasSubstr("before 1970-01-01"));
   EXPECT_EQ(
       RunCli(absl::StrCat("stats ", *db_, " --format xml"), *dir_).exit_code,
       2);

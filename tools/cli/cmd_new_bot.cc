@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <string>
 
@@ -28,12 +29,25 @@ struct NewBotOptions {
   std::string sdk_dir = CASSINO_SOURCE_DIR "/sdk";
 };
 
-// This binary's build: the reference bot beside it (build/tools/bots/).
+// This binary's build: the reference bot beside it (build/tools/bots/),
+// and for C++ the client library the build exports
+// (build/cassino-bot-client/) and the library's example bot.
 KitPaths PathsOf(const NewBotOptions& opt) {
   KitPaths paths;
   paths.sdk_dir = fs::absolute(opt.sdk_dir).lexically_normal().string();
   paths.cassino = ThisProgram();
   paths.cassino_bot = BesideThisProgram({"bots/cassino-bot"}, "cassino-bot");
+  if (opt.language == "cpp") {
+    const std::string config = BesideThisProgram(
+        {"../cassino-bot-client/CassinoBotClientConfig.cmake"}, "");
+    if (!config.empty()) {
+      paths.cpp_client_dir = fs::path(config).parent_path().string();
+    }
+    const fs::path bots = fs::path(CASSINO_SOURCE_DIR) / "tools" / "bots";
+    paths.cpp_readme = (bots / "README.md").string();
+    std::ifstream example(bots / "example_bot.cc", std::ios::binary);
+    paths.cpp_example.assign(std::istreambuf_iterator<char>(example), {});
+  }
   return paths;
 }
 
@@ -88,7 +102,7 @@ void AddNewBotCommand(CLI::App& app, int* exit_code) {
       "(the bot, a README, and play.sh, which plays it against the "
       "reference bot greedy on a local referee with one command). "
       "Example: cassino new-bot --lang python mybot && mybot/play.sh");
-  cmd->add_option("--lang", opt->language, "python or node")->required();
+  cmd->add_option("--lang", opt->language, "python, node or cpp")->required();
   cmd->add_option("DIR", opt->dir, "the folder to write (new, or empty)")
       ->required();
   cmd->add_option("--name", opt->name,

@@ -72,7 +72,7 @@ SPRT
 FILTERS
   --tournament matches the game label exactly. --from and --to are UTC
   dates (YYYY-MM-DD) compared with the game's creation time; both days are
-  included. --bot keeps the games in which that bot holds a seat (their
+  included (a --to before 1970-01-01 is refused: no game is that old). --bot keeps the games in which that bot holds a seat (their
   opponents are reported too). --rules keeps the games whose rule set
   equals the one given (a preset and options, compared option by option,
   so `standard` matches records of any age). Every report lists the rule
@@ -127,6 +127,12 @@ int Run(const Options& opt) {
       return 2;
     }
     filter.to_us = *to + stats::kDayUs;  // the whole day
+    if (filter.to_us <= 0) {
+      // (0 would mean "no limit": every game.)
+      std::cerr << "cassino stats: --to " << opt.to
+                << ": no game is created before 1970-01-01\n";
+      return 2;
+    }
   }
   absl::StatusOr<stats::Format> format = stats::ParseFormat(opt.format);
   if (!format.ok()) {

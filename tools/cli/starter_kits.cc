@@ -100,12 +100,40 @@ constexpr absl::string_view kNodeInstall = R"kit(if [ ! -d node_modules ]; then
   npm install --silent --no-audit --no-fund
 fi)kit";
 
+constexpr absl::string_view kCppCMake =
+    R"kit(# {name}: a Cassino bot on the C++ bot client library (README.md).
+cmake_minimum_required(VERSION 3.25)
+project({package} LANGUAGES CXX)
+set(CMAKE_CXX_STANDARD 20)
+if(NOT CMAKE_BUILD_TYPE)
+  set(CMAKE_BUILD_TYPE RelWithDebInfo)
+endif()
+
+# The library of the Cassino build that wrote this kit: play.sh passes
+# -DCassinoBotClient_DIR=BUILD/cassino-bot-client (or set it yourself).
+find_package(CassinoBotClient CONFIG REQUIRED)
+
+add_executable(bot bot.cc)
+target_link_libraries(bot PRIVATE cassino::cassino_bot_client)
+)kit";
+
+constexpr absl::string_view kCppInstall =
+    R"kit(if [ ! -f build/CMakeCache.txt ]; then
+  # Against the C++ bot client library of the Cassino build that wrote
+  # this kit (its exported targets); nothing is downloaded.
+  generator=""
+  if command -v ninja >/dev/null; then generator="-G Ninja"; fi
+  cmake -S . -B build $generator \
+    -DCassinoBotClient_DIR={cpp_client_dir} >/dev/null
+fi
+cmake --build build >/dev/null)kit";
+
 constexpr absl::string_view kReadme = R"kit(# {name}
 
 A Cassino bot, written by `cassino new-bot --lang {language}`.
 
-- `{bot}` is the bot: `choose(turn)` returns one of the turn's legal
-  moves. The SDK ({sdk_readme}) plays it: the referee's stream, the
+- `{bot}` is the bot: {choose} returns one of the turn's legal
+  moves. The {sdk} ({sdk_readme}) plays it: the referee's stream, the
   round's history, reconnection, readable errors.
 - `./play.sh [GAMES]` plays it against the reference bot `greedy` on a
   referee it starts itself, and prints the standings (the first run sets
@@ -132,7 +160,7 @@ bool GoodName(absl::string_view name) {
 
 }  // namespace
 
-std::vector<std::string> KitLanguages() { return {"python", "node"}; }
+std::vector<std::string> KitLanguages() { return {"python", "node", "cpp"}; }
 
 std::string ShellQuote(absl::string_view text) {
   return absl::StrCat("'", absl::StrReplaceAll(text, {{"'", "'\\''"}}), "'");
@@ -146,14 +174,15 @@ absl::StatusOr<std::vector<KitFile>> StarterKit(absl::string_view language,
         "--name: '", name,
         "' is not a bot name (1 to 32 letters, digits, '-' or '_')"));
   }
-  const bool python = language == "python";
-  if (!python && language != "node") {
+  const bool python = language == "python", cpp = language == "cpp";
+  if (!python && !cpp && language != "node") {
     return absl::InvalidArgumentError(absl::StrCat(
-        "--lang: '", language, "' has no starter kit (python or node)"));
+        "--lang: '", language, "' has no starter kit (python, node or cpp)"));
   }
-  const std::string bot = python ? "bot.py" : "bot.js";
-  const std::string command =
-      python ? ".venv/bin/python bot.py" : "node bot.js";
+  const std::string bot = python ? "bot.py" : cpp ? "bot.cc" : "bot.js";
+  const std::string command = python ? ".venv/bin/python bot.py"
+                              : cpp  ? "build/bot"
+                                     : "node bot.js";
   const std::string sdk =
       absl::StrCat(paths.sdk_dir, python ? "/python" : "/node");
   std::vector<std::pair<std::string, std::string>> fill = {
@@ -169,22 +198,43 @@ absl::StatusOr<std::vector<KitFile>> StarterKit(absl::string_view language,
                                " --strategy greedy -q"))},
       {"{sdk_python}", ShellQuote(sdk)},
       {"{sdk_node}", sdk},
-      {"{sdk_readme}", absl::StrCat(sdk, "/README.md")},
-      {"{setup}", python ? ": a venv in `.venv`" : ": `npm install`"},
+      {"{sdk_readme}",
+       cpp ? paths.cpp_readme : absl::StrCat(sdk, "/README.md")},
+      {"{setup}", python ? ": a venv in `.venv`"
+                  : cpp  ? ": `build/bot`, built with CMake against the C++ "
+                           "client library of the build that wrote this kit"
+                         : ": `npm install`"},
+      {"{cpp_client_dir}", ShellQuote(paths.cpp_client_dir)},
+      {"{choose}",
+       cpp ? "`Choose(view)` (a `cassino::bots::Strategy`)" : "`choose(turn)`"},
+      {"{sdk}", cpp ? "C++ client library" : "SDK"},
   };
-  fill.emplace_back(
-      "{install}",
-      absl::StrReplaceAll(python ? kPythonInstall : kNodeInstall, fill));
+  fill.emplace_back("{install}", absl::StrReplaceAll(python ? kPythonInstall
+                                                     : cpp  ? kCppInstall
+                                                            : kNodeInstall,
+                                                     fill));
   // (StrReplaceAll replaces in one pass: what {install} brings in is not
   // scanned again, so it is filled in first.)
   auto text = [&fill](absl::string_view t) {
     return absl::StrReplaceAll(t, fill);
   };
   std::vector<KitFile> files;
-  files.push_back({bot, text(python ? kPythonBot : kNodeBot), true});
+  if (cpp) {
+    if (paths.cpp_example.empty() || paths.cpp_client_dir.empty()) {
+      return absl::FailedPreconditionError(
+          "--lang cpp: this build has no exported C++ client library "
+          "(BUILD/cassino-bot-client) or example bot");
+    }
+    files.push_back({bot, paths.cpp_example, false});
+    files.push_back({"CMakeLists.txt", text(kCppCMake), false});
+  } else {
+    files.push_back({bot, text(python ? kPythonBot : kNodeBot), true});
+  }
   files.push_back({"play.sh", text(kPlay), true});
   files.push_back({"README.md", text(kReadme), false});
-  if (!python) files.push_back({"package.json", text(kNodePackage), false});
+  if (!python && !cpp) {
+    files.push_back({"package.json", text(kNodePackage), false});
+  }
   return files;
 }
 

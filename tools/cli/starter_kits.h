@@ -4,7 +4,9 @@
 // A kit is a list of files (a pure function of its inputs, so tests read it
 // without writing anything): the bot (on the SDK of its language), a
 // README, and play.sh, which installs the SDK on first use (offline: a venv
-// on Debian's packages for Python, a linked folder for Node) and runs
+// on Debian's packages for Python, a linked folder for Node; for C++ it
+// builds the bot with CMake against the client library this build exports,
+// tools/bots/CassinoBotClientConfig.cmake) and runs
 // `cassino tournament` with the bot against `cassino-bot --strategy greedy`
 // on a referee it starts itself (games.db in the kit's folder). The paths
 // of the SDKs and binaries are those of the build that wrote the kit.
@@ -31,9 +33,16 @@ struct KitPaths {
   std::string sdk_dir;      // the repository's sdk/ folder
   std::string cassino;      // this `cassino` binary
   std::string cassino_bot;  // the reference bot, `cassino-bot`
+  // The C++ kit: the build's exported client library
+  // (BUILD/cassino-bot-client, its CassinoBotClientConfig.cmake), the
+  // library's README, and the text of its example bot
+  // (tools/bots/example_bot.cc), which is the kit's bot.
+  std::string cpp_client_dir;
+  std::string cpp_readme;
+  std::string cpp_example;
 };
 
-// The languages with a kit: "python", "node".
+// The languages with a kit: "python", "node", "cpp".
 std::vector<std::string> KitLanguages();
 
 // The kit for `language`, its bot called `name` (letters, digits, '-' and

@@ -28,10 +28,14 @@ Move RandomPlayer::Choose(const Game& game) {
   return moves_[pick(rng_)];
 }
 
+int PlayRandomly(Game& game, RandomPlayer& player, PlayUntil until) {
+  return PlayOut(game, player, until);
+}
+
 Game PlayRandomGame(const RuleSet& rules, const Seed& seed) {
   Game game = *Game::Create(rules, DeckSource::FromSeed(seed));
   RandomPlayer player(seed);
-  while (!game.over()) game.PlayUnchecked(player.Choose(game));
+  PlayRandomly(game, player, PlayUntil::kGameEnd);
   return game;
 }
 

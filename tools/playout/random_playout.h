@@ -33,6 +33,30 @@ class RandomPlayer {
   std::vector<Move> moves_;
 };
 
+// How far PlayRandomly plays.
+enum class PlayUntil {
+  kRoundEnd,  // until the round under way has been scored (or the game ends)
+  kGameEnd,   // until the game is over
+};
+
+// Plays `player`'s moves on `game` as far as `until` says; returns the
+// number of moves played (0 if the game is over). `Player` has
+// `Move Choose(const Game&)` (RandomPlayer, GreedyPlayer).
+template <typename Player>
+int PlayOut(Game& game, Player& player, PlayUntil until) {
+  const int start = game.turn();
+  const size_t rounds = game.rounds().size();
+  while (!game.over() &&
+         (until == PlayUntil::kGameEnd || game.rounds().size() == rounds)) {
+    game.PlayUnchecked(player.Choose(game));
+  }
+  return game.turn() - start;
+}
+
+// PlayOut with random moves (never a call-out): the loop of rules_bench's
+// BM_RandomRounds and of the Python forward model's playouts (sdk/python).
+int PlayRandomly(Game& game, RandomPlayer& player, PlayUntil until);
+
 // Plays a whole game with random moves. Never calls out (the call-out
 // option would end random games at once).
 Game PlayRandomGame(const RuleSet& rules, const Seed& seed);

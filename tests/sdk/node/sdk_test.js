@@ -11,7 +11,9 @@
 // every turn's whole round history, finish, and agree on the result, which
 // `cassino verify` re-adjudicates. A malformed move and a bad token must
 // read as RefereeErrors with their details. Exits 77 (skipped) without
-// sdk/node/node_modules.
+// sdk/node/node_modules. With $CASSINO_ENGINE_NODE (the forward model's
+// addon) each bot also reads every turn into the forward model
+// (engine.Observation.fromTurn) and checks its legal moves and a sample.
 
 const assert = require('assert');
 const { spawn, execFileSync, spawnSync } = require('child_process');
@@ -71,6 +73,8 @@ async function main() {
     '--silent', path.join(REPO, 'sdk', 'node')], { cwd: tmp, stdio: 'inherit' });
   const cassino = require(path.join(tmp, 'node_modules', 'cassino-sdk'));
   const grpc = require(path.join(REPO, 'sdk', 'node', 'node_modules', '@grpc', 'grpc-js'));
+  // The forward model, when the addon was built (CMake sets the variable).
+  const engine = process.env.CASSINO_ENGINE_NODE ? cassino.engine : null;
 
   const db = path.join(tmp, 'game.db');
   const port = await freePort();
@@ -98,6 +102,18 @@ async function main() {
       assert.deepStrictEqual(turn.history.map((m) => m.proto),
         whole.turn.observation.round_history, `turn ${turn.turn}`);
       this.longest = Math.max(this.longest || 0, turn.history.length);
+      if (engine) {
+        // The forward model reads the referee's own turn (both Play
+        // modes): the same legal moves, and a sample that shows the seat
+        // what it saw.
+        const seen = engine.Observation.fromTurn(turn);
+        const listed = turn.legalMoves.map((m) => m.notation);
+        assert.deepStrictEqual(seen.legalMoves().map((m) => m.notation), listed);
+        const sampled = seen.sample(turn.turn);
+        assert(sampled.observe(turn.seat).equals(seen), `turn ${turn.turn}`);
+        assert.deepStrictEqual(sampled.legalMoves().map((m) => m.notation), listed);
+        this.sampled = (this.sampled || 0) + 1;
+      }
       this.turns++;
       if (this.turns === 20 && turn.seat === 0 && !restarted) {
         restarted = true;
@@ -126,6 +142,7 @@ async function main() {
   // round is 48 moves, the seat's last turn of it sees 46 or 47.
   assert(bots[0].longest >= 46, `longest history ${bots[0].longest}`);
   assert(logs.some((l) => l.includes('reconnecting')), logs.join('\n'));
+  if (engine) assert.strictEqual(bots[0].sampled + bots[1].sampled, bots[0].turns + bots[1].turns);
 
   // 2. Errors with their details.
   const other = await call('CreateGame', { rules: 'standard',

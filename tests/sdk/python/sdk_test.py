@@ -1,5 +1,5 @@
 """The Python SDK (sdk/python) installed as a user installs it, playing
-against a real referee.
+against a real referee, and its forward model reading the referee's turns.
 
     sdk_test.py REFEREE_BIN CASSINO_BIN
 
@@ -8,13 +8,15 @@ the system site-packages, nothing from an index), then, with that venv's
 python, plays a two-player game of two SDK bots, one seat in each Play
 mode, restarting the referee (SIGKILL, same database) in the middle; both
 bots must see every turn's whole round history, finish the game and agree
-on its result, which `cassino verify` then re-adjudicates. It also checks
+on its result, which `cassino verify` then re-adjudicates. At every turn
+each bot also reads the turn into the forward model
+(engine.Observation.from_turn): its legal moves and a sample's must be
+the turn's, and the sample must show the seat exactly what it saw. It also checks
 that a refused move reads as a RefereeError with its ErrorInfo reason and
 BadRequest field, and that a bad token is refused at once.
 """
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -23,8 +25,8 @@ import textwrap
 import time
 import unittest
 
-REPO = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..",
-                                     ".."))
+from install import install_sdk
+
 REFEREE, CASSINO = sys.argv[1], sys.argv[2]
 ADMIN = "sdk-test-admin-token"
 
@@ -33,6 +35,7 @@ GAME_SCRIPT = textwrap.dedent(r'''
     import os, signal, subprocess, sys, threading, time
     import grpc
     import cassino
+    from cassino import engine
     from cassino.v1 import game_pb2, referee_service_pb2 as pb
 
     address, restart_file = sys.argv[1], sys.argv[2]
@@ -58,6 +61,16 @@ GAME_SCRIPT = textwrap.dedent(r'''
             assert [m.proto for m in turn.history] == list(
                 whole.turn.observation.round_history), turn.turn
             self.longest = max(self.longest, len(turn.history))
+            # The forward model reads the referee's own turn (both Play
+            # modes): the same legal moves, and a sample that agrees with
+            # everything the seat has seen.
+            seen = engine.Observation.from_turn(turn)
+            listed = [m.notation for m in turn.legal_moves]
+            assert [m.notation for m in seen.legal_moves()] == listed
+            sampled = seen.sample(turn.turn)
+            assert sampled.observe(turn.seat) == seen, turn.turn
+            assert [m.notation for m in sampled.legal_moves()] == listed
+            assert len(seen.history) == len(turn.history)
             self.turns += 1
             if self.turns == 20 and turn.seat == 0:
                 open(restart_file, "w").close()  # ask for a restart
@@ -92,6 +105,7 @@ ERRORS_SCRIPT = textwrap.dedent(r'''
     import sys
     import grpc
     import cassino
+    from cassino import engine
     from cassino.v1 import game_pb2, referee_service_pb2 as pb
 
     stub = cassino.connect(sys.argv[1])
@@ -129,19 +143,7 @@ class SdkTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory(prefix="cassino-sdk-test-")
-        venv = os.path.join(cls.tmp.name, "venv")
-        subprocess.run([sys.executable, "-m", "venv",
-                        "--system-site-packages", venv], check=True)
-        cls.python = os.path.join(venv, "bin", "python")
-        # As the SDK's README says: offline, on Debian's packages. (From a
-        # copy: pip builds in the folder it is given.)
-        source = os.path.join(cls.tmp.name, "sdk-python")
-        shutil.copytree(os.path.join(REPO, "sdk", "python"), source,
-                        ignore=shutil.ignore_patterns("build", "*.egg-info"))
-        env = dict(os.environ, CASSINO_PROTO_DIR=os.path.join(REPO, "proto"))
-        subprocess.run([cls.python, "-m", "pip", "install", "--quiet",
-                        "--no-index", "--no-build-isolation", source],
-                       check=True, cwd=cls.tmp.name, env=env)
+        cls.python = install_sdk(cls.tmp.name)
 
     @classmethod
     def tearDownClass(cls):
