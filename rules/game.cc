@@ -335,9 +335,11 @@ int Game::EarnedThisRound(int side) const {
 void Game::PlayMove(const Move& move) {
   const int seat = position_.to_move;
   const int side = rules().SideOf(seat);
-  PlayedMove played{turn(), round_, deal_, seat, move, {}, Card(), false, 0};
+  // Recorded at once and completed in place (nothing below reads the
+  // history before the move is complete).
+  PlayedMove& played = history_.emplace_back(
+      PlayedMove{turn(), round_, deal_, seat, move, {}, Card(), false, 0});
   if (move.kind == MoveKind::kCallOut) {
-    history_.push_back(played);
     const int earned = EarnedThisRound(side);
     const int claimed = totals_[side] + earned;
     if (claimed >= rules().target) {
@@ -399,7 +401,6 @@ void Game::PlayMove(const Move& move) {
     // score (revision 3; revision 2 ended it only when sweeps scored).
     if (kind == GameKind::kCallabra &&
         (played.outcome.sweep || (cleared && rules().revision >= 3))) {
-      history_.push_back(played);
       for (int s = 0; s < rules().Sides(); ++s) totals_[s] = piles_[s].size();
       Finish(side, GameEndReason::kClearedTable,
              absl::StrCat("seat ", seat, " cleared the table"));
@@ -418,7 +419,6 @@ void Game::PlayMove(const Move& move) {
     position_.hands[seat].insert(played.drawn);
     position_.stock_empty = stock_size() == 0;  // pluck's "last deal"
   }
-  history_.push_back(played);
   if (won) {
     Finish(side, GameEndReason::kTarget,
            absl::StrCat("side ", side, " reached ", totals_[side],
