@@ -363,17 +363,7 @@ void Game::PlayMove(const Move& move) {
       penalty = rules().defaults_cost;
     }
   }
-  switch (kind) {
-    case GameKind::kCallabra:
-      played.outcome = callabra::ApplyMove(position_, move);
-      break;
-    case GameKind::kTablanette:
-      played.outcome = tablanette::ApplyMove(position_, move);
-      break;
-    case GameKind::kCassino:
-      played.outcome = ApplyMove(position_, move);
-      break;
-  }
+  played.outcome = ApplyGameMove(position_, move);
   played.outcome.penalty = penalty;
   const int default_winner = penalty > 0 ? GiveUpPoints(side, penalty) : -1;
   // pluck: the plucked card goes to the mover's pile (not a capture).
