@@ -98,10 +98,12 @@ class CardSet {
                    << (static_cast<int>(s) * kRanks));
   }
   static constexpr CardSet OfRank(int rank) {
-    CardSet set;
-    for (int s = 0; s < 4; ++s)
-      set.insert(Card::Of(rank, static_cast<Suit>(s)));
-    return set;
+    // Deck index suit * kRanks + rank - 1: the four suits' bits of rank 1,
+    // shifted to the rank.
+    constexpr uint64_t kAces = uint64_t{1} | uint64_t{1} << kRanks |
+                               uint64_t{1} << 2 * kRanks |
+                               uint64_t{1} << 3 * kRanks;
+    return CardSet(kAces << (rank - 1));
   }
 
   // Parses cards separated by spaces and/or commas; "-" or "" is empty.

@@ -335,9 +335,11 @@ int Game::EarnedThisRound(int side) const {
 void Game::PlayMove(const Move& move) {
   const int seat = position_.to_move;
   const int side = rules().SideOf(seat);
-  PlayedMove played{turn(), round_, deal_, seat, move, {}, Card(), false, 0};
+  // Recorded at once and completed in place (nothing below reads the
+  // history before the move is complete).
+  PlayedMove& played = history_.emplace_back(
+      PlayedMove{turn(), round_, deal_, seat, move, {}, Card(), false, 0});
   if (move.kind == MoveKind::kCallOut) {
-    history_.push_back(played);
     const int earned = EarnedThisRound(side);
     const int claimed = totals_[side] + earned;
     if (claimed >= rules().target) {
@@ -361,17 +363,7 @@ void Game::PlayMove(const Move& move) {
       penalty = rules().defaults_cost;
     }
   }
-  switch (kind) {
-    case GameKind::kCallabra:
-      played.outcome = callabra::ApplyMove(position_, move);
-      break;
-    case GameKind::kTablanette:
-      played.outcome = tablanette::ApplyMove(position_, move);
-      break;
-    case GameKind::kCassino:
-      played.outcome = ApplyMove(position_, move);
-      break;
-  }
+  played.outcome = ApplyGameMove(position_, move);
   played.outcome.penalty = penalty;
   const int default_winner = penalty > 0 ? GiveUpPoints(side, penalty) : -1;
   // pluck: the plucked card goes to the mover's pile (not a capture).
@@ -399,7 +391,6 @@ void Game::PlayMove(const Move& move) {
     // score (revision 3; revision 2 ended it only when sweeps scored).
     if (kind == GameKind::kCallabra &&
         (played.outcome.sweep || (cleared && rules().revision >= 3))) {
-      history_.push_back(played);
       for (int s = 0; s < rules().Sides(); ++s) totals_[s] = piles_[s].size();
       Finish(side, GameEndReason::kClearedTable,
              absl::StrCat("seat ", seat, " cleared the table"));
@@ -418,7 +409,6 @@ void Game::PlayMove(const Move& move) {
     position_.hands[seat].insert(played.drawn);
     position_.stock_empty = stock_size() == 0;  // pluck's "last deal"
   }
-  history_.push_back(played);
   if (won) {
     Finish(side, GameEndReason::kTarget,
            absl::StrCat("side ", side, " reached ", totals_[side],

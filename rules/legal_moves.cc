@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cassert>
+#include <cstring>
 
 #include "rules/adjudicator.h"
 #include "rules/builder_rules.h"
@@ -10,6 +11,10 @@
 namespace cassino {
 
 namespace {
+
+// Two words as one vector register (GCC and Clang vector extensions; plain
+// code on targets without one).
+using TwoWords = uint64_t __attribute__((vector_size(16)));
 
 // kDisjoint[a]: the masks m below 64 with no item of mask a, as a bitmap
 // (bit m). For such m, m | a is m + a, so (bits & kDisjoint[a]) << a maps
@@ -23,6 +28,14 @@ constexpr std::array<uint64_t, 64> kDisjoint = [] {
   }
   return table;
 }();
+
+// Whether `cards` holds at most six cards (without a population count,
+// which is a library call on the baseline x86-64).
+bool AtMostSix(CardSet cards) {
+  uint64_t bits = cards.bits();
+  for (int i = 0; i < 6; ++i) bits &= bits - 1;
+  return bits == 0;
+}
 
 }  // namespace
 
@@ -55,6 +68,7 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
     if (IsFaceBuild(rules, pos.table.builds[i]))
       face_builds_ |= uint32_t{1} << i;
   }
+  n_loose_ = n_;
   loose_mask_ = (uint32_t{1} << n_) - 1;
   if (rules.builds_in_sums == BuildsInSums::kOpponentsSingle) {
     for (size_t i = 0; i < pos.table.builds.size(); ++i) {
@@ -69,17 +83,21 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
   // Only sums up to the largest value ever asked for are kept: a capture
   // asks for groups of the played card's value, a build for groups of at
   // most MaxBuild().
-  uint32_t hand_values = 0;
-  for (int i = 0; i < n_hand_; ++i) hand_values |= hand_values_[i];
+  const uint32_t hand_values = hand_seen_;
   const int limit = std::max(rules.MaxBuild(),
                              static_cast<int>(std::bit_width(hand_values)) - 1);
   group_limit_ = std::min(limit, kMaxSum);
   EnumerateGroups();
   good_masks_.clear();
-  good_begin_.fill(-1);
-  // Good() leaves visited_ all zero; it only needs to cover 2^n_ bits.
-  const size_t words = ((size_t{1} << n_) + 63) / 64;
-  if (visited_.size() < words) visited_.resize(words, 0);
+  goods_listed_ = 0;
+  good_bits_known_ = 0;
+  loose_good_known_ = 0;
+  if (words_ > kMaxSetWords ||
+      rules.builds_in_sums != BuildsInSums::kOpponentsSingle) {
+    // Good() leaves visited_ all zero; it only needs to cover 2^n_ bits.
+    const size_t words = ((size_t{1} << n_) + 63) / 64;
+    if (visited_.size() < words) visited_.resize(words, 0);
+  }
 
   // Under defaults_cost breaking the builder rules is legal (it costs
   // points instead), so nothing is filtered.
@@ -88,39 +106,46 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
                   rules.builder_obligation == BuilderObligation::kV3);
 }
 
-// A subset-sum table over bitmaps: sum_bits_ holds, for each sum s up to
-// group_limit_, the bitmap of the item masks summing to s. Items are added
-// one at a time: the masks with item j are those without it shifted by 2^j,
-// their sums raised by the item's value. Masks over the limit are in no
-// bitmap, so an item's supersets over the limit cost nothing. For n items
-// this is (group_limit_ + 1) * 2^n / 64 word operations, no branch per mask.
+// A subset-sum table over bitmaps: for each sum s, the bitmap of the item
+// masks summing to s (bit m set: mask m sums to s). Items are added one at
+// a time: the masks with item j are those without it shifted by 2^j, their
+// sums raised by the item's value. Masks over kMaxSum are in no bitmap, so
+// an item's supersets over it cost nothing.
 void MoveGenerator::EnumerateGroups() {
   const int limit = group_limit_;
   const uint32_t in_range = (uint32_t{2} << limit) - 1;  // sums 0..limit
   const int words = n_ <= 6 ? 1 : 1 << (n_ - 6);
   words_ = words;
-  // reach: bit s set when some mask of the items added so far sums to s.
-  // The first six items make masks below 64: one word per sum, kept here.
-  // low_bits_ is padded below sum 0 with kMaxSum words that stay zero, so
-  // that low[s - v] reads zero for s < v.
-  uint64_t* const low = low_bits_.data() + kMaxSum;
-  // No items: only the empty mask, which sums to 0. (Copied from a
-  // constant: a zeroing loop would compile to a slow `rep stos`.)
+  // The first six items make masks below 64: one word per sum, computed for
+  // every sum up to the limit at once in loops of vector operations (two
+  // sums at a time) that the data does not branch. Each item reads one buffer
+  // and writes the other; below sum 0 both are zero, so that sum s - v
+  // reads zero for s < v.
   static constexpr std::array<uint64_t, kMaxSum + 1> kNoItems = {1};
+  uint64_t* low = low_buffers_[0].data() + kMaxSum + 1;
   std::copy(kNoItems.begin(), kNoItems.end(), low);
-  uint32_t reach = 1;
+  uint32_t reach = 1;  // bit s set when some mask so far sums to s
   const int in_word = std::min(n_, 6);
   for (int j = 0; j < in_word; ++j) {
+    if (j == n_loose_) loose_sums_ = reach & ~uint32_t{1};
     const int v = items_[j].value;
-    // Every sum up to the limit, highest first, so that low[s - v] is
-    // still without item j when read: no branch on the sums reached.
     const int shift = 1 << j;
-    for (int s = limit; s >= 1; --s) low[s] |= low[s - v] << shift;
-    reach = (reach | reach << v) & in_range;
+    uint64_t* const next = low_buffers_[(j + 1) & 1].data() + kMaxSum + 1;
+    for (int s = 0; s <= limit; s += 2) {  // sums up to limit | 1
+      TwoWords with, without;
+      std::memcpy(&without, low + s, sizeof without);
+      std::memcpy(&with, low + s - v, sizeof with);
+      without |= with << shift;
+      std::memcpy(next + s, &without, sizeof without);
+    }
+    low = next;
+    reach |= (reach << v) & in_range;
   }
+  low_bits_ = low;
   sums_present_ = reach & ~uint32_t{1};  // sum 0 is only the empty mask
+  if (n_loose_ == in_word) loose_sums_ = sums_present_;
   group_masks_.clear();
-  group_begin_.fill(-1);
+  groups_listed_ = 0;
   if (words == 1) return;
   const size_t total = static_cast<size_t>(limit + 1) * words;
   if (sum_bits_.size() < total) sum_bits_.resize(total);
@@ -130,25 +155,31 @@ void MoveGenerator::EnumerateGroups() {
   // Each later item j fills the upper half of the words it opens (masks
   // 2^j .. 2^(j+1) - 1) from the lower half of the sum v less.
   for (int j = in_word; j < n_; ++j) {
+    if (j == n_loose_) loose_sums_ = reach & ~uint32_t{1};
     const int v = items_[j].value;
     const int half = 1 << (j - 6);
-    for (int i = 0; i < half; ++i) {
-      for (int s = 0; s <= limit; ++s) {
-        bits[static_cast<size_t>(s) * words + half + i] =
-            s >= v ? bits[static_cast<size_t>(s - v) * words + i] : 0;
-      }
+    for (int s = 0; s <= limit; ++s) {
+      // Row s - v, or nothing below sum v (masked: a copy loop would be a
+      // library call per row).
+      const uint64_t keep = s >= v ? ~uint64_t{0} : 0;
+      const uint64_t* const from =
+          bits + static_cast<size_t>(s >= v ? s - v : s) * words;
+      uint64_t* const with = bits + static_cast<size_t>(s) * words + half;
+      for (int i = 0; i < half; ++i) with[i] = from[i] & keep;
     }
     reach = (reach | reach << v) & in_range;
   }
   sums_present_ = reach & ~uint32_t{1};
+  if (n_loose_ == n_) loose_sums_ = sums_present_;
 }
 
 std::span<const uint32_t> MoveGenerator::Groups(int sum) {
   if (!HasGroups(sum)) return {};
-  if (group_begin_[sum] < 0) {
+  if ((groups_listed_ >> sum & 1) == 0) {
+    groups_listed_ |= uint32_t{1} << sum;
     group_begin_[sum] = static_cast<int32_t>(group_masks_.size());
     const uint64_t* w =
-        words_ == 1 ? &low_bits_[kMaxSum + sum]
+        words_ == 1 ? &low_bits_[sum]
                     : sum_bits_.data() + static_cast<size_t>(sum) * words_;
     for (int i = 0; i < words_; ++i) {
       for (uint64_t b = w[i]; b; b &= b - 1) {
@@ -162,8 +193,89 @@ std::span<const uint32_t> MoveGenerator::Groups(int sum) {
           static_cast<size_t>(group_end_[sum] - group_begin_[sum])};
 }
 
+// The closure of the empty set under adding a disjoint group of `groups`
+// (a bitmap of masks below 64): every union of disjoint groups. One pass
+// over the groups suffices: after group i the set holds every union of
+// pairwise disjoint groups among the first i.
+uint64_t MoveGenerator::Closure(uint64_t groups) {
+  uint64_t good = 1;
+  for (uint64_t g = groups; g != 0; g &= g - 1) {
+    const int a = std::countr_zero(g);
+    good |= (good & kDisjoint[a]) << a;
+  }
+  return good;
+}
+
+// to |= {m | a : m in `from`, m disjoint from a}, on sets of words_ words.
+// A mask m of word w is disjoint from a when w shares no bit with a's word
+// and m's low bits none with a's: then m | a is m + a, whose word is
+// w | (a >> 6), with no carry between the words.
+void MoveGenerator::AddUnions(const uint64_t* from, uint32_t a,
+                              uint64_t* to) const {
+  const uint32_t high = a >> 6;
+  const uint32_t low = a & 63;
+  const uint64_t free = kDisjoint[low];
+  for (uint32_t w = 0; w < static_cast<uint32_t>(words_); ++w) {
+    if ((w & high) == 0) to[w | high] |= (from[w] & free) << low;
+  }
+}
+
+// Closure() on sets of words_ words (AddUnions may add in place: the
+// unions it adds are not disjoint from the group).
+void MoveGenerator::ClosureSet(const uint64_t* groups, uint64_t* good) const {
+  for (int w = 0; w < kMaxSetWords; ++w) good[w] = w == 0;
+  for (int w = 0; w < words_; ++w) {
+    for (uint64_t g = groups[w]; g != 0; g &= g - 1) {
+      AddUnions(good, static_cast<uint32_t>(w) << 6 | std::countr_zero(g),
+                good);
+    }
+  }
+}
+
+const uint64_t* MoveGenerator::GroupSet(int sum) const {
+  static constexpr std::array<uint64_t, kMaxSetWords> kNone{};
+  if (!HasGroups(sum)) return kNone.data();
+  return words_ == 1 ? &low_bits_[sum]
+                     : sum_bits_.data() + static_cast<size_t>(sum) * words_;
+}
+
+uint64_t MoveGenerator::LooseOnlyWord(int w) const {
+  if (n_loose_ < 6) return w == 0 ? (uint64_t{1} << (1 << n_loose_)) - 1 : 0;
+  return w < (1 << (n_loose_ - 6)) ? ~uint64_t{0} : 0;
+}
+
+const uint64_t* MoveGenerator::GoodSet(int value) {
+  uint64_t* const good = good_sets_[value].data();
+  if ((good_bits_known_ >> value & 1) == 0) {
+    good_bits_known_ |= uint32_t{1} << value;
+    if (words_ == 1) {
+      good[0] = Closure(GroupBits(value));
+    } else {
+      ClosureSet(GroupSet(value), good);
+    }
+  }
+  return good;
+}
+
+const uint64_t* MoveGenerator::LooseGoodSet(int value) {
+  uint64_t* const good = loose_good_sets_[value].data();
+  if ((loose_good_known_ >> value & 1) == 0) {
+    loose_good_known_ |= uint32_t{1} << value;
+    if (words_ == 1) {
+      good[0] = Closure(GroupBits(value) & LooseOnly());
+    } else {
+      std::array<uint64_t, kMaxSetWords> groups;
+      const uint64_t* all = GroupSet(value);
+      for (int w = 0; w < words_; ++w) groups[w] = all[w] & LooseOnlyWord(w);
+      ClosureSet(groups.data(), good);
+    }
+  }
+  return good;
+}
+
 std::span<const uint32_t> MoveGenerator::Good(int value) {
-  if (good_begin_[value] < 0) {
+  if ((goods_listed_ >> value & 1) == 0) {
+    goods_listed_ |= uint32_t{1} << value;
     const std::span<const uint32_t> groups = Groups(value);
     const size_t begin = good_masks_.size();
     good_masks_.push_back(0);
@@ -198,7 +310,6 @@ std::span<const uint32_t> MoveGenerator::Unions(int first, int value,
                                                 bool absorb) {
   static constexpr uint32_t kEmpty[] = {0};
   if (first != 0 && !HasGroups(first)) return {};
-  if (words_ == 1) return SmallUnions(first, value, absorb);
   // Without absorbing only the empty set of further groups is used. (Good()
   // first: it may extract groups, which would move `firsts`.)
   const std::span<const uint32_t> good =
@@ -225,47 +336,47 @@ std::span<const uint32_t> MoveGenerator::Unions(int first, int value,
   return scratch_;
 }
 
-// Unions() on bitmaps, for at most 6 items: every mask is below 64, so a
-// set of masks is one word. The same masks come out, in increasing order.
-std::span<const uint32_t> MoveGenerator::SmallUnions(int first, int value,
-                                                     bool absorb) {
-  const uint64_t* const low = low_bits_.data() + kMaxSum;
-  // The loose items come first: the loose-only masks are those below
-  // loose_mask_ + 1.
-  const int loose_items = std::countr_one(loose_mask_);
-  const uint64_t loose_only =
-      loose_items == 6 ? ~uint64_t{0} : (uint64_t{1} << (1 << loose_items)) - 1;
-  // Good(value) restricted to loose-only unions: the closure of the empty
-  // set under adding a disjoint loose-only group of `value`.
-  uint64_t good = 1;
-  if (absorb) {
-    const uint64_t groups = low[value] & loose_only;
-    for (uint64_t frontier = good; frontier != 0;) {
-      uint64_t next = 0;
-      for (uint64_t g = groups; g != 0; g &= g - 1) {
-        const int a = std::countr_zero(g);
-        next |= (frontier & kDisjoint[a]) << a;
-      }
-      frontier = next & ~good;
-      good |= frontier;
-    }
-  }
-  const uint64_t firsts = first == 0 ? 1 : low[first] & loose_only;
+uint64_t MoveGenerator::SmallUnions(int first, int value, bool absorb) {
+  const uint64_t good = absorb ? LooseGoodSet(value)[0] : 1;
+  if (first == 0) return good;
   uint64_t unions = 0;
-  for (uint64_t f = firsts; f != 0; f &= f - 1) {
+  for (uint64_t f = GroupBits(first) & LooseOnly(); f != 0; f &= f - 1) {
     const int a = std::countr_zero(f);
     unions |= (good & kDisjoint[a]) << a;
   }
-  scratch_.clear();
-  for (; unions != 0; unions &= unions - 1) {
-    scratch_.push_back(static_cast<uint32_t>(std::countr_zero(unions)));
+  return unions;
+}
+
+// Unions() as a set of words_ words (at most kMaxSetItems items).
+void MoveGenerator::UnionSet(int first, int value, bool absorb,
+                             uint64_t* unions) {
+  // Good(value) restricted to loose-only unions, or only the empty set.
+  static constexpr std::array<uint64_t, kMaxSetWords> kEmptySet = {1};
+  const uint64_t* const good = absorb ? LooseGoodSet(value) : kEmptySet.data();
+  if (first == 0) {
+    std::copy(good, good + kMaxSetWords, unions);
+    return;
   }
-  return scratch_;
+  std::fill(unions, unions + kMaxSetWords, 0);
+  const uint64_t* const firsts = GroupSet(first);
+  for (int w = 0; w < words_; ++w) {
+    for (uint64_t f = firsts[w] & LooseOnlyWord(w); f != 0; f &= f - 1) {
+      AddUnions(good, static_cast<uint32_t>(w) << 6 | std::countr_zero(f),
+                unions);
+    }
+  }
 }
 
 CardSet MoveGenerator::CardsOf(uint32_t mask) const {
-  CardSet cards;
-  for (; mask; mask &= mask - 1) cards |= items_[std::countr_zero(mask)].cards;
+  // The first six items (all of a small table's) without a branch per item.
+  uint64_t bits = 0;
+  for (int j = 0; j < 6; ++j) {
+    bits |= items_[j].cards.bits() & (0 - uint64_t{mask >> j & 1});
+  }
+  CardSet cards(bits);
+  for (mask >>= 6; mask; mask &= mask - 1) {
+    cards |= items_[6 + std::countr_zero(mask)].cards;
+  }
   return cards;
 }
 
@@ -313,6 +424,39 @@ void MoveGenerator::Captures(const Position& pos, Card c, int x, int declared,
   }
   if (k == 0 && !HasGroups(x)) return;  // nothing to take
   const size_t first = out->size();
+  if (words_ <= kMaxSetWords &&
+      pos.rules.builds_in_sums == BuildsInSums::kOpponentsSingle) {
+    // The list is sorted below: Good(x) as a set of masks.
+    const uint64_t* const good = GoodSet(x);
+    if (k == 0 && n_ == n_loose_) {
+      // Loose cards alone: increasing masks are increasing card sets, all
+      // distinct, so the list comes out sorted.
+      ForEachMask(good, [&](uint32_t g) {
+        if (g != 0)
+          Emit(pos, Move::Capture(c, CardsOf(g), declared), 0, -1, out);
+      });
+      return;
+    }
+    for (uint32_t s = 0; s < (uint32_t{1} << k); ++s) {
+      CardSet build_cards;
+      uint32_t taken = 0;
+      for (int j = 0; j < k; ++j) {
+        if (s >> j & 1) {
+          build_cards |= builds[whole[j]].cards;
+          taken |= uint32_t{1} << whole[j];
+        }
+      }
+      ForEachMask(good, [&](uint32_t g) {
+        if (s == 0 && g == 0) return;
+        const uint32_t g_builds = BuildsOf(g);
+        if (g_builds & taken) return;
+        Emit(pos, Move::Capture(c, build_cards | CardsOf(g), declared),
+             taken | g_builds, -1, out);
+      });
+    }
+    SortCaptures(first, out);
+    return;
+  }
   const std::span<const uint32_t> good = Good(x);
   for (uint32_t s = 0; s < (uint32_t{1} << k); ++s) {
     CardSet build_cards;
@@ -331,15 +475,19 @@ void MoveGenerator::Captures(const Position& pos, Card c, int x, int declared,
            taken | g_builds, -1, out);
     }
   }
-  if (pos.rules.builds_in_sums == BuildsInSums::kOpponentsSingle &&
-      out->size() - first > 1) {
-    // A build of value x is reachable both whole and as a one-item group.
-    auto by_table = [](const Move& a, const Move& b) {
-      return a.table.bits() < b.table.bits();
-    };
-    std::sort(out->begin() + first, out->end(), by_table);
-    out->erase(std::unique(out->begin() + first, out->end()), out->end());
+  if (pos.rules.builds_in_sums == BuildsInSums::kOpponentsSingle) {
+    SortCaptures(first, out);
   }
+}
+
+void MoveGenerator::SortCaptures(size_t first, std::vector<Move>* out) {
+  if (out->size() - first < 2) return;
+  // A build of value x is reachable both whole and as a one-item group.
+  auto by_table = [](const Move& a, const Move& b) {
+    return a.table.bits() < b.table.bits();
+  };
+  std::sort(out->begin() + first, out->end(), by_table);
+  out->erase(std::unique(out->begin() + first, out->end()), out->end());
 }
 
 void MoveGenerator::Builds(const Position& pos, Card c, int x, int declared,
@@ -351,27 +499,32 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x, int declared,
   auto holds = [held](int v) {
     return v >= 1 && v < 32 && (held >> v & 1) != 0;
   };
-  auto unions = [&](int first, int value) {
-    return Unions(first, value, absorb);
+  // The builds of value `value` made of c, `base` (a build raised or added
+  // to, or nothing) and each union of Unions(first, value).
+  auto emit_builds = [&](int first, int value, CardSet base, int changed) {
+    ForEachUnion(first, value, absorb, [&](uint32_t m) {
+      Emit(pos, Move::Build(c, value, base | CardsOf(m), declared), 0, changed,
+           out);
+    });
   };
 
   // A natural build (revision 2): c alone is a group of x, played onto one
   // loose group of x and, absorbing, further groups of x. Always multiple.
   if (rules.NaturalBuilds() && x <= rules.MaxBuild() && holds(x)) {
-    for (uint32_t m : unions(x, x)) {
-      Emit(pos, Move::Build(c, x, CardsOf(m), declared), 0, -1, out);
-    }
+    emit_builds(x, x, CardSet(), -1);
   }
   // Each value v in x+1..MaxBuild() that the rest of the hand holds, in
   // increasing order (values are below 16).
   const uint32_t above_x = ~((uint32_t{2} << x) - 1);
   const uint32_t up_to_max = (uint32_t{2} << rules.MaxBuild()) - 1;
-  for (uint32_t vs = held & above_x & up_to_max; vs; vs &= vs - 1) {
-    const int v = std::countr_zero(vs);
+  uint32_t values = held & above_x & up_to_max;
+  // With no build on the table only new builds are made, which need loose
+  // cards summing to v - x.
+  if (builds.empty()) values &= loose_sums_ << x;
+  for (; values != 0; values &= values - 1) {
+    const int v = std::countr_zero(values);
     // A new build: c with loose cards summing to v - x, plus groups of v.
-    for (uint32_t m : unions(v - x, v)) {
-      Emit(pos, Move::Build(c, v, CardsOf(m), declared), 0, -1, out);
-    }
+    emit_builds(v - x, v, CardSet(), -1);
     // Raising a single build of value v - x; under raise_with_table also a
     // build of less with loose cards summing to the difference.
     for (size_t i = 0; i < builds.size(); ++i) {
@@ -385,10 +538,7 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x, int declared,
           continue;
         }
       }
-      for (uint32_t m : unions(part, v)) {
-        Emit(pos, Move::Build(c, v, b.cards | CardsOf(m), declared), 0,
-             static_cast<int>(i), out);
-      }
+      emit_builds(part, v, b.cards, static_cast<int>(i));
     }
   }
   // Adding to a build of value V >= x: c with loose cards summing to V
@@ -397,10 +547,7 @@ void MoveGenerator::Builds(const Position& pos, Card c, int x, int declared,
   for (size_t i = 0; i < builds.size(); ++i) {
     const Build& b = builds[i];
     if (b.value < x || !holds(b.value) || (face_builds_ >> i & 1)) continue;
-    for (uint32_t m : unions(b.value - x, b.value)) {
-      Emit(pos, Move::Build(c, b.value, b.cards | CardsOf(m), declared), 0,
-           static_cast<int>(i), out);
-    }
+    emit_builds(b.value - x, b.value, b.cards, static_cast<int>(i));
   }
 }
 
@@ -487,18 +634,10 @@ void MoveGenerator::FaceMoves(const Position& pos, Card c,
 void MoveGenerator::PlayedCardMoves(const Position& pos,
                                     std::vector<Move>* out) {
   const CardSet hand = pos.hands[pos.to_move];
-  // after[i]: the values of the hand cards after the i-th.
-  std::array<uint32_t, kDeckSize + 1> after;
-  after[n_hand_] = 0;
-  for (int r = n_hand_ - 1; r >= 0; --r)
-    after[r] = after[r + 1] | hand_values_[r];
-  uint32_t before = 0;  // the values of the hand cards before the i-th
   int i = 0;
   for (Card c : hand) {
-    const uint32_t values = hand_values_[i];
-    const uint32_t held = before | after[i + 1];  // the rest of the hand's
-    before |= values;
-    ++i;
+    const uint32_t values = hand_values_[i++];
+    const uint32_t held = Held(values);
     if (values == 0) {
       FaceMoves(pos, c, out);
     } else if ((values & (values - 1)) == 0) {
@@ -521,6 +660,87 @@ void MoveGenerator::PlayedCardMoves(const Position& pos,
       const uint32_t all =
           static_cast<uint32_t>((uint64_t{1} << pos.table.builds.size()) - 1);
       Emit(pos, Move::Trail(c), all, -1, out, MoveKind::kCapture);
+    } else {
+      Emit(pos, Move::Trail(c), 0, -1, out);
+    }
+  }
+}
+
+// The common case of play in one pass: no build on the table, at most six
+// loose cards with a value, none of them flexible, and captures listed by
+// their table cards (builds_in_sums=opponents_single). Then every item is a
+// loose card, so the masks in increasing order are the card sets in
+// increasing order, no build is taken, raised or added to, and only the v3
+// obligation checks the builder rules. The same list as Prepare() and
+// PlayedCardMoves(), which handle every other case.
+void MoveGenerator::LooseTableMoves(const Position& pos,
+                                    std::vector<Move>* out) {
+  const RuleSet& rules = pos.rules;
+  n_ = 0;
+  for (Card c : pos.table.loose& rules.ValuedCards()) {
+    items_[n_++] = {CardSet::Of(c), c.rank(), -1};  // a valued card's value
+  }
+  n_loose_ = n_;
+  loose_mask_ = (uint32_t{1} << n_) - 1;
+  loose_dropped_ = false;
+  face_builds_ = 0;
+  group_limit_ = kMaxSum;
+  EnumerateGroups();
+  good_bits_known_ = 0;
+  check_rules_ = rules.defaults_cost == 0 &&
+                 rules.builder_obligation == BuilderObligation::kV3;
+  const bool absorb = rules.multi_build_absorb && rules.multiple_builds;
+  const bool natural = rules.NaturalBuilds();
+  const uint32_t up_to_max = (uint32_t{2} << rules.MaxBuild()) - 1;
+  const uint32_t sums = sums_present_;
+  // The builds of `value` made of c and each union of a group of `first`
+  // with a union of further groups of `value` when absorbing.
+  auto emit_builds = [&](Card c, int first, int value, int declared) {
+    const uint64_t good = absorb ? GoodSet(value)[0] : 1;
+    uint64_t unions = 0;
+    for (uint64_t f = GroupBits(first); f != 0; f &= f - 1) {
+      const int a = std::countr_zero(f);
+      unions |= (good & kDisjoint[a]) << a;
+    }
+    for (; unions != 0; unions &= unions - 1) {
+      Emit(pos,
+           Move::Build(c, value, CardsOf(std::countr_zero(unions)), declared),
+           0, -1, out);
+    }
+  };
+
+  const CardSet hand = pos.hands[pos.to_move];
+  int i = 0;
+  for (Card c : hand) {
+    const uint32_t values = hand_values_[i++];
+    const uint32_t held = Held(values);
+    if (values == 0) FaceMoves(pos, c, out);
+    const bool two_values = (values & (values - 1)) != 0;
+    for (uint32_t xs = values; xs != 0; xs &= xs - 1) {
+      const int x = std::countr_zero(xs);
+      // A value other than the rank is declared in the move.
+      const int declared = two_values && x != c.rank() ? x : 0;
+      // Captures: every union of disjoint groups of x.
+      if (sums >> x & 1) {
+        for (uint64_t g = GoodSet(x)[0] & ~uint64_t{1}; g != 0; g &= g - 1) {
+          Emit(pos, Move::Capture(c, CardsOf(std::countr_zero(g)), declared), 0,
+               -1, out);
+        }
+      }
+      // A natural build of x, then new builds of each value v held above x
+      // with loose cards summing to v - x.
+      if (natural && (held & up_to_max & sums) >> x & 1) {
+        emit_builds(c, x, x, declared);
+      }
+      const uint32_t above_x = ~((uint32_t{2} << x) - 1);
+      for (uint32_t vs = held & above_x & up_to_max & (sums << x); vs != 0;
+           vs &= vs - 1) {
+        const int v = std::countr_zero(vs);
+        emit_builds(c, v - x, v, declared);
+      }
+    }
+    if (IsFiveSpadesSweep(pos, Move::Trail(c))) {
+      Emit(pos, Move::Trail(c), 0, -1, out, MoveKind::kCapture);
     } else {
       Emit(pos, Move::Trail(c), 0, -1, out);
     }
@@ -586,10 +806,22 @@ bool MoveGenerator::AppendPlucks(const Position& pos, std::vector<Move>* out) {
 bool MoveGenerator::AppendMoves(const Position& pos, std::vector<Move>* out) {
   const RuleSet& rules = pos.rules;
   n_hand_ = 0;
+  uint32_t seen = 0, twice = 0;
   for (Card c : pos.hands[pos.to_move]) {
-    hand_values_[n_hand_++] = rules.ValueMask(c);
+    const uint32_t values = rules.ValueMask(c);
+    hand_values_[n_hand_++] = values;
+    twice |= seen & values;
+    seen |= values;
   }
+  hand_seen_ = seen;
+  hand_twice_ = twice;
   const CardSet flex = pos.table.loose & rules.FlexibleCards();
+  if (flex.empty() && pos.table.builds.empty() &&
+      rules.builds_in_sums == BuildsInSums::kOpponentsSingle &&
+      AtMostSix(pos.table.loose & rules.ValuedCards())) {
+    LooseTableMoves(pos, out);
+    return !capped_;
+  }
   if (flex.empty()) {
     Prepare(pos, flex, 0);
     PlayedCardMoves(pos, out);

@@ -28,6 +28,7 @@
 #define CASSINO_RULES_LEGAL_MOVES_H_
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -67,6 +68,10 @@ class MoveGenerator {
   bool AppendPlucks(const Position& pos, std::vector<Move>* out);
   // Appends the moves of every hand card under the prepared items.
   void PlayedCardMoves(const Position& pos, std::vector<Move>* out);
+  // Prepare() and PlayedCardMoves() for a table without builds of at most 6
+  // loose cards with a value, none flexible, under
+  // builds_in_sums=opponents_single (see the definition).
+  void LooseTableMoves(const Position& pos, std::vector<Move>* out);
   // Fills the subset-sum table: for every sum up to group_limit_, the item
   // masks summing to it.
   void EnumerateGroups();
@@ -78,6 +83,52 @@ class MoveGenerator {
   bool HasGroups(int sum) const {
     return sum >= 1 && sum <= kMaxSum && (sums_present_ >> sum & 1) != 0;
   }
+  // At most 6 items (words_ 1): the groups of `sum` as a bitmap of masks
+  // (bit m: mask m sums to `sum`); 0 for a sum with none.
+  uint64_t GroupBits(int sum) const {
+    return HasGroups(sum) ? low_bits_[sum] : 0;
+  }
+  // At most 6 items: the bitmap of the loose-only masks.
+  uint64_t LooseOnly() const {
+    return n_loose_ == 6 ? ~uint64_t{0} : (uint64_t{1} << (1 << n_loose_)) - 1;
+  }
+  // At most 6 items: the closure of the empty set under adding a disjoint
+  // group of `groups` (a bitmap of masks), i.e. every union of disjoint
+  // groups, as a bitmap.
+  static uint64_t Closure(uint64_t groups);
+
+  // Sets of masks as bitmaps: up to kMaxSetItems items, a set is words_
+  // words, bit m % 64 of word m / 64 for mask m (one word up to 6 items).
+  // Larger tables use the lists above.
+  static constexpr int kMaxSetItems = 10;
+  static constexpr int kMaxSetWords = 1 << (kMaxSetItems - 6);
+  // The groups of `sum` (zero words for a sum with none).
+  const uint64_t* GroupSet(int sum) const;
+  // Word w of the set of the loose-only masks.
+  uint64_t LooseOnlyWord(int w) const;
+  // to |= the unions m | a of the masks m of `from` disjoint from a.
+  void AddUnions(const uint64_t* from, uint32_t a, uint64_t* to) const;
+  // Closure() of the set `groups` into `good` (kMaxSetWords words).
+  void ClosureSet(const uint64_t* groups, uint64_t* good) const;
+  // Good(value) as a set, and its loose-only unions (cached until the next
+  // Prepare()).
+  const uint64_t* GoodSet(int value);
+  const uint64_t* LooseGoodSet(int value);
+  // UnionSet() with at most 6 items (words_ 1), as one word.
+  uint64_t SmallUnions(int first, int value, bool absorb);
+  // Unions(first, value, absorb) as a set, into `unions` (kMaxSetWords
+  // words).
+  void UnionSet(int first, int value, bool absorb, uint64_t* unions);
+  // Calls fn(mask) for each mask of a set, in increasing order.
+  template <typename Fn>
+  void ForEachMask(const uint64_t* set, Fn fn) const {
+    for (int w = 0; w < words_; ++w) {
+      for (uint64_t b = set[w]; b != 0; b &= b - 1) {
+        fn(static_cast<uint32_t>(w) << 6 | std::countr_zero(b));
+      }
+    }
+  }
+
   // Every union of disjoint groups of `value`, the empty set first. The
   // span is valid until the next call of Good() or Prepare().
   std::span<const uint32_t> Good(int value);
@@ -86,9 +137,30 @@ class MoveGenerator {
   // unless absorbing) disjoint from A, increasing and distinct. Valid until
   // the next call of Groups(), Unions(), Good() or Prepare().
   std::span<const uint32_t> Unions(int first, int value, bool absorb);
-  // Unions() with at most 6 items (words_ 1), computed on bitmaps.
-  std::span<const uint32_t> SmallUnions(int first, int value, bool absorb);
+  // Calls fn(mask) for each mask of Unions(first, value, absorb), in
+  // increasing order.
+  template <typename Fn>
+  void ForEachUnion(int first, int value, bool absorb, Fn fn) {
+    if (first != 0 && (first > kMaxSum || (loose_sums_ >> first & 1) == 0)) {
+      return;  // no loose-only group of `first`
+    }
+    if (words_ == 1) {
+      for (uint64_t u = SmallUnions(first, value, absorb); u != 0; u &= u - 1) {
+        fn(static_cast<uint32_t>(std::countr_zero(u)));
+      }
+    } else if (words_ <= kMaxSetWords) {
+      std::array<uint64_t, kMaxSetWords> unions;
+      UnionSet(first, value, absorb, unions.data());
+      ForEachMask(unions.data(), fn);
+    } else {
+      for (uint32_t m : Unions(first, value, absorb)) fn(m);
+    }
+  }
   CardSet CardsOf(uint32_t mask) const;
+  // Sorts the captures out[first, end) by their table cards and drops the
+  // repeated ones (a build of the played value is reachable both whole and
+  // as a one-item group under builds_in_sums=opponents_single).
+  static void SortCaptures(size_t first, std::vector<Move>* out);
   uint32_t BuildsOf(uint32_t mask) const;
   // Appends `move` unless it breaks the builder rules; `effect_kind` is what
   // the move does (a five-spades trail captures).
@@ -112,8 +184,15 @@ class MoveGenerator {
   // move, in deck order.
   std::array<uint32_t, kDeckSize> hand_values_;
   int n_hand_ = 0;
+  uint32_t hand_seen_ = 0;   // the values of the hand's cards
+  uint32_t hand_twice_ = 0;  // the values of at least two of them
+  // The values the rest of the hand holds besides a card of `values`.
+  uint32_t Held(uint32_t values) const {
+    return hand_seen_ & ~(values & ~hand_twice_);
+  }
   std::array<Item, kMaxItems> items_;
   int n_ = 0;
+  int n_loose_ = 0;             // the loose cards come first among the items
   uint32_t loose_mask_ = 0;     // items that are loose cards
   bool loose_dropped_ = false;  // loose numerals beyond kMaxItems
   uint32_t face_builds_ = 0;    // table.builds that are natural face builds
@@ -123,19 +202,30 @@ class MoveGenerator {
   int group_limit_ = kMaxSum;  // groups are kept for sums 1..group_limit_
   // The subset-sum table: bit m of word s * words_ + m / 64 of sum_bits_
   // is set when the items of mask m sum to s (s up to group_limit_). With
-  // at most 6 items (words_ 1) the table is low_bits_[kMaxSum + s] alone
-  // (low_bits_[0, kMaxSum) stay zero: the sums below 0).
+  // at most 6 items (words_ 1) the table is low_bits_[s] alone. Only the
+  // words of the sums in sums_present_ (and 0) are valid.
   int words_ = 1;
-  std::array<uint64_t, 2 * kMaxSum + 1> low_bits_{};
+  const uint64_t* low_bits_ = nullptr;  // into low_buffers_
+  // Two tables of kMaxSum + 1 words, each after kMaxSum + 1 zero words.
+  alignas(16) std::array<uint64_t, 2 * (kMaxSum + 1)> low_buffers_[2]{};
   std::vector<uint64_t> sum_bits_;
   uint32_t sums_present_ = 0;  // bit s: sum s has a group
+  uint32_t loose_sums_ = 0;    // bit s: sum s has a loose-only group
   // The groups of sum s are group_masks_[group_begin_[s], group_end_[s]),
-  // written by Groups(s) on first use (group_begin_[s] < 0 until then).
+  // written by Groups(s) on first use (bit s of groups_listed_ set then).
+  uint32_t groups_listed_ = 0;
   std::vector<uint32_t> group_masks_;
   std::array<int32_t, kMaxSum + 1> group_begin_{};
   std::array<int32_t, kMaxSum + 1> group_end_{};
+  // GoodSet(v) and LooseGoodSet(v), once computed (bit v of the `known`
+  // masks set then).
+  uint32_t good_bits_known_ = 0;
+  uint32_t loose_good_known_ = 0;
+  std::array<std::array<uint64_t, kMaxSetWords>, kMaxSum + 1> good_sets_;
+  std::array<std::array<uint64_t, kMaxSetWords>, kMaxSum + 1> loose_good_sets_;
   // Good(v) is good_masks_[good_begin_[v], good_end_[v]) once computed
-  // (good_begin_[v] < 0 until then).
+  // (bit v of goods_listed_ set then).
+  uint32_t goods_listed_ = 0;
   std::vector<uint32_t> good_masks_;
   std::array<int32_t, kMaxSum + 1> good_begin_{};
   std::array<int32_t, kMaxSum + 1> good_end_{};

@@ -237,9 +237,14 @@ struct RuleSet {
   // Bit v is set for every value v the card may count; 0 for a card with no
   // value.
   constexpr uint32_t ValueMask(Card c) const {
-    const int v = CardValue(c);
-    const int alt = AltValue(c);
-    return (v ? uint32_t{1} << v : 0) | (alt ? uint32_t{1} << alt : 0);
+    // CardValue() and AltValue() without a branch on the card: move
+    // generation asks for every hand card of every position.
+    const int rank = c.rank();
+    const uint32_t valued =
+        (rank <= kTen) | (card_values == CardValues::kRoyal);
+    const uint32_t ace_as_14 = ace_high & (rank == kAce);
+    const uint32_t ten_as_11 = dual_ten & (c == kBigCassino);
+    return valued << rank | ace_as_14 << 14 | ten_as_11 << 11;
   }
   // The cards with a value (CardValue above 0): every card under royal
   // values, else the numerals A..10.

@@ -2,7 +2,9 @@
 
 #include <openssl/sha.h>
 
+#include <array>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -71,6 +73,61 @@ TEST(DealTest, EveryDeckIsAPermutation) {
     for (Card c : d) all.insert(c);
     EXPECT_EQ(all, CardSet::FullDeck());
     EXPECT_EQ(d.size(), 52u);
+  }
+}
+
+// The procedure of docs/rules.md, *The seeded shuffle*, written out with
+// plain division: the engine's shuffle (which avoids dividing) must give the
+// same decks for every pack size.
+Deck DocumentedShuffle(const Seed& seed, uint32_t round, CardSet pack) {
+  std::vector<uint32_t> words;
+  Deck deck = CanonicalDeck(pack);
+  uint32_t block = 0;
+  size_t next = 0;
+  auto read = [&]() {
+    if (next == words.size()) {
+      std::array<uint8_t, 40> input{};
+      std::copy(seed.begin(), seed.end(), input.begin());
+      for (int k = 0; k < 4; ++k) {
+        input[32 + k] = static_cast<uint8_t>(round >> (24 - 8 * k));
+        input[36 + k] = static_cast<uint8_t>(block >> (24 - 8 * k));
+      }
+      ++block;
+      const Digest d = Sha256(input);
+      for (int k = 0; k < 32; k += 4) {
+        words.push_back(uint32_t{d[k]} << 24 | uint32_t{d[k + 1]} << 16 |
+                        uint32_t{d[k + 2]} << 8 | d[k + 3]);
+      }
+    }
+    return words[next++];
+  };
+  for (int i = static_cast<int>(deck.size()) - 1; i >= 1; --i) {
+    const uint64_t n = static_cast<uint64_t>(i) + 1;
+    const uint64_t limit = (uint64_t{1} << 32) - ((uint64_t{1} << 32) % n);
+    uint32_t w = read();
+    while (w >= limit) w = read();
+    std::swap(deck[i], deck[w % n]);
+  }
+  return deck;
+}
+
+TEST(DealTest, ShuffleFollowsTheDocumentedProcedure) {
+  CardSet no_faces = CardSet::FullDeck();
+  for (int r = kJack; r <= kKing; ++r) no_faces -= CardSet::OfRank(r);
+  CardSet small = no_faces;
+  for (int r = 2; r <= 9; ++r) small -= CardSet::OfRank(r);
+  for (const CardSet pack : {CardSet::FullDeck(), no_faces, small}) {
+    for (int g = 0; g < 300; ++g) {
+      Seed seed{};
+      seed[0] = static_cast<uint8_t>(g);
+      seed[31] = static_cast<uint8_t>(g >> 8);
+      for (uint32_t round = 1; round <= 3; ++round) {
+        ASSERT_EQ(ShuffledDeck(seed, round, pack),
+                  DocumentedShuffle(seed, round, pack))
+            << "seed " << g << ", round " << round << ", " << pack.size()
+            << " cards";
+      }
+    }
   }
 }
 

@@ -8,6 +8,10 @@
 // the same words as the batch loop does at step i (word i+1 and word i+156,
 // each already twisted or not in both), so the two give the same sequence.
 //
+// The seeding is lazy too: word i of the seeded state is computed only when
+// a draw first needs it (output k reads words k, k+1 and k+156), so a
+// generator that draws a few dozen words computes about half of the 312.
+//
 // A UniformRandomBitGenerator, usable with the <random> distributions.
 
 #ifndef CASSINO_TOOLS_PLAYOUT_MT19937_64_H_
@@ -24,12 +28,7 @@ class Mt19937_64 {
   using result_type = uint64_t;
   static constexpr result_type default_seed = 5489u;
 
-  explicit Mt19937_64(result_type seed = default_seed) {
-    x_[0] = seed;
-    for (int i = 1; i < kN; ++i) {
-      x_[i] = kF * (x_[i - 1] ^ (x_[i - 1] >> 62)) + static_cast<uint64_t>(i);
-    }
-  }
+  explicit Mt19937_64(result_type seed = default_seed) { x_[0] = seed; }
 
   static constexpr result_type min() { return 0; }
   static constexpr result_type max() {
@@ -39,6 +38,7 @@ class Mt19937_64 {
   result_type operator()() {
     const int next = i_ + 1 == kN ? 0 : i_ + 1;
     const int far = i_ + kM < kN ? i_ + kM : i_ + kM - kN;
+    if (seeded_ < kN) Seed(i_ < kM ? far : kN - 1);
     const uint64_t y = (x_[i_] & kUpper) | (x_[next] & kLower);
     x_[i_] = x_[far] ^ (y >> 1) ^ ((y & 1) ? kA : 0);
     uint64_t z = x_[i_];
@@ -58,8 +58,17 @@ class Mt19937_64 {
   static constexpr uint64_t kUpper = ~uint64_t{0} << 31;
   static constexpr uint64_t kLower = ~kUpper;
 
+  // Computes the seeded words up to x_[last].
+  void Seed(int last) {
+    for (int i = seeded_; i <= last; ++i) {
+      x_[i] = kF * (x_[i - 1] ^ (x_[i - 1] >> 62)) + static_cast<uint64_t>(i);
+    }
+    if (last >= seeded_) seeded_ = last + 1;
+  }
+
   std::array<uint64_t, kN> x_;
-  int i_ = 0;  // the next word to twist and output
+  int seeded_ = 1;  // x_[0, seeded_) hold the seeded (or twisted) words
+  int i_ = 0;       // the next word to twist and output
 };
 
 }  // namespace cassino

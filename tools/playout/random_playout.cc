@@ -14,7 +14,9 @@ uint64_t FirstWord(const Seed& seed) {
 }
 }  // namespace
 
-RandomPlayer::RandomPlayer(const Seed& seed) : rng_(FirstWord(seed)) {}
+RandomPlayer::RandomPlayer(const Seed& seed) : rng_(FirstWord(seed)) {
+  moves_.reserve(64);  // one allocation rather than one per doubling
+}
 
 Move RandomPlayer::Choose(const Game& game) {
   GenerateGameMoves(game.position(), generator_, &moves_);  // no allocation

@@ -20,7 +20,7 @@ namespace cassino {
 // Picks uniformly among the legal moves; reuses its buffers.
 class RandomPlayer {
  public:
-  explicit RandomPlayer(uint64_t seed) : rng_(seed) {}
+  explicit RandomPlayer(uint64_t seed) : rng_(seed) { moves_.reserve(64); }
   explicit RandomPlayer(const Seed& seed);
   // A uniformly random legal move; the game must not be over.
   Move Choose(const Game& game);

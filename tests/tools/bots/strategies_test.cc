@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "gtest/gtest.h"
 #include "rules/game.h"
+#include "rules/game_moves.h"
 #include "tools/bots/client/turn_view.h"
 #include "tools/playout/random_playout.h"
 
@@ -37,7 +38,12 @@ Game PlayLocal(const RuleSet& rules, const Seed& seed,
     EXPECT_TRUE(view.ok()) << view.status();
     if (!view.ok()) break;
     const std::vector<Move> legal = game.LegalMoves();
-    EXPECT_EQ(view->legal_moves, legal);
+    // The referee's order (by notation), as a networked bot sees it.
+    std::vector<Move> in_api_order;
+    for (const NotatedMove& m : InNotationOrder(legal)) {
+      in_api_order.push_back(m.move);
+    }
+    EXPECT_EQ(view->legal_moves, in_api_order);
     EXPECT_EQ(view->hand(), game.position().hands[seat]);
     EXPECT_EQ(view->position.table, game.position().table);
     const Move move = players[seat]->Choose(*view);

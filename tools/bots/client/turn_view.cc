@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "rules/game_moves.h"
 
 namespace cassino::bots {
 absl::StatusOr<TurnView> MakeTurnView(const v1::YourTurn& your_turn) {
@@ -77,8 +78,10 @@ absl::StatusOr<TurnView> MakeLocalTurnView(const Game& game, int seat) {
   v1::YourTurn your_turn;
   your_turn.set_turn(game.turn());
   convert::ToProto(Observe(game, seat), your_turn.mutable_observation());
-  for (const Move& m : game.LegalMoves()) {
-    convert::ToProto(m, your_turn.add_legal_moves());
+  // In the referee's order (by notation), so a strategy tested here sees
+  // the list it sees in a real game.
+  for (const NotatedMove& m : InNotationOrder(game.LegalMoves())) {
+    convert::ToProto(m.move, your_turn.add_legal_moves());
   }
   return MakeTurnView(your_turn);
 }

@@ -73,7 +73,8 @@ absl::StatusOr<TurnView> MakeTurnView(const v1::YourTurn& your_turn);
 
 // The view of `seat` in a local game whose turn it is, built through the
 // same API messages a networked bot gets (engine Observation -> proto ->
-// MakeTurnView), so local tests exercise the real conversion path.
+// MakeTurnView), the legal moves in the referee's order, so local tests
+// exercise the real conversion path and see the list a real game shows.
 absl::StatusOr<TurnView> MakeLocalTurnView(const Game& game, int seat);
 
 // Conversions to and from the API messages are referee/convert.h
