@@ -124,6 +124,19 @@ class RecordReader::Impl {
           "EXISTS (SELECT 1 FROM games g WHERE g.game_id = tg.game_id AND "
           "g.status <> 'running')");
     }
+    // A ladder's duplicate pair whose second game is still to be played:
+    // the first's seed deals it (docs/ladder.md).
+    absl::StatusOr<bool> ladders = HasTable(db_, "ladder_games");
+    if (!ladders.ok()) return ladders.status();
+    if (*ladders) {
+      absl::StrAppend(
+          &sql,
+          " UNION SELECT f.seed FROM ladder_games lg JOIN games f ON "
+          "f.game_id = lg.twin_of JOIN ladders l ON l.name = lg.ladder WHERE "
+          "l.status <> 'closed' AND f.seed <> '' AND NOT EXISTS (SELECT 1 "
+          "FROM games g WHERE g.game_id = lg.game_id AND g.status <> "
+          "'running')");
+    }
     absl::StatusOr<Statement> q = Prepare(db_, sql);
     if (!q.ok()) return q.status();
     std::set<std::string> seeds;

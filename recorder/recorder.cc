@@ -112,7 +112,16 @@ absl::StatusOr<std::vector<BotAccountRow>> Recorder::Accounts() const {
 void Recorder::InsertTournament(const TournamentRow& tournament,
                                 const std::vector<TournamentGameRow>& games,
                                 DoneCallback done) {
-  impl_->Enqueue({Impl::TournamentWrite{tournament, games}, std::move(done)});
+  impl_->Enqueue(
+      {Impl::TournamentWrite{tournament, games, false}, std::move(done)});
+}
+
+void Recorder::InsertTournamentGames(
+    const std::string& tournament, const std::vector<TournamentGameRow>& games,
+    DoneCallback done) {
+  TournamentRow row;
+  row.name = tournament;
+  impl_->Enqueue({Impl::TournamentWrite{row, games, true}, std::move(done)});
 }
 
 void Recorder::SetTournamentGame(const std::string& tournament, int index,

@@ -47,6 +47,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "recorder/ladder_rows.h"
 #include "recorder/record.h"
 #include "recorder/signature.h"
 
@@ -223,6 +224,13 @@ class Recorder {
   void InsertTournament(const TournamentRow& tournament,
                         const std::vector<TournamentGameRow>& games,
                         DoneCallback done);
+  // More of an existing tournament's schedule (rows not written yet):
+  // InsertTournament may write a long schedule's first rows only and the
+  // rest in later writes, so that no one transaction holds up the games'
+  // moves. AlreadyExists for a row already written.
+  void InsertTournamentGames(const std::string& tournament,
+                             const std::vector<TournamentGameRow>& games,
+                             DoneCallback done);
   // The game id of a scheduled game (written before the game is created);
   // NotFound if there is no such scheduled game.
   void SetTournamentGame(const std::string& tournament, int index,
@@ -237,6 +245,35 @@ class Recorder {
   // A tournament's schedule, by index.
   absl::StatusOr<std::vector<TournamentGameRow>> TournamentGames(
       const std::string& tournament) const;
+
+  // Ladders (recorder_ladders.cc). Queued like the writes above; `done`
+  // runs once committed.
+  // A new ladder: AlreadyExists if the name is a ladder's or a
+  // tournament's, or the label of a game.
+  void InsertLadder(const LadderRow& ladder, DoneCallback done);
+  // A ladder's status, reason and changed_us: NotFound if no such ladder.
+  void SetLadderStatus(const LadderRow& ladder, DoneCallback done);
+  // A version joined (nothing happens if it was recorded before).
+  void InsertLadderVersion(const LadderVersionRow& version, DoneCallback done);
+  // An account's health in a ladder (inserted or replaced).
+  void SetLadderBot(const LadderBotRow& bot, DoneCallback done);
+  // Games about to be created (a game labelled with a ladder's name must
+  // have its row first): AlreadyExists if one is there already.
+  void InsertLadderGames(const std::vector<LadderGameRow>& games,
+                         DoneCallback done);
+  // Forgets a row of a game that will never be created (the second game of
+  // a duplicate pair given up); nothing happens if there is none.
+  void DropLadderGame(const std::string& ladder, const std::string& game_id,
+                      DoneCallback done);
+  // Every ladder, oldest first; an account's versions, health and the
+  // ladder's game rows (by creation).
+  absl::StatusOr<std::vector<LadderRow>> Ladders() const;
+  absl::StatusOr<std::vector<LadderVersionRow>> LadderVersions(
+      const std::string& ladder) const;
+  absl::StatusOr<std::vector<LadderBotRow>> LadderBots(
+      const std::string& ladder) const;
+  absl::StatusOr<std::vector<LadderGameRow>> LadderGames(
+      const std::string& ladder) const;
 
   // Reads. NotFound for an unknown game.
   absl::StatusOr<GameRecord> Load(const std::string& game_id) const;

@@ -100,6 +100,9 @@ class Recorder::Impl {
   struct TournamentWrite {
     TournamentRow tournament;
     std::vector<TournamentGameRow> games;
+    // Only more of the schedule of an existing tournament (only its name
+    // is read from `tournament`).
+    bool more_games = false;
   };
   struct TournamentGameWrite {
     std::string tournament;
@@ -112,9 +115,25 @@ class Recorder::Impl {
     std::string reason;
     int64_t ended_us = 0;
   };
+  // Ladders (recorder_ladders.cc).
+  struct LadderWrite {
+    LadderRow ladder;
+    bool insert = false;  // else its status
+  };
+  struct LadderVersionWrite {
+    LadderVersionRow version;
+  };
+  struct LadderBotWrite {
+    LadderBotRow bot;
+  };
+  struct LadderGamesWrite {
+    std::vector<LadderGameRow> games;
+    bool drop = false;  // delete these rows (by ladder and game id)
+  };
   using Op = std::variant<CreateWrite, AppendWrite, ImportWrite, AccountWrite,
                           SeatTokenWrite, TournamentWrite, TournamentGameWrite,
-                          TournamentEndWrite>;
+                          TournamentEndWrite, LadderWrite, LadderVersionWrite,
+                          LadderBotWrite, LadderGamesWrite>;
   struct Write {
     Op op;
     DoneCallback done;
@@ -133,6 +152,13 @@ class Recorder::Impl {
   absl::StatusOr<std::vector<TournamentRow>> Tournaments();
   absl::StatusOr<std::vector<TournamentGameRow>> TournamentGames(
       const std::string& tournament);
+  absl::StatusOr<std::vector<LadderRow>> Ladders();
+  absl::StatusOr<std::vector<LadderVersionRow>> LadderVersions(
+      const std::string& ladder);
+  absl::StatusOr<std::vector<LadderBotRow>> LadderBots(
+      const std::string& ladder);
+  absl::StatusOr<std::vector<LadderGameRow>> LadderGames(
+      const std::string& ladder);
   std::string signing_public_key() const {
     return signing_key_.has_value() ? signing_key_->public_key() : "";
   }
@@ -199,6 +225,16 @@ class Recorder::Impl {
   absl::Status DoWrite(const TournamentWrite& w);
   absl::Status DoWrite(const TournamentGameWrite& w);
   absl::Status DoWrite(const TournamentEndWrite& w);
+  absl::Status DoWrite(const LadderWrite& w);
+  absl::Status DoWrite(const LadderVersionWrite& w);
+  absl::Status DoWrite(const LadderBotWrite& w);
+  absl::Status DoWrite(const LadderGamesWrite& w);
+  // A writer statement prepared on first use and kept (writer thread).
+  absl::StatusOr<sqlite3_stmt*> WriterStmt(const std::string& sql);
+  // OK unless `label` is a ladder's name and (ladder, game_id) has no row
+  // in ladder_games (FailedPrecondition); `*is_ladder` says whether it is.
+  absl::Status CheckLadderGame(const std::string& label,
+                               const std::string& game_id, bool* is_ladder);
   // The rules a new game must meet against what is already written, checked
   // here, in the writer's transaction, where concurrent calls are ordered
   // (the service checks them earlier too, for a quick answer):
@@ -307,6 +343,8 @@ class Recorder::Impl {
     sqlite3_stmt* label_used = nullptr;
     sqlite3_stmt* account_revoked = nullptr;
   } w_;
+  // WriterStmt's statements (writer thread only).
+  std::map<std::string, sqlite3_stmt*> writer_stmts_;
   // Committed chain states of games written to or read by this writer.
   std::unordered_map<std::string, ChainState> cache_;
   // Chain states changed by the open transaction; merged into cache_ on

@@ -288,6 +288,7 @@ Recorder::Impl::~Impl() {
     sqlite3_finalize(stmt);  // a no-op on nullptr
   }
   for (auto& [sql, stmt] : read_stmts_) sqlite3_finalize(stmt);
+  for (auto& [sql, stmt] : writer_stmts_) sqlite3_finalize(stmt);
   sqlite3_close_v2(reader_);
   sqlite3_close_v2(writer_);
 }

@@ -512,7 +512,11 @@ absl::Status Recorder::Impl::CheckGameIsNew(const std::string& game_id) {
 
 absl::Status Recorder::Impl::CheckNewGame(const GameHeader& h) {
   bool scheduled = false;
-  if (!h.label.empty()) {
+  if (absl::Status s = CheckLadderGame(h.label, h.game_id, &scheduled);
+      !s.ok()) {
+    return s;
+  }
+  if (!h.label.empty() && !scheduled) {
     Query t(w_.tournament_exists);
     t.Bind(1, h.label);
     int rc = t.Step();
@@ -763,7 +767,7 @@ absl::Status Recorder::Impl::DoWrite(const TournamentWrite& w) {
   const TournamentRow& t = w.tournament;
   if (t.name.empty())
     return absl::InvalidArgumentError("empty tournament name");
-  {
+  if (!w.more_games) {
     Query q(w_.label_used);
     q.Bind(1, t.name);
     const int rc = q.Step();
@@ -774,8 +778,15 @@ absl::Status Recorder::Impl::DoWrite(const TournamentWrite& w) {
                        "label"));
     }
     if (rc != SQLITE_DONE) return SqlError(writer_, rc, "reading labels");
+    bool ladder = false;
+    if (absl::Status s = CheckLadderGame(t.name, "", &ladder); !ladder) {
+      if (!s.ok()) return s;
+    } else {
+      return absl::AlreadyExistsError(
+          absl::StrCat("'", t.name, "' is the name of a ladder"));
+    }
   }
-  {
+  if (!w.more_games) {
     Query q(w_.insert_tournament);
     q.Bind(1, t.name)
         .Bind(2, Json(t.participants).dump())

@@ -82,6 +82,12 @@ absl::string_view ReasonName(Reason reason) {
       return "TOURNAMENT_OVER";
     case Reason::kLabelReserved:
       return "LABEL_RESERVED";
+    case Reason::kLadderNotFound:
+      return "LADDER_NOT_FOUND";
+    case Reason::kLadderExists:
+      return "LADDER_EXISTS";
+    case Reason::kLadderClosed:
+      return "LADDER_CLOSED";
     case Reason::kMissingCredentials:
       return "MISSING_CREDENTIALS";
     case Reason::kUnknownToken:

@@ -56,6 +56,9 @@ enum class Reason {
   kUndecodableRequest,  // the request bytes are not the request message
   kConcurrentChange,    // another change to the same thing is in progress
   kLimitReached,        // a per-client bound: waits, spectators, a queue
+  kLadderNotFound,      // no such ladder
+  kLadderExists,        // the ladder name (or label) is taken
+  kLadderClosed,        // the ladder is closed (or not open for this change)
 };
 
 // The reason's ErrorInfo.reason, e.g. "ILLEGAL_MOVE".

@@ -23,6 +23,9 @@ struct GameOutcome {
   std::vector<int> totals;
   int forfeiting_seat = -1;
   std::string detail;
+  // The forfeit's reason word ("time", "illegal", "absent", "organiser"),
+  // when the game ended by a forfeit in this process; else empty.
+  std::string forfeit_reason{};
 };
 
 struct GameInfo {
@@ -42,6 +45,9 @@ struct GameInfo {
   int64_t created_us = 0;
   // The time control (unknown when only the database's summary was read).
   std::optional<recorder::TimeControl> clock;
+  // Per seat, from memory only (empty when only the database was read):
+  // whether its bot has shown up (game_session.h).
+  std::vector<bool> shown_up;
 };
 
 }  // namespace cassino::service

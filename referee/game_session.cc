@@ -66,6 +66,7 @@ GameSession::GameSession(SessionDeps deps, recorder::GameHeader header,
   told_round_history_.assign(n, false);
   seat_limits_.assign(n, TokenBucket(deps_.seat_rate));
   turn_waiters_.resize(n);
+  shown_up_.assign(n, false);
   turn_started_ = deps_.timer->Now();
   if (deps_.seeds != nullptr && !game_.over()) {
     deps_.seeds->Hold(header_.seed, header_.game_id);
@@ -121,6 +122,13 @@ void GameSession::RestoreLocked(const recorder::GameRecord& record,
                                 const recorder::ReplayedGame& replayed,
                                 std::vector<PublicEvent> history) {
   const Game& g = game_;
+  // A seat that submitted anything (a move or a refused submission) had
+  // its bot connected; the others have not shown up yet, as far as the
+  // record tells.
+  for (const PlayedMove& m : g.history()) shown_up_[m.seat] = true;
+  for (int seat = 0; seat < players(); ++seat) {
+    if (replayed.illegal_count[seat] > 0) shown_up_[seat] = true;
+  }
 
   // The public log as it was, so that spectators see the whole game.
   LogPublic({GameStarted(-1)});
@@ -414,6 +422,14 @@ void GameSession::OnDeadline(int turn, SteadyClock::time_point deadline) {
   if (game_.over() || game_.turn() != turn || deadline_ != deadline) return;
   const int seat = game_.to_move();
   const int64_t bank = std::max<int64_t>(0, bank_left_ms_[seat]);
+  if (std::none_of(shown_up_.begin(), shown_up_.end(),
+                   [](bool b) { return b; })) {
+    // Nobody was there: no seat is credited or debited (issue #27).
+    AbortLocked(absl::StrCat("no seat's bot connected before seat ", seat,
+                             "'s clock ran out on turn ", turn),
+                nullptr);
+    return;
+  }
   timed_out_ = std::make_pair(seat, turn);
   ForfeitLocked(
       seat, "time",
@@ -428,6 +444,7 @@ void GameSession::ForfeitLocked(int seat, const std::string& reason,
                                 const std::string& detail,
                                 std::function<void(const absl::Status&)> then) {
   game_.Forfeit(seat, detail);
+  forfeit_reason_ = reason;
   deadline_.reset();
   std::vector<PendingEvent> events;
   events.push_back(
@@ -453,6 +470,7 @@ void GameSession::Submit(int seat, int turn, const Submission& submitted,
   // flushed there with everything else the move caused (FlushAll), which
   // reaches the origin as long as it is the seat's current stream.
   FlushOnReturn flush_now{origin.get()};
+  shown_up_[seat] = true;
   const SteadyClock::time_point now = deps_.timer->Now();
   // 1. Is this a submission for the turn in play, by its seat, in time?
   if (AnswerOutOfPlay(seat, turn, submitted, now, reply)) return;
@@ -727,6 +745,7 @@ void GameSession::Connect(int seat, std::shared_ptr<PlayChannel> channel,
     channel->Close(*stopped_);
     return;
   }
+  shown_up_[seat] = true;
   if (seat_channels_[seat] && seat_channels_[seat] != channel) {
     seat_channels_[seat]->Close(Error(absl::StatusCode::kAborted,
                                       Reason::kStreamReplaced,
@@ -764,6 +783,7 @@ void GameSession::CloseSeat(int seat, const absl::Status& status) {
 
 uint64_t GameSession::GetTurn(int seat, bool wait, TurnReply reply) {
   absl::MutexLock lock(&mu_);
+  shown_up_[seat] = true;
   if (stopped_) {
     reply(*stopped_, TurnView());
     return 0;
@@ -858,6 +878,13 @@ absl::Status GameSession::Abort(
   if (game_.over()) {
     return absl::FailedPreconditionError("the game is already over");
   }
+  AbortLocked(reason, std::move(recorded));
+  return absl::OkStatus();
+}
+
+void GameSession::AbortLocked(
+    const std::string& reason,
+    std::function<void(const absl::Status&, const GameInfo&)> recorded) {
   game_.Abort(reason);
   deadline_.reset();
   std::vector<PublicEvent> public_events;
@@ -874,7 +901,6 @@ absl::Status GameSession::Abort(
                           }
                           if (recorded) recorded(st, InfoLocked());
                         });
-  return absl::OkStatus();
 }
 
 absl::Status GameSession::Forfeit(
@@ -929,12 +955,14 @@ GameInfo GameSession::InfoLocked() const {
     const GameResult& r = *game_.result();
     info.outcome =
         GameOutcome{r.winner, std::string(GameEndReasonName(r.reason)),
-                    r.totals, r.forfeiting_seat, r.detail};
+                    r.totals, r.forfeiting_seat,
+                    r.detail, forfeit_reason_};
     info.seed = RevealableSeed();
   }
   info.seed_commitment = header_.commitment;
   info.created_us = header_.created_us;
   info.clock = header_.clock;
+  info.shown_up = shown_up_;
   return info;
 }
 

@@ -16,6 +16,15 @@
 // legal one is played, recorded with the time it took, and published. When
 // the deadline passes first, the seat forfeits on time.
 //
+// Absent seats: a seat "shows up" when its bot first uses the seat (a Play
+// stream, GetTurn or a submission; after a restart, a seat whose
+// submissions are in the record has shown up). When a seat's time runs
+// out and no seat of the game has shown up, the game is aborted rather
+// than forfeited: nobody who was never there is credited or debited (a
+// game created for bots that never connected, e.g. before a kill -9 and a
+// restart that they did not come back to). Once any seat has shown up, a
+// seat whose time runs out forfeits as always.
+//
 // Clocks use the steady clock; a referee restart gives the seat to move a
 // fresh per-move allowance (its bank is kept): time while the referee was
 // down is not charged to anyone.
@@ -268,6 +277,11 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Rejected submissions `seat` may still make before forfeiting.
   int IllegalLeft(int seat) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Ends the game with no winner (Abort's work; the game is not over).
+  void AbortLocked(
+      const std::string& reason,
+      std::function<void(const absl::Status&, const GameInfo&)> recorded)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Ends the game: `seat` forfeits for `reason` ("time", "illegal").
   void ForfeitLocked(int seat, const std::string& reason,
                      const std::string& detail,
@@ -333,6 +347,10 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
     TurnReply reply;
   };
   std::vector<std::vector<TurnWaiter>> turn_waiters_ ABSL_GUARDED_BY(mu_);
+  // The reason word of the forfeit that ended the game here, if any.
+  std::string forfeit_reason_ ABSL_GUARDED_BY(mu_);
+  // Per seat: whether its bot has shown up (see the file comment).
+  std::vector<bool> shown_up_ ABSL_GUARDED_BY(mu_);
   uint64_t next_waiter_id_ ABSL_GUARDED_BY(mu_) = 1;
   // Set by Stop(): the status every later call and stream gets.
   std::optional<absl::Status> stopped_ ABSL_GUARDED_BY(mu_);

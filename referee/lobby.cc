@@ -40,13 +40,21 @@ bool ValidAccountName(const std::string& name) {
   });
 }
 
+absl::Status CheckName(const std::string& name, absl::string_view field) {
+  if (ValidAccountName(name)) return absl::OkStatus();
+  return InvalidField(
+      field, absl::StrCat(field, " must be 1 to ", kMaxAccountName,
+                          " characters, each a letter, a digit, '-', '_' or "
+                          "'.'"));
+}
+
 Lobby::Lobby(recorder::Recorder* recorder, Hooks hooks)
     : recorder_(recorder),
       hooks_(std::move(hooks)),
       started_us_(UnixMicros()) {}
 
 void Lobby::Changed() const {
-  if (listener_) listener_();
+  for (const auto& listener : listeners_) listener();
 }
 
 Lobby::Presence Lobby::PresenceOf(const std::string& name) const {
@@ -62,7 +70,39 @@ Lobby::Presence Lobby::PresenceOf(const std::string& name) const {
     p.free_slots = a.capacity - static_cast<int>(a.queue.size());
   }
   p.absent_since_us = std::max(started_us_, a.absent_since_us);
+  if (p.connected) {
+    p.connected_us = a.connected_us;
+    p.ladder = a.ladder;
+  }
   return p;
+}
+
+std::vector<std::pair<std::string, Lobby::Presence>> Lobby::LadderMembers(
+    const std::string& ladder) const {
+  std::vector<std::pair<std::string, Presence>> out;
+  absl::MutexLock lock(&mu_);
+  for (const auto& [name, a] : accounts_) {
+    if (a.channel == nullptr || a.ladder.ladder != ladder) continue;
+    Presence p;
+    p.seatable = a.row.revoked_us == 0;
+    p.connected = true;
+    p.free_slots = a.capacity - static_cast<int>(a.queue.size());
+    p.absent_since_us = std::max(started_us_, a.absent_since_us);
+    p.connected_us = a.connected_us;
+    p.ladder = a.ladder;
+    out.emplace_back(name, std::move(p));
+  }
+  return out;
+}
+
+void Lobby::Notify(const std::string& account, const LadderNotice& notice) {
+  absl::MutexLock lock(&mu_);
+  auto it = accounts_.find(account);
+  if (it == accounts_.end()) return;
+  Account& a = it->second;
+  if (a.channel == nullptr || a.ladder.ladder != notice.ladder) return;
+  a.channel->Send(LobbyEvent(notice));
+  a.channel->Flush();
 }
 
 absl::Status Lobby::Load() {
@@ -284,6 +324,7 @@ BotAccount Lobby::View(const Account& a) const {
   out.connected = a.channel != nullptr;
   out.capacity = a.channel != nullptr ? a.capacity : 0;
   out.unfinished_seats = static_cast<int>(a.queue.size());
+  if (a.channel != nullptr) out.ladder = a.ladder;
   return out;
 }
 
@@ -351,27 +392,52 @@ bool Lobby::IsKey(const std::string& key_hash) const {
 
 absl::Status Lobby::Connect(const std::string& key_hash, int capacity,
                             std::shared_ptr<LobbyChannel> channel,
-                            std::string* account) {
+                            std::string* account, const LadderJoin& join) {
   if (capacity < 0 || capacity > kMaxCapacity) {
     return InvalidField("capacity",
                         absl::StrCat("capacity must be 1 to ", kMaxCapacity,
                                      " (0 means 1); ", capacity, " given"));
   }
   if (capacity == 0) capacity = 1;
+  auto unknown = [] {
+    return Error(absl::StatusCode::kUnauthenticated, Reason::kUnknownToken,
+                 "unknown, rotated or revoked bot key");
+  };
+  // Ladder mode: the ladders say whether the account may join (outside the
+  // lobby's lock: they take their own first).
+  std::optional<LadderNotice> notice;
+  if (!join.ladder.empty() || !join.version.empty()) {
+    if (join.ladder.empty()) {
+      return InvalidField("ladder", "a version is given without a ladder");
+    }
+    std::string name;
+    {
+      absl::MutexLock lock(&mu_);
+      auto key = by_key_.find(key_hash);
+      if (key == by_key_.end()) return unknown();
+      name = key->second;
+    }
+    if (!join_check_) {
+      return Error(absl::StatusCode::kNotFound, Reason::kLadderNotFound,
+                   absl::StrCat("no ladder ", Quote(join.ladder)));
+    }
+    absl::StatusOr<LadderNotice> checked = join_check_(name, join);
+    if (!checked.ok()) return checked.status();
+    notice = *std::move(checked);
+  }
   std::shared_ptr<LobbyChannel> replaced;
   {
     absl::MutexLock lock(&mu_);
     auto key = by_key_.find(key_hash);
-    if (key == by_key_.end()) {
-      return Error(absl::StatusCode::kUnauthenticated, Reason::kUnknownToken,
-                   "unknown, rotated or revoked bot key");
-    }
+    if (key == by_key_.end()) return unknown();
     Account& a = accounts_[key->second];
     *account = a.row.name;
     replaced = std::move(a.channel);
     a.channel = channel;
     ++a.connection;
     a.capacity = capacity;
+    a.connected_us = UnixMicros();
+    a.ladder = join;
     // Everything is offered afresh on a new connection.
     for (const auto& [id, seat] : a.offered) {
       for (QueuedSeat& q : a.queue) {
@@ -383,6 +449,7 @@ absl::Status Lobby::Connect(const std::string& key_hash, int capacity,
     a.offered.clear();
     channel->Send(LobbyEvent(
         LobbyWelcome{a.row.name, capacity, static_cast<int>(a.queue.size())}));
+    if (notice.has_value()) channel->Send(LobbyEvent(*std::move(notice)));
     channel->Flush();
     OfferMore(a);
     Changed();
@@ -414,6 +481,7 @@ void Lobby::DropConnection(Account& a) {
   a.capacity = 0;
   a.offered.clear();
   a.absent_since_us = UnixMicros();
+  a.ladder = LadderJoin();
   Changed();
 }
 

@@ -34,6 +34,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -53,6 +54,16 @@ namespace cassino::service {
 // digits, '-', '_' and '.'.
 inline constexpr size_t kMaxAccountName = 64;
 bool ValidAccountName(const std::string& name);
+// OK if `name` is a valid account (or tournament, or ladder) name; else
+// INVALID_ARGUMENT naming `field` (e.g. "spec.name").
+absl::Status CheckName(const std::string& name, absl::string_view field);
+
+// A Lobby stream in ladder mode: the ladder it joins and the version of
+// the bot (referee/ladder.h). Empty `ladder`: not in a ladder.
+struct LadderJoin {
+  std::string ladder;
+  std::string version;
+};
 
 // A bot account as the organiser sees it (never its key). Times are Unix
 // microseconds; 0 when it never happened.
@@ -67,6 +78,7 @@ struct BotAccount {
   bool connected = false;  // has an open Lobby stream
   int capacity = 0;        // of that stream; 0 when not connected
   int unfinished_seats = 0;
+  LadderJoin ladder;  // the stream's ladder mode, if any
 };
 
 // An account to register.
@@ -107,7 +119,17 @@ struct SeatOffer {
   std::string token;
   bool reoffer = false;
 };
-using LobbyEvent = std::variant<LobbyWelcome, SeatOffer>;
+// What a ladder tells a bot in it of its standing: sent after the welcome,
+// and again whenever it changes (probation, the ladder paused or closed).
+struct LadderNotice {
+  enum class State { kActive, kProbation, kPaused, kClosed };
+  std::string ladder;
+  std::string version;
+  State state = State::kActive;
+  std::string reason;    // why (probation, pause, close); empty when active
+  int64_t until_us = 0;  // a probation's earliest end (Unix us)
+};
+using LobbyEvent = std::variant<LobbyWelcome, SeatOffer, LadderNotice>;
 
 class Lobby {
  public:
@@ -128,6 +150,11 @@ class Lobby {
   };
   // The reply to an account change.
   using AccountReply = std::function<void(absl::StatusOr<AccountChange>)>;
+  // Whether `account` may join `join.ladder` with `join.version`, and what
+  // to tell it then (the ladders' check: referee/ladder.h). Called with no
+  // lock held.
+  using JoinCheck = std::function<absl::StatusOr<LadderNotice>(
+      const std::string& account, const LadderJoin& join)>;
 
   // `recorder` must outlive the lobby.
   Lobby(recorder::Recorder* recorder, Hooks hooks);
@@ -169,26 +196,43 @@ class Lobby {
     // was made (the referee's start) if it has not been connected since;
     // meaningless while connected.
     int64_t absent_since_us = 0;
+    // While connected: when this connection opened, and its ladder mode.
+    int64_t connected_us = 0;
+    LadderJoin ladder;
   };
   Presence PresenceOf(const std::string& name) const;
-  // `listener` is called whenever an account connects or disconnects and
+  // The accounts connected in ladder mode to `ladder`, by name, with
+  // their presence.
+  std::vector<std::pair<std::string, Presence>> LadderMembers(
+      const std::string& ladder) const;
+  // Sends `notice` to the account's stream if it is connected to
+  // notice.ladder.
+  void Notify(const std::string& account, const LadderNotice& notice);
+  // Checks ladder joins (set once, before serving; without one, a Lobby
+  // call in ladder mode is refused).
+  void SetJoinCheck(JoinCheck check) { join_check_ = std::move(check); }
+  // Each listener is called whenever an account connects or disconnects and
   // whenever a game ends (its seats free their accounts' room). It runs
   // under the lobby's lock: it must not call the lobby nor block (it
-  // typically schedules work on another thread). Set once, before any
-  // stream opens.
-  void SetListener(std::function<void()> listener) {
-    listener_ = std::move(listener);
+  // typically schedules work on another thread). Added before any stream
+  // opens (the scheduler, the ladders).
+  void AddListener(std::function<void()> listener) {
+    listeners_.push_back(std::move(listener));
   }
 
   // True if `key_hash` is an account's current key hash.
   bool IsKey(const std::string& key_hash) const;
 
   // A Lobby stream opened with the key of hash `key_hash`. On success sets
-  // `account`, sends LobbyWelcome and the offers; an earlier stream of the
-  // account is ended (ABORTED). UNAUTHENTICATED for an unknown key.
+  // `account`, sends LobbyWelcome (and in ladder mode the join check's
+  // LadderNotice) and the offers; an earlier stream of the account is ended
+  // (ABORTED). UNAUTHENTICATED for an unknown key; INVALID_ARGUMENT for a
+  // bad capacity or version ("version"); the join check's error for a
+  // ladder it refuses.
   absl::Status Connect(const std::string& key_hash, int capacity,
                        std::shared_ptr<LobbyChannel> channel,
-                       std::string* account);
+                       std::string* account,
+                       const LadderJoin& join = LadderJoin());
   // The stream is gone; ignored if a newer one replaced it.
   void Disconnect(const std::string& account, const LobbyChannel* channel);
   // Ends every Lobby stream with `status` (the referee is shutting down:
@@ -212,6 +256,8 @@ class Lobby {
     int64_t absent_since_us = 0;    // last disconnection; 0: never
     // (game id, seat) offered on the current connection, unfinished.
     std::vector<std::pair<std::string, int>> offered;
+    int64_t connected_us = 0;  // when the current connection opened
+    LadderJoin ladder;         // its ladder mode
   };
 
   // Forgets the account's connection; what it was offered is offered
@@ -241,7 +287,8 @@ class Lobby {
   recorder::Recorder* const recorder_;
   const Hooks hooks_;
   const int64_t started_us_;
-  std::function<void()> listener_;  // set before serving
+  std::vector<std::function<void()>> listeners_;  // set before serving
+  JoinCheck join_check_;                          // likewise
 
   mutable absl::Mutex mu_;
   std::map<std::string, Account> accounts_ ABSL_GUARDED_BY(mu_);  // by name

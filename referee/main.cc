@@ -239,6 +239,27 @@ int main(int argc, char** argv) {
                  "games' moves)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  app.add_option("--max-ladders", options.ladders.max_ladders,
+                 "ladders this referee may hold")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--max-ladder-versions",
+                 options.ladders.max_versions_per_account,
+                 "versions one bot account may join one ladder with (each "
+                 "is rated, and recorded)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--ladder-games-in-flight", options.ladders.max_creating,
+                 "ladder games being created at once, over all ladders "
+                 "(bounds the writes queued ahead of other games' moves)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  int64_t ladder_twin_wait_ms = 600000;
+  app.add_option("--ladder-twin-wait-ms", ladder_twin_wait_ms,
+                 "how long the second game of a ladder's duplicate pair "
+                 "waits for its bots before it is given up")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   int listener_check_ms = 5000;
   app.add_option("--listener-check-ms", listener_check_ms,
                  "check this often that the listener still accepts "
@@ -282,6 +303,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   options.stop_grace = std::chrono::milliseconds(stop_grace_ms);
+  options.ladders.twin_wait = std::chrono::milliseconds(ladder_twin_wait_ms);
 
   absl::StatusOr<cassino::recorder::Durability> d =
       cassino::recorder::ParseDurability(durability);
@@ -344,7 +366,8 @@ int main(int argc, char** argv) {
             << " (" << (options.tls_cert_pem.empty() ? "plaintext" : "TLS")
             << "), database " << options.db_path << ", "
             << (*server)->resumed_games() << " unfinished game(s) resumed, "
-            << (*server)->scheduler().Running() << " tournament(s) running";
+            << (*server)->scheduler().Running() << " tournament(s) running, "
+            << (*server)->ladders().Open() << " ladder(s) open";
   if ((*server)->health_port() != 0) {
     std::cerr << "; health on port " << (*server)->health_port();
   }

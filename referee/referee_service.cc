@@ -13,6 +13,7 @@
 #include "referee/channel.h"
 #include "referee/errors.h"
 #include "referee/grpc_status.h"
+#include "referee/ladder_wire.h"
 #include "referee/session_messages.h"
 #include "referee/wall_clock.h"
 #include "referee/wire_convert.h"
@@ -433,9 +434,9 @@ class LobbyReactor final : public grpc::ServerWriteReactor<v1::LobbyResponse> {
       : registry_(registry),
         channel_(std::make_shared<Channel>(
             this, registry->limits().stream_queue_max)) {
-    absl::Status status =
-        registry->ConnectLobby(BearerToken(context->client_metadata()),
-                               request.capacity(), channel_, &account_);
+    absl::Status status = registry->ConnectLobby(
+        BearerToken(context->client_metadata()), request.capacity(), channel_,
+        &account_, {request.ladder(), request.version()});
     if (!status.ok()) channel_->Close(status);
   }
 
@@ -684,8 +685,9 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::ForfeitSeat(
   });
 }
 
-RefereeServiceImpl::RefereeServiceImpl(Registry* registry, Scheduler* scheduler)
-    : registry_(registry), scheduler_(scheduler) {
+RefereeServiceImpl::RefereeServiceImpl(Registry* registry, Scheduler* scheduler,
+                                       Ladders* ladders)
+    : registry_(registry), scheduler_(scheduler), ladders_(ladders) {
   // Play reads raw bytes (PlayReactor): its handler replaces the typed one.
   // (The generated service numbers its methods in the proto's order.)
   const int play = v1::PlayRequest::descriptor()
@@ -865,6 +867,109 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::CancelTournament(
     scheduler_->Cancel(request->name(), request->reason(),
                        TournamentReplyTo(reactor, response));
   });
+}
+
+// ---------------------------------------------------------------------------
+// Ladders (docs/ladder.md).
+
+namespace {
+
+// A reply of the ladders' calls that fills a response's ladder and finishes
+// the call.
+template <typename Response>
+Ladders::Reply LadderReplyTo(grpc::ServerUnaryReactor* reactor,
+                             Response* response) {
+  return [reactor, response](absl::StatusOr<LadderInfo> info) {
+    if (info.ok()) LadderInfoToProto(*info, response->mutable_ladder());
+    reactor->Finish(ToGrpc(info.status()));
+  };
+}
+
+// The organiser's reason for a pause or a close, checked as the
+// tournaments' (INVALID_ARGUMENT naming "reason").
+bool ReasonRefused(const std::string& reason,
+                   grpc::ServerUnaryReactor* reactor) {
+  if (absl::Status s = recorder::CheckDisplayText(reason, "reason", kMaxReason);
+      !s.ok()) {
+    reactor->Finish(Invalid("reason", s.message()));
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::CreateLadder(
+    grpc::CallbackServerContext* context,
+    const v1::CreateLadderRequest* request,
+    v1::CreateLadderResponse* response) {
+  return AsOrganiser(*registry_, context, [&](auto* reactor) {
+    ladders_->Create(LadderSpecOf(request->spec()),
+                     LadderReplyTo(reactor, response));
+  });
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::GetLadder(
+    grpc::CallbackServerContext* context, const v1::GetLadderRequest* request,
+    v1::GetLadderResponse* response) {
+  return AsOrganiser(*registry_, context, [&](auto* reactor) {
+    LadderReplyTo(reactor, response)(ladders_->Get(request->name()));
+  });
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::ListLadders(
+    grpc::CallbackServerContext* context,
+    const v1::ListLaddersRequest* /*request*/,
+    v1::ListLaddersResponse* response) {
+  return AsOrganiser(*registry_, context, [&](auto* reactor) {
+    for (const LadderInfo& info : ladders_->List()) {
+      LadderInfoToProto(info, response->add_ladders());
+    }
+    reactor->Finish(grpc::Status::OK);
+  });
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::PauseLadder(
+    grpc::CallbackServerContext* context, const v1::PauseLadderRequest* request,
+    v1::PauseLadderResponse* response) {
+  return AsOrganiser(*registry_, context, [&](auto* reactor) {
+    if (ReasonRefused(request->reason(), reactor)) return;
+    ladders_->Pause(request->name(), request->reason(),
+                    LadderReplyTo(reactor, response));
+  });
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::ResumeLadder(
+    grpc::CallbackServerContext* context,
+    const v1::ResumeLadderRequest* request,
+    v1::ResumeLadderResponse* response) {
+  return AsOrganiser(*registry_, context, [&](auto* reactor) {
+    ladders_->Resume(request->name(), LadderReplyTo(reactor, response));
+  });
+}
+
+grpc::ServerUnaryReactor* RefereeServiceImpl::CloseLadder(
+    grpc::CallbackServerContext* context, const v1::CloseLadderRequest* request,
+    v1::CloseLadderResponse* response) {
+  return AsOrganiser(*registry_, context, [&](auto* reactor) {
+    if (ReasonRefused(request->reason(), reactor)) return;
+    ladders_->Close(request->name(), request->reason(),
+                    LadderReplyTo(reactor, response));
+  });
+}
+
+// Anyone may read a leaderboard: it is public, like the records it is
+// computed from. (From memory: no database read.)
+grpc::ServerUnaryReactor* RefereeServiceImpl::GetLeaderboard(
+    grpc::CallbackServerContext* context,
+    const v1::GetLeaderboardRequest* request,
+    v1::GetLeaderboardResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  absl::StatusOr<LeaderboardPage> page =
+      ladders_->Leaderboard(LeaderboardQueryOf(*request));
+  if (page.ok()) LeaderboardPageToProto(*page, response);
+  reactor->Finish(ToGrpc(page.status()));
+  return reactor;
 }
 
 grpc::ServerWriteReactor<v1::WatchGameResponse>* RefereeServiceImpl::WatchGame(

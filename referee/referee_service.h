@@ -7,6 +7,7 @@
 #define CASSINO_REFEREE_REFEREE_SERVICE_H_
 
 #include "cassino/v1/referee_service.grpc.pb.h"
+#include "referee/ladder.h"
 #include "referee/registry.h"
 #include "referee/scheduler.h"
 
@@ -14,9 +15,10 @@ namespace cassino::service {
 
 class RefereeServiceImpl final : public v1::RefereeService::CallbackService {
  public:
-  // `registry` and `scheduler` must outlive the service.
+  // `registry`, `scheduler` and `ladders` must outlive the service.
   // (Play is served from raw bytes: referee_service.cc, PlayReactor.)
-  RefereeServiceImpl(Registry* registry, Scheduler* scheduler);
+  RefereeServiceImpl(Registry* registry, Scheduler* scheduler,
+                     Ladders* ladders);
 
   grpc::ServerUnaryReactor* CreateGame(
       grpc::CallbackServerContext* context,
@@ -81,6 +83,33 @@ class RefereeServiceImpl final : public v1::RefereeService::CallbackService {
   grpc::ServerWriteReactor<v1::WatchGameResponse>* WatchGame(
       grpc::CallbackServerContext* context,
       const v1::WatchGameRequest* request) override;
+  grpc::ServerUnaryReactor* CreateLadder(
+      grpc::CallbackServerContext* context,
+      const v1::CreateLadderRequest* request,
+      v1::CreateLadderResponse* response) override;
+  grpc::ServerUnaryReactor* GetLadder(grpc::CallbackServerContext* context,
+                                      const v1::GetLadderRequest* request,
+                                      v1::GetLadderResponse* response) override;
+  grpc::ServerUnaryReactor* ListLadders(
+      grpc::CallbackServerContext* context,
+      const v1::ListLaddersRequest* request,
+      v1::ListLaddersResponse* response) override;
+  grpc::ServerUnaryReactor* PauseLadder(
+      grpc::CallbackServerContext* context,
+      const v1::PauseLadderRequest* request,
+      v1::PauseLadderResponse* response) override;
+  grpc::ServerUnaryReactor* ResumeLadder(
+      grpc::CallbackServerContext* context,
+      const v1::ResumeLadderRequest* request,
+      v1::ResumeLadderResponse* response) override;
+  grpc::ServerUnaryReactor* CloseLadder(
+      grpc::CallbackServerContext* context,
+      const v1::CloseLadderRequest* request,
+      v1::CloseLadderResponse* response) override;
+  grpc::ServerUnaryReactor* GetLeaderboard(
+      grpc::CallbackServerContext* context,
+      const v1::GetLeaderboardRequest* request,
+      v1::GetLeaderboardResponse* response) override;
   // (referee_info.cc)
   grpc::ServerUnaryReactor* GetRefereeInfo(
       grpc::CallbackServerContext* context,
@@ -90,6 +119,7 @@ class RefereeServiceImpl final : public v1::RefereeService::CallbackService {
  private:
   Registry* const registry_;
   Scheduler* const scheduler_;
+  Ladders* const ladders_;
 };
 
 }  // namespace cassino::service

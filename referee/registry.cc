@@ -149,6 +149,7 @@ Registry::Registry(recorder::Recorder* recorder, DeadlineTimer* timer,
   // An ended game also frees its bots' lobby capacity.
   deps_.on_finished = [this, keep_ended](const std::string& game_id) {
     lobby_->GameEnded(game_id);
+    for (const auto& listener : end_listeners_) listener(game_id);
     StartTokenRetention(game_id);
     deps_.timer->Schedule(deps_.timer->Now() + keep_ended,
                           [this, game_id] { Evict(game_id); });
@@ -295,7 +296,8 @@ void Registry::AddToLobby(const std::shared_ptr<GameSession>& game) {
 
 absl::Status Registry::ConnectLobby(
     const Credential& key, int capacity,
-    std::shared_ptr<Lobby::LobbyChannel> channel, std::string* account) {
+    std::shared_ptr<Lobby::LobbyChannel> channel, std::string* account,
+    const LadderJoin& join) {
   if (!key) {
     return Error(absl::StatusCode::kUnauthenticated,
                  Reason::kMissingCredentials,
@@ -304,7 +306,7 @@ absl::Status Registry::ConnectLobby(
   }
   const std::string hash = HashToken(*key);
   const absl::Status status =
-      lobby_->Connect(hash, capacity, std::move(channel), account);
+      lobby_->Connect(hash, capacity, std::move(channel), account, join);
   if (!absl::IsUnauthenticated(status)) return status;
   if (ConstantTimeEquals(hash, admin_token_hash_)) {
     return Error(absl::StatusCode::kPermissionDenied, Reason::kWrongCredential,
@@ -599,8 +601,10 @@ void Registry::CreateGame(const GameSpec& spec, CreateCallback done,
       !s.ok()) {
     return fail(InvalidField("label", s.message()));
   }
-  if (!options.scheduled && label_guard_) {
-    if (absl::Status s = label_guard_(spec.label); !s.ok()) return fail(s);
+  if (!options.scheduled) {
+    for (const auto& guard : label_guards_) {
+      if (absl::Status s = guard(spec.label); !s.ok()) return fail(s);
+    }
   }
 
   recorder::GameHeader header;

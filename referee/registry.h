@@ -133,7 +133,8 @@ class Registry {
   // token.
   absl::Status ConnectLobby(const Credential& key, int capacity,
                             std::shared_ptr<Lobby::LobbyChannel> channel,
-                            std::string* account);
+                            std::string* account,
+                            const LadderJoin& join = LadderJoin());
 
   // The bot accounts and their lobbies.
   Lobby& lobby() { return *lobby_; }
@@ -147,11 +148,28 @@ class Registry {
   using CreateCallback = std::function<void(absl::StatusOr<CreatedGame>)>;
   void CreateGame(const GameSpec& spec, CreateCallback done,
                   const CreateOptions& options = CreateOptions());
-  // Checks an organiser's CreateGame label (a tournament's name is
-  // reserved for its games). Set once, before serving; called with no lock
-  // held.
-  void SetLabelGuard(std::function<absl::Status(const std::string&)> guard) {
-    label_guard_ = std::move(guard);
+  // Checks an organiser's CreateGame label (a tournament's or a ladder's
+  // name is reserved for its games); every guard added must pass. Added
+  // before serving; called with no lock held.
+  void AddLabelGuard(std::function<absl::Status(const std::string&)> guard) {
+    label_guards_.push_back(std::move(guard));
+  }
+  // Drops every label guard (tests: the recorder's own check alone).
+  void ClearLabelGuards() { label_guards_.clear(); }
+  // OK if every label guard passes `label` (it names no tournament or
+  // ladder).
+  absl::Status CheckLabel(const std::string& label) const {
+    for (const auto& guard : label_guards_) {
+      if (absl::Status s = guard(label); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
+  // `listener` is called with the id of each game whose end is on disk and
+  // published, under that game's lock: it must not call the game, the
+  // lobby or the registry, nor block (it typically queues the id and
+  // schedules work on the timer). Added before serving.
+  void AddEndListener(std::function<void(const std::string&)> listener) {
+    end_listeners_.push_back(std::move(listener));
   }
   DeadlineTimer* timer() const { return deps_.timer; }
   // A game in memory (running, or ended since the referee started).
@@ -211,7 +229,8 @@ class Registry {
   SeedHolds seed_holds_;
   SessionDeps deps_;  // fixed after construction
   const std::chrono::milliseconds token_retention_;
-  std::function<absl::Status(const std::string&)> label_guard_;
+  std::vector<std::function<absl::Status(const std::string&)>> label_guards_;
+  std::vector<std::function<void(const std::string&)>> end_listeners_;
   const std::string admin_token_hash_;
   const ClientLimits limits_;
   std::atomic<int> watchers_{0};

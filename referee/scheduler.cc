@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -95,18 +96,36 @@ absl::Status Scheduler::Load() {
                         ? State::kCreated
                         : State::kEnded;
         }
-        if (s.state == State::kPending && row.status == "running") {
+        if (s.state == State::kPending && row.status == "running" &&
+            row.duplicate) {
           registry_->seed_holds().Hold(g.seed, SeedHolder(row.name, g.index));
         }
         s.row = std::move(g);
         t.games.push_back(std::move(s));
       }
+      t.written = static_cast<int>(t.games.size());
+      // A long schedule is written in parts (WriteSchedule): a stop between
+      // them leaves its first rows only. The rest is the same pure
+      // function of the spec; it is written again from here.
+      absl::StatusOr<Seed> seed = ParseSeed(row.seed);
+      if (seed.ok()) {
+        std::vector<recorder::TournamentGameRow> whole =
+            MakeTournamentSchedule(row.participants, row.format == kGauntlet,
+                                   row.games_per_pairing, row.duplicate, *seed);
+        for (size_t i = t.games.size(); i < whole.size(); ++i) {
+          if (row.status == "running" && row.duplicate) {
+            registry_->seed_holds().Hold(whole[i].seed,
+                                         SeedHolder(row.name, whole[i].index));
+          }
+          t.games.push_back({std::move(whole[i]), State::kPending});
+        }
+      }
       t.row = std::move(row);
     }
   }
   AbortUnstarted();
-  registry_->lobby().SetListener([this] { Kick(); });
-  registry_->SetLabelGuard(
+  registry_->lobby().AddListener([this] { Kick(); });
+  registry_->AddLabelGuard(
       [this](const std::string& label) { return CheckLabel(label); });
   Kick();
   return absl::OkStatus();
@@ -144,8 +163,10 @@ void Scheduler::AbortUnstarted() {
     Scheduled& g = t.games[u.index];
     g.state = State::kPending;
     g.row.game_id.clear();
-    registry_->seed_holds().Hold(g.row.seed,
-                                 SeedHolder(u.tournament, g.row.index));
+    if (t.row.duplicate) {
+      registry_->seed_holds().Hold(g.row.seed,
+                                   SeedHolder(u.tournament, g.row.index));
+    }
     // On disk too, so that a later restart finds the game pending.
     recorder_->SetTournamentGame(u.tournament, u.index, "", nullptr);
   }
@@ -178,11 +199,9 @@ void Scheduler::Create(const TournamentSpec& spec, Reply reply) {
   auto fail = [&](const absl::Status& s) { reply(s); };
   recorder::TournamentRow row;
   row.name = spec.name;
-  if (!ValidAccountName(row.name)) {  // the same syntax
-    return fail(InvalidField(
-        "spec.name",
-        absl::StrCat("spec.name must be 1 to ", kMaxAccountName,
-                     " characters, each a letter, a digit, '-', '_' or '.'")));
+  // (The syntax of account names.)
+  if (absl::Status s = CheckName(row.name, "spec.name"); !s.ok()) {
+    return fail(s);
   }
   const int participants = static_cast<int>(spec.participants.size());
   if (participants < 2 || participants > kMaxParticipants) {
@@ -286,25 +305,55 @@ void Scheduler::Create(const TournamentSpec& spec, Reply reply) {
     }
     reserved_.insert(row.name);
   }
+  // The tournament as it will stand, built here rather than in the write's
+  // callback: that runs on the recorder's completion thread, which every
+  // game's acknowledgements wait for, so it only moves this into the map
+  // (issue #27, part 7). Its answer (the whole schedule) is made on the
+  // read executor.
+  auto made = std::make_shared<Tournament>();
+  made->row = row;
+  made->games.reserve(schedule.size());
+  for (const recorder::TournamentGameRow& g : schedule) {
+    made->games.push_back({g, State::kPending});
+  }
+  // Only the twins of a duplicate pair share a seed: without duplicate no
+  // pending game has a seed to keep secret.
+  if (row.duplicate) {
+    for (const recorder::TournamentGameRow& g : schedule) {
+      registry_->seed_holds().Hold(g.seed, SeedHolder(row.name, g.index));
+    }
+  }
+  // The tournament and the first part of its schedule in one transaction;
+  // the rest follows part by part (WriteSchedule).
+  const size_t first = std::min(schedule.size(), kScheduleRowsPerWrite);
+  made->written = static_cast<int>(first);
   recorder_->InsertTournament(
-      row, schedule,
-      [this, row, schedule, reply = std::move(reply)](absl::Status s) {
-        Tournament copy;
+      row,
+      std::vector<recorder::TournamentGameRow>(schedule.begin(),
+                                               schedule.begin() + first),
+      [this, made, reply = std::move(reply)](absl::Status s) {
+        const std::string name = made->row.name;
         {
           absl::MutexLock lock(&mu_);
-          reserved_.erase(row.name);
+          reserved_.erase(name);
           if (s.ok()) {
-            Tournament& t = tournaments_[row.name];
-            t.row = row;
-            for (const recorder::TournamentGameRow& g : schedule) {
-              registry_->seed_holds().Hold(g.seed,
-                                           SeedHolder(row.name, g.index));
-              t.games.push_back({g, State::kPending});
+            Tournament& t = tournaments_[name] = std::move(*made);
+            WriteSchedule(t);
+          } else if (made->row.duplicate) {
+            for (const Scheduled& g : made->games) {
+              registry_->seed_holds().Release(g.row.seed,
+                                              SeedHolder(name, g.row.index));
             }
-            copy = t;
           }
         }
-        Answer(copy, s, "tournament", reply);
+        auto answer = [this, name, s, reply] {
+          if (!s.ok()) {
+            Answer(Tournament(), s, "tournament", reply);
+            return;
+          }
+          reply(Get(name));
+        };
+        if (!registry_->reads().Post(answer)) answer();
         Kick();
       });
 }
@@ -330,9 +379,12 @@ void Scheduler::Cancel(const std::string& name, const std::string& reason,
       return;
     }
     RecordEnd(t, "cancelled", why,
-              [this, reply = std::move(reply)](const Tournament& ended,
-                                               const absl::Status& s) {
-                Answer(ended, s, "cancellation", reply);
+              [this, name, reply = std::move(reply)](const absl::Status& s) {
+                if (!s.ok()) {
+                  Answer(Tournament(), s, "cancellation", reply);
+                  return;
+                }
+                reply(Get(name));
               });
   }
 }
@@ -487,35 +539,68 @@ void Scheduler::Refresh(Tournament& t) {
   }
 }
 
-void Scheduler::RecordEnd(
-    Tournament& t, const std::string& status, const std::string& reason,
-    std::function<void(const Tournament&, const absl::Status&)> then) {
+void Scheduler::RecordEnd(Tournament& t, const std::string& status,
+                          const std::string& reason,
+                          std::function<void(const absl::Status&)> then) {
   t.ending = true;
   const std::string name = t.row.name;
   const int64_t now = UnixMicros();
-  recorder_->EndTournament(name, status, reason, now,
-                           [this, name, status, reason, now,
-                            then = std::move(then)](absl::Status s) {
-                             Tournament copy;
-                             {
-                               absl::MutexLock lock(&mu_);
-                               Tournament& t = tournaments_[name];
-                               t.ending = false;
-                               if (s.ok()) {
-                                 t.row.status = status;
-                                 t.row.reason = reason;
-                                 t.row.ended_us = now;
-                                 // No pending game will be dealt now.
-                                 for (const Scheduled& g : t.games) {
-                                   registry_->seed_holds().Release(
-                                       g.row.seed,
-                                       SeedHolder(name, g.row.index));
-                                 }
-                               }
-                               if (then) copy = t;
-                             }
-                             if (then) then(copy, s);
-                           });
+  recorder_->EndTournament(
+      name, status, reason, now,
+      [this, name, status, reason, now,
+       then = std::move(then)](absl::Status s) {
+        {
+          absl::MutexLock lock(&mu_);
+          Tournament& t = tournaments_[name];
+          t.ending = false;
+          if (s.ok()) {
+            t.row.status = status;
+            t.row.reason = reason;
+            t.row.ended_us = now;
+            // No pending game will be dealt now.
+            for (const Scheduled& g : t.games) {
+              if (!t.row.duplicate) break;
+              registry_->seed_holds().Release(g.row.seed,
+                                              SeedHolder(name, g.row.index));
+            }
+          }
+        }
+        // (Off the completion thread: the answer reads
+        // the record.)
+        if (then && !registry_->reads().Post([then, s] { then(s); })) {
+          then(s);
+        }
+      });
+}
+
+void Scheduler::WriteSchedule(Tournament& t) {
+  const size_t from = static_cast<size_t>(t.written);
+  if (t.writing || from >= t.games.size()) return;
+  const size_t to = std::min(t.games.size(), from + kScheduleRowsPerWrite);
+  std::vector<recorder::TournamentGameRow> part;
+  part.reserve(to - from);
+  for (size_t i = from; i < to; ++i) part.push_back(t.games[i].row);
+  // (Rows of games not started yet: every game_id is empty.)
+  for (recorder::TournamentGameRow& g : part) g.game_id.clear();
+  t.writing = true;
+  const std::string name = t.row.name;
+  recorder_->InsertTournamentGames(
+      name, part, [this, name, to](absl::Status s) {
+        absl::MutexLock lock(&mu_);
+        Tournament& t = tournaments_[name];
+        t.writing = false;
+        if (!s.ok()) {
+          // (Tried again on the next pass.)
+          std::fprintf(stderr,
+                       "cassino-referee: tournament %s: writing its schedule: "
+                       "%s\n",
+                       name.c_str(), std::string(s.message()).c_str());
+          return;
+        }
+        t.written = static_cast<int>(to);
+        WriteSchedule(t);  // the next part, queued behind what came since
+        if (t.written == static_cast<int>(t.games.size())) Kick();
+      });
 }
 
 void Scheduler::Run() {
@@ -542,6 +627,7 @@ void Scheduler::Run() {
                         };
     for (auto& [name, t] : tournaments_) {
       if (t.row.status != "running" || t.ending) continue;
+      WriteSchedule(t);  // (if a part failed before)
       Refresh(t);
       int running = 0;
       bool all_ended = true;
@@ -565,6 +651,9 @@ void Scheduler::Run() {
         }
       }
       for (Scheduled& g : t.games) {
+        // A game whose schedule row is not on disk yet waits for it: its id
+        // goes into that row before the game is created.
+        if (g.row.index >= t.written) break;
         if (g.state != State::kPending || in_play.contains(g.row.seed)) {
           continue;
         }
@@ -665,8 +754,10 @@ void Scheduler::Created(const Start& start, const absl::Status& status) {
     if (status.ok()) {
       g.state = State::kCreated;
       // The game holds its seed itself now.
-      registry_->seed_holds().Release(
-          g.row.seed, SeedHolder(start.tournament, start.index));
+      if (tournaments_[start.tournament].row.duplicate) {
+        registry_->seed_holds().Release(
+            g.row.seed, SeedHolder(start.tournament, start.index));
+      }
     } else {
       // Pending again; the schedule row names a game that does not exist,
       // which reads as pending too.

@@ -4,8 +4,13 @@
 //  * CreateTournament checks the spec, makes the whole schedule (round robin
 //    or gauntlet, games_per_pairing per pairing, seats alternating within a
 //    pairing; with duplicate, games 2k and 2k+1 of a pairing share the seed
-//    of game 2k with the seats swapped) and records the tournament and its
-//    schedule in one transaction before it answers. Game i's seed is
+//    of game 2k with the seats swapped) and records the tournament and the
+//    first kScheduleRowsPerWrite games of its schedule in one transaction
+//    before it answers; the rest of the schedule follows in writes of that
+//    many rows, each queued once the previous one commits, so that no
+//    transaction holds the games' moves up for long. A game starts only
+//    once its row is on disk; a restart writes whatever part is missing
+//    (the schedule is a pure function of the spec). Game i's seed is
 //    BatchGameSeed(tournament seed, i), or that of game i-1 for the second
 //    game of a duplicate pair. The tournament seed stays secret (only its
 //    SHA-256 is shown) until the tournament is over and none of its games
@@ -185,7 +190,18 @@ class Scheduler {
     recorder::TournamentRow row;
     std::vector<Scheduled> games;
     bool ending = false;  // a finish or cancel is being recorded
+    // Schedule rows on disk: games [0, written); the others are being
+    // written (WriteSchedule) and wait for it.
+    int written = 0;
+    bool writing = false;  // a part of the schedule is being written
   };
+  // Schedule rows per write: a tournament of 100,000 games is written in
+  // parts, each a short transaction, with the games' own writes between
+  // them (issue #27, part 7).
+  static constexpr size_t kScheduleRowsPerWrite = 1000;
+  // Queues the next part of the schedule, if any is unwritten and none is
+  // being written; each part's commit queues the next.
+  void WriteSchedule(Tournament& t) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // A game to create: seat `absent` forfeits at once (kBothAbsent: abort).
   struct Start {
     std::string tournament;
@@ -217,11 +233,12 @@ class Scheduler {
   void Refresh(Tournament& t) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Records that `t` ended ("finished" or "cancelled", with `reason`): marks
   // it ending now, and once the write is done applies it to `t` (if it
-  // succeeded) and calls `then` (if any) with a copy and the write's status,
-  // outside the lock.
-  void RecordEnd(
-      Tournament& t, const std::string& status, const std::string& reason,
-      std::function<void(const Tournament&, const absl::Status&)> then)
+  // succeeded) and calls `then` (if any) with the write's status, outside
+  // the lock and off the recorder's completion thread (on the read
+  // executor: `then` may read the record).
+  void RecordEnd(Tournament& t, const std::string& status,
+                 const std::string& reason,
+                 std::function<void(const absl::Status&)> then)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Replies to an organiser's change: the tournament once `recorded`, or
   // why the change (`what`) could not be recorded.

@@ -158,6 +158,8 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
       s->recorder_.get(), s->timer_.get(), options.admin_token,
       options.seat_rate, options.keep_ended, options.token_retention,
       options.limits);
+  // (Before the games resume: a ladder game that ends meanwhile is seen.)
+  s->ladders_ = std::make_unique<Ladders>(s->registry_.get(), options.ladders);
   absl::StatusOr<Registry::Resumed> resumed = s->registry_->ResumeAll();
   if (!resumed.ok()) return resumed.status();
   s->resumed_ = resumed->games;
@@ -165,8 +167,9 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   s->scheduler_ = std::make_unique<Scheduler>(s->registry_.get(),
                                               options.absent_games_in_flight);
   if (absl::Status st = s->scheduler_->Load(); !st.ok()) return st;
-  s->service_ = std::make_unique<RefereeServiceImpl>(s->registry_.get(),
-                                                     s->scheduler_.get());
+  if (absl::Status st = s->ladders_->Load(); !st.ok()) return st;
+  s->service_ = std::make_unique<RefereeServiceImpl>(
+      s->registry_.get(), s->scheduler_.get(), s->ladders_.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -305,6 +308,7 @@ void RefereeServer::Shutdown() {
   reflection_v1_.reset();
   registry_.reset();
   scheduler_.reset();
+  ladders_.reset();
   timer_.reset();
   db_lock_.reset();  // the database is closed: another referee may open it
 }

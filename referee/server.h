@@ -16,6 +16,7 @@
 #include "recorder/recorder.h"
 #include "referee/db_lock.h"
 #include "referee/deadline_timer.h"
+#include "referee/ladder.h"
 #include "referee/limits.h"
 #include "referee/referee_service.h"
 #include "referee/reflection_v1.h"
@@ -64,6 +65,10 @@ struct ServerOptions {
   // Tournament games created and forfeited or aborted for absence at once
   // (Scheduler): bounds the writes they queue ahead of other games' moves.
   int absent_games_in_flight = Scheduler::kDefaultAbsentBatch;
+  // What the ladders may hold (Ladders::Options: --max-ladders,
+  // --max-ladder-versions, --ladder-games-in-flight,
+  // --ladder-twin-wait-ms).
+  Ladders::Options ladders;
 
   // Transport limits, each a flag of cassino-referee (docs/referee.md,
   // "Limits"); gRPC 1.51 channel arguments and a grpc::ResourceQuota.
@@ -120,6 +125,7 @@ class RefereeServer {
   const std::vector<std::string>& damaged_games() const { return damaged_; }
   Registry& registry() { return *registry_; }
   Scheduler& scheduler() { return *scheduler_; }
+  Ladders& ladders() { return *ladders_; }
   DeadlineTimer& timer() { return *timer_; }
   recorder::Recorder& recorder() { return *recorder_; }
   // The signing key's file, and whether this start created it.
@@ -146,6 +152,7 @@ class RefereeServer {
   // Destroyed after the registry, whose lobby calls it (Shutdown resets
   // them in that order too).
   std::unique_ptr<Scheduler> scheduler_;
+  std::unique_ptr<Ladders> ladders_;
   std::unique_ptr<Registry> registry_;
   std::unique_ptr<RefereeServiceImpl> service_;
   // grpc.reflection.v1 (the plugin serves v1alpha).

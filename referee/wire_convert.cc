@@ -112,6 +112,8 @@ void BotAccountToProto(const BotAccount& a, v1::BotAccount* out) {
   out->set_connected(a.connected);
   out->set_capacity(a.capacity);
   out->set_unfinished_seats(a.unfinished_seats);
+  out->set_ladder(a.ladder.ladder);
+  out->set_version(a.ladder.version);
 }
 
 void BotPageToProto(const BotPage& page, v1::ListBotsResponse* out) {
@@ -133,6 +135,26 @@ v1::LobbyResponse LobbyResponseOf(const LobbyEvent& event) {
     GameStartedToProto(offer->game, o->mutable_game());
     o->set_token(offer->token);
     o->set_reoffer(offer->reoffer);
+  } else if (const auto* notice = std::get_if<LadderNotice>(&event)) {
+    v1::LadderNotice* n = out.mutable_ladder();
+    n->set_ladder(notice->ladder);
+    n->set_version(notice->version);
+    switch (notice->state) {
+      case LadderNotice::State::kActive:
+        n->set_state(v1::LadderNotice::STATE_ACTIVE);
+        break;
+      case LadderNotice::State::kProbation:
+        n->set_state(v1::LadderNotice::STATE_PROBATION);
+        break;
+      case LadderNotice::State::kPaused:
+        n->set_state(v1::LadderNotice::STATE_PAUSED);
+        break;
+      case LadderNotice::State::kClosed:
+        n->set_state(v1::LadderNotice::STATE_CLOSED);
+        break;
+    }
+    n->set_reason(notice->reason);
+    n->set_until_unix_ms(notice->until_us / 1000);
   }
   return out;
 }

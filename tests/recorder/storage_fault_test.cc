@@ -17,6 +17,7 @@
 #include "recorder/recorder.h"
 #include "tests/recorder/faulty_vfs.h"
 #include "tests/recorder/test_game.h"
+#include "tests/temp_dir.h"
 
 namespace cassino::recorder {
 namespace {
@@ -32,7 +33,7 @@ std::filesystem::path TempDb() {
       (std::string("cassino_storage_") + info->name() + "_" +
        std::to_string(std::random_device{}()));
   std::filesystem::create_directories(dir);
-  return dir / "records.db";
+  return ::cassino::testing::RemoveAtTestEnd(dir) / "records.db";
 }
 
 RecorderOptions FastProbe() {

@@ -47,7 +47,7 @@ std::filesystem::path FreshDir() {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "admin_token") << kAdminToken << "\n";
-  return dir;
+  return ::cassino::testing::RemoveAtTestEnd(dir);
 }
 
 // A cassino-referee child with extra flags; with `nofile` > 0 its

@@ -76,10 +76,13 @@ inline v1::BotAccount GetBot(TestReferee& referee, const std::string& name) {
 class LobbyStream {
  public:
   LobbyStream(v1::RefereeService::Stub& stub, const std::string& key,
-              int capacity, int timeout_ms = 60000)
+              int capacity, int timeout_ms = 60000,
+              const std::string& ladder = "", const std::string& version = "")
       : ctx_(TestReferee::Context(key, timeout_ms)) {
     v1::LobbyRequest req;
     req.set_capacity(capacity);
+    req.set_ladder(ladder);
+    req.set_version(version);
     reader_ = stub.Lobby(ctx_.get(), req);
   }
   ~LobbyStream() { Cancel(); }
@@ -198,10 +201,11 @@ class LobbyBot {
   // `on_offer` is called with each offer (on the reader thread) before it
   // is played.
   LobbyBot(v1::RefereeService::Stub& stub, const std::string& key, int capacity,
-           std::function<void(const v1::GameOffer&)> on_offer = nullptr)
+           std::function<void(const v1::GameOffer&)> on_offer = nullptr,
+           const std::string& ladder = "", const std::string& version = "")
       : stub_(stub),
         on_offer_(std::move(on_offer)),
-        lobby_(stub, key, capacity) {
+        lobby_(stub, key, capacity, 600000, ladder, version) {
     reader_ = std::thread([this] { Run(); });
   }
   ~LobbyBot() { Stop(); }
@@ -230,11 +234,21 @@ class LobbyBot {
     std::lock_guard<std::mutex> lock(mu_);
     return offers_;
   }
+  // The ladder notices received (ladder mode).
+  std::vector<v1::LadderNotice> notices() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return notices_;
+  }
 
  private:
   void Run() {
     v1::LobbyResponse msg;
     while (lobby_.Read(&msg)) {
+      if (msg.has_ladder()) {
+        std::lock_guard<std::mutex> lock(mu_);
+        notices_.push_back(msg.ladder());
+        continue;
+      }
       if (!msg.has_offer()) continue;
       const v1::GameOffer offer = msg.offer();
       if (on_offer_) on_offer_(offer);
@@ -263,6 +277,7 @@ class LobbyBot {
   std::vector<std::thread> players_;
   std::vector<std::shared_ptr<grpc::ClientContext>> contexts_;
   std::vector<v1::GameOffer> offers_;
+  std::vector<v1::LadderNotice> notices_;
   int finished_ = 0;
 };
 

@@ -4,10 +4,15 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -16,6 +21,7 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "tests/child_process.h"
+#include "tests/referee/lobby_client.h"
 #include "tests/referee/test_referee.h"
 #include "tests/sanitizers.h"
 
@@ -35,7 +41,7 @@ std::filesystem::path FreshDir() {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "admin_token") << kAdmin << "\n";
-  return dir;
+  return ::cassino::testing::RemoveAtTestEnd(dir);
 }
 
 // A cassino-referee child process.
@@ -47,11 +53,14 @@ class Referee {
           const std::filesystem::path& db, const std::string& log_name)
       : log_(dir / log_name), port_file_(dir / (log_name + ".port")) {
     std::filesystem::remove(port_file_);
-    pid_ =
-        Spawn({CASSINO_REFEREE_BINARY, "--listen", listen, "--db", db.string(),
-               "--admin-token-file", (dir / "admin_token").string(),
-               "--port-file", port_file_.string()},
-              log_);
+    // (CASSINO_REFEREE_UNDER_TEST runs these tests against another build,
+    // e.g. an older one, to see what a change fixed.)
+    const char* other = std::getenv("CASSINO_REFEREE_UNDER_TEST");
+    pid_ = Spawn(
+        {other != nullptr ? other : CASSINO_REFEREE_BINARY, "--listen", listen,
+         "--db", db.string(), "--admin-token-file",
+         (dir / "admin_token").string(), "--port-file", port_file_.string()},
+        log_);
   }
   ~Referee() { Kill(); }
 
@@ -215,6 +224,131 @@ TEST(SeatTokenRetentionTest, TokensOfAnEndedGameWorkAcrossRestarts) {
   EXPECT_EQ(referee->Stop(), 0);
 }
 
+// Every game the referee lists, all pages.
+std::vector<v1::GameInfo> AllGames(v1::RefereeService::Stub& stub) {
+  std::vector<v1::GameInfo> games;
+  v1::ListGamesRequest req;
+  req.set_page_size(1000);
+  do {
+    v1::ListGamesResponse resp;
+    grpc::Status s =
+        stub.ListGames(TestReferee::Context(kAdmin).get(), req, &resp);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    if (!s.ok()) break;
+    games.insert(games.end(), resp.games().begin(), resp.games().end());
+    req.set_page_token(resp.next_page_token());
+  } while (!req.page_token().empty());
+  return games;
+}
+
+// Issue #27, part 5: a referee killed (kill -9) and restarted with games
+// whose bots never connected to them. Before, each such game was decided
+// by the clock of the seat to move, crediting a bot that was never there
+// with a win. Three kinds, none of whose bots come back after the restart:
+//  - games seating bot accounts (CreateGame), whose bots never connected;
+//  - games by seat token that nobody played;
+//  - a tournament's games, created while both bots were in the lobby, whose
+//    bots then vanished without opening their seats (with the kill).
+// Every one ends aborted: none is finished, nobody won.
+TEST(AbsentBotsTest, GamesNobodyConnectedToAreAbortedAcrossAKill9) {
+  const auto dir = FreshDir();
+  auto referee =
+      std::make_unique<Referee>(dir, "127.0.0.1:0", dir / "a.db", "r1.log");
+  int port = referee->WaitListening();
+  ASSERT_GT(port, 0) << referee->Log();
+  auto stub = Connect(port);
+  std::map<std::string, std::string> keys;
+  for (const char* name : {"a", "b", "c", "d", "e", "f"}) {
+    v1::RegisterBotRequest req;
+    req.set_name(name);
+    v1::RegisterBotResponse resp;
+    ASSERT_TRUE(
+        stub->RegisterBot(TestReferee::Context(kAdmin).get(), req, &resp).ok());
+    keys[name] = resp.key();
+  }
+  v1::Clock clock;
+  clock.set_per_move_ms(1500);
+  clock.set_bank_ms(-1);  // none
+  auto create = [&](std::vector<std::pair<std::string, std::string>> seats) {
+    v1::CreateGameRequest req;
+    for (const auto& [account, bot] : seats) {
+      v1::SeatSpec* seat = req.add_seats();
+      seat->set_account(account);
+      seat->set_bot_name(bot);
+    }
+    *req.mutable_clock() = clock;
+    v1::CreateGameResponse resp;
+    grpc::Status s =
+        stub->CreateGame(TestReferee::Context(kAdmin).get(), req, &resp);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+  };
+  create({{"a", ""}, {"b", ""}});
+  create({{"c", ""}, {"d", ""}});
+  create({{"", "x"}, {"", "y"}});
+  create({{"", "y"}, {"", "x"}});
+  {
+    // e and f in the lobby: the tournament's two games are created and
+    // offered; then both bots vanish with the referee.
+    LobbyStream le(*stub, keys["e"], 2), lf(*stub, keys["f"], 2);
+    v1::CreateTournamentRequest req;
+    req.mutable_spec()->set_name("cup");
+    req.mutable_spec()->add_participants("e");
+    req.mutable_spec()->add_participants("f");
+    req.mutable_spec()->set_games_per_pairing(2);
+    req.mutable_spec()->set_grace_ms(1000);
+    *req.mutable_spec()->mutable_clock() = clock;
+    v1::CreateTournamentResponse resp;
+    ASSERT_TRUE(
+        stub->CreateTournament(TestReferee::Context(kAdmin).get(), req, &resp)
+            .ok());
+    for (int i = 0; i < 2; ++i) {
+      EXPECT_FALSE(le.NextOffer().token().empty());
+      EXPECT_FALSE(lf.NextOffer().token().empty());
+    }
+    referee->Kill();  // kill -9, well within the games' first 1.5 s
+    le.TryCancel();
+    lf.TryCancel();
+  }
+  referee =
+      std::make_unique<Referee>(dir, "127.0.0.1:0", dir / "a.db", "r2.log");
+  port = referee->WaitListening();
+  ASSERT_GT(port, 0) << referee->Log();
+  stub = Connect(port);
+  // Nobody comes back: each clock runs out (1.5 s), the tournament's grace
+  // passes (1 s).
+  std::vector<v1::GameInfo> games;
+  const auto until = Clock::now() + std::chrono::seconds(30);
+  while (Clock::now() < until) {
+    games = AllGames(*stub);
+    if (std::none_of(games.begin(), games.end(), [](const v1::GameInfo& g) {
+          return g.status() == v1::GAME_STATUS_RUNNING;
+        })) {
+      break;
+    }
+    std::this_thread::sleep_for(milliseconds(100));
+  }
+  // 4 created games, 2 tournament games aborted at the restart and their 2
+  // replacements the grace aborted.
+  EXPECT_EQ(games.size(), 8u);
+  for (const v1::GameInfo& g : games) {
+    EXPECT_EQ(g.status(), v1::GAME_STATUS_ABORTED)
+        << g.game_id() << " (" << g.label()
+        << "): " << g.result().ShortDebugString();
+    EXPECT_EQ(g.result().winner(), -1) << g.game_id();
+  }
+  v1::GetTournamentRequest get;
+  get.set_name("cup");
+  v1::GetTournamentResponse cup;
+  ASSERT_TRUE(
+      stub->GetTournament(TestReferee::Context(kAdmin).get(), get, &cup).ok());
+  EXPECT_EQ(cup.tournament().games_finished(), 0);
+  for (const v1::TournamentStanding& s : cup.tournament().standings()) {
+    EXPECT_EQ(s.games(), 0) << s.bot();
+    EXPECT_EQ(s.forfeits(), 0) << s.bot();
+  }
+  EXPECT_EQ(referee->Stop(), 0);
+}
+
 // The resident memory of a process, in bytes (VmRSS); 0 if unknown.
 int64_t ResidentBytes(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/status");
@@ -286,6 +420,94 @@ TEST(StopTest, SigtermWithAParkedGetTurnEndsPromptly) {
       stub->GetGame(TestReferee::Context(kAdmin).get(), info_req, &info).ok());
   EXPECT_EQ(info.game().status(), v1::GAME_STATUS_RUNNING);
   EXPECT_EQ(referee->Stop(), 0);
+}
+
+// CPU time the process has used (user + system), in seconds; from
+// /proc/PID/stat.
+double CpuSeconds(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)),
+                   std::istreambuf_iterator<char>());
+  const size_t close = text.rfind(')');
+  if (close == std::string::npos) return 0;
+  std::istringstream fields(text.substr(close + 2));
+  std::string field;
+  long long utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i) {
+    if (i == 14) utime = std::atoll(field.c_str());
+    if (i == 15) stime = std::atoll(field.c_str());
+  }
+  return static_cast<double>(utime + stime) / sysconf(_SC_CLK_TCK);
+}
+
+// Issue #27, part 7: hundreds of bots connected to a ladder hold the
+// referee's memory and CPU within bounds: 300 lobby streams in ladder mode
+// (bots that take their offers and never play: the ladder's
+// max_concurrent_games bounds the games they make it hold) add a few
+// megabytes, and idle they cost the referee little CPU (a matchmaking pass
+// a second, and on every event).
+TEST(LadderMemoryTest, HundredsOfConnectedBotsHoldBoundedMemoryAndCpu) {
+  if (kSanitized)
+    GTEST_SKIP() << "resident memory is measured in the plain build";
+  constexpr int kBots = 300;
+  const auto dir = FreshDir();
+  Referee referee(dir, "127.0.0.1:0", dir / "g.db", "r.log");
+  const int port = referee.WaitListening();
+  ASSERT_GT(port, 0) << referee.Log();
+  auto stub = Connect(port);
+  {
+    v1::CreateLadderRequest req;
+    req.mutable_spec()->set_name("crowd");
+    req.mutable_spec()->mutable_clock()->set_per_move_ms(600000);
+    req.mutable_spec()->mutable_settings()->set_max_concurrent_games(32);
+    v1::CreateLadderResponse resp;
+    ASSERT_TRUE(
+        stub->CreateLadder(TestReferee::Context(kAdmin).get(), req, &resp)
+            .ok());
+  }
+  std::vector<std::string> keys;
+  for (int i = 0; i < kBots; ++i) {
+    v1::RegisterBotRequest req;
+    req.set_name("m" + std::to_string(i));
+    v1::RegisterBotResponse resp;
+    ASSERT_TRUE(
+        stub->RegisterBot(TestReferee::Context(kAdmin).get(), req, &resp).ok());
+    keys.push_back(resp.key());
+  }
+  std::this_thread::sleep_for(milliseconds(300));
+  const int64_t before = ResidentBytes(referee.pid());
+  std::vector<std::unique_ptr<LobbyStream>> streams;
+  for (const std::string& key : keys) {
+    streams.push_back(
+        std::make_unique<LobbyStream>(*stub, key, 4, 60000, "crowd", "1"));
+  }
+  v1::GetLadderResponse ladder;
+  for (int i = 0; i < 100; ++i) {
+    v1::GetLadderRequest req;
+    req.set_name("crowd");
+    ASSERT_TRUE(
+        stub->GetLadder(TestReferee::Context(kAdmin).get(), req, &ladder).ok());
+    if (ladder.ladder().bots_connected() == kBots &&
+        ladder.ladder().games_running() == 32) {
+      break;
+    }
+    std::this_thread::sleep_for(milliseconds(100));
+  }
+  EXPECT_EQ(ladder.ladder().bots_connected(), kBots);
+  EXPECT_EQ(ladder.ladder().games_running(), 32);  // and no more
+  const int64_t after = ResidentBytes(referee.pid());
+  const double cpu0 = CpuSeconds(referee.pid());
+  std::this_thread::sleep_for(milliseconds(5000));
+  const double idle_cpu = (CpuSeconds(referee.pid()) - cpu0) / 5.0;
+  std::printf(
+      "[ figures  ] %d bots connected to a ladder: resident memory %.1f -> "
+      "%.1f MB; idle, %.1f%% of a core\n",
+      kBots, before / 1048576.0, after / 1048576.0, 100 * idle_cpu);
+  EXPECT_LT(after - before, int64_t{64} << 20);
+  EXPECT_LT(idle_cpu, 0.10);
+  for (auto& s : streams) s->TryCancel();
+  streams.clear();
+  EXPECT_EQ(referee.Stop(), 0);
 }
 
 // Issue #22, A4: a Play stream that sends without ever reading does not

@@ -284,6 +284,101 @@ TEST_F(SessionCoreTest, TheClockForfeitsASeatThatDoesNotMove) {
   EXPECT_EQ(ReasonOf(late->status), "TIME_EXPIRED");
 }
 
+// Issue #27, part 5: nobody ever used the game's seats, so when the clock
+// runs out nobody is credited or debited: the game is aborted.
+TEST_F(SessionCoreTest, AGameNobodyShowedUpToIsAbortedWhenTheClockRunsOut) {
+  std::shared_ptr<GameSession> game = NewGame(/*per_move_ms=*/1000);
+  auto spectator = std::make_shared<Spectator>();
+  ASSERT_TRUE(game->Watch(spectator));  // (a spectator is not a seat)
+  EXPECT_EQ(game->Info().shown_up, (std::vector<bool>{false, false}));
+  timer_.Advance(std::chrono::milliseconds(1000));
+  const auto* ended = spectator->Await<GameEndedEvent>();
+  ASSERT_NE(ended, nullptr);
+  ASSERT_TRUE(ended->result.has_value());
+  EXPECT_EQ(ended->result->reason, GameEndReason::kAborted);
+  EXPECT_EQ(ended->result->winner, -1);
+  EXPECT_EQ(ended->result->forfeiting_seat, -1);
+  EXPECT_EQ(game->Info().status, recorder::GameStatus::kAborted);
+  absl::StatusOr<recorder::GameRecord> record = recorder_->Load("core-game");
+  ASSERT_OK(record);
+  ASSERT_FALSE(record->events.empty());
+  EXPECT_EQ(record->events.back().kind, recorder::EventKind::kAbort);
+  EXPECT_NE(record->events.back().payload.find("no seat's bot connected"),
+            std::string::npos)
+      << record->events.back().payload;
+}
+
+// One seat asked for its turn (GetTurn), the other never came: the seat to
+// move forfeits on time as always, whichever it is.
+TEST_F(SessionCoreTest, OnceASeatHasShownUpTheClockForfeitsAsAlways) {
+  for (int present = 0; present < 2; ++present) {
+    SetUp();  // a fresh database: the game id is fixed
+    std::shared_ptr<GameSession> game = NewGame(/*per_move_ms=*/1000);
+    const int mover = game->Info().to_move;
+    absl::Notification answered;
+    game->GetTurn(
+        present, /*wait=*/false,
+        [&](const absl::Status&, const TurnView&) { answered.Notify(); });
+    ASSERT_TRUE(answered.WaitForNotificationWithTimeout(kPatience));
+    EXPECT_TRUE(game->Info().shown_up[present]);
+    EXPECT_FALSE(game->Info().shown_up[1 - present]);
+    auto spectator = std::make_shared<Spectator>();
+    ASSERT_TRUE(game->Watch(spectator));
+    timer_.Advance(std::chrono::milliseconds(1000));
+    const auto* ended = spectator->Await<GameEndedEvent>();
+    ASSERT_NE(ended, nullptr);
+    ASSERT_TRUE(ended->result.has_value());
+    EXPECT_EQ(ended->result->reason, GameEndReason::kForfeit) << present;
+    EXPECT_EQ(ended->result->forfeiting_seat, mover) << present;
+  }
+}
+
+// After a restart the record tells who had shown up: a seat with a move in
+// it; a game whose seats had made no submission is aborted when the clock
+// runs out after the restart, one with a move is forfeited.
+TEST_F(SessionCoreTest, AResumedGameKnowsFromItsRecordWhoHadShownUp) {
+  std::shared_ptr<GameSession> game = NewGame(/*per_move_ms=*/1000);
+  absl::StatusOr<recorder::GameRecord> unplayed = recorder_->Load("core-game");
+  ASSERT_OK(unplayed);
+  const int mover = game->Info().to_move;
+  absl::Notification answered;
+  TurnView view;
+  game->GetTurn(mover, false, [&](const absl::Status&, const TurnView& v) {
+    view = v;
+    answered.Notify();
+  });
+  ASSERT_TRUE(answered.WaitForNotificationWithTimeout(kPatience));
+  ASSERT_TRUE(view.your_turn.has_value());
+  ASSERT_FALSE(view.your_turn->legal_notations.empty());
+  Submission first;
+  first.notation = view.your_turn->legal_notations[0];
+  ASSERT_OK(Submit(*game, mover, 0, first)->status);
+  absl::StatusOr<recorder::GameRecord> played = recorder_->Load("core-game");
+  ASSERT_OK(played);
+  game.reset();
+
+  // (The record as it stood before the move, and after it.)
+  absl::StatusOr<std::shared_ptr<GameSession>> before =
+      GameSession::Resume(deps_, *unplayed);
+  ASSERT_OK(before);
+  EXPECT_EQ((*before)->Info().shown_up, (std::vector<bool>{false, false}));
+  (*before)->Stop(absl::CancelledError("not this one"));
+  absl::StatusOr<std::shared_ptr<GameSession>> after =
+      GameSession::Resume(deps_, *played);
+  ASSERT_OK(after);
+  std::vector<bool> expected(2, false);
+  expected[mover] = true;
+  EXPECT_EQ((*after)->Info().shown_up, expected);
+  auto spectator = std::make_shared<Spectator>();
+  ASSERT_TRUE((*after)->Watch(spectator));
+  timer_.Advance(std::chrono::milliseconds(1000));
+  const auto* ended = spectator->Await<GameEndedEvent>();
+  ASSERT_NE(ended, nullptr);
+  ASSERT_TRUE(ended->result.has_value());
+  EXPECT_EQ(ended->result->reason, GameEndReason::kForfeit);
+  EXPECT_EQ(ended->result->forfeiting_seat, 1 - mover);
+}
+
 TEST_F(SessionCoreTest, AnAbortIsAnsweredOnceItIsOnDisk) {
   std::shared_ptr<GameSession> game = NewGame();
   auto spectator = std::make_shared<Spectator>();

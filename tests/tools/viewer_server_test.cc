@@ -6,8 +6,10 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <future>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
@@ -15,6 +17,8 @@
 #include "nlohmann/json.hpp"
 #include "recorder/recorder.h"
 #include "tests/tools/record_fixture.h"
+#include "tools/stats/ladder.h"
+#include "tools/viewer/ladder_view.h"
 #include "tools/viewer/page.h"
 #include "tools/viewer/server.h"
 #include "tools/viewer/viewer.h"
@@ -119,6 +123,110 @@ TEST_F(ViewerServerTest, ErrorsAreJson) {
   auto post = client_->Post("/api/games", "x", "text/plain");
   ASSERT_TRUE(post);
   EXPECT_GE(post->status, 400);
+}
+
+// A version's rating history on the ladder page is at most
+// kMaxHistoryPoints points however many games it played: all of a short
+// one, else the first, the last and evenly spaced ones between.
+TEST(LadderChartTest, AHistoryIsThinnedToABoundKeepingItsEnds) {
+  using viewer::KeptHistoryPoints;
+  EXPECT_TRUE(KeptHistoryPoints(0, 400).empty());
+  EXPECT_EQ(KeptHistoryPoints(3, 400), (std::vector<size_t>{0, 1, 2}));
+  EXPECT_EQ(KeptHistoryPoints(400, 400).size(), 400u);
+  EXPECT_EQ(KeptHistoryPoints(10, 4), (std::vector<size_t>{0, 3, 6, 9}));
+  EXPECT_EQ(KeptHistoryPoints(7, 3), (std::vector<size_t>{0, 3, 6}));
+  for (const size_t n : {401u, 1000u, 123457u}) {
+    const std::vector<size_t> kept =
+        KeptHistoryPoints(n, viewer::kMaxHistoryPoints);
+    ASSERT_EQ(kept.size(), viewer::kMaxHistoryPoints) << n;
+    EXPECT_EQ(kept.front(), 0u);
+    EXPECT_EQ(kept.back(), n - 1);
+    const double step = static_cast<double>(n - 1) /
+                        static_cast<double>(viewer::kMaxHistoryPoints - 1);
+    for (size_t i = 1; i < kept.size(); ++i) {
+      EXPECT_GT(kept[i], kept[i - 1]) << n << " at " << i;
+      EXPECT_LE(static_cast<double>(kept[i] - kept[i - 1]), step + 1) << n;
+    }
+  }
+}
+
+// The ladder page (ladder_view.h): /ladders and /ladder/NAME are pages
+// with the ladder script; /api/ladders/NAME answers the leaderboard that
+// `cassino stats --ladder` computes from the same records (the same code),
+// every version's history, the recent games and the pairs.
+TEST_F(ViewerServerTest, TheLadderPageShowsTheLaddersRecords) {
+  const std::string path = (dir_ / "games.db").string();
+  {
+    auto rec = recorder::Recorder::Open(path, recorder::Durability::kNormal);
+    ASSERT_TRUE(rec.ok());
+    auto wait = [](auto call) {
+      std::promise<absl::Status> done;
+      call([&](absl::Status s) { done.set_value(s); });
+      return done.get_future().get();
+    };
+    recorder::LadderRow ladder;
+    ladder.name = "lad";
+    ladder.rules = "players=2";
+    ladder.created_us = ladder.changed_us = 1;
+    ASSERT_TRUE(wait([&](auto cb) { (*rec)->InsertLadder(ladder, cb); }).ok());
+    const std::vector<std::pair<std::string, std::string>> games = {
+        {"x@1", "y@1"}, {"y@1", "z@1"}, {"z@1", "x@1"}, {"x@1", "y@2"}};
+    for (size_t i = 0; i < games.size(); ++i) {
+      tools_testing::FixtureOptions options;
+      options.seed_index = static_cast<uint32_t>(10 + i);
+      tools_testing::FixtureGame g =
+          tools_testing::PlayFixtureGame(absl::StrCat("l", i), options);
+      g.header.label = "lad";
+      g.header.seats[0].bot_name = games[i].first;
+      g.header.seats[1].bot_name = games[i].second;
+      ASSERT_TRUE(
+          wait([&](auto cb) {
+            (*rec)->InsertLadderGames({{"lad", g.header.game_id, 1, ""}}, cb);
+          }).ok());
+      ASSERT_TRUE(tools_testing::WriteGame(**rec, g).ok());
+    }
+  }
+  for (const char* page : {"/ladders", "/ladder/lad"}) {
+    auto res = client_->Get(page);
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 200);
+    EXPECT_THAT(res->body, HasSubstr("/assets/ladder.js"));
+  }
+  auto js = client_->Get("/assets/ladder.js");
+  ASSERT_TRUE(js);
+  EXPECT_EQ(js->status, 200);
+  EXPECT_THAT(js->body, HasSubstr("window.cassinoPages"));
+  auto list = client_->Get("/api/ladders");
+  ASSERT_TRUE(list);
+  EXPECT_EQ(json::parse(list->body)["ladders"][0]["name"], "lad");
+  EXPECT_EQ(json::parse(list->body)["ladders"][0]["versions"], 4);
+  auto res = client_->Get("/api/ladders/lad");
+  ASSERT_TRUE(res);
+  ASSERT_EQ(res->status, 200);
+  const json l = json::parse(res->body);
+  stats::LadderOptions options;
+  options.all_versions = true;
+  absl::StatusOr<stats::LadderStats> st =
+      stats::ReadLadder({path}, "lad", options);
+  ASSERT_TRUE(st.ok()) << st.status();
+  ASSERT_EQ(l["leaderboard"].size(), 4u);
+  ASSERT_EQ(st->leaderboard.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    const json& e = l["leaderboard"][i];
+    EXPECT_EQ(e["bot"], st->leaderboard[i].bot);
+    EXPECT_EQ(e["mu"].get<double>(), st->leaderboard[i].rating.mu);
+    EXPECT_EQ(e["sigma"].get<double>(), st->leaderboard[i].rating.sigma);
+    EXPECT_EQ(e["games"], st->leaderboard[i].games);
+    EXPECT_EQ(e["provisional"], true);
+    // Its history has one point per game.
+    EXPECT_EQ(l["history"][e["bot"].get<std::string>()].size(),
+              static_cast<size_t>(st->leaderboard[i].games));
+  }
+  EXPECT_EQ(l["games_rated"], 4);
+  EXPECT_EQ(l["recent"].size(), 4u);
+  EXPECT_EQ(l["recent"][0]["game_id"], "l3");  // newest first
+  EXPECT_EQ(l["pairs"].size(), 4u);
+  EXPECT_EQ(client_->Get("/api/ladders/nope")->status, 404);
 }
 
 TEST(ParseListenTest, HostAndPort) {

@@ -4,7 +4,7 @@
 //   cassino-bot --address 127.0.0.1:50051 --token $TOKEN --strategy builder
 //
 // or, in lobby mode, every game its bot account is seated in, up to
-// --capacity at once:
+// --capacity at once (and with --ladder NAME --version V, in a ladder):
 //
 //   cassino-bot --address 127.0.0.1:50051 --lobby --key $KEY --capacity 4
 //
@@ -13,9 +13,12 @@
 // line per game); 1 when the game could not be played to the end, or the
 // lobby refused the key (error on stderr); 2 for bad flags.
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <string>
+#include <thread>
 
 #include "CLI/CLI.hpp"
 #include "absl/strings/str_join.h"
@@ -24,6 +27,41 @@
 #include "tools/bots/strategies.h"
 
 namespace {
+
+// A deliberately misbehaving bot, for testing ladders' probation
+// (docs/ladder.md): after `after` moves of this process, `crash` exits at
+// once (status 3, as a crashed bot would vanish), `stall` lets each turn's
+// clock run out before answering.
+class FaultyStrategy : public cassino::bots::Strategy {
+ public:
+  FaultyStrategy(std::unique_ptr<cassino::bots::Strategy> inner,
+                 std::string fault, int after, std::atomic<int>* moves)
+      : inner_(std::move(inner)),
+        fault_(std::move(fault)),
+        after_(after),
+        moves_(moves) {}
+  std::string name() const override { return inner_->name(); }
+  cassino::Move Choose(const cassino::bots::TurnView& view) override {
+    if (++*moves_ > after_) {
+      if (fault_ == "crash") {
+        std::cerr << "cassino-bot: crashing on purpose (--fault crash)"
+                  << std::endl;
+        std::_Exit(3);
+      }
+      if (fault_ == "stall") {
+        std::this_thread::sleep_for(
+            std::chrono::milliseconds(view.time_left_ms + 500));
+      }
+    }
+    return inner_->Choose(view);
+  }
+
+ private:
+  std::unique_ptr<cassino::bots::Strategy> inner_;
+  const std::string fault_;
+  const int after_;
+  std::atomic<int>* const moves_;
+};
 
 std::string EnvOr(const char* name, const std::string& fallback) {
   const char* v = std::getenv(name);
@@ -72,6 +110,21 @@ int main(int argc, char** argv) {
                  "never)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  app.add_option("--ladder", lobby.ladder,
+                 "With --lobby: join this ladder (docs/ladder.md)");
+  app.add_option("--version", lobby.version,
+                 "With --ladder: this bot's version, rated on its own "
+                 "(letters, digits, -_.)");
+  std::string fault;
+  int fault_after = 5;
+  app.add_option("--fault", fault,
+                 "Misbehave on purpose, for testing: crash (exit at once) or "
+                 "stall (let the clock run out), after --fault-after moves")
+      ->check(CLI::IsMember({"crash", "stall"}));
+  app.add_option("--fault-after", fault_after,
+                 "With --fault: moves played normally first")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   app.add_flag("--unary", options.unary,
                "Use GetTurn/SubmitMove instead of the Play stream");
   std::string play_mode = "compact";
@@ -97,10 +150,19 @@ int main(int argc, char** argv) {
       std::cerr << "cassino-bot: --lobby needs --key (or $CASSINO_BOT_KEY)\n";
       return 2;
     }
+    if (!lobby.ladder.empty() && lobby.version.empty()) {
+      std::cerr << "cassino-bot: --ladder needs --version\n";
+      return 2;
+    }
     lobby.bot = options;
-    cassino::bots::LobbyClient client(lobby, [&](int n) {
-      return cassino::bots::MakeStrategy(strategy_name, seed + n);
-    });
+    std::atomic<int> moves{0};
+    cassino::bots::LobbyClient client(
+        lobby, [&](int n) -> std::unique_ptr<cassino::bots::Strategy> {
+          auto strategy = cassino::bots::MakeStrategy(strategy_name, seed + n);
+          if (fault.empty()) return strategy;
+          return std::make_unique<FaultyStrategy>(std::move(strategy), fault,
+                                                  fault_after, &moves);
+        });
     absl::StatusOr<std::vector<cassino::bots::BotResult>> results =
         client.Run();
     if (!results.ok()) {
@@ -124,8 +186,13 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  std::atomic<int> moves{0};
   std::unique_ptr<cassino::bots::Strategy> strategy =
       cassino::bots::MakeStrategy(strategy_name, seed);
+  if (!fault.empty()) {
+    strategy = std::make_unique<FaultyStrategy>(std::move(strategy), fault,
+                                                fault_after, &moves);
+  }
   cassino::bots::BotClient client(options, strategy.get());
   absl::StatusOr<cassino::bots::BotResult> result = client.Run();
   if (!result.ok()) {

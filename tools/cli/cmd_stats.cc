@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "tools/cli/commands.h"
+#include "tools/stats/ladder.h"
 #include "tools/stats/sprt.h"
 #include "tools/stats/sprt_records.h"
 #include "tools/stats/stats.h"
@@ -28,6 +29,8 @@ struct Options {
   std::string format = "text";
   std::string out;
   bool no_move_times = false;
+  std::string ladder;
+  bool all_versions = false;
 };
 
 constexpr const char kFooter[] = R"(DESCRIPTION
@@ -91,13 +94,40 @@ OUTPUT
         fetched): a ratings chart with error bars, a head-to-head heat map,
         a points-by-item bar chart, and every table.
 
+LADDER
+  --ladder NAME prints the ladder's leaderboard recomputed from the
+  records alone: every finished game labelled NAME, rated in the order of
+  its end (the end event's time, then the game id) with the Weng-Lin
+  Plackett-Luce model, each ACCOUNT@VERSION on its own, ordered by
+  mu - 3 sigma; then the pairs played. It equals the referee's
+  GetLeaderboard (`cassino ladder leaderboard NAME`) once no game of the
+  ladder is running. --all-versions lists every version. Formats: text,
+  csv (sections leaderboard, pairs) and json.
 EXIT STATUS
   0 success; 1 the database could not be read; 2 bad arguments.
 
 EXAMPLES
   cassino stats games.db
   cassino stats games.db --tournament ladder-7 --from 2026-01-01 --format html --out ladder.html
-  cassino stats games.db --bot greedy --format csv)";
+  cassino stats games.db --bot greedy --format csv
+  cassino stats games.db --ladder season-1 --all-versions)";
+
+// Writes the report to --out, or standard output; the exit status.
+int Write(const Options& opt, const std::string& text) {
+  if (opt.out.empty() || opt.out == "-") {
+    std::cout << text;
+    std::cout.flush();
+    return std::cout ? 0 : 1;
+  }
+  std::ofstream file(opt.out, std::ios::binary | std::ios::trunc);
+  file << text;
+  file.close();
+  if (!file) {
+    std::cerr << "cassino stats: cannot write " << opt.out << "\n";
+    return 1;
+  }
+  return 0;
+}
 
 int Run(const Options& opt) {
   stats::Filter filter;
@@ -161,6 +191,37 @@ int Run(const Options& opt) {
               << ": no such file or directory\n";
     return 1;
   }
+  if (!opt.ladder.empty()) {
+    // The ladder's leaderboard from the records (tools/stats/ladder.h).
+    if (!opt.tournament.empty() || !opt.bots.empty() || !opt.sprt.empty() ||
+        !opt.rules.empty() || !opt.from.empty() || !opt.to.empty() ||
+        *format == stats::Format::kHtml) {
+      std::cerr << "cassino stats: --ladder takes no filter (--tournament, "
+                   "--bot, --sprt, --rules, --from, --to) and writes text, "
+                   "csv or json\n";
+      return 2;
+    }
+    stats::LadderOptions ladder_options;
+    ladder_options.all_versions = opt.all_versions;
+    ladder_options.details = true;
+    absl::StatusOr<stats::LadderStats> ladder =
+        stats::ReadLadder(args.databases, opt.ladder, ladder_options);
+    if (!ladder.ok()) {
+      std::cerr << "cassino stats: " << ladder.status().message() << "\n";
+      return 1;
+    }
+    if (!ladder->row.has_value() && ladder->leaderboard.empty() &&
+        ladder->games_running == 0 && ladder->games_aborted == 0) {
+      std::cerr << "cassino stats: no ladder '" << opt.ladder
+                << "' in these records\n";
+      return 1;
+    }
+    return Write(opt, stats::FormatLadder(*ladder, *format));
+  }
+  if (opt.all_versions) {
+    std::cerr << "cassino stats: --all-versions is for --ladder\n";
+    return 2;
+  }
   stats::Options options;
   options.move_times = !opt.no_move_times && opt.sprt.empty();
   absl::StatusOr<stats::Stats> result =
@@ -183,19 +244,7 @@ int Run(const Options& opt) {
                ? stats::FormatSprtJson(*test, opt.bots[0], opt.bots[1])
                : stats::FormatSprtText(*test, opt.bots[0], opt.bots[1]);
   }
-  if (opt.out.empty() || opt.out == "-") {
-    std::cout << text;
-    std::cout.flush();
-    return std::cout ? 0 : 1;
-  }
-  std::ofstream file(opt.out, std::ios::binary | std::ios::trunc);
-  file << text;
-  file.close();
-  if (!file) {
-    std::cerr << "cassino stats: cannot write " << opt.out << "\n";
-    return 1;
-  }
-  return 0;
+  return Write(opt, text);
 }
 
 }  // namespace
@@ -237,6 +286,13 @@ void AddStatsCommand(CLI::App& app, int* exit_code) {
                 "leave out move counts and times (reading a database "
                 "without game tallies, this skips the move events: about 1.5 "
                 "times as fast)");
+  cmd->add_option("--ladder", opt->ladder,
+                  "a ladder's leaderboard (and the pairs played) recomputed "
+                  "from the records: the referee's own computation, so it "
+                  "equals its leaderboard (docs/ladder.md)");
+  cmd->add_flag("--all-versions", opt->all_versions,
+                "with --ladder: every rated version, not only each "
+                "account's current one");
   cmd->footer(kFooter);
   cmd->callback([=] { *exit_code = Run(*opt); });
 }

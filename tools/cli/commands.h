@@ -28,6 +28,7 @@ void AddServeCommand(CLI::App& app, int* exit_code);
 // tournament create|show|list|cancel` are added by AddTournamentCommand.
 void AddBotCommand(CLI::App& app, int* exit_code);
 void AddGameCommand(CLI::App& app, int* exit_code);
+void AddLadderCommand(CLI::App& app, int* exit_code);
 // cassino new-bot: a starter kit (tools/cli/starter_kits.h).
 void AddNewBotCommand(CLI::App& app, int* exit_code);
 

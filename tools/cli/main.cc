@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   cassino::cli::AddServeCommand(app, &exit_code);
   cassino::cli::AddBotCommand(app, &exit_code);
   cassino::cli::AddGameCommand(app, &exit_code);
+  cassino::cli::AddLadderCommand(app, &exit_code);
   cassino::cli::AddNewBotCommand(app, &exit_code);
   try {
     app.parse(argc, argv);

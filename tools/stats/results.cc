@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "tools/stats/finishing_order.h"
+#include "competition/finishing_order.h"
 #include "tools/stats/ratings.h"
 
 namespace cassino::stats::internal {
@@ -63,7 +63,8 @@ void AddSidePair(const GameInfo& g, int a, int b, double score, Tables* t) {
 void AddPairwise(const GameInfo& g, Tables* t) {
   if (g.have_totals && g.sides > 2) {
     const std::vector<int> totals(g.totals.begin(), g.totals.begin() + g.sides);
-    for (const PairwiseResult& r : PairwiseResults(g.winner, totals)) {
+    for (const competition::PairwiseResult& r :
+         competition::PairwiseResults(g.winner, totals)) {
       AddSidePair(g, r.a, r.b, r.score, t);
     }
     return;

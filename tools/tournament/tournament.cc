@@ -19,12 +19,12 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "cassino/v1/referee_service.grpc.pb.h"
+#include "competition/finishing_order.h"
 #include "grpcpp/grpcpp.h"
 #include "recorder/display_text.h"
 #include "rules/rule_set.h"
 #include "rules/schedule.h"
 #include "tools/playout/random_playout.h"
-#include "tools/stats/finishing_order.h"
 #include "tools/stats/ratings.h"
 #include "tools/tournament/process.h"
 #include "tools/tournament/run_game.h"
@@ -325,8 +325,8 @@ std::vector<Rating> ComputeRatings(const std::vector<BotSpec>& bots,
     for (int seat = 0; seat < seats; ++seat) {
       members[seat % sides].push_back(g.spec.bot[seat]);
     }
-    for (const stats::PairwiseResult& r :
-         stats::PairwiseResults(g.winner, g.totals)) {
+    for (const competition::PairwiseResult& r :
+         competition::PairwiseResults(g.winner, g.totals)) {
       for (int a : members[r.a]) {
         for (int b : members[r.b]) {
           if (a == b) continue;

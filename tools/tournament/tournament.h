@@ -140,7 +140,7 @@ using Standing = recorder::Standing;
 // A bot's rating: pairwise Bradley-Terry (stats::FitBradleyTerry, Elo
 // scale, mean 1500, one virtual draw against a 1500 opponent per bot) over
 // the pairwise results of every finished game's finishing order
-// (tools/stats/finishing_order.h): each pair of sides gives each member of
+// (competition/finishing_order.h): each pair of sides gives each member of
 // the one a result against each member of the other.
 struct Rating {
   std::string bot;

@@ -31,6 +31,8 @@ std::string ServedPageHtml() {
       kHead,
       "<link rel=\"icon\" href=\"/assets/favicon.svg\">\n"
       "<link rel=\"stylesheet\" href=\"/assets/app.css\">\n"
+      "<link rel=\"stylesheet\" href=\"/assets/ladder.css\">\n"
+      "<script src=\"/assets/ladder.js\" defer></script>\n"
       "<script src=\"/assets/app.js\" defer></script>\n"
       "<script src=\"/assets/seat.js\" defer></script>\n</head>\n"
       "<body>\n<div id=\"app\"><noscript>The viewer needs JavaScript; the "

@@ -14,6 +14,7 @@
 #include "absl/time/time.h"
 #include "tools/viewer/assets.h"
 #include "tools/viewer/game_view.h"
+#include "tools/viewer/ladder_view.h"
 #include "tools/viewer/page.h"
 
 namespace cassino::viewer {
@@ -203,6 +204,8 @@ absl::StatusOr<std::unique_ptr<ViewerServer>> ViewerServer::Start(
   s.Get("/tv", page);
   s.Get(R"(/game/[^/]+)", page);
   s.Get(R"(/tournament/[^/]+)", page);
+  s.Get("/ladders", page);  // (ladder_view.h, assets/ladder.js)
+  s.Get(R"(/ladder/[^/]+)", page);
   s.Get(R"(/play(/[^/]+)?)", page);
   s.Get(R"(/assets/([A-Za-z0-9_.-]+))",
         [](const httplib::Request& req, httplib::Response& res) {
@@ -254,6 +257,13 @@ absl::StatusOr<std::unique_ptr<ViewerServer>> ViewerServer::Start(
   s.Get(R"(/api/tournaments/([^/]+))",
         [v](const httplib::Request& req, httplib::Response& res) {
           Send(res, v->TournamentJson(req.matches[1].str(), ParamsOf(req)));
+        });
+  s.Get("/api/ladders", [v](const httplib::Request&, httplib::Response& res) {
+    Send(res, LaddersJson(v->paths()));
+  });
+  s.Get(R"(/api/ladders/([^/]+))",
+        [v](const httplib::Request& req, httplib::Response& res) {
+          Send(res, LadderJson(v->paths(), req.matches[1].str()));
         });
   if (const SeatRelay* r = relay.get(); r != nullptr) {
     const auto send = [](httplib::Response& res, const RelayAnswer& a) {

@@ -98,6 +98,12 @@ absl::StatusOr<std::unique_ptr<Viewer>> Viewer::Open(
   return std::unique_ptr<Viewer>(new Viewer(std::move(dbs)));
 }
 
+std::vector<std::string> Viewer::paths() const {
+  std::vector<std::string> out;
+  for (const auto& db : databases_) out.push_back(db->path());
+  return out;
+}
+
 absl::StatusOr<std::string> Viewer::GamesJson(const Params& params) const {
   absl::StatusOr<GameQuery> query = ParseGameQuery(params);
   if (!query.ok()) return query.status();

@@ -62,6 +62,9 @@ class Viewer {
   // The tournament's ratings chart (stats' RatingsChart over its games).
   absl::StatusOr<std::string> TournamentRatingsSvg(
       const std::string& name) const;
+  // The databases' paths, in the order given (the ladder page reads them:
+  // ladder_view.h).
+  std::vector<std::string> paths() const;
 
  private:
   explicit Viewer(std::vector<std::unique_ptr<ViewerDatabase>> databases);

@@ -144,9 +144,12 @@ async function playSeat(bot, token, {
 }
 
 // Lobby mode: plays every seat offered to the account of `key`, each with
-// its own makeBot(), until `games` games have ended (forever if 0).
+// its own makeBot(), until `games` games have ended (forever if 0). With
+// `ladder` (and this bot's `version`) it joins that ladder
+// (docs/ladder.md) and logs what the referee tells it.
 async function playLobby(makeBot, key, {
   address = DEFAULT_ADDRESS, capacity = 1, games = 0, mode = 'compact',
+  ladder = '', version = '',
   log = (text) => console.error(`cassino: ${text}`),
 } = {}) {
   const client = connect(address);
@@ -173,9 +176,15 @@ async function playLobby(makeBot, key, {
   };
   for (let failures = 0; !finished;) {
     const error = await new Promise((resolve) => {
-      call = client.Lobby({ capacity }, metadata);
+      call = client.Lobby({ capacity, ladder, version }, metadata);
       call.on('data', (response) => {
         failures = 0;
+        if (response.event === 'ladder') {
+          const n = response.ladder;
+          log(`ladder ${n.ladder} (version ${n.version}): ${n.state}` +
+            (n.reason ? `: ${n.reason}` : ''));
+          return;
+        }
         if (response.event !== 'offer') return;
         const g = response.offer.game;
         const seatKey = `${g.game_id}/${g.seat}`;

@@ -16,12 +16,15 @@ async function run(bot, argv = process.argv.slice(2)) {
     key: { type: 'string', default: process.env.CASSINO_BOT_KEY },
     capacity: { type: 'string', default: '1' },
     games: { type: 'string', default: '0' },
+    ladder: { type: 'string', default: '' },
+    version: { type: 'string', default: '' },
     'play-mode': { type: 'string', default: 'compact' },
     help: { type: 'boolean', default: false },
   } });
   if (values.help) {
     console.log('options: --address HOST:PORT (default ' + DEFAULT_ADDRESS +
       ') --token T | --lobby --key K [--capacity N] [--games N] ' +
+      '[--ladder NAME --version V] ' +
       '[--play-mode compact|full]');
     return;
   }
@@ -32,8 +35,10 @@ async function run(bot, argv = process.argv.slice(2)) {
     if (!['compact', 'full'].includes(mode)) throw new Error(`--play-mode: '${mode}'`);
     if (values.lobby) {
       if (!values.key) throw new Error('--lobby needs --key (or $CASSINO_BOT_KEY)');
+      if (values.ladder && !values.version) throw new Error('--ladder needs --version');
       await playLobby(make, values.key, { address: values.address, mode,
-        capacity: Number(values.capacity), games: Number(values.games) });
+        capacity: Number(values.capacity), games: Number(values.games),
+        ladder: values.ladder, version: values.version });
       return;
     }
     if (!values.token) throw new Error('--token (or $CASSINO_TOKEN) is required');

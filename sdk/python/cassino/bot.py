@@ -170,12 +170,13 @@ def play_seat(bot: Bot, token: str, *, address: str = DEFAULT_ADDRESS,
 
 def play_lobby(make_bot, key: str, *, address: str = DEFAULT_ADDRESS,
                capacity: int = 1, games: int = 0, mode: str = "compact",
-               log=None):
+               ladder: str = "", version: str = "", log=None):
     """Lobby mode: plays every seat the referee offers the bot account of
     `key`, each on its own thread with its own make_bot() instance, until
     `games` games have ended (forever if 0). Reconnects to the lobby after
     a referee restart; an offer repeated for a seat being played only
-    updates its token."""
+    updates its token. With `ladder` (and this bot's `version`) it joins
+    that ladder (docs/ladder.md) and logs what the referee tells it."""
     log = log or (lambda text: print(f"cassino: {text}", file=sys.stderr))
     stub = connect(address)
     lock = threading.Lock()
@@ -203,13 +204,20 @@ def play_lobby(make_bot, key: str, *, address: str = DEFAULT_ADDRESS,
     failures = 0
     metadata = [("authorization", "Bearer " + key)]
     while not finished.is_set():
-        call = stub.Lobby(pb.LobbyRequest(capacity=capacity),
+        call = stub.Lobby(pb.LobbyRequest(capacity=capacity, ladder=ladder,
+                                          version=version),
                           metadata=metadata)
         with lock:
             current[0] = call
         try:
             for response in call:
                 failures = 0
+                if response.WhichOneof("event") == "ladder":
+                    n = response.ladder
+                    log(f"ladder {n.ladder} (version {n.version}): "
+                        f"{pb.LadderNotice.State.Name(n.state)}"
+                        f"{': ' + n.reason if n.reason else ''}")
+                    continue
                 if response.WhichOneof("event") != "offer":
                     continue
                 game = response.offer.game

@@ -29,6 +29,10 @@ def run(bot, argv=None):
                         help="lobby mode: games played at once")
     parser.add_argument("--games", type=int, default=0,
                         help="lobby mode: stop after this many (0: never)")
+    parser.add_argument("--ladder", default="",
+                        help="lobby mode: join this ladder (docs/ladder.md)")
+    parser.add_argument("--version", default="",
+                        help="with --ladder: this bot's version")
     parser.add_argument("--play-mode", choices=("compact", "full"),
                         default="compact",
                         help="compact: three messages a move (default)")
@@ -41,9 +45,12 @@ def run(bot, argv=None):
         if args.lobby:
             if not args.key:
                 parser.error("--lobby needs --key (or $CASSINO_BOT_KEY)")
+            if args.ladder and not args.version:
+                parser.error("--ladder needs --version")
             play_lobby(make, args.key, address=args.address,
                        capacity=args.capacity, games=args.games,
-                       mode=args.play_mode)
+                       mode=args.play_mode, ladder=args.ladder,
+                       version=args.version)
             return
         if not args.token:
             parser.error("--token (or $CASSINO_TOKEN) is required")

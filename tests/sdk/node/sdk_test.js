@@ -10,7 +10,9 @@
 // the referee (SIGKILL, same database) in the middle; both bots must see
 // every turn's whole round history, finish, and agree on the result, which
 // `cassino verify` re-adjudicates. A malformed move and a bad token must
-// read as RefereeErrors with their details. Exits 77 (skipped) without
+// read as RefereeErrors with their details. Two bots in ladder mode
+// (playLobby with ladder and version) must be told they joined and be
+// rated as ACCOUNT@VERSION, as `cassino stats --ladder` agrees. Exits 77 (skipped) without
 // sdk/node/node_modules. With $CASSINO_ENGINE_NODE (the forward model's
 // addon) each bot also reads every turn into the forward model
 // (engine.Observation.fromTurn) and checks its legal moves and a sample.
@@ -43,12 +45,17 @@ function freePort() {
   });
 }
 
+// The referees started, stopped if the test fails (they would outlive it).
+const referees = new Set();
+
 async function startReferee(db, port) {
   const log = fs.openSync(`${db}.log`, 'a');
   const proc = spawn(REFEREE, ['--listen', `127.0.0.1:${port}`, '--db', db], {
     env: { ...process.env, CASSINO_ADMIN_TOKEN: ADMIN },
     stdio: ['ignore', 'ignore', log],
   });
+  referees.add(proc);
+  proc.on('exit', () => referees.delete(proc));
   for (let i = 0; i < 400; i++) {
     const up = await new Promise((resolve) => {
       const s = net.connect(port, '127.0.0.1', () => { s.end(); resolve(true); });
@@ -161,13 +168,48 @@ async function main() {
   assert.strictEqual(badToken.codeName, 'UNAUTHENTICATED');
   assert.strictEqual(badToken.reason, 'UNKNOWN_TOKEN');
 
+  // 3. Ladder mode: two bots join a ladder with a version through
+  // playLobby, are told so, and are rated as ACCOUNT@VERSION, as
+  // `cassino stats --ladder` recomputes from the records.
+  const env = { ...process.env, CASSINO_ADMIN_TOKEN: ADMIN, CASSINO_ADDRESS: address };
+  const cli = (...args) => execFileSync(CASSINO, args, { env, encoding: 'utf8' });
+  const keys = {};
+  for (const account of ['nodea', 'nodeb']) {
+    keys[account] = JSON.parse(cli('bot', 'register', account, '--format', 'json')).key;
+  }
+  cli('ladder', 'create', 'lad', '--per-move-ms', '5000');
+  class First extends cassino.Bot {
+    choose(turn) { return turn.legalMoves[0]; }
+  }
+  const told = [];
+  await Promise.all(Object.entries(keys).map(([account, key]) =>
+    cassino.playLobby(() => new First(), key, { address, games: 2, ladder: 'lad',
+      version: 'sdk1', log: (text) => told.push(`${account} ${text}`) })));
+  for (const account of Object.keys(keys)) {
+    assert(told.includes(`${account} ladder lad (version sdk1): STATE_ACTIVE`),
+      told.join('\n'));
+  }
+  cli('ladder', 'pause', 'lad', '--reason', 'test over');
+  for (let i = 0; i < 300; i++) {  // its running games play out
+    if (JSON.parse(cli('ladder', 'show', 'lad', '--format', 'json')).ladder.games_running === 0) break;
+    await sleep(100);
+  }
+  const board = JSON.parse(cli('ladder', 'leaderboard', 'lad', '--format', 'json')).entries;
+  assert.deepStrictEqual(board.map((e) => e.bot).sort(), ['nodea@sdk1', 'nodeb@sdk1']);
+  assert(board[0].games >= 2, JSON.stringify(board));
+  assert.strictEqual(board[0].games, board[1].games);
+  const stats = JSON.parse(execFileSync(CASSINO, ['stats', db, '--ladder', 'lad',
+    '--format', 'json'], { encoding: 'utf8' })).leaderboard;
+  const key = (e) => [e.bot, e.mu, e.sigma, e.games];
+  assert.deepStrictEqual(stats.map(key), board.map(key));
+
   client.close();
   referee.kill('SIGTERM');
   await stopped(referee);
   const verify = spawnSync(CASSINO, ['verify', '--quiet', db], { encoding: 'utf8' });
   assert.strictEqual(verify.status, 0, verify.stdout + verify.stderr);
   console.log(`ok: ${bots[0].turns + bots[1].turns} turns across a restart; ` +
-    'errors decoded; the record verifies');
+    'errors decoded; a ladder rated the versions; the records verify');
 }
 
 main().then(() => {
@@ -175,5 +217,6 @@ main().then(() => {
   process.exit(0);
 }, (err) => {
   console.error(err);
+  for (const proc of referees) proc.kill('SIGKILL');
   process.exit(1);
 });

@@ -13,9 +13,12 @@ each bot also reads the turn into the forward model
 (engine.Observation.from_turn): its legal moves and a sample's must be
 the turn's, and the sample must show the seat exactly what it saw. It also checks
 that a refused move reads as a RefereeError with its ErrorInfo reason and
-BadRequest field, and that a bad token is refused at once.
+BadRequest field, that a bad token is refused at once, and that two SDK
+bots in ladder mode (play_lobby with ladder and version) are told they
+joined and are rated as ACCOUNT@VERSION, as `cassino stats --ladder` agrees.
 """
 
+import json
 import os
 import signal
 import subprocess
@@ -131,6 +134,31 @@ ERRORS_SCRIPT = textwrap.dedent(r'''
 ''')
 
 
+# Runs inside the venv: argv = address, then per bot ACCOUNT=KEY. Each bot
+# joins ladder "lad" with version "sdk1" through play_lobby and plays 2
+# games; the notices it is told are printed.
+LADDER_SCRIPT = textwrap.dedent(r'''
+    import sys, threading
+    import cassino
+
+    address, bots = sys.argv[1], [a.split("=", 1) for a in sys.argv[2:]]
+
+    class First(cassino.Bot):
+        def choose(self, turn):
+            return turn.legal_moves[0]
+
+    def run(account, key):
+        cassino.play_lobby(First, key, address=address, games=2,
+                           ladder="lad", version="sdk1",
+                           log=lambda text: print("LOG", account, text,
+                                                  flush=True))
+    threads = [threading.Thread(target=run, args=b) for b in bots]
+    for t in threads: t.start()
+    for t in threads: t.join()
+    print("DONE")
+''')
+
+
 def free_port():
     import socket
     with socket.socket() as s:
@@ -205,6 +233,63 @@ class SdkTest(unittest.TestCase):
         verify = subprocess.run([CASSINO, "verify", "--quiet", db],
                                 capture_output=True, text=True)
         self.assertEqual(verify.returncode, 0, verify.stdout + verify.stderr)
+
+    def test_joins_a_ladder_with_a_version(self):
+        db = os.path.join(self.tmp.name, "ladder.db")
+        port = free_port()
+        referee = self.start_referee(db, port)
+        env = dict(os.environ, CASSINO_ADMIN_TOKEN=ADMIN,
+                   CASSINO_ADDRESS=f"127.0.0.1:{port}")
+
+        def cli(*args):
+            out = subprocess.run([CASSINO, *args], capture_output=True,
+                                 text=True, env=env, timeout=30)
+            self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+            return out.stdout
+
+        try:
+            keys = []
+            for account in ("pya", "pyb"):
+                key = json.loads(cli("bot", "register", account, "--format",
+                                     "json"))["key"]
+                keys.append(f"{account}={key}")
+            cli("ladder", "create", "lad", "--per-move-ms", "5000")
+            out = subprocess.run(
+                [self.python, "-c", LADDER_SCRIPT, f"127.0.0.1:{port}",
+                 *keys], capture_output=True, text=True, timeout=120,
+                cwd=self.tmp.name)
+            self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+            self.assertIn("DONE", out.stdout.splitlines())
+            # Each was told it is in the ladder, with its version.
+            for account in ("pya", "pyb"):
+                self.assertIn(
+                    f"LOG {account} ladder lad (version sdk1): STATE_ACTIVE",
+                    out.stdout.splitlines(), out.stdout)
+            cli("ladder", "pause", "lad", "--reason", "test over")
+            for _ in range(300):  # its running games play out
+                shown = json.loads(cli("ladder", "show", "lad", "--format",
+                                       "json"))
+                if shown["ladder"]["games_running"] == 0:
+                    break
+                time.sleep(0.1)
+            board = json.loads(cli("ladder", "leaderboard", "lad",
+                                   "--format", "json"))["entries"]
+        finally:
+            referee.terminate()
+            referee.wait()
+        # Rated as ACCOUNT@VERSION, both the same games (each other's only
+        # opponent), and cassino stats agrees from the records.
+        self.assertEqual(sorted(e["bot"] for e in board),
+                         ["pya@sdk1", "pyb@sdk1"])
+        self.assertGreaterEqual(board[0]["games"], 2)
+        self.assertEqual(board[0]["games"], board[1]["games"])
+        stats = json.loads(subprocess.run(
+            [CASSINO, "stats", db, "--ladder", "lad", "--format", "json"],
+            capture_output=True, text=True, check=True).stdout)["leaderboard"]
+        self.assertEqual([(e["bot"], e["mu"], e["sigma"], e["games"])
+                          for e in stats],
+                         [(e["bot"], e["mu"], e["sigma"], e["games"])
+                          for e in board])
 
     def test_errors_carry_their_details(self):
         db = os.path.join(self.tmp.name, "errors.db")

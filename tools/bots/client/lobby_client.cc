@@ -5,6 +5,8 @@
 #include <random>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
 
 namespace cassino::bots {
 
@@ -95,6 +97,11 @@ absl::StatusOr<std::vector<BotResult>> LobbyClient::Run() {
     }
     v1::LobbyRequest request;
     request.set_capacity(options_.capacity);
+    request.set_ladder(options_.ladder);
+    request.set_version(options_.version);
+    // A probation timer: the stream is reopened when it has run out.
+    std::unique_ptr<std::thread> probation;
+    absl::Notification stream_done;
     std::unique_ptr<grpc::ClientReader<v1::LobbyResponse>> reader =
         stub_->Lobby(&ctx, request);
     v1::LobbyResponse msg;
@@ -105,6 +112,29 @@ absl::StatusOr<std::vector<BotResult>> LobbyClient::Run() {
                          ", capacity ", msg.welcome().capacity(), ", ",
                          msg.welcome().unfinished_seats(),
                          " unfinished seat(s)"));
+        continue;
+      }
+      if (msg.has_ladder()) {
+        const v1::LadderNotice& n = msg.ladder();
+        Log(absl::StrCat("ladder ", n.ladder(), " (version ", n.version(),
+                         "): ", v1::LadderNotice::State_Name(n.state()),
+                         n.reason().empty() ? "" : ": ", n.reason()));
+        if (n.state() == v1::LadderNotice::STATE_PROBATION && !probation) {
+          const int64_t wait_ms =
+              n.until_unix_ms() -
+              std::chrono::duration_cast<std::chrono::milliseconds>(
+                  std::chrono::system_clock::now().time_since_epoch())
+                  .count();
+          probation = std::make_unique<std::thread>([this, wait_ms,
+                                                     &stream_done, &ctx] {
+            if (!stream_done.WaitForNotificationWithTimeout(
+                    absl::Milliseconds(std::max<int64_t>(wait_ms, 0) + 200))) {
+              absl::MutexLock lock(&mu_);
+              reconnect_ = true;
+              ctx.TryCancel();
+            }
+          });
+        }
         continue;
       }
       if (!msg.has_offer()) continue;
@@ -120,6 +150,8 @@ absl::StatusOr<std::vector<BotResult>> LobbyClient::Run() {
       }
     }
     const grpc::Status status = reader->Finish();
+    stream_done.Notify();
+    if (probation) probation->join();
     bool reconnect = false;
     {
       absl::MutexLock lock(&mu_);
@@ -131,6 +163,8 @@ absl::StatusOr<std::vector<BotResult>> LobbyClient::Run() {
     if (status.error_code() == grpc::StatusCode::UNAUTHENTICATED ||
         status.error_code() == grpc::StatusCode::PERMISSION_DENIED ||
         status.error_code() == grpc::StatusCode::INVALID_ARGUMENT ||
+        status.error_code() == grpc::StatusCode::NOT_FOUND ||
+        status.error_code() == grpc::StatusCode::FAILED_PRECONDITION ||
         status.error_code() == grpc::StatusCode::UNIMPLEMENTED) {
       error = absl::Status(static_cast<absl::StatusCode>(status.error_code()),
                            absl::StrCat("lobby: ", status.error_message()));

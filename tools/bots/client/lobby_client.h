@@ -13,7 +13,10 @@
 //   - If the lobby stream drops, it is reopened with exponential backoff;
 //     every unfinished seat is then offered again. UNAUTHENTICATED,
 //     PERMISSION_DENIED and INVALID_ARGUMENT (a wrong, rotated or revoked
-//     key; a bad capacity) end the run at once.
+//     key; a bad capacity or version), NOT_FOUND and FAILED_PRECONDITION
+//     (an unknown or closed ladder) end the run at once.
+//   - In ladder mode, each LadderNotice is logged; on probation the stream
+//     is reopened once the probation's earliest end has passed.
 //   - Run() returns when `max_games` games have ended (0: never, until an
 //     error), after every player has finished.
 
@@ -45,6 +48,11 @@ struct LobbyOptions {
   int capacity = 1;
   // Stop after this many games have ended; 0: play until stopped.
   int max_games = 0;
+  // Ladder mode (docs/ladder.md): the ladder to join and this bot's
+  // version; empty: not in a ladder. On probation the client reopens its
+  // lobby stream once the probation's time has passed (it is "back").
+  std::string ladder;
+  std::string version;
 };
 
 class LobbyClient {

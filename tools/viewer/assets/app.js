@@ -3,8 +3,9 @@
 // the JSON endpoints (docs/viewer.md) with DOM calls only: text from the
 // records (bot names, labels, moves) is always set as text, never parsed as
 // markup. Routes: / (home), /live, /tv, /game/ID (#turn=N opens turn N),
-// /tournament/NAME; a page with an embedded #game-data element shows that
-// one game and uses no network.
+// /tournament/NAME, and the pages of window.cassinoPages (ladder.js:
+// /ladders, /ladder/NAME); a page with an embedded #game-data element shows
+// that one game and uses no network.
 //
 // Turns are counted one way everywhere: turn N is the board after N moves
 // (turn 0 the deal), the move list numbers moves from 1, so move N leads to
@@ -501,7 +502,7 @@
   }
 
   function nav() {
-    return h('nav', null, h('a', {href: '/', class: 'brand'}, '\u2660 Cassino'), h('a', {href: '/'}, 'Games'), h('a', {href: '/live'}, 'Live'), h('a', {href: '/tv'}, 'TV'));
+    return h('nav', null, h('a', {href: '/', class: 'brand'}, '\u2660 Cassino'), h('a', {href: '/'}, 'Games'), h('a', {href: '/live'}, 'Live'), h('a', {href: '/tv'}, 'TV'), h('a', {href: '/ladders'}, 'Ladders'));
   }
 
   async function homePage() {
@@ -713,6 +714,15 @@
     return;
   }
   const path = location.pathname;
+  // Pages in files of their own (ladder.js) register in window.cassinoPages
+  // and draw with these helpers.
+  for (const page of window.cassinoPages || []) {
+    const found = path.match(page.pattern);
+    if (found) {
+      page.render({app, h, s, add, clear, getJson, date, nav, gameHref, rulesShort}, found);
+      return;
+    }
+  }
   let m;
   if ((m = path.match(/^\/game\/([^/]+)$/))) {
     const main = h('main');

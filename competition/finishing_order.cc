@@ -1,8 +1,8 @@
-#include "tools/stats/finishing_order.h"
+#include "competition/finishing_order.h"
 
 #include <cstddef>
 
-namespace cassino::stats {
+namespace cassino::competition {
 
 std::vector<int> FinishingRanks(int winner, const std::vector<int>& totals) {
   const int sides = static_cast<int>(totals.size());
@@ -43,4 +43,14 @@ std::vector<PairwiseResult> PairwiseResults(int winner,
   return out;
 }
 
-}  // namespace cassino::stats
+std::vector<int> OutcomeRanks(int winner, const std::vector<int>& totals) {
+  const int sides = static_cast<int>(totals.size());
+  if (winner < 0 || winner >= sides) winner = -1;
+  if (sides == 2) {
+    if (winner < 0) return {0, 0};
+    return winner == 0 ? std::vector<int>{0, 1} : std::vector<int>{1, 0};
+  }
+  return FinishingRanks(winner, totals);
+}
+
+}  // namespace cassino::competition

@@ -1,8 +1,9 @@
 // A finished game's finishing order and the pairwise results it implies:
 // the one rule by which multi-side games enter pairwise ratings, shared by
-// the tournament runner's standings (tools/tournament/tournament.h) and
-// `cassino stats`, so that both rate a record set alike
-// (docs/tournaments.md, *Standings of multi-seat games*).
+// the tournament runner's standings (tools/tournament/tournament.h),
+// `cassino stats` and the ladders' ratings (competition/ladder_table.h),
+// so that all of them rate a record set alike (docs/tournaments.md,
+// *Standings of multi-seat games*; docs/ladder.md).
 //
 // The rule. Sides (players, or teams in partnerships) are ranked with the
 // game's winner first, then the other sides by final total, descending;
@@ -16,12 +17,12 @@
 //
 // Pure functions over values; no state.
 
-#ifndef CASSINO_TOOLS_STATS_FINISHING_ORDER_H_
-#define CASSINO_TOOLS_STATS_FINISHING_ORDER_H_
+#ifndef CASSINO_COMPETITION_FINISHING_ORDER_H_
+#define CASSINO_COMPETITION_FINISHING_ORDER_H_
 
 #include <vector>
 
-namespace cassino::stats {
+namespace cassino::competition {
 
 // rank[side], 0 the best; equal ranks are shared. `winner` is a side or -1
 // (no winner; also any value outside [0, totals.size())). `totals` are the
@@ -43,6 +44,12 @@ struct PairwiseResult {
 std::vector<PairwiseResult> PairwiseResults(int winner,
                                             const std::vector<int>& totals);
 
-}  // namespace cassino::stats
+// The ranks the pairwise results above are drawn from, for a rating over
+// whole games (competition/rating.h): two sides, the winner 0 and the other
+// 1, or both 0 when nobody won (whatever the totals); more sides,
+// FinishingRanks.
+std::vector<int> OutcomeRanks(int winner, const std::vector<int>& totals);
 
-#endif  // CASSINO_TOOLS_STATS_FINISHING_ORDER_H_
+}  // namespace cassino::competition
+
+#endif  // CASSINO_COMPETITION_FINISHING_ORDER_H_

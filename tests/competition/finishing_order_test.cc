@@ -1,13 +1,13 @@
-// tools/stats/finishing_order.h: the finishing order of a game's sides and
+// competition/finishing_order.h: the finishing order of a game's sides and
 // the pairwise results drawn from it, on hand-made results.
 
-#include "tools/stats/finishing_order.h"
+#include "competition/finishing_order.h"
 
 #include <vector>
 
 #include "gtest/gtest.h"
 
-namespace cassino::stats {
+namespace cassino::competition {
 namespace {
 
 using R = PairwiseResult;
@@ -81,5 +81,13 @@ TEST(FinishingOrderTest, EveryPairOnceAndScoresAddUp) {
   }
 }
 
+TEST(FinishingOrderTest, OutcomeRanksAreThoseThePairwiseResultsComeFrom) {
+  EXPECT_EQ(OutcomeRanks(0, {21, 9}), (std::vector<int>{0, 1}));
+  EXPECT_EQ(OutcomeRanks(1, {21, 9}), (std::vector<int>{1, 0}));
+  EXPECT_EQ(OutcomeRanks(-1, {14, 12}), (std::vector<int>{0, 0}));
+  EXPECT_EQ(OutcomeRanks(2, {15, 18, 21, 4}), (std::vector<int>{2, 1, 0, 3}));
+  EXPECT_EQ(OutcomeRanks(-1, {15, 18, 18}), (std::vector<int>{2, 0, 0}));
+}
+
 }  // namespace
-}  // namespace cassino::stats
+}  // namespace cassino::competition
