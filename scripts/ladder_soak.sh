@@ -10,11 +10,14 @@
 #
 #   bash scripts/ladder_soak.sh [--minutes M] [--kill-every S]
 #                               [--max-pair-games N] [--max-bot-games N]
-#                               [--dir DIR]
+#                               [--dir DIR] [--resume]
 #
 # Defaults: 60 minutes, a kill -9 every 900 s, pairs capped at 30 games an
 # hour, a bot account at 240 games an hour (the ladder's default), a fresh
-# directory under /tmp. The bots move at once, so they reach those caps
+# directory under /tmp. With --resume, DIR holds an earlier run: the same
+# referee database, ladder and bot accounts go on (the ladder, paused at
+# the end of that run, is resumed; `ver` publishes the version after its
+# last), so that runs add up to one long run of one ladder. The bots move at once, so they reach those caps
 # within minutes and the ladder then waits for new versions or the window
 # to move on; large caps keep it busy, so that every kill hits running
 # games. Each kill is logged with the ladder's games running at that
@@ -30,6 +33,7 @@ KILL_EVERY=900
 MAX_PAIR_GAMES=30
 MAX_BOT_GAMES=240
 DIR=""
+RESUME=0
 while (($#)); do
   case "$1" in
     --minutes) MINUTES="$2"; shift 2 ;;
@@ -37,7 +41,8 @@ while (($#)); do
     --max-pair-games) MAX_PAIR_GAMES="$2"; shift 2 ;;
     --max-bot-games) MAX_BOT_GAMES="$2"; shift 2 ;;
     --dir) DIR="$2"; shift 2 ;;
-    *) echo "usage: $0 [--minutes M] [--kill-every S] [--max-pair-games N] [--max-bot-games N] [--dir DIR]" >&2; exit 2 ;;
+    --resume) RESUME=1; shift ;;
+    *) echo "usage: $0 [--minutes M] [--kill-every S] [--max-pair-games N] [--max-bot-games N] [--dir DIR] [--resume]" >&2; exit 2 ;;
   esac
 done
 DIR="${DIR:-$(mktemp -d /tmp/ladder-soak.XXXXXX)}"
@@ -96,16 +101,24 @@ cleanup() {
 }
 trap cleanup EXIT
 
-start_referee
-BOTS=(rnd grd bld crash stall ver flaky)
-for name in "${BOTS[@]}"; do
-  "$CLI" bot register "$name" --format json |
-    python3 -c "import json,sys; print(json.load(sys.stdin)['key'])" > "$name.key"
-done
-"$CLI" ladder create "$LADDER" --per-move-ms 2000 --bank-ms 10000 \
-  --max-pair-games "$MAX_PAIR_GAMES" --max-bot-games "$MAX_BOT_GAMES" \
-  --probation-faults 3 --probation-ms 120000 > /dev/null
-log "ladder $LADDER created"
+if ((RESUME)); then
+  [[ -f soak.db ]] || { echo "--resume: no soak.db in $DIR" >&2; exit 2; }
+  [[ -f summary.txt ]] && mv summary.txt "summary-$(date -u +%H%M%S).txt"
+  start_referee
+  "$CLI" ladder resume "$LADDER" > /dev/null
+  log "ladder $LADDER resumed"
+else
+  start_referee
+  BOTS=(rnd grd bld crash stall ver flaky)
+  for name in "${BOTS[@]}"; do
+    "$CLI" bot register "$name" --format json |
+      python3 -c "import json,sys; print(json.load(sys.stdin)['key'])" > "$name.key"
+  done
+  "$CLI" ladder create "$LADDER" --per-move-ms 2000 --bank-ms 10000 \
+    --max-pair-games "$MAX_PAIR_GAMES" --max-bot-games "$MAX_BOT_GAMES" \
+    --probation-faults 3 --probation-ms 120000 > /dev/null
+  log "ladder $LADDER created"
+fi
 
 start_bot rnd random v1
 start_bot grd greedy v1
@@ -113,7 +126,12 @@ start_bot bld builder v1
 start_bot crash builder v1 --fault crash --fault-after 20
 start_bot stall greedy v1 --fault stall --fault-after 80
 VERSION=1
-start_bot ver greedy "v$VERSION"
+if ((RESUME)); then  # the version after the last one `ver` published
+  last=$(grep -o 'bot ver ([a-z]*, version v[0-9]*)' events.log | tail -1 |
+    grep -o '[0-9]*)$' | tr -d ')')
+  VERSION=$((${last:-0} + 1))
+fi
+start_bot ver "$([[ $((VERSION % 2)) == 0 ]] && echo builder || echo greedy)" "v$VERSION"
 start_bot flaky greedy v1
 
 END=$((SECONDS + MINUTES * 60))
@@ -183,7 +201,7 @@ print("referee leaderboard == cassino stats --ladder:", "yes" if ok else "NO",
 EOF
 "$CLI" verify soak.db > verify.txt 2>&1 || true
 {
-  echo "ladder soak: $MINUTES minutes, $KILLS kill -9 of the referee, pairs capped at $MAX_PAIR_GAMES an hour, bots at $MAX_BOT_GAMES"
+  echo "ladder soak: $MINUTES minutes$( ((RESUME)) && echo " more, resumed from the run before" || true), $KILLS kill -9 of the referee, pairs capped at $MAX_PAIR_GAMES an hour, bots at $MAX_BOT_GAMES"
   grep "referee killed" events.log | sed 's/^/  /'
   cat ladder.txt
   echo
