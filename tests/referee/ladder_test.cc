@@ -235,23 +235,7 @@ TEST(LadderApiTest, CreateChecksTheSpecAndReservesTheName) {
   }
   // An organiser's game may not carry the ladder's name: refused by the
   // ladders' check, and by the recorder's were that one passed.
-  auto create_labelled = [&] {
-    v1::CreateGameRequest req;
-    req.add_seats()->set_bot_name("p");
-    req.add_seats()->set_bot_name("q");
-    req.set_label("season");
-    v1::CreateGameResponse resp;
-    return referee.stub().CreateGame(TestReferee::Context(kAdminToken).get(),
-                                     req, &resp);
-  };
-  for (const bool guard : {true, false}) {
-    if (!guard) referee.server().registry().ClearLabelGuards();
-    s = create_labelled();
-    EXPECT_EQ(s.error_code(), StatusCode::FAILED_PRECONDITION) << guard;
-    EXPECT_NE(s.error_message().find("is the name of a ladder"),
-              std::string::npos)
-        << s.error_message();
-  }
+  ExpectLabelRefused(referee, "season", "ladder");
   // Organiser calls need the admin token; the leaderboard does not.
   {
     v1::GetLadderRequest req;

@@ -293,6 +293,29 @@ inline std::vector<v1::WatchGameResponse> WatchToEnd(
   return seen;
 }
 
+// An organiser's game labelled `label` is refused with FAILED_PRECONDITION
+// and a message saying it "is the name of a <taken_by>": by the registry's
+// label guard, then with the guards cleared (a CreateGame racing the
+// creation of what holds the name) by the recorder in its transaction.
+// Leaves the guards cleared.
+inline void ExpectLabelRefused(TestReferee& referee, const std::string& label,
+                               const std::string& taken_by) {
+  for (const bool guard : {true, false}) {
+    if (!guard) referee.server().registry().ClearLabelGuards();
+    v1::CreateGameRequest req;
+    req.add_seats()->set_bot_name("p");
+    req.add_seats()->set_bot_name("q");
+    req.set_label(label);
+    v1::CreateGameResponse resp;
+    const grpc::Status s = referee.stub().CreateGame(
+        TestReferee::Context(kAdminToken).get(), req, &resp);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << guard;
+    EXPECT_NE(s.error_message().find("is the name of a " + taken_by),
+              std::string::npos)
+        << s.error_message();
+  }
+}
+
 }  // namespace cassino::testing
 
 #endif  // CASSINO_TESTS_REFEREE_SERVICE_TEST_REFEREE_H_

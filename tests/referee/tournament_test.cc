@@ -339,23 +339,7 @@ TEST(TournamentApiTest, ValidationErrorsNameTheField) {
   // An organiser's game labelled "cup": refused by the scheduler's check,
   // and, were that check passed (a CreateGame racing the tournament's
   // creation), by the recorder in its transaction, with the same answer.
-  auto create_labelled = [&] {
-    v1::CreateGameRequest req;
-    req.add_seats()->set_bot_name("p");
-    req.add_seats()->set_bot_name("q");
-    req.set_label("cup");
-    v1::CreateGameResponse resp;
-    return referee.stub().CreateGame(TestReferee::Context(kAdminToken).get(),
-                                     req, &resp);
-  };
-  for (const bool guard : {true, false}) {
-    if (!guard) referee.server().registry().ClearLabelGuards();
-    s = create_labelled();
-    EXPECT_EQ(s.error_code(), StatusCode::FAILED_PRECONDITION) << guard;
-    EXPECT_NE(s.error_message().find("is the name of a tournament"),
-              std::string::npos)
-        << s.error_message();
-  }
+  ExpectLabelRefused(referee, "cup", "tournament");
   {
     v1::GetTournamentRequest req;
     req.set_name("nope");
