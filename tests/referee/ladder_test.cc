@@ -106,17 +106,8 @@ grpc::Status SetStatus(TestReferee& referee, const std::string& name,
 // Waits (at most 60 s) until `done` holds for the ladder.
 v1::LadderInfo WaitFor(TestReferee& referee, const std::string& name,
                        const std::function<bool(const v1::LadderInfo&)>& done) {
-  const auto until =
-      std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  v1::LadderInfo info;
-  while (std::chrono::steady_clock::now() < until) {
-    info = GetLadder(referee, name);
-    if (done(info)) return info;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  ADD_FAILURE() << "ladder " << name
-                << " did not get there: " << info.ShortDebugString();
-  return info;
+  return PollUntil<v1::LadderInfo>(
+      "ladder " + name, [&] { return GetLadder(referee, name); }, done);
 }
 
 // Pauses the ladder and waits until none of its games runs.

@@ -4,11 +4,13 @@
 #ifndef CASSINO_TESTS_REFEREE_SERVICE_TEST_REFEREE_H_
 #define CASSINO_TESTS_REFEREE_SERVICE_TEST_REFEREE_H_
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cassino/v1/referee_service.grpc.pb.h"
@@ -291,6 +293,23 @@ inline std::vector<v1::WatchGameResponse> WatchToEnd(
   grpc::Status s = reader->Finish();
   EXPECT_TRUE(s.ok()) << s.error_message();
   return seen;
+}
+
+// Polls get() every 50 ms until done() holds of its answer, for at most
+// 60 s; then records a failure naming `what` and returns the last answer.
+template <typename Info>
+Info PollUntil(const std::string& what, const std::function<Info()>& get,
+               const std::function<bool(const Info&)>& done) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  Info info;
+  while (std::chrono::steady_clock::now() < deadline) {
+    info = get();
+    if (done(info)) return info;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ADD_FAILURE() << what << " did not get there: " << info.ShortDebugString();
+  return info;
 }
 
 // An organiser's game labelled `label` is refused with FAILED_PRECONDITION

@@ -79,17 +79,8 @@ v1::TournamentInfo GetTournament(TestReferee& referee,
 v1::TournamentInfo WaitFor(
     TestReferee& referee, const std::string& name,
     const std::function<bool(const v1::TournamentInfo&)>& done) {
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  v1::TournamentInfo info;
-  while (std::chrono::steady_clock::now() < deadline) {
-    info = GetTournament(referee, name);
-    if (done(info)) return info;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  ADD_FAILURE() << "tournament " << name
-                << " did not get there: " << info.ShortDebugString();
-  return info;
+  return PollUntil<v1::TournamentInfo>(
+      "tournament " + name, [&] { return GetTournament(referee, name); }, done);
 }
 
 v1::TournamentInfo WaitOver(TestReferee& referee, const std::string& name) {
