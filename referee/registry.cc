@@ -146,10 +146,13 @@ Registry::Registry(recorder::Recorder* recorder, DeadlineTimer* timer,
   deps_.on_broken = [this](const std::string& game_id) { NoteBroken(game_id); };
   // Ended games leave memory a while after their end; the timer thread does
   // the eviction, which takes only the registry's lock.
-  // An ended game also frees its bots' lobby capacity.
+  // An ended game also frees its bots' lobby capacity: after the end
+  // listeners have queued it, so that a matchmaking pass woken by the
+  // freed room already sees the end (a bot's fault counted, its probation
+  // begun) before it offers that room again.
   deps_.on_finished = [this, keep_ended](const std::string& game_id) {
-    lobby_->GameEnded(game_id);
     for (const auto& listener : end_listeners_) listener(game_id);
+    lobby_->GameEnded(game_id);
     StartTokenRetention(game_id);
     deps_.timer->Schedule(deps_.timer->Now() + keep_ended,
                           [this, game_id] { Evict(game_id); });
