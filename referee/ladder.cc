@@ -400,6 +400,7 @@ LadderInfo Ladders::InfoOf(const Ladder& l) const {
   info.bots_connected =
       static_cast<int>(registry_->lobby().LadderMembers(l.row.name).size());
   info.games_running = static_cast<int>(l.running.size());
+  info.games_unrated = l.rating_pending;
   info.games_rated = l.table.games();
   info.versions = l.versions;
   for (const auto& [account, b] : l.bots) {

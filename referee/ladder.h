@@ -208,6 +208,9 @@ class Ladders {
     // Ended games not yet rated, and whether a RateNow is posted.
     std::vector<std::string> unrated;
     bool rating = false;
+    // Ended games handed to Rate() and not yet in the table (`unrated` and
+    // those a posted RateNow holds): LadderInfo::games_unrated.
+    int rating_pending = 0;
   };
   // A game to create.
   struct Launch {

@@ -450,6 +450,7 @@ void Ladders::Rate(const std::string& ladder, const std::string& game_id) {
   auto it = ladders_.find(ladder);
   if (it == ladders_.end()) return;
   it->second->unrated.push_back(game_id);
+  ++it->second->rating_pending;
   PostRatings(*it->second);
 }
 
@@ -489,6 +490,7 @@ void Ladders::RateNow(const std::string& ladder) {
   auto it = ladders_.find(ladder);
   if (it == ladders_.end()) return;
   Ladder& l = *it->second;
+  l.rating_pending -= static_cast<int>(ids.size());
   bool stale = false;
   for (competition::LadderGame& game : rated) {
     stale |=

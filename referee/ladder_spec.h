@@ -51,6 +51,7 @@ struct LadderInfo {
   int64_t changed_us = 0;
   int bots_connected = 0;  // accounts in the ladder's lobby now
   int games_running = 0;   // including those being created
+  int games_unrated = 0;   // ended, finished and not yet in games_rated
   int64_t games_rated = 0;
   int versions = 0;  // versions ever joined
   int on_probation = 0;

@@ -62,6 +62,7 @@ void LadderInfoToProto(const LadderInfo& info, v1::LadderInfo* out) {
   out->set_bots_connected(info.bots_connected);
   out->set_games_running(info.games_running);
   out->set_games_rated(info.games_rated);
+  out->set_games_unrated(info.games_unrated);
   out->set_versions(info.versions);
   out->set_on_probation(info.on_probation);
 }

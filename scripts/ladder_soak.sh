@@ -70,9 +70,10 @@ start_referee() {
   log "referee started (pid $REF_PID, port $PORT)"
 }
 
+# Games running, plus those ended and not yet rated (0: settled).
 games_running() {
   "$CLI" ladder show "$LADDER" --format json |
-    python3 -c "import json,sys; print(json.load(sys.stdin)['ladder']['games_running'])"
+    python3 -c "import json,sys; l = json.load(sys.stdin)['ladder']; print(l['games_running'] + l['games_unrated'])"
 }
 
 declare -A BOT_PID

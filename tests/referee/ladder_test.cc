@@ -110,11 +110,13 @@ v1::LadderInfo WaitFor(TestReferee& referee, const std::string& name,
       "ladder " + name, [&] { return GetLadder(referee, name); }, done);
 }
 
-// Pauses the ladder and waits until none of its games runs.
+// Pauses the ladder and waits until none of its games runs or waits to be
+// rated.
 void Settle(TestReferee& referee, const std::string& name) {
   ASSERT_TRUE(SetStatus(referee, name, "pause").ok());
-  WaitFor(referee, name,
-          [](const v1::LadderInfo& l) { return l.games_running() == 0; });
+  WaitFor(referee, name, [](const v1::LadderInfo& l) {
+    return l.games_running() == 0 && l.games_unrated() == 0;
+  });
 }
 
 // The leaderboard equals `cassino stats --ladder` over the same database,

@@ -47,6 +47,7 @@ std::string LadderFields(const v1::LadderInfo& l) {
        {"bots connected", absl::StrCat(l.bots_connected())},
        {"games running", absl::StrCat(l.games_running())},
        {"games rated", absl::StrCat(l.games_rated())},
+       {"games unrated", absl::StrCat(l.games_unrated())},
        {"versions", absl::StrCat(l.versions())},
        {"on probation", absl::StrCat(l.on_probation())},
        {"settings",

@@ -177,8 +177,9 @@ TEST_F(LadderLiveTest, ReferenceBotsConvergeAcrossAKill9) {
     v1::PauseLadderResponse resp;
     ASSERT_TRUE(stub_->PauseLadder(&ctx, req, &resp).ok());
   }
-  const v1::LadderInfo end =
-      WaitFor([](const v1::LadderInfo& l) { return l.games_running() == 0; });
+  const v1::LadderInfo end = WaitFor([](const v1::LadderInfo& l) {
+    return l.games_running() == 0 && l.games_unrated() == 0;
+  });
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
           .count();
