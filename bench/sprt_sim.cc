@@ -1,4 +1,4 @@
-// sprt_sim: how often the SPRT of tools/stats/sprt.h errs, by simulation.
+// sprt_sim: how often the SPRT of competition/sprt.h errs, by simulation.
 //
 //   sprt_sim [--runs N] [--sprt PARAMS] [--base LL,LD,WLDD,WD,WW]
 //            [--max-pairs P] [--seed S]
@@ -25,14 +25,14 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
-#include "tools/stats/sprt.h"
+#include "competition/sprt.h"
 
 namespace {
 
-using cassino::stats::EloModel;
-using cassino::stats::Pentanomial;
-using cassino::stats::SprtParams;
-using cassino::stats::Verdict;
+using cassino::competition::EloModel;
+using cassino::competition::Pentanomial;
+using cassino::competition::SprtParams;
+using cassino::competition::Verdict;
 
 struct Tally {
   int h0 = 0, h1 = 0, none = 0;
@@ -50,7 +50,7 @@ Tally Simulate(const SprtParams& params, const std::vector<double>& truth,
     while (v == Verdict::kContinue && n < max_pairs) {
       ++counts[draw(rng)];
       ++n;
-      v = cassino::stats::EvaluatePairs(params, counts).verdict;
+      v = cassino::competition::EvaluatePairs(params, counts).verdict;
     }
     (v == Verdict::kAcceptH1   ? tally.h1
      : v == Verdict::kAcceptH0 ? tally.h0
@@ -115,7 +115,8 @@ int main(int argc, char** argv) {
                  "LL,LD,WLDD,WD,WW] [--max-pairs P] [--seed S]\n");
     return 2;
   }
-  absl::StatusOr<SprtParams> params = cassino::stats::ParseSprtParams(sprt);
+  absl::StatusOr<SprtParams> params =
+      cassino::competition::ParseSprtParams(sprt);
   if (!params.ok()) {
     std::fprintf(stderr, "sprt_sim: %s\n",
                  std::string(params.status().message()).c_str());
@@ -127,17 +128,17 @@ int main(int argc, char** argv) {
   const double scores[] = {0, 0.25, 0.5, 0.75, 1};
   auto truth_at = [&](double elo) {
     if (params->model == EloModel::kLogistic) {
-      return cassino::stats::ConstrainedMle(
+      return cassino::competition::ConstrainedMle(
           scores, base, 1 / (1 + std::pow(10.0, -elo / 400)));
     }
     // A pair's t-value is sqrt 2 times a game's (sprt.h).
     const double t = elo / (800 / std::log(10.0)) * std::sqrt(2.0);
-    return cassino::stats::ConstrainedMleT(scores, base, t);
+    return cassino::competition::ConstrainedMleT(scores, base, t);
   };
   std::mt19937_64 rng(seed);
   std::printf("SPRT %s, %d runs each, pentanomial base %g,%g,%g,%g,%g\n",
-              cassino::stats::FormatSprtParams(*params).c_str(), runs, base[0],
-              base[1], base[2], base[3], base[4]);
+              cassino::competition::FormatSprtParams(*params).c_str(), runs,
+              base[0], base[1], base[2], base[3], base[4]);
   const Tally at0 =
       Simulate(*params, truth_at(params->elo0), runs, max_pairs, rng);
   Report("elo0", params->elo0, at0, runs);

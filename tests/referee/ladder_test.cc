@@ -644,8 +644,8 @@ TEST(LadderPlayTest, DuplicatePairsShareADealWithTheSeatsSwapped) {
   absl::StatusOr<stats::Stats> read =
       stats::ReadStats((dir / "l.db").string(), filter);
   ASSERT_TRUE(read.ok()) << read.status();
-  absl::StatusOr<stats::SprtResult> sprt =
-      stats::SprtFromStats(*read, "x@1", "y@1", stats::SprtParams{});
+  absl::StatusOr<competition::SprtResult> sprt =
+      stats::SprtFromStats(*read, "x@1", "y@1", competition::SprtParams{});
   ASSERT_TRUE(sprt.ok()) << sprt.status();
   EXPECT_TRUE(sprt->pentanomial);
   EXPECT_EQ(sprt->pair_count, finished_pairs);

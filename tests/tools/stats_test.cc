@@ -28,13 +28,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "competition/sprt.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "recorder/recorder.h"
 #include "rules/position.h"
 #include "tests/tools/stats_fixture.h"
-#include "tools/stats/sprt.h"
 #include "tools/stats/sprt_records.h"
 
 namespace cassino::stats {
@@ -197,7 +197,7 @@ struct Expected {
   std::map<std::string, Bot> bots;
   std::map<std::pair<std::string, std::string>, HeadToHead> h2h;
   // Duplicate pairs of (a, b) by a's half points over the pair.
-  std::map<std::pair<std::string, std::string>, Pentanomial> penta;
+  std::map<std::pair<std::string, std::string>, competition::Pentanomial> penta;
   int64_t games = 0, finished = 0, running = 0, aborted = 0, rounds = 0;
   int64_t moves = 0, duplicate_pairs = 0;
   int64_t two_player = 0, seat0_wins = 0;
@@ -562,28 +562,29 @@ TEST_F(StatsTest, DuplicatePairsDetected) {
 TEST_F(StatsTest, SprtOverRecordedPairs) {
   const Stats s = Read();
   const Expected e = Compute(*played_, {});
-  SprtParams params;
+  competition::SprtParams params;
   params.elo1 = 50;
   ASSERT_EQ(e.penta.size(), 6u);
   for (const auto& [bots, counts] : e.penta) {
     EXPECT_EQ(PairsBetween(s, bots.first, bots.second), counts)
         << bots.first << " vs " << bots.second;
-    absl::StatusOr<SprtResult> r =
+    absl::StatusOr<competition::SprtResult> r =
         SprtFromStats(s, bots.first, bots.second, params);
     ASSERT_TRUE(r.ok()) << r.status();
     EXPECT_TRUE(r->pentanomial);
     EXPECT_EQ(r->pair_count, kLeagueSeeds);
-    EXPECT_EQ(r->llr, EvaluatePairs(params, counts).llr);
+    EXPECT_EQ(r->llr, competition::EvaluatePairs(params, counts).llr);
   }
   Filter cup;
   cup.tournament = "cup";
   const Stats c = Read(cup);
-  absl::StatusOr<SprtResult> games =
+  absl::StatusOr<competition::SprtResult> games =
       SprtFromStats(c, "greedy", "random_a", params);
   ASSERT_TRUE(games.ok()) << games.status();
   EXPECT_FALSE(games->pentanomial);
   const HeadToHead h = Compute(*played_, cup).h2h[{"greedy", "random_a"}];
-  EXPECT_EQ(games->games_wdl, (Trinomial{h.losses, h.draws, h.wins}));
+  EXPECT_EQ(games->games_wdl,
+            (competition::Trinomial{h.losses, h.draws, h.wins}));
   EXPECT_GT(games->games, 0);
   EXPECT_EQ(SprtFromStats(s, "greedy", "nobody", params).status().code(),
             absl::StatusCode::kNotFound);
@@ -870,70 +871,6 @@ TEST(WilsonTest, HandComputed) {
   const Proportion zero = Wilson(0, 20);
   EXPECT_EQ(zero.low, 0);
   EXPECT_NEAR(zero.high, 0.161130, 1e-6);  // 2 * 0.09604 / 1.19208
-}
-
-TEST(BradleyTerryTest, TwoBotsMatchTheClosedForm) {
-  // 30-10: strength ratio 3, Elo gap 400 log10(3); Var(theta diff) =
-  // 1 / (n p (1-p)) = 1 / 7.5; each centred rating has half the gap's SE.
-  const Ratings r = FitBradleyTerry({{0, 30}, {10, 0}}, 0);
-  EXPECT_TRUE(r.converged);
-  EXPECT_NEAR(r.elo[0] - r.elo[1], 400 * std::log10(3.0), 1e-6);
-  EXPECT_NEAR(r.elo[0] + r.elo[1], 3000, 1e-6);
-  const double k = 400 / std::log(10.0);
-  EXPECT_NEAR(r.se[0], k * std::sqrt(1 / 7.5) / 2, 1e-6);
-  EXPECT_NEAR(r.se[1], r.se[0], 1e-9);
-  EXPECT_NEAR(
-      r.los[0][1],
-      0.5 * std::erfc(-std::log(3.0) / std::sqrt(1 / 7.5) / std::sqrt(2.0)),
-      1e-9);
-}
-
-TEST(BradleyTerryTest, HandMadeTableOrdering) {
-  // A beats B 7-3, C 8-2 and D 8-2; B beats C 6-4 and D 7-2 with one
-  // draw (draws count half to each); C beats D 8-2.
-  const std::vector<std::vector<double>> table = {
-      {0, 7, 8, 8},
-      {3, 0, 6, 7.5},
-      {2, 4, 0, 8},
-      {2, 2.5, 2, 0},
-  };
-  const Ratings r = FitBradleyTerry(table, 0);
-  EXPECT_TRUE(r.converged);
-  EXPECT_GT(r.elo[0], r.elo[1]);
-  EXPECT_GT(r.elo[1], r.elo[2]);
-  EXPECT_GT(r.elo[2], r.elo[3]);
-  for (double se : r.se) {
-    EXPECT_TRUE(std::isfinite(se));
-    EXPECT_GT(se, 0);
-  }
-  EXPECT_GT(r.los[0][3], 0.99);
-  // The maximum-likelihood condition: each bot's expected wins equal its
-  // actual wins.
-  const double k = 400 / std::log(10.0);
-  for (size_t i = 0; i < 4; ++i) {
-    double actual = 0, expected = 0;
-    for (size_t j = 0; j < 4; ++j) {
-      if (i == j) continue;
-      actual += table[i][j];
-      const double p = 1 / (1 + std::exp(-(r.elo[i] - r.elo[j]) / k));
-      expected += (table[i][j] + table[j][i]) * p;
-    }
-    EXPECT_NEAR(actual, expected, 1e-6) << i;
-  }
-  // The prior shrinks towards the mean but keeps the order.
-  const Ratings shrunk = FitBradleyTerry(table, 1);
-  EXPECT_GT(shrunk.elo[0], shrunk.elo[1]);
-  EXPECT_LT(shrunk.elo[0] - shrunk.elo[3], r.elo[0] - r.elo[3]);
-}
-
-TEST(BradleyTerryTest, UnbeatenBotStaysFiniteWithThePrior) {
-  const Ratings r = FitBradleyTerry({{0, 10}, {0, 0}}, 1);
-  EXPECT_TRUE(r.converged);
-  EXPECT_TRUE(std::isfinite(r.elo[0]));
-  EXPECT_GT(r.elo[0], r.elo[1]);
-  EXPECT_TRUE(std::isfinite(r.se[0]));
-  // Without it the maximum-likelihood estimate does not exist.
-  EXPECT_FALSE(FitBradleyTerry({{0, 10}, {0, 0}}, 0).converged);
 }
 
 TEST(ParseDateTest, Dates) {
@@ -1268,11 +1205,11 @@ TEST_F(StatsTest, Command) {
                        *dir_);
   ASSERT_EQ(sprt.exit_code, 0) << sprt.err;
   const nlohmann::json sj = nlohmann::json::parse(sprt.out);
-  SprtParams params;
+  competition::SprtParams params;
   params.elo1 = 50;
   Filter greedy;
   greedy.bot = "greedy";
-  const absl::StatusOr<SprtResult> lib =
+  const absl::StatusOr<competition::SprtResult> lib =
       SprtFromStats(Read(greedy), "greedy", "random_a", params);
   ASSERT_TRUE(lib.ok());
   EXPECT_DOUBLE_EQ(sj["llr"].get<double>(), lib->llr);

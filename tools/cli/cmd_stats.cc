@@ -9,9 +9,10 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "competition/sprt.h"
 #include "tools/cli/commands.h"
 #include "tools/stats/ladder.h"
-#include "tools/stats/sprt.h"
+#include "tools/stats/sprt_format.h"
 #include "tools/stats/sprt_records.h"
 #include "tools/stats/stats.h"
 
@@ -169,9 +170,9 @@ int Run(const Options& opt) {
     std::cerr << "cassino stats: " << format.status().message() << "\n";
     return 2;
   }
-  absl::StatusOr<stats::SprtParams> sprt;
+  absl::StatusOr<competition::SprtParams> sprt;
   if (!opt.sprt.empty()) {
-    sprt = stats::ParseSprtParams(opt.sprt);
+    sprt = competition::ParseSprtParams(opt.sprt);
     if (!sprt.ok()) {
       std::cerr << "cassino stats: --" << sprt.status().message() << "\n";
       return 2;
@@ -234,7 +235,7 @@ int Run(const Options& opt) {
   if (opt.sprt.empty()) {
     text = stats::FormatAs(*result, *format);
   } else {
-    absl::StatusOr<stats::SprtResult> test =
+    absl::StatusOr<competition::SprtResult> test =
         stats::SprtFromStats(*result, opt.bots[0], opt.bots[1], *sprt);
     if (!test.ok()) {
       std::cerr << "cassino stats: " << test.status().message() << "\n";

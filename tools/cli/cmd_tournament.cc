@@ -17,6 +17,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "competition/sprt.h"
 #include "grpcpp/grpcpp.h"
 #include "recorder/display_text.h"
 #include "rules/deal.h"
@@ -24,7 +25,7 @@
 #include "tools/cli/build_paths.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/organiser.h"
-#include "tools/stats/sprt.h"
+#include "tools/stats/sprt_format.h"
 #include "tools/stats/sprt_records.h"
 #include "tools/stats/stats.h"
 #include "tools/tournament/process.h"
@@ -92,7 +93,7 @@ std::string PairLetters(const tournament::PairOutcome& p) {
 // decides (tools/tournament/sprt_match.h), resuming from the games already
 // recorded under the label in `db` (empty: nothing to resume from).
 int RunSprt(const Options& opt, const tournament::TournamentOptions& t,
-            const stats::SprtParams& params, const std::string& db) {
+            const competition::SprtParams& params, const std::string& db) {
   tournament::SprtMatchOptions m;
   m.tournament = t;
   m.params = params;
@@ -122,8 +123,9 @@ int RunSprt(const Options& opt, const tournament::TournamentOptions& t,
   const auto start = std::chrono::steady_clock::now();
   tournament::ProgressLine progress = MakeProgress();
   int pairs_done = 0;
-  absl::StatusOr<tournament::SprtMatchResult> result = tournament::RunSprtMatch(
-      m, [&](const tournament::PairOutcome& p, const stats::SprtResult& now) {
+  absl::StatusOr<tournament::SprtMatchResult> result =
+      tournament::RunSprtMatch(m, [&](const tournament::PairOutcome& p,
+                                      const competition::SprtResult& now) {
         ++pairs_done;
         if (opt.quiet) return;
         std::string line = absl::StrFormat(
@@ -153,10 +155,11 @@ int RunSprt(const Options& opt, const tournament::TournamentOptions& t,
           .count();
   int errors = 0;
   for (const auto& g : result->games) errors += !g.error.empty();
-  const char* ended =
-      result->verdict == stats::Verdict::kAcceptH1   ? "H1 accepted"
-      : result->verdict == stats::Verdict::kAcceptH0 ? "H0 accepted"
-                                                     : "no decision (pair cap)";
+  const char* ended = result->verdict == competition::Verdict::kAcceptH1
+                          ? "H1 accepted"
+                      : result->verdict == competition::Verdict::kAcceptH0
+                          ? "H0 accepted"
+                          : "no decision (pair cap)";
   std::cout << "sprt " << t.label << ": " << ended << " after "
             << result->pairs_started << " pairs in "
             << absl::StrFormat("%.1f", seconds) << " s"
@@ -250,7 +253,7 @@ int AccountHalfPoints(const v1::TournamentGame& game, const std::string& a) {
 // Following again (--follow NAME --sprt ...) recounts the pairs already
 // played, so an interrupted run resumes.
 int FollowSprt(const Options& opt, tournament::RemoteTournament& remote,
-               const std::string& name, const stats::SprtParams& params) {
+               const std::string& name, const competition::SprtParams& params) {
   absl::StatusOr<v1::TournamentInfo> first = remote.Get(name);
   if (!first.ok()) {
     std::cerr << "cassino tournament: " << first.status().message() << "\n";
@@ -267,9 +270,9 @@ int FollowSprt(const Options& opt, tournament::RemoteTournament& remote,
   const auto start = std::chrono::steady_clock::now();
   tournament::ProgressLine progress = MakeProgress();
   std::map<int, v1::TournamentGame> ended;
-  stats::Pentanomial counts{};
+  competition::Pentanomial counts{};
   int pairs = 0, uncounted = 0;
-  stats::Verdict verdict = stats::Verdict::kContinue;
+  competition::Verdict verdict = competition::Verdict::kContinue;
   std::string cancel_error;
   absl::StatusOr<v1::TournamentInfo> info = remote.Follow(
       name,
@@ -294,14 +297,16 @@ int FollowSprt(const Options& opt, tournament::RemoteTournament& remote,
         } else {
           ++uncounted;
         }
-        const stats::SprtResult now = stats::EvaluatePairs(params, counts);
-        if (now.verdict != stats::Verdict::kContinue &&
-            verdict == stats::Verdict::kContinue) {
+        const competition::SprtResult now =
+            competition::EvaluatePairs(params, counts);
+        if (now.verdict != competition::Verdict::kContinue &&
+            verdict == competition::Verdict::kContinue) {
           verdict = now.verdict;
           const absl::Status cancelled = remote.Cancel(
               name,
               absl::StrCat(
-                  "sprt: ", verdict == stats::Verdict::kAcceptH1 ? "H1" : "H0",
+                  "sprt: ",
+                  verdict == competition::Verdict::kAcceptH1 ? "H1" : "H0",
                   " accepted"));
           // FAILED_PRECONDITION: already over (e.g. the last pair).
           if (!cancelled.ok() &&
@@ -328,19 +333,20 @@ int FollowSprt(const Options& opt, tournament::RemoteTournament& remote,
               << cancel_error << "\n";
   }
   const bool cancelled = info->status() == v1::TOURNAMENT_STATUS_CANCELLED;
-  const char* what = verdict == stats::Verdict::kAcceptH1   ? "H1 accepted"
-                     : verdict == stats::Verdict::kAcceptH0 ? "H0 accepted"
+  const char* what = verdict == competition::Verdict::kAcceptH1 ? "H1 accepted"
+                     : verdict == competition::Verdict::kAcceptH0
+                         ? "H0 accepted"
                      : cancelled ? "no decision (tournament cancelled)"
                                  : "no decision (pair cap)";
   std::cout
       << "sprt " << name << ": " << what << " after " << pairs << " pairs in "
       << absl::StrFormat("%.1f", SecondsSince(start)) << " s"
       << (uncounted ? absl::StrCat(", ", uncounted, " pairs not counted") : "")
-      << (cancelled && verdict != stats::Verdict::kContinue
+      << (cancelled && verdict != competition::Verdict::kContinue
               ? "; tournament cancelled"
               : "")
       << "\n\n"
-      << stats::FormatSprtText(stats::EvaluatePairs(params, counts), a, b)
+      << stats::FormatSprtText(competition::EvaluatePairs(params, counts), a, b)
       << "\n"
       << tournament::FormatStandings(tournament::StandingsFromProto(*info));
   return 0;
@@ -373,7 +379,7 @@ v1::TournamentSpec SpecOf(const Options& opt, bool sprt) {
 // --account / --follow: a tournament scheduled by the referee at --address.
 // Creates it (unless following one), then follows it to its end, printing a
 // line per ended game and the referee's standings; with `sprt`, FollowSprt.
-int RunOnReferee(const Options& opt, const stats::SprtParams* sprt) {
+int RunOnReferee(const Options& opt, const competition::SprtParams* sprt) {
   if (opt.address.empty()) {
     std::cerr << "cassino tournament: --account and --follow need --address "
                  "(a running referee whose bots connect to its lobby)\n";
@@ -449,9 +455,9 @@ int Run(Options opt) {
     std::cerr << "cassino tournament: --name and --detach are for --account\n";
     return 2;
   }
-  absl::StatusOr<stats::SprtParams> sprt;
+  absl::StatusOr<competition::SprtParams> sprt;
   if (!opt.sprt.empty()) {
-    sprt = stats::ParseSprtParams(opt.sprt);
+    sprt = competition::ParseSprtParams(opt.sprt);
     if (!sprt.ok()) {
       std::cerr << "cassino tournament: --" << sprt.status().message() << "\n";
       return 2;

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "competition/bradley_terry.h"
 #include "competition/finishing_order.h"
-#include "tools/stats/ratings.h"
 
 namespace cassino::stats::internal {
 namespace {
@@ -259,7 +259,8 @@ void RateAndOrder(Tables& t, const Options& options, Stats* stats) {
       w[i][j] = t.pair_wins[keep[i]][keep[j]];
     }
   }
-  const Ratings ratings = FitBradleyTerry(w, options.prior_draws);
+  const competition::Ratings ratings =
+      competition::FitBradleyTerry(w, options.prior_draws);
   stats->rating_iterations = ratings.iterations;
   stats->rating_converged = ratings.converged;
   for (size_t i = 0; i < keep.size(); ++i) {

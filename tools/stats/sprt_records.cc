@@ -18,10 +18,10 @@ int IndexOf(const Stats& stats, absl::string_view name) {
 
 }  // namespace
 
-Pentanomial PairsBetween(const Stats& stats, absl::string_view a,
-                         absl::string_view b) {
+competition::Pentanomial PairsBetween(const Stats& stats, absl::string_view a,
+                                      absl::string_view b) {
   const int ia = IndexOf(stats, a), ib = IndexOf(stats, b);
-  Pentanomial counts{};
+  competition::Pentanomial counts{};
   if (ia < 0 || ib < 0 || ia == ib) return counts;
   for (const DuplicateResult& d : stats.duplicates) {
     if (d.a == std::min(ia, ib) && d.b == std::max(ia, ib)) {
@@ -32,10 +32,9 @@ Pentanomial PairsBetween(const Stats& stats, absl::string_view a,
   return counts;
 }
 
-absl::StatusOr<SprtResult> SprtFromStats(const Stats& stats,
-                                         absl::string_view a,
-                                         absl::string_view b,
-                                         const SprtParams& params) {
+absl::StatusOr<competition::SprtResult> SprtFromStats(
+    const Stats& stats, absl::string_view a, absl::string_view b,
+    const competition::SprtParams& params) {
   if (a == b) {
     return absl::InvalidArgumentError("the SPRT needs two different bots");
   }
@@ -46,12 +45,12 @@ absl::StatusOr<SprtResult> SprtFromStats(const Stats& stats,
           absl::StrCat("no finished game of bot '", name, "' selected"));
     }
   }
-  const Pentanomial pairs = PairsBetween(stats, a, b);
+  const competition::Pentanomial pairs = PairsBetween(stats, a, b);
   int64_t total = 0;
   for (int64_t n : pairs) total += n;
-  if (total > 0) return EvaluatePairs(params, pairs);
+  if (total > 0) return competition::EvaluatePairs(params, pairs);
   const HeadToHead& h = stats.head_to_head[ia][ib];
-  return EvaluateGames(params, {h.losses, h.draws, h.wins});
+  return competition::EvaluateGames(params, {h.losses, h.draws, h.wins});
 }
 
 }  // namespace cassino::stats

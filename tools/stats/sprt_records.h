@@ -18,22 +18,21 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "tools/stats/sprt.h"
+#include "competition/sprt.h"
 #include "tools/stats/stats.h"
 
 namespace cassino::stats {
 
 // The pair counts of a against b (all zero when they have none); a and b
 // name bots of `stats`.
-Pentanomial PairsBetween(const Stats& stats, absl::string_view a,
-                         absl::string_view b);
+competition::Pentanomial PairsBetween(const Stats& stats, absl::string_view a,
+                                      absl::string_view b);
 
 // The test as described above. NotFound (naming the bot) when a or b is not
 // in `stats`; InvalidArgument when a == b.
-absl::StatusOr<SprtResult> SprtFromStats(const Stats& stats,
-                                         absl::string_view a,
-                                         absl::string_view b,
-                                         const SprtParams& params);
+absl::StatusOr<competition::SprtResult> SprtFromStats(
+    const Stats& stats, absl::string_view a, absl::string_view b,
+    const competition::SprtParams& params);
 
 }  // namespace cassino::stats
 

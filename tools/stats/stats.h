@@ -32,7 +32,8 @@
 //    totals draw), so a 3-player game gives 3 results; without recorded
 //    totals, the winning side beats every other side and the others do not
 //    score against each other.
-//  * Ratings: Bradley–Terry over the pairwise results (tools/stats/ratings.h),
+//  * Ratings: Bradley–Terry over the pairwise results
+//  (competition/bradley_terry.h),
 //    with Options::prior_draws virtual draws per bot (default 1); the
 //    interval is ±1.96·SE.
 //  * Points per round by item: the points of each score item of the `round`
@@ -71,7 +72,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "tools/stats/ratings.h"
+#include "competition/bradley_terry.h"
 
 namespace cassino::stats {
 

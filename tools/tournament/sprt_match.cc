@@ -22,7 +22,7 @@ struct MatchState {
   absl::Mutex mu;
   int next_pair ABSL_GUARDED_BY(mu) = 0;
   bool stop ABSL_GUARDED_BY(mu) = false;
-  stats::Pentanomial counts ABSL_GUARDED_BY(mu){};
+  competition::Pentanomial counts ABSL_GUARDED_BY(mu){};
   SprtMatchResult result ABSL_GUARDED_BY(mu);
   std::vector<PairOutcome> pairs ABSL_GUARDED_BY(mu);
 };
@@ -36,8 +36,8 @@ int HalfPoints(const GameOutcome& game, int a_seat) {
 
 absl::StatusOr<SprtMatchResult> RunSprtMatch(
     const SprtMatchOptions& o,
-    const std::function<void(const PairOutcome&, const stats::SprtResult&)>&
-        progress) {
+    const std::function<void(const PairOutcome&,
+                             const competition::SprtResult&)>& progress) {
   const TournamentOptions& t = o.tournament;
   if (t.bots.size() != 2) {
     return absl::InvalidArgumentError("an SPRT match needs exactly two bots");
@@ -64,9 +64,9 @@ absl::StatusOr<SprtMatchResult> RunSprtMatch(
     st.next_pair = o.first_pair;
     st.counts = o.resumed;
     // The resumed counts may already decide.
-    const stats::Verdict now =
-        stats::EvaluatePairs(o.params, st.counts).verdict;
-    if (now != stats::Verdict::kContinue) {
+    const competition::Verdict now =
+        competition::EvaluatePairs(o.params, st.counts).verdict;
+    if (now != competition::Verdict::kContinue) {
       st.stop = true;
       st.result.verdict = now;
     }
@@ -97,9 +97,10 @@ absl::StatusOr<SprtMatchResult> RunSprtMatch(
       } else {
         ++st.result.pairs_uncounted;
       }
-      const stats::SprtResult now = stats::EvaluatePairs(o.params, st.counts);
-      if (now.verdict != stats::Verdict::kContinue &&
-          st.result.verdict == stats::Verdict::kContinue) {
+      const competition::SprtResult now =
+          competition::EvaluatePairs(o.params, st.counts);
+      if (now.verdict != competition::Verdict::kContinue &&
+          st.result.verdict == competition::Verdict::kContinue) {
         st.result.verdict = now.verdict;
         st.stop = true;
       }
@@ -122,7 +123,7 @@ absl::StatusOr<SprtMatchResult> RunSprtMatch(
     result.games.push_back(p.games[0]);
     result.games.push_back(p.games[1]);
   }
-  result.sprt = stats::EvaluatePairs(o.params, st.counts);
+  result.sprt = competition::EvaluatePairs(o.params, st.counts);
   result.standings = ComputeStandings(t.bots, result.games);
   return result;
 }

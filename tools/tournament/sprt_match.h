@@ -1,6 +1,6 @@
 // An SPRT match between two bots launched here: `cassino tournament
 // --sprt`. It plays duplicate pairs of A (bots[0], the candidate) against
-// B (bots[1]) until the generalized SPRT (tools/stats/sprt.h) accepts H0 or
+// B (bots[1]) until the generalized SPRT (competition/sprt.h) accepts H0 or
 // H1, or a cap on pairs is reached.
 //
 // Pair k (from 0, counting pairs of earlier runs) is games 2k and 2k+1 of
@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "tools/stats/sprt.h"
+#include "competition/sprt.h"
 #include "tools/tournament/tournament.h"
 
 namespace cassino::tournament {
@@ -38,10 +38,10 @@ struct SprtMatchOptions {
   // Exactly two bots: bots[0] is A, bots[1] is B. The schedule,
   // games_per_pairing and duplicate fields are not used.
   TournamentOptions tournament;
-  stats::SprtParams params;
-  int max_pairs = 10000;         // counting resumed pairs; then the match stops
-  int first_pair = 0;            // the first pair index to play
-  stats::Pentanomial resumed{};  // counted pairs of earlier runs
+  competition::SprtParams params;
+  int max_pairs = 10000;  // counting resumed pairs; then the match stops
+  int first_pair = 0;     // the first pair index to play
+  competition::Pentanomial resumed{};  // counted pairs of earlier runs
 };
 
 struct PairOutcome {
@@ -52,10 +52,11 @@ struct PairOutcome {
 };
 
 struct SprtMatchResult {
-  stats::SprtResult sprt;  // over every counted pair, resumed ones included
+  competition::SprtResult
+      sprt;  // over every counted pair, resumed ones included
   // The verdict when a bound was first crossed (kContinue: never, the cap
   // was reached).
-  stats::Verdict verdict = stats::Verdict::kContinue;
+  competition::Verdict verdict = competition::Verdict::kContinue;
   int pairs_started = 0;            // in this run
   int pairs_uncounted = 0;          // in this run
   std::vector<GameOutcome> games;   // this run's, in schedule order
@@ -66,8 +67,8 @@ struct SprtMatchResult {
 // time) with the test over the pairs counted so far.
 absl::StatusOr<SprtMatchResult> RunSprtMatch(
     const SprtMatchOptions& options,
-    const std::function<void(const PairOutcome&, const stats::SprtResult&)>&
-        progress);
+    const std::function<void(const PairOutcome&,
+                             const competition::SprtResult&)>& progress);
 
 // The half points A (seat `a_seat`) took from one ended game: 2 a win, 1
 // no winner, 0 a loss.

@@ -19,13 +19,13 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "cassino/v1/referee_service.grpc.pb.h"
+#include "competition/bradley_terry.h"
 #include "competition/finishing_order.h"
 #include "grpcpp/grpcpp.h"
 #include "recorder/display_text.h"
 #include "rules/rule_set.h"
 #include "rules/schedule.h"
 #include "tools/playout/random_playout.h"
-#include "tools/stats/ratings.h"
 #include "tools/tournament/process.h"
 #include "tools/tournament/run_game.h"
 
@@ -336,7 +336,8 @@ std::vector<Rating> ComputeRatings(const std::vector<BotSpec>& bots,
       }
     }
   }
-  const stats::Ratings fit = stats::FitBradleyTerry(wins, /*prior_draws=*/1.0);
+  const competition::Ratings fit =
+      competition::FitBradleyTerry(wins, /*prior_draws=*/1.0);
   std::vector<Rating> out;
   for (size_t i = 0; i < n; ++i) {
     out.push_back({bots[i].name, i < fit.elo.size() ? fit.elo[i] : 1500,

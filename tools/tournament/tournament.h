@@ -137,7 +137,7 @@ struct GameOutcome {
 // that both kinds of tournament count and rank alike.
 using Standing = recorder::Standing;
 
-// A bot's rating: pairwise Bradley-Terry (stats::FitBradleyTerry, Elo
+// A bot's rating: pairwise Bradley-Terry (competition::FitBradleyTerry, Elo
 // scale, mean 1500, one virtual draw against a 1500 opponent per bot) over
 // the pairwise results of every finished game's finishing order
 // (competition/finishing_order.h): each pair of sides gives each member of

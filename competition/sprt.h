@@ -1,7 +1,8 @@
 // Sequential probability ratio test (SPRT) between two bots, A and B: is A
 // stronger than B by elo1 (H1) rather than by elo0 (H0)?
 //
-// A pure module: counts in, figures out; no I/O, no state. The formulas and
+// A pure module: counts in, figures out; no I/O, no state (the text and
+// JSON forms of a result are tools/stats/sprt_format.h). The formulas and
 // their sources are in docs/stats.md ("SPRT"); in short:
 //
 //  * Results are counted from A's side. A game scores 1 (win), 1/2 (draw,
@@ -29,8 +30,8 @@
 //
 // Lifetimes: values only.
 
-#ifndef CASSINO_TOOLS_STATS_SPRT_H_
-#define CASSINO_TOOLS_STATS_SPRT_H_
+#ifndef CASSINO_COMPETITION_SPRT_H_
+#define CASSINO_COMPETITION_SPRT_H_
 
 #include <array>
 #include <cstdint>
@@ -41,7 +42,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
-namespace cassino::stats {
+namespace cassino::competition {
 
 // Which Elo the hypotheses are stated in.
 enum class EloModel { kNormalized, kLogistic };
@@ -121,18 +122,6 @@ std::vector<double> ConstrainedMle(std::span<const double> scores,
 std::vector<double> ConstrainedMleT(std::span<const double> scores,
                                     std::span<const double> p, double t_value);
 
-// Text: the verdict line and the figures, one per line, e.g.
-//   SPRT elo0=0,elo1=5,alpha=0.05,beta=0.05,model=normalized
-//   verdict  H1 accepted
-//   LLR      3.02 (-2.94, 2.94)
-//   ...
-// `a` and `b` name the bots.
-std::string FormatSprtText(const SprtResult& r, absl::string_view a,
-                           absl::string_view b);
-// One JSON object, keys in a fixed order.
-std::string FormatSprtJson(const SprtResult& r, absl::string_view a,
-                           absl::string_view b);
+}  // namespace cassino::competition
 
-}  // namespace cassino::stats
-
-#endif  // CASSINO_TOOLS_STATS_SPRT_H_
+#endif  // CASSINO_COMPETITION_SPRT_H_

@@ -1,6 +1,6 @@
-// The Bradley–Terry fit of ratings.h.
+// The Bradley–Terry fit of bradley_terry.h.
 
-#include "tools/stats/ratings.h"
+#include "competition/bradley_terry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-namespace cassino::stats {
+namespace cassino::competition {
 namespace {
 
 double NormalCdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
@@ -210,4 +210,4 @@ Ratings FitBradleyTerry(const std::vector<std::vector<double>>& wins,
   return out;
 }
 
-}  // namespace cassino::stats
+}  // namespace cassino::competition

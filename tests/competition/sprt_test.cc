@@ -1,16 +1,16 @@
-// tools/stats/sprt.h: the LLR, the estimates and the stopping rule on
-// fixtures whose values tests/tools/sprt_reference.py computes by another
+// competition/sprt.h: the LLR, the estimates and the stopping rule on
+// fixtures whose values tests/competition/sprt_reference.py computes by another
 // method (the convex dual with linear constraints, golden-section search),
 // plus closed forms computed by hand where there is one.
 
-#include "tools/stats/sprt.h"
+#include "competition/sprt.h"
 
 #include <cmath>
 #include <limits>
 
 #include "gtest/gtest.h"
 
-namespace cassino::stats {
+namespace cassino::competition {
 namespace {
 
 constexpr double kTol = 1e-7;
@@ -200,19 +200,5 @@ TEST(SprtTest, ParseParams) {
   }
 }
 
-TEST(SprtTest, Formats) {
-  const SprtResult r = EvaluatePairs(kWide, {0, 0, 0, 0, 50});
-  const std::string text = FormatSprtText(r, "new", "old");
-  EXPECT_NE(text.find("H1 accepted"), std::string::npos) << text;
-  EXPECT_NE(text.find("LLR      4.93 (-2.94, 2.94)"), std::string::npos)
-      << text;
-  EXPECT_NE(text.find("WW 50"), std::string::npos) << text;
-  const std::string json = FormatSprtJson(r, "new", "old");
-  EXPECT_NE(json.find("\"verdict\": \"H1\""), std::string::npos) << json;
-  EXPECT_NE(json.find("\"WW\": 50"), std::string::npos) << json;
-  // Infinite estimates are null in JSON.
-  EXPECT_NE(json.find("\"value\": null"), std::string::npos) << json;
-}
-
 }  // namespace
-}  // namespace cassino::stats
+}  // namespace cassino::competition

@@ -15,12 +15,12 @@
 // the plain maximum-likelihood fit (then a bot that never lost has no finite
 // rating and the fit reports `converged = false`).
 
-#ifndef CASSINO_TOOLS_STATS_RATINGS_H_
-#define CASSINO_TOOLS_STATS_RATINGS_H_
+#ifndef CASSINO_COMPETITION_BRADLEY_TERRY_H_
+#define CASSINO_COMPETITION_BRADLEY_TERRY_H_
 
 #include <vector>
 
-namespace cassino::stats {
+namespace cassino::competition {
 
 // Ratings on the Elo scale with mean 1500, in the order of the input.
 struct Ratings {
@@ -36,6 +36,6 @@ struct Ratings {
 Ratings FitBradleyTerry(const std::vector<std::vector<double>>& wins,
                         double prior_draws);
 
-}  // namespace cassino::stats
+}  // namespace cassino::competition
 
-#endif  // CASSINO_TOOLS_STATS_RATINGS_H_
+#endif  // CASSINO_COMPETITION_BRADLEY_TERRY_H_

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Reference values for tests/tools/sprt_test.cc, computed independently.
+"""Reference values for tests/competition/sprt_test.cc, computed independently.
 
-tools/stats/sprt.cc finds each constrained maximum-likelihood distribution
+competition/sprt.cc finds each constrained maximum-likelihood distribution
 by Newton's method on the one-multiplier secular equation (and, for the
 normalized model, a fixed point over the tangent of the sd). This script
 gets the same maxima another way: through the convex dual of the
@@ -11,7 +11,7 @@ golden-section search over m (normalized model) -- so the two agree only
 if both are right. Pure Python 3, no packages; slow (minutes); not run in
 CI. Run it and
 compare with the constants in sprt_test.cc:
-    python3 tests/tools/sprt_reference.py
+    python3 tests/competition/sprt_reference.py
 """
 import math
 
