@@ -190,8 +190,9 @@ async function main() {
       told.join('\n'));
   }
   cli('ladder', 'pause', 'lad', '--reason', 'test over');
-  for (let i = 0; i < 300; i++) {  // its running games play out
-    if (JSON.parse(cli('ladder', 'show', 'lad', '--format', 'json')).ladder.games_running === 0) break;
+  for (let i = 0; i < 300; i++) {  // its running games play out and are rated
+    const shown = JSON.parse(cli('ladder', 'show', 'lad', '--format', 'json')).ladder;
+    if (shown.games_running === 0 && shown.games_unrated === 0) break;
     await sleep(100);
   }
   const board = JSON.parse(cli('ladder', 'leaderboard', 'lad', '--format', 'json')).entries;

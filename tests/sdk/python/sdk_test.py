@@ -136,12 +136,18 @@ ERRORS_SCRIPT = textwrap.dedent(r'''
 
 # Runs inside the venv: argv = address, then per bot ACCOUNT=KEY. Each bot
 # joins ladder "lad" with version "sdk1" through play_lobby and plays 2
-# games; the notices it is told are printed.
+# games; the notices it is told are printed, a whole line at a time (the
+# two bots' threads share stdout).
 LADDER_SCRIPT = textwrap.dedent(r'''
     import sys, threading
     import cassino
 
     address, bots = sys.argv[1], [a.split("=", 1) for a in sys.argv[2:]]
+    printing = threading.Lock()
+
+    def say(line):
+        with printing:
+            print(line, flush=True)
 
     class First(cassino.Bot):
         def choose(self, turn):
@@ -150,8 +156,7 @@ LADDER_SCRIPT = textwrap.dedent(r'''
     def run(account, key):
         cassino.play_lobby(First, key, address=address, games=2,
                            ladder="lad", version="sdk1",
-                           log=lambda text: print("LOG", account, text,
-                                                  flush=True))
+                           log=lambda text: say(f"LOG {account} {text}"))
     threads = [threading.Thread(target=run, args=b) for b in bots]
     for t in threads: t.start()
     for t in threads: t.join()
@@ -266,10 +271,10 @@ class SdkTest(unittest.TestCase):
                     f"LOG {account} ladder lad (version sdk1): STATE_ACTIVE",
                     out.stdout.splitlines(), out.stdout)
             cli("ladder", "pause", "lad", "--reason", "test over")
-            for _ in range(300):  # its running games play out
+            for _ in range(300):  # its running games play out and are rated
                 shown = json.loads(cli("ladder", "show", "lad", "--format",
-                                       "json"))
-                if shown["ladder"]["games_running"] == 0:
+                                       "json"))["ladder"]
+                if shown["games_running"] == 0 and shown["games_unrated"] == 0:
                     break
                 time.sleep(0.1)
             board = json.loads(cli("ladder", "leaderboard", "lad",
