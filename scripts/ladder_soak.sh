@@ -10,17 +10,19 @@
 #
 #   bash scripts/ladder_soak.sh [--minutes M] [--kill-every S]
 #                               [--max-pair-games N] [--max-bot-games N]
-#                               [--dir DIR] [--resume]
+#                               [--think-ms MS] [--dir DIR] [--resume]
 #
 # Defaults: 60 minutes, a kill -9 every 900 s, pairs capped at 30 games an
 # hour, a bot account at 240 games an hour (the ladder's default), a fresh
 # directory under /tmp. With --resume, DIR holds an earlier run: the same
 # referee database, ladder and bot accounts go on (the ladder, paused at
 # the end of that run, is resumed; `ver` publishes the version after its
-# last), so that runs add up to one long run of one ladder. The bots move at once, so they reach those caps
-# within minutes and the ladder then waits for new versions or the window
-# to move on; large caps keep it busy, so that every kill hits running
-# games. Each kill is logged with the ladder's games running at that
+# last), so that runs add up to one long run of one ladder. By default
+# the bots move at once, so they reach those caps within minutes and the
+# ladder then waits for new versions or the window to move on; large caps
+# keep it busy, so that every kill hits running games. --think-ms MS makes
+# every bot wait MS before each move (cassino-bot --think-ms), so that a
+# long run paces like a season instead. Each kill is logged with the ladder's games running at that
 # moment. The report (summary.txt) and logs stay in the directory. Needs
 # the build's cassino-referee, cassino and cassino-bot (BUILD, default
 # build/).
@@ -32,6 +34,7 @@ MINUTES=60
 KILL_EVERY=900
 MAX_PAIR_GAMES=30
 MAX_BOT_GAMES=240
+THINK_MS=0
 DIR=""
 RESUME=0
 while (($#)); do
@@ -40,9 +43,10 @@ while (($#)); do
     --kill-every) KILL_EVERY="$2"; shift 2 ;;
     --max-pair-games) MAX_PAIR_GAMES="$2"; shift 2 ;;
     --max-bot-games) MAX_BOT_GAMES="$2"; shift 2 ;;
+    --think-ms) THINK_MS="$2"; shift 2 ;;
     --dir) DIR="$2"; shift 2 ;;
     --resume) RESUME=1; shift ;;
-    *) echo "usage: $0 [--minutes M] [--kill-every S] [--max-pair-games N] [--max-bot-games N] [--dir DIR] [--resume]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--minutes M] [--kill-every S] [--max-pair-games N] [--max-bot-games N] [--think-ms MS] [--dir DIR] [--resume]" >&2; exit 2 ;;
   esac
 done
 DIR="${DIR:-$(mktemp -d /tmp/ladder-soak.XXXXXX)}"
@@ -82,7 +86,7 @@ start_bot() {  # NAME STRATEGY VERSION [extra flags...]
   shift 3
   "$BOT" --lobby --key "$(cat "$name.key")" --capacity 2 --ladder "$LADDER" \
     --version "$version" --strategy "$strategy" --seed $RANDOM \
-    --max-retries 100000 "$@" >> "$name.out" 2>> "$name.err" &
+    --max-retries 100000 --think-ms "$THINK_MS" "$@" >> "$name.out" 2>> "$name.err" &
   BOT_PID[$name]=$!
   log "bot $name ($strategy, version $version) started (pid ${BOT_PID[$name]})"
 }

@@ -63,6 +63,25 @@ class FaultyStrategy : public cassino::bots::Strategy {
   std::atomic<int>* const moves_;
 };
 
+// A bot that takes its time: waits `think` before each move, so that a
+// long ladder or tournament of reference bots paces like a season of real
+// ones instead of a load test (--think-ms).
+class PacedStrategy : public cassino::bots::Strategy {
+ public:
+  PacedStrategy(std::unique_ptr<cassino::bots::Strategy> inner,
+                std::chrono::milliseconds think)
+      : inner_(std::move(inner)), think_(think) {}
+  std::string name() const override { return inner_->name(); }
+  cassino::Move Choose(const cassino::bots::TurnView& view) override {
+    std::this_thread::sleep_for(think_);
+    return inner_->Choose(view);
+  }
+
+ private:
+  std::unique_ptr<cassino::bots::Strategy> inner_;
+  const std::chrono::milliseconds think_;
+};
+
 std::string EnvOr(const char* name, const std::string& fallback) {
   const char* v = std::getenv(name);
   return v != nullptr ? std::string(v) : fallback;
@@ -125,6 +144,12 @@ int main(int argc, char** argv) {
                  "With --fault: moves played normally first")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  int think_ms = 0;
+  app.add_option("--think-ms", think_ms,
+                 "Wait this long before each move (pacing a long run; 0: "
+                 "answer at once)")
+      ->check(CLI::Range(0, 600000))
+      ->capture_default_str();
   app.add_flag("--unary", options.unary,
                "Use GetTurn/SubmitMove instead of the Play stream");
   std::string play_mode = "compact";
@@ -141,10 +166,32 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--verbose,-v", options.verbose, "Log every move and round");
   app.add_flag("--quiet,-q", quiet, "No diagnostics on stderr");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help exits 0; bad flags exit 2, as the file comment says.
+    return app.exit(e) == 0 ? 0 : 2;
+  }
 
   options.seed = seed;
   if (!quiet) options.log = &std::cerr;
+  // The strategy of a game (the n-th, in lobby mode: seeded seed + n), with
+  // --fault and --think-ms around it.
+  std::atomic<int> moves{0};
+  auto make_strategy =
+      [&](uint64_t game_seed) -> std::unique_ptr<cassino::bots::Strategy> {
+    std::unique_ptr<cassino::bots::Strategy> strategy =
+        cassino::bots::MakeStrategy(strategy_name, game_seed);
+    if (!fault.empty()) {
+      strategy = std::make_unique<FaultyStrategy>(std::move(strategy), fault,
+                                                  fault_after, &moves);
+    }
+    if (think_ms > 0) {
+      strategy = std::make_unique<PacedStrategy>(
+          std::move(strategy), std::chrono::milliseconds(think_ms));
+    }
+    return strategy;
+  };
   if (lobby_mode) {
     if (lobby.key.empty()) {
       std::cerr << "cassino-bot: --lobby needs --key (or $CASSINO_BOT_KEY)\n";
@@ -155,14 +202,8 @@ int main(int argc, char** argv) {
       return 2;
     }
     lobby.bot = options;
-    std::atomic<int> moves{0};
     cassino::bots::LobbyClient client(
-        lobby, [&](int n) -> std::unique_ptr<cassino::bots::Strategy> {
-          auto strategy = cassino::bots::MakeStrategy(strategy_name, seed + n);
-          if (fault.empty()) return strategy;
-          return std::make_unique<FaultyStrategy>(std::move(strategy), fault,
-                                                  fault_after, &moves);
-        });
+        lobby, [&](int n) { return make_strategy(seed + n); });
     absl::StatusOr<std::vector<cassino::bots::BotResult>> results =
         client.Run();
     if (!results.ok()) {
@@ -186,13 +227,7 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  std::atomic<int> moves{0};
-  std::unique_ptr<cassino::bots::Strategy> strategy =
-      cassino::bots::MakeStrategy(strategy_name, seed);
-  if (!fault.empty()) {
-    strategy = std::make_unique<FaultyStrategy>(std::move(strategy), fault,
-                                                fault_after, &moves);
-  }
+  std::unique_ptr<cassino::bots::Strategy> strategy = make_strategy(seed);
   cassino::bots::BotClient client(options, strategy.get());
   absl::StatusOr<cassino::bots::BotResult> result = client.Run();
   if (!result.ok()) {

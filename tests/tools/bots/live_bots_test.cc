@@ -24,6 +24,7 @@
 #include <functional>
 #include <future>
 #include <memory>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -118,6 +119,37 @@ TEST(FakeRefereeTest, CassinoBotBinaryBothModes) {
   EXPECT_NE(stream.out.find("1 rejected"), std::string::npos)
       << stream.Describe();
   EXPECT_TRUE(fake.game().over());
+}
+
+// --think-ms: the bot waits that long before each of its moves, so the
+// process cannot end sooner than its moves times the wait (a lower bound:
+// never a timed test of speed).
+TEST(FakeRefereeTest, CassinoBotThinksAsLongAsItIsTold) {
+  constexpr int kThinkMs = 25;
+  FakeReferee fake({});
+  GreedyStrategy greedy;
+  BotClient c1(ClientOptions(fake, 1, false), &greedy);
+  auto r1 = std::async(std::launch::async, [&] { return c1.Run(); });
+  std::vector<std::string> args =
+      CppBotArgs(fake.address(), FakeReferee::kTokens[0], FakeReferee::kGameId,
+                 "builder", false);
+  args.insert(args.end(), {"--think-ms", std::to_string(kThinkMs)});
+  const auto began = std::chrono::steady_clock::now();
+  ProcResult paced = RunProcess(args);
+  const auto took = std::chrono::steady_clock::now() - began;
+  ASSERT_TRUE(r1.get().ok());
+  ASSERT_EQ(paced.exit_code, 0) << paced.Describe();
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(paced.out, m, std::regex(R"(, (\d+) moves,)")))
+      << paced.Describe();
+  const int moves = std::stoi(m[1]);
+  EXPECT_GT(moves, 10) << paced.Describe();
+  EXPECT_GE(took, std::chrono::milliseconds(moves * kThinkMs))
+      << moves << " moves";
+  EXPECT_TRUE(fake.game().over());
+  // Out of range: refused as a bad flag.
+  args.back() = "-1";
+  EXPECT_EQ(RunProcess(args).exit_code, 2);
 }
 
 // One seat is a script bot (subprocess), the other an in-process client.
