@@ -17,68 +17,13 @@
 // Exits 77 (skipped) when Chromium or node_modules are missing.
 // VIEWER_SCREENSHOTS=DIR also writes docs/images/viewer-seat.png there.
 
-import {spawn, execFileSync} from 'node:child_process';
-import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
-import {dirname, join} from 'node:path';
-import {fileURLToPath} from 'node:url';
+import {execFileSync} from 'node:child_process';
+import {join} from 'node:path';
 import assert from 'node:assert/strict';
+import {BrowserRun, argsOrSkip, showsCard, waitFor} from './harness.mjs';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const [cassino, referee, bot] = process.argv.slice(2);
-if (!bot) {
-  console.error('usage: node human_seat_test.mjs CASSINO CASSINO_REFEREE CASSINO_BOT');
-  process.exit(2);
-}
-if (!existsSync(CHROMIUM) || !existsSync(join(HERE, 'node_modules', 'puppeteer-core'))) {
-  console.log(`SKIPPED: needs ${CHROMIUM} and tests/viewer/node_modules (npm install)`);
-  process.exit(77);
-}
-const {default: puppeteer} = await import('puppeteer-core');
-
-const RANK = {A: 'A', T: '10', J: 'J', Q: 'Q', K: 'K'};
-const SUIT = {S: '\u2660', H: '\u2665', D: '\u2666', C: '\u2663'};
-const SUIT_NAME = {S: 'spades', H: 'hearts', D: 'diamonds', C: 'clubs'};
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const children = [];
-const tmp = mkdtempSync(join(tmpdir(), 'human-seat-'));
-let browser = null;
-const errors = [];
-
-function showsCard(text, c) {
-  const rank = RANK[c[0]] || c[0];
-  return [
-    new RegExp(`(^|[^A-Za-z0-9])${c}($|[^A-Za-z0-9])`),
-    new RegExp(`(^|[^0-9A-Za-z])${rank}${SUIT[c[1]]}`),
-    new RegExp(`${rank} of ${SUIT_NAME[c[1]]}`),
-  ].some((re) => re.test(text));
-}
-
-async function waitFor(what, fn, ms = 30000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting for ' + what);
-    await sleep(50);
-  }
-}
-
-// Starts `cmd` and resolves with the first match of `re` in its stdout.
-function startAndRead(cmd, args, re) {
-  const child = spawn(cmd, args, {stdio: ['ignore', 'pipe', 'inherit']});
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(re);
-      if (m) resolve(m);
-    });
-    child.on('exit', (code) => reject(new Error(`${cmd} exited (${code}) before printing ${re}`)));
-  });
-}
+const [cassino, referee, bot] = argsOrSkip(3, 'node human_seat_test.mjs CASSINO CASSINO_REFEREE CASSINO_BOT');
+const run = new BrowserRun('human-seat-');
 
 // Plays one move by clicks: the first playable card, then the table cards
 // of the move offered with the most of them; checks what is offered on the
@@ -134,39 +79,27 @@ async function playMove(page, moves) {
 }
 
 async function main() {
-  const db = join(tmp, 'games.db');
-  const tokenFile = join(tmp, 'admin.token');
-  writeFileSync(tokenFile, 'human-seat-test-admin-token\n');
-  const portFile = join(tmp, 'port');
-  children.push(spawn(referee, ['--db', db, '--listen', '127.0.0.1:0', '--port-file', portFile,
-    '--admin-token-file', tokenFile], {stdio: ['ignore', 'ignore', 'inherit']}));
-  const port = await waitFor('the referee', () => existsSync(portFile) && readFileSync(portFile, 'utf8').trim());
-  const address = `127.0.0.1:${port}`;
+  const db = join(run.tmp, 'games.db');
+  const {address, tokenFile} = await run.startReferee(referee, db);
   // A game to 5 points (one round), seat 0 a person's.
   const created = JSON.parse(execFileSync(cassino, ['game', 'create', '--address', address,
     '--admin-token-file', tokenFile, '--format', 'json', '--human', '0', '--rules', 'standard target=5',
     '--per-move-ms', '120000', 'person', 'greedy']).toString());
   const id = created.game_id;
   const token = created.tokens[0].token;
-  children.push(spawn(bot, ['--address', address, '--token', created.tokens[1].token, '--strategy', 'greedy'],
-    {stdio: ['ignore', 'ignore', 'inherit']}));
+  run.spawn(bot, ['--address', address, '--token', created.tokens[1].token, '--strategy', 'greedy'],
+    {stdio: ['ignore', 'ignore', 'inherit']});
   // A bot account a person may challenge from /play, on its lobby.
   const registered = JSON.parse(execFileSync(cassino, ['bot', 'register', 'lobby-greedy', '--address', address,
     '--admin-token-file', tokenFile, '--format', 'json']).toString());
-  children.push(spawn(bot, ['--address', address, '--lobby', '--key', registered.key, '--strategy', 'greedy'],
-    {stdio: ['ignore', 'ignore', 'inherit']}));
-  const [base] = await startAndRead(cassino, ['serve', db, '--listen', '127.0.0.1:0', '--referee', address,
+  run.spawn(bot, ['--address', address, '--lobby', '--key', registered.key, '--strategy', 'greedy'],
+    {stdio: ['ignore', 'ignore', 'inherit']});
+  const [base] = await run.startAndRead(cassino, ['serve', db, '--listen', '127.0.0.1:0', '--referee', address,
     '--challenge', 'lobby-greedy', '--admin-token-file', tokenFile, '--challenge-rules', 'standard target=5',
     '--max-challenges', '1'], /http:\/\/[^\s]+\//);
 
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM, headless: true, protocolTimeout: 120000,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
-  const page = await browser.newPage();
-  await page.setViewport({width: 1280, height: 900});
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error' && !/409|Conflict/.test(m.text())) errors.push(m.text()); });
+  await run.launch();
+  const page = await run.newPage(/409|Conflict/);  // (the refusal sent on purpose)
   const urls = [];
   page.on('request', (r) => urls.push(r.url()));
 
@@ -270,19 +203,7 @@ async function main() {
   // The token: in no URL, not in the page.
   for (const u of urls) assert.ok(!u.includes(token), 'the token in a URL: ' + u);
   assert.ok(!(await page.evaluate(() => document.documentElement.outerHTML)).includes(token));
-  assert.deepEqual(errors, [], 'errors in the page');
+  assert.deepEqual(run.errors, [], 'errors in the page');
 }
 
-try {
-  await main();
-  console.log('PASS');
-} catch (e) {
-  console.error('FAIL:', e && e.stack ? e.stack : e);
-  if (errors.length) console.error('page errors:', errors.join('\n'));
-  process.exitCode = 1;
-} finally {
-  if (browser) await browser.close();
-  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
-  await sleep(200);
-  rmSync(tmp, {recursive: true, force: true});
-}
+await run.finish(main);

@@ -12,68 +12,20 @@
 // usage: node ladder_page_test.mjs CASSINO CASSINO_REFEREE CASSINO_BOT
 // Exits 77 (skipped) when Chromium or node_modules are missing.
 
-import {spawn, execFileSync} from 'node:child_process';
-import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
-import {dirname, join} from 'node:path';
-import {fileURLToPath} from 'node:url';
+import {execFileSync} from 'node:child_process';
+import {join} from 'node:path';
 import assert from 'node:assert/strict';
+import {BrowserRun, argsOrSkip, waitFor} from './harness.mjs';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const [cassino, referee, bot] = process.argv.slice(2);
-if (!bot) {
-  console.error('usage: node ladder_page_test.mjs CASSINO CASSINO_REFEREE CASSINO_BOT');
-  process.exit(2);
-}
-if (!existsSync(CHROMIUM) || !existsSync(join(HERE, 'node_modules', 'puppeteer-core'))) {
-  console.log(`SKIPPED: needs ${CHROMIUM} and tests/viewer/node_modules (npm install)`);
-  process.exit(77);
-}
-const {default: puppeteer} = await import('puppeteer-core');
-
+const [cassino, referee, bot] = argsOrSkip(3, 'node ladder_page_test.mjs CASSINO CASSINO_REFEREE CASSINO_BOT');
 const LADDER = 'lad';
 const GAMES = 9;  // rated games before the organiser pauses
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const children = [];
-const tmp = mkdtempSync(join(tmpdir(), 'ladder-page-'));
-let browser = null;
-const errors = [];
-
-async function waitFor(what, fn, ms = 90000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting for ' + what);
-    await sleep(100);
-  }
-}
-
-// Starts `cmd` and resolves with the first match of `re` in its stdout.
-function startAndRead(cmd, args, re) {
-  const child = spawn(cmd, args, {stdio: ['ignore', 'pipe', 'inherit']});
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(re);
-      if (m) resolve(m);
-    });
-    child.on('exit', (code) => reject(new Error(`${cmd} exited (${code}) before printing ${re}`)));
-  });
-}
+const run = new BrowserRun('ladder-page-');
 
 async function main() {
-  const db = join(tmp, 'ladder.db');
-  const tokenFile = join(tmp, 'admin.token');
-  writeFileSync(tokenFile, 'ladder-page-test-admin-token\n');
-  const portFile = join(tmp, 'port');
-  children.push(spawn(referee, ['--db', db, '--listen', '127.0.0.1:0', '--port-file', portFile,
-    '--admin-token-file', tokenFile], {stdio: ['ignore', 'ignore', 'inherit']}));
-  const port = await waitFor('the referee', () => existsSync(portFile) && readFileSync(portFile, 'utf8').trim());
-  const org = ['--address', `127.0.0.1:${port}`, '--admin-token-file', tokenFile];
+  const db = join(run.tmp, 'ladder.db');
+  const {address, tokenFile} = await run.startReferee(referee, db);
+  const org = ['--address', address, '--admin-token-file', tokenFile];
   const cli = (...args) => execFileSync(cassino, [...args, ...org]).toString();
   const json = (...args) => JSON.parse(cli(...args, '--format', 'json'));
 
@@ -81,30 +33,24 @@ async function main() {
   cli('ladder', 'create', LADDER, '--rules', 'standard target=5', '--per-move-ms', '5000');
   for (const [account, strategy] of [['bld', 'builder'], ['grd', 'greedy'], ['rnd', 'random']]) {
     const {key} = json('bot', 'register', account);
-    children.push(spawn(bot, ['--address', `127.0.0.1:${port}`, '--lobby', '--key', key, '--capacity', '2',
-      '--ladder', LADDER, '--version', 'v1', '--strategy', strategy], {stdio: 'ignore'}));
+    run.spawn(bot, ['--address', address, '--lobby', '--key', key, '--capacity', '2',
+      '--ladder', LADDER, '--version', 'v1', '--strategy', strategy], {stdio: 'ignore'});
   }
-  await waitFor(`${GAMES} rated games`, () => Number(json('ladder', 'show', LADDER).ladder.games_rated) >= GAMES);
+  await waitFor(`${GAMES} rated games`, () => Number(json('ladder', 'show', LADDER).ladder.games_rated) >= GAMES, 90000);
   cli('ladder', 'pause', LADDER, '--reason', 'test over');
   const settled = await waitFor('the ladder to settle', () => {
     const l = json('ladder', 'show', LADDER).ladder;
     return l.games_running === 0 && l.games_unrated === 0 && l;
-  });
+  }, 90000);
   const rated = Number(settled.games_rated);  // (an int64: a string in JSON)
   const board = json('ladder', 'leaderboard', LADDER).entries;
   assert.equal(board.length, 3, JSON.stringify(board));
   console.log(`referee: ${rated} games rated; ` +
     board.map((e) => `${e.bot} ${e.mu.toFixed(2)} ± ${e.sigma.toFixed(2)}`).join(', '));
 
-  const [base] = await startAndRead(cassino, ['serve', db, '--listen', '127.0.0.1:0'], /http:\/\/[^\s]+\//);
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM, headless: true, protocolTimeout: 120000,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
-  const page = await browser.newPage();
-  await page.setViewport({width: 1280, height: 900});
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  const [base] = await run.startAndRead(cassino, ['serve', db, '--listen', '127.0.0.1:0'], /http:\/\/[^\s]+\//);
+  await run.launch();
+  const page = await run.newPage();
 
   // /ladders: the ladder, with its status and its games.
   await page.goto(base + 'ladders');
@@ -155,19 +101,7 @@ async function main() {
   await waitFor('the game page', () => page.evaluate((id) => document.body.textContent.includes(id), recent[0].id));
   console.log(`page: leaderboard of ${rows.length} equals the referee's; ${pairs.length} pairs; ` +
     `${recent.length} recent games; game ${recent[0].id} opens`);
-  assert.deepEqual(errors, [], 'errors in the page');
+  assert.deepEqual(run.errors, [], 'errors in the page');
 }
 
-try {
-  await main();
-  console.log('PASS');
-} catch (e) {
-  console.error('FAIL:', e && e.stack ? e.stack : e);
-  if (errors.length) console.error('page errors:', errors.join('\n'));
-  process.exitCode = 1;
-} finally {
-  if (browser) await browser.close();
-  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
-  await sleep(200);
-  rmSync(tmp, {recursive: true, force: true});
-}
+await run.finish(main);

@@ -30,62 +30,17 @@
 // the binary's).
 
 import {spawn, execFileSync} from 'node:child_process';
-import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {existsSync, readFileSync, writeFileSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import assert from 'node:assert/strict';
+import {BrowserRun, argsOrSkip, showsCard, sleep, waitFor} from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const cassino = process.argv[2];
-if (!cassino) {
-  console.error('usage: node viewer_browser_test.mjs CASSINO_BINARY');
-  process.exit(2);
-}
-if (!existsSync(CHROMIUM) || !existsSync(join(HERE, 'node_modules', 'puppeteer-core'))) {
-  console.log(`SKIPPED: needs ${CHROMIUM} and tests/viewer/node_modules (npm install)`);
-  process.exit(77);
-}
-const {default: puppeteer} = await import('puppeteer-core');
-
-const RANK = {A: 'A', T: '10', J: 'J', Q: 'Q', K: 'K'};
-const SUIT = {S: '\u2660', H: '\u2665', D: '\u2666', C: '\u2663'};
-const SUIT_NAME = {S: 'spades', H: 'hearts', D: 'diamonds', C: 'clubs'};
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const children = [];
-const tmp = mkdtempSync(join(tmpdir(), 'viewer-browser-'));
-let browser = null;
+const [cassino] = argsOrSkip(1, 'node viewer_browser_test.mjs CASSINO_BINARY');
+const run = new BrowserRun('viewer-browser-');
+const errors = run.errors;  // the main page's errors
 let base = null;  // the server's URL, ending in /
-const errors = [];  // the main page's errors
-
-function cleanup() {
-  for (const c of children) {
-    if (c.exitCode === null) c.kill('SIGTERM');
-  }
-  rmSync(tmp, {recursive: true, force: true});
-}
-
-async function waitFor(what, fn, ms = 30000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting for ' + what);
-    await sleep(100);
-  }
-}
-
-// Whether `text` shows card `c` in any form the page uses.
-function showsCard(text, c) {
-  const rank = RANK[c[0]] || c[0];
-  const forms = [
-    new RegExp(`(^|[^A-Za-z0-9])${c}($|[^A-Za-z0-9])`),
-    new RegExp(`(^|[^0-9A-Za-z])${rank}${SUIT[c[1]]}`),
-    new RegExp(`${rank} of ${SUIT_NAME[c[1]]}`),
-  ];
-  return forms.some((re) => re.test(text));
-}
 
 // The cards hidden at position `p` of a finished game's omniscient view:
 // every hand, and the round's cards not dealt yet.
@@ -121,7 +76,7 @@ function expectedBoard(game, k) {
 }
 
 async function main() {
-  const db = join(tmp, 'games.db');
+  const db = join(run.tmp, 'games.db');
   const bot = `/usr/bin/python3 ${join(HERE, 'slow_bot.py')}`;
   const env = {...process.env, SLOW_BOT_MS: '300', SLOW_BOT_MOVES: '20'};
   const tournament = spawn(cassino, [
@@ -132,7 +87,7 @@ async function main() {
     '--seed', '00000000000000000000000000000000000000000000000000000000000000b5', '-q',
     ...(process.env.CASSINO_REFEREE ? ['--referee', process.env.CASSINO_REFEREE] : []),
   ], {env, stdio: ['ignore', 'pipe', 'inherit']});
-  children.push(tournament);
+  run.children.push(tournament);
   const tournamentDone = new Promise((resolve) => tournament.on('exit', resolve));
 
   // The server, once the referee has created the database.
@@ -149,7 +104,7 @@ async function main() {
       serve.on('exit', () => resolve(null));
     });
     if (!url) return false;
-    children.push(serve);
+    run.children.push(serve);
     base = url;
     return true;
   });
@@ -161,10 +116,7 @@ async function main() {
   });
   const id = running.game_id;
 
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM, headless: true, protocolTimeout: 120000,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
+  const browser = await run.launch();
   const page = await browser.newPage();
   await page.setViewport({width: 1280, height: 900});
   if (process.env.VIEWER_DEV_ASSETS) await serveAssetsFrom(page, process.env.VIEWER_DEV_ASSETS);
@@ -235,7 +187,7 @@ async function main() {
     '--games', '1', '--label', 'illegal-cup', '--concurrency', '1', '-q',
     ...(process.env.CASSINO_REFEREE ? ['--referee', process.env.CASSINO_REFEREE] : []),
   ], {stdio: ['ignore', 'ignore', 'inherit']});
-  children.push(illegal);
+  run.children.push(illegal);
   const illegalDone = new Promise((resolve) => illegal.on('exit', resolve));
   const game = await api('api/games/' + encodeURIComponent(id));
   assert.equal(game.status, 'finished');
@@ -331,7 +283,7 @@ async function main() {
   console.log(`tournament: standings won/lost/drawn, crosstable cell ${cell}`);
 
   // 3. The self-contained file: no network at all.
-  const file = join(tmp, 'game.html');
+  const file = join(run.tmp, 'game.html');
   execFileSync(cassino, ['replay', db, id, '--format', 'html', '--out', file]);
   const offline = await browser.newPage();
   const requests = [];
@@ -352,7 +304,7 @@ async function main() {
   const evil = JSON.parse(JSON.stringify(game));
   evil.seats[0].bot = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
   evil.label = '</script><script>window.__pwned=3</script>';
-  const evilFile = join(tmp, 'evil.html');
+  const evilFile = join(run.tmp, 'evil.html');
   const html = execFileSync(cassino, ['replay', db, id, '--format', 'html']).toString();
   // Inline the altered data as the server would write it (DumpJson escapes
   // < > & as \u003c \u003e \u0026).
@@ -424,14 +376,4 @@ async function screenshots(page, id, game, illegalId) {
   console.log('screenshots written to ' + dir);
 }
 
-try {
-  await main();
-  console.log('PASS');
-} catch (e) {
-  console.error('FAIL:', e && e.stack ? e.stack : e);
-  if (errors.length) console.error('page errors:', errors.join('\n'));
-  process.exitCode = 1;
-} finally {
-  if (browser) await browser.close();
-  cleanup();
-}
+await run.finish(main);
