@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
+#include "competition/normal_cdf.h"
+
 namespace cassino::competition {
 namespace {
-
-double NormalCdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
 
 // Inverts a symmetric positive-definite-ish matrix by Gauss–Jordan with
 // partial pivoting. False if singular.

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "competition/normal_cdf.h"
 
 namespace cassino::competition {
 namespace {
@@ -33,7 +34,6 @@ double LogisticElo(double score) {
   if (score >= 1) return kInf;
   return -400.0 * std::log10(1.0 / score - 1.0);
 }
-double NormalCdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
 
 // The x in (-1/max h, -1/min h) with sum p_i h_i / (1 + x h_i) = 0: the
 // Lagrange multiplier of the constraint sum P_i h_i = 0 on
