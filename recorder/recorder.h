@@ -5,13 +5,14 @@
 // refused with a clear message). The file is opened in WAL mode.
 //
 // Writes go through one writer thread that commits in groups: every Append
-// and CreateGame queued while a transaction commits is written by the next
-// one. `done` callbacks run on the recorder's completion thread (one thread,
-// so in submission order) after the transaction holding the write has
+// and CreateGame queued while a transaction commits (or while its callbacks
+// run) is written by the next one. `done` callbacks run on the writer thread
+// (so in submission order) after the transaction holding the write has
 // committed (or failed); a caller may acknowledge the write to anyone at that
-// point. The writer goes on with the next transaction meanwhile. Callbacks
-// must not block for long and must not call the synchronous Recorder
-// methods (reads are fine).
+// point. The next transaction starts when the callbacks have returned, so
+// they must be short, must not block, and must not call the synchronous
+// Recorder methods (that would wait for their own thread; debug builds
+// assert). Reads are fine, but a long one belongs on another thread.
 //
 // Durability:
 //   kNormal  synchronous=NORMAL: a committed write survives a crash of the

@@ -7,8 +7,8 @@
 //   recorder.cc         the public Recorder, forwarding here
 //
 // Threads: one writer thread owns `writer_` and everything marked
-// writer-thread state; reads hold read_mu_; callbacks run on the completion
-// thread, in commit order.
+// writer-thread state; reads hold read_mu_; callbacks run on the writer
+// thread after their transaction, in submission order.
 
 #ifndef CASSINO_RECORDER_RECORDER_IMPL_H_
 #define CASSINO_RECORDER_RECORDER_IMPL_H_
@@ -193,9 +193,6 @@ class Recorder::Impl {
   // the failure of the storage, if any.
   void NoteStorage(const absl::Status& storage_fault)
       ABSL_LOCKS_EXCLUDED(health_mu_);
-  // Runs done callbacks in order on the completion thread, so that the
-  // writer goes on with the next transaction while they run.
-  void CompletionLoop();
   // Commits a batch of writes in one transaction; each write fails alone.
   // First without savepoints (two statements fewer a write); if a write
   // fails, that transaction is rolled back and the batch is written again
@@ -356,14 +353,6 @@ class Recorder::Impl {
   std::deque<Write> queue_ ABSL_GUARDED_BY(queue_mu_);
   bool stop_ ABSL_GUARDED_BY(queue_mu_) = false;
   std::thread writer_thread_;
-
-  // Committed writes whose callbacks have not run yet, in order.
-  absl::Mutex done_mu_;
-  absl::CondVar done_cv_;
-  std::deque<std::pair<DoneCallback, absl::Status>> done_queue_
-      ABSL_GUARDED_BY(done_mu_);
-  bool done_stop_ ABSL_GUARDED_BY(done_mu_) = false;
-  std::thread completion_thread_;
 
   absl::Mutex read_mu_;
   std::map<std::string, sqlite3_stmt*> read_stmts_ ABSL_GUARDED_BY(read_mu_);

@@ -78,10 +78,6 @@ absl::Status Recorder::Impl::Init(const std::string& path) {
   reader_ = reader->release();
   if (absl::Status s = Configure(reader_, /*writer=*/false); !s.ok()) return s;
 
-  completion_thread_ = std::thread([this] {
-    pthread_setname_np(pthread_self(), "rec-completion");
-    CompletionLoop();
-  });
   writer_thread_ = std::thread([this] {
     pthread_setname_np(pthread_self(), "rec-writer");
     WriterLoop();
@@ -243,15 +239,6 @@ Recorder::Impl::~Impl() {
     }
     queue_cv_.SignalAll();
     writer_thread_.join();
-  }
-  // The writer has drained; now its last callbacks.
-  if (completion_thread_.joinable()) {
-    {
-      absl::MutexLock lock(&done_mu_);
-      done_stop_ = true;
-    }
-    done_cv_.SignalAll();
-    completion_thread_.join();
   }
   for (sqlite3_stmt* stmt : {w_.begin,
                              w_.commit,

@@ -306,8 +306,8 @@ void Scheduler::Create(const TournamentSpec& spec, Reply reply) {
     reserved_.insert(row.name);
   }
   // The tournament as it will stand, built here rather than in the write's
-  // callback: that runs on the recorder's completion thread, which every
-  // game's acknowledgements wait for, so it only moves this into the map
+  // callback: that runs on the recorder's writer thread, which every game's
+  // acknowledgements wait for, so it only moves this into the map
   // (issue #27, part 7). Its answer (the whole schedule) is made on the
   // read executor.
   auto made = std::make_shared<Tournament>();
@@ -565,8 +565,8 @@ void Scheduler::RecordEnd(Tournament& t, const std::string& status,
             }
           }
         }
-        // (Off the completion thread: the answer reads
-        // the record.)
+        // (Off the writer thread: the answer reads the
+        // record.)
         if (then && !registry_->reads().Post([then, s] { then(s); })) {
           then(s);
         }

@@ -234,7 +234,7 @@ class Scheduler {
   // Records that `t` ended ("finished" or "cancelled", with `reason`): marks
   // it ending now, and once the write is done applies it to `t` (if it
   // succeeded) and calls `then` (if any) with the write's status, outside
-  // the lock and off the recorder's completion thread (on the read
+  // the lock and off the recorder's writer thread (on the read
   // executor: `then` may read the record).
   void RecordEnd(Tournament& t, const std::string& status,
                  const std::string& reason,
