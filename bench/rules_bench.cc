@@ -11,6 +11,7 @@
 //   BM_ValidateLegal       ValidateMove on every legal move of the corpus.
 //   BM_ValidateRandom      ValidateMove on random move identities (mostly
 //                          illegal: the refusal path with its message).
+//   BM_ShuffledDeck        the seeded shuffle of one round's 52 cards.
 //   BM_RandomRounds        complete random 2-player rounds; `rounds/s`.
 //   BM_RandomGames         complete random 2-player games; `games/s`.
 //
@@ -36,6 +37,7 @@
 #include "absl/strings/str_cat.h"
 #include "benchmark/benchmark.h"
 #include "rules/adjudicator.h"
+#include "rules/deal.h"
 #include "rules/game.h"
 #include "rules/legal_moves.h"
 #include "rules/position.h"
@@ -230,6 +232,20 @@ const std::vector<Seed>& GameSeeds() {
   }();
   return *seeds;
 }
+
+// One iteration: the deck of round 1 of a game, shuffled from its seed (a
+// random round deals two: its own, and the next one once it is scored).
+void BM_ShuffledDeck(benchmark::State& state) {
+  const std::vector<Seed>& seeds = GameSeeds();
+  size_t i = 0;
+  for (auto _ : state) {
+    Deck deck = ShuffledDeck(seeds[i], 1);
+    benchmark::DoNotOptimize(deck.data());
+    if (++i == seeds.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ShuffledDeck);
 
 // One iteration: create a game (deal round 1) and play random moves until
 // round 1 has been scored.

@@ -9,6 +9,7 @@
 #include <array>
 #include <utility>
 
+#include "absl/numeric/int128.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -24,7 +25,8 @@ namespace {
 // once per event by `cassino verify`. The functions are deprecated in
 // OpenSSL 3.0 but present (Debian 12); the known-answer tests pin the output.
 // (Padding the message here and calling SHA256_Transform saves about 2% of
-// verify's instructions more; not worth a hand-written part of SHA-256.)
+// verify's instructions more; not worth it for messages of any length. The
+// shuffle's WordStream does it: its message is always one block.)
 void HashSha256(std::initializer_list<std::span<const uint8_t>> parts,
                 uint8_t* out) {
   SHA256_CTX ctx;
@@ -35,34 +37,73 @@ void HashSha256(std::initializer_list<std::span<const uint8_t>> parts,
   SHA256_Final(out, &ctx);
 }
 
-// The shuffle's byte stream for one round, consumed as uint32 words.
+// For each n up to a deck's size: 2^32 mod n, and the multiplier that gives
+// w mod n for any 32-bit w without dividing (Lemire, Kaser and Kurz,
+// "Faster remainder by direct computation", 2019: exact for 32-bit w and n).
+// A division is the slowest step of the shuffle's loop.
+struct Remainder {
+  uint32_t wrap = 0;  // 2^32 mod n
+  uint64_t m = 0;     // floor((2^64 - 1) / n) + 1
+  uint32_t Mod(uint32_t w, uint32_t n) const {
+    return static_cast<uint32_t>(absl::Uint128High64(absl::uint128(m * w) * n));
+  }
+};
+constexpr std::array<Remainder, kDeckSize + 1> Remainders() {
+  std::array<Remainder, kDeckSize + 1> table{};
+  for (uint32_t n = 1; n <= static_cast<uint32_t>(kDeckSize); ++n) {
+    table[n].wrap = static_cast<uint32_t>((uint64_t{1} << 32) % n);
+    table[n].m = ~uint64_t{0} / n + 1;
+  }
+  return table;
+}
+constexpr std::array<Remainder, kDeckSize + 1> kRemainders = Remainders();
+
+// The shuffle's byte stream for one round, consumed as uint32 words: block
+// k is SHA-256(seed || round || k), and word i of a block is its bytes
+// 4i..4i+3 read big-endian, which is word i of SHA-256's final state.
+//
+// The 40-byte message fits one SHA-256 block once padded, so each block is
+// one call of the compression function on a block padded here once (only
+// the index changes), and the words are read straight from the state: no
+// SHA256_Update/Final buffering and no byte shuffling. The result is the
+// same as HashSha256 (deal_test pins the shuffle against the documented
+// procedure).
 class WordStream {
  public:
   WordStream(const Seed& seed, uint32_t round) {
-    std::copy(seed.begin(), seed.end(), input_.begin());
-    PutBigEndian(round, &input_[32]);
+    std::copy(seed.begin(), seed.end(), block_.begin());
+    PutBigEndian(round, &block_[32]);
+    block_[40] = 0x80;  // padding: a one bit, zeros, the length in bits
+    PutBigEndian(kMessageBytes * 8, &block_[60]);
   }
 
   uint32_t Next() {
-    if (offset_ == block_.size()) Refill();
-    uint32_t w = (uint32_t{block_[offset_]} << 24) |
-                 (uint32_t{block_[offset_ + 1]} << 16) |
-                 (uint32_t{block_[offset_ + 2]} << 8) | block_[offset_ + 3];
-    offset_ += 4;
-    return w;
+    if (word_ == kWords) Refill();
+    return state_.h[word_++];
   }
 
-  // uniform(n) of docs/rules.md, *The seeded shuffle*.
+  // uniform(n) of docs/rules.md, *The seeded shuffle*: the first word w
+  // below 2^32 - (2^32 mod n), taken mod n. For a pack's sizes, without a
+  // division (see Remainders).
   uint32_t Uniform(uint32_t n) {
-    // 2^32 - (2^32 mod n), computed in 64 bits.
-    const uint64_t limit = (uint64_t{1} << 32) - ((uint64_t{1} << 32) % n);
+    if (n >= kRemainders.size()) {
+      const uint64_t limit = (uint64_t{1} << 32) - ((uint64_t{1} << 32) % n);
+      for (;;) {
+        const uint32_t w = Next();
+        if (w < limit) return w % n;
+      }
+    }
+    const Remainder& r = kRemainders[n];
     for (;;) {
-      uint32_t w = Next();
-      if (w < limit) return w % n;
+      // w < 2^32 - t, i.e. w <= 2^32 - 1 - t.
+      const uint32_t w = Next();
+      if (w <= ~r.wrap) return r.Mod(w, n);
     }
   }
 
  private:
+  static constexpr uint32_t kMessageBytes = 40;  // seed || round || index
+  static constexpr int kWords = 8;               // 32-bit words in a digest
   static void PutBigEndian(uint32_t v, uint8_t* out) {
     out[0] = v >> 24;
     out[1] = v >> 16;
@@ -70,14 +111,17 @@ class WordStream {
     out[3] = v;
   }
   void Refill() {
-    PutBigEndian(block_index_++, &input_[36]);
-    HashSha256({input_}, block_.data());
-    offset_ = 0;
+    PutBigEndian(block_index_++, &block_[36]);
+    SHA256_Init(&state_);
+    SHA256_Transform(&state_, block_.data());
+    word_ = 0;
   }
 
-  std::array<uint8_t, 40> input_{};  // seed || round || block index
-  std::array<uint8_t, 32> block_{};
-  size_t offset_ = 32;  // empty: the first Next() refills
+  // The padded message: seed || round || block index || 0x80 || zeros ||
+  // the message's length in bits (64-bit big-endian).
+  std::array<uint8_t, SHA256_CBLOCK> block_{};
+  SHA256_CTX state_;
+  int word_ = kWords;  // empty: the first Next() refills
   uint32_t block_index_ = 0;
 };
 

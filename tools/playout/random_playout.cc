@@ -20,12 +20,11 @@ RandomPlayer::RandomPlayer(const Seed& seed) : rng_(FirstWord(seed)) {
 
 Move RandomPlayer::Choose(const Game& game) {
   GenerateGameMoves(game.position(), generator_, &moves_);  // no allocation
-  // Drop the call-out, which would end a random game at once.
-  if (!moves_.empty() && moves_.front().kind == MoveKind::kCallOut) {
-    moves_.erase(moves_.begin());
-  }
-  std::uniform_int_distribution<size_t> pick(0, moves_.size() - 1);
-  return moves_[pick(rng_)];
+  // Skip the call-out (always first), which would end a random game at once.
+  const size_t first =
+      !moves_.empty() && moves_.front().kind == MoveKind::kCallOut ? 1 : 0;
+  std::uniform_int_distribution<size_t> pick(0, moves_.size() - 1 - first);
+  return moves_[first + pick(rng_)];
 }
 
 int PlayRandomly(Game& game, RandomPlayer& player, PlayUntil until) {

@@ -24,7 +24,6 @@ class RandomPlayer {
   explicit RandomPlayer(const Seed& seed);
   // A uniformly random legal move; the game must not be over.
   Move Choose(const Game& game);
-  const std::vector<Move>& last_moves() const { return moves_; }
   Mt19937_64& rng() { return rng_; }
 
  private:
