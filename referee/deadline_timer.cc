@@ -29,13 +29,14 @@ void DeadlineTimer::Advance(Clock::duration by) {
     std::function<void()> callback;
     {
       absl::MutexLock lock(&mu_);
-      if (stop_ || queue_.empty() || queue_.top().when > until) {
+      if (stop_ || queue_.empty() || queue_.begin()->first.when > until) {
         if (until > manual_now_) manual_now_ = until;
         return;
       }
-      if (queue_.top().when > manual_now_) manual_now_ = queue_.top().when;
-      callback = std::move(queue_.top().callback);
-      queue_.pop();
+      const auto first = queue_.begin();
+      if (first->first.when > manual_now_) manual_now_ = first->first.when;
+      callback = std::move(first->second);
+      queue_.erase(first);
     }
     callback();
   }
@@ -52,16 +53,31 @@ void DeadlineTimer::Stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-void DeadlineTimer::Schedule(Clock::time_point when,
-                             std::function<void()> callback) {
+DeadlineTimer::Id DeadlineTimer::Schedule(Clock::time_point when,
+                                          std::function<void()> callback) {
   bool earliest;
+  Id id{when, 0};
   {
     absl::MutexLock lock(&mu_);
-    if (stop_) return;
-    earliest = queue_.empty() || when < queue_.top().when;
-    queue_.push(Entry{when, next_order_++, std::move(callback)});
+    if (stop_) return id;
+    earliest = queue_.empty() || when < queue_.begin()->first.when;
+    id.order = next_order_++;
+    queue_.emplace(id, std::move(callback));
   }
   if (earliest) cv_.SignalAll();
+  return id;
+}
+
+bool DeadlineTimer::Cancel(const Id& id) {
+  // (The earliest callback's removal needs no wake-up: the thread finds the
+  // next one when it wakes for the removed one's time.)
+  absl::MutexLock lock(&mu_);
+  return queue_.erase(id) > 0;
+}
+
+size_t DeadlineTimer::pending() const {
+  absl::MutexLock lock(&mu_);
+  return queue_.size();
 }
 
 void DeadlineTimer::Run() {
@@ -71,13 +87,14 @@ void DeadlineTimer::Run() {
       cv_.Wait(&mu_);
       continue;
     }
-    const Clock::time_point when = queue_.top().when;
+    const auto first = queue_.begin();
+    const Clock::time_point when = first->first.when;
     if (Clock::now() < when) {
       cv_.WaitWithTimeout(&mu_, absl::FromChrono(when - Clock::now()));
       continue;
     }
-    std::function<void()> callback = std::move(queue_.top().callback);
-    queue_.pop();
+    std::function<void()> callback = std::move(first->second);
+    queue_.erase(first);
     mu_.Unlock();
     callback();
     mu_.Lock();

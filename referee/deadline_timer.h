@@ -2,10 +2,16 @@
 // clocks, evictions, retries), and the time they are measured in.
 //
 // Schedule() returns at once; the callback runs on the timer thread at or
-// shortly after `when`, unless the timer is destroyed first. Callbacks must
-// not block; they typically hand the work to the game they belong to, which
-// checks that the deadline is still the one in force (a stale deadline is
-// simply ignored there, so nothing is ever cancelled here).
+// shortly after `when`, unless it is cancelled or the timer is destroyed
+// first. Callbacks run without the timer's lock held, so Schedule() and
+// Cancel() may be called under any other lock; callbacks must not block.
+// They typically hand the work to the game they belong to, which checks
+// that the deadline is still the one in force.
+//
+// Bound: a game cancels its move clock's callback when the move is made, so
+// the timer holds about one callback per open game, whatever the clocks'
+// length and the rate of moves (a move clock of an hour at 20,000 moves a
+// second would otherwise hold 72 million stale callbacks).
 //
 // Everything that measures the referee's time asks Now(). A timer built
 // with kManualTime has no thread: its time stands still until Advance(),
@@ -17,11 +23,11 @@
 
 #include <chrono>
 #include <functional>
-#include <queue>
 #include <thread>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/container/btree_map.h"
 #include "absl/synchronization/mutex.h"
 
 namespace cassino::service {
@@ -44,30 +50,37 @@ class DeadlineTimer {
   // meanwhile, in order, on this thread. Does nothing on a real timer.
   void Advance(Clock::duration by) ABSL_LOCKS_EXCLUDED(mu_);
 
-  // Does nothing once Stop() was called.
-  void Schedule(Clock::time_point when, std::function<void()> callback)
+  // A scheduled callback, for Cancel(): its due time and its place among
+  // callbacks due at the same time (they run in the order scheduled).
+  struct Id {
+    Clock::time_point when;
+    uint64_t order = 0;
+    friend bool operator<(const Id& a, const Id& b) {
+      return a.when != b.when ? a.when < b.when : a.order < b.order;
+    }
+  };
+
+  // Does nothing once Stop() was called (and returns an Id that cancels
+  // nothing).
+  Id Schedule(Clock::time_point when, std::function<void()> callback)
       ABSL_LOCKS_EXCLUDED(mu_);
+  // Drops the callback `id` if it has not started; whether it dropped it.
+  bool Cancel(const Id& id) ABSL_LOCKS_EXCLUDED(mu_);
+  // Callbacks scheduled and not yet run or cancelled.
+  size_t pending() const ABSL_LOCKS_EXCLUDED(mu_);
   // Stops the thread and drops every pending callback; no callback runs
   // after Stop() returns (except one already running, which it waits for).
   void Stop() ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
-  struct Entry {
-    Clock::time_point when;
-    uint64_t order;
-    mutable std::function<void()> callback;  // moved out when run
-    bool operator>(const Entry& o) const {
-      return when != o.when ? when > o.when : order > o.order;
-    }
-  };
   void Run() ABSL_LOCKS_EXCLUDED(mu_);
 
   const bool manual_ = false;
   mutable absl::Mutex mu_;
   absl::CondVar cv_;
   Clock::time_point manual_now_ ABSL_GUARDED_BY(mu_){};
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue_
-      ABSL_GUARDED_BY(mu_);
+  // Due first, first.
+  absl::btree_map<Id, std::function<void()>> queue_ ABSL_GUARDED_BY(mu_);
   uint64_t next_order_ ABSL_GUARDED_BY(mu_) = 0;
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
   std::thread thread_;

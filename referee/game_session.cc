@@ -145,7 +145,7 @@ void GameSession::ContinueFromRecordLocked(
   illegal_ = replayed.illegal_count;
   const Game& g = game_;
   durable_turns_ = g.turn();
-  deadline_.reset();
+  ClearDeadlineLocked();
   // A move and what it caused (a round's result, the next deal, the end)
   // commit together, but a game's creation and its first deal are two
   // writes, so a crash between them leaves the deal out: write whatever the
@@ -218,7 +218,7 @@ void GameSession::RecordThenPublish(
 void GameSession::BreakLocked(const absl::Status& status) {
   const bool first = !broken_.has_value();
   if (first) broken_ = std::string(status.message());
-  deadline_.reset();  // no clock runs while the game cannot be recorded
+  ClearDeadlineLocked();  // no clock runs while the game cannot be recorded
   // Resubmissions waiting for a commit that failed: it will not come.
   for (auto& [turn, ack] : durable_waiters_) ack(status);
   durable_waiters_.clear();
@@ -345,7 +345,7 @@ void GameSession::StartTurnOrFinish() {
   deadline_unix_ms_ = UnixMicros() / 1000 + MillisBetween(now, deadline);
   std::weak_ptr<GameSession> weak = weak_from_this();
   const int turn = game_.turn();
-  deps_.timer->Schedule(deadline, [weak, turn, deadline] {
+  deadline_timer_ = deps_.timer->Schedule(deadline, [weak, turn, deadline] {
     if (std::shared_ptr<GameSession> s = weak.lock()) {
       s->OnDeadline(turn, deadline);
     }
@@ -417,6 +417,12 @@ void GameSession::FlushAll(PlayChannel* extra) {
   if (extra != nullptr) extra->Flush();
 }
 
+void GameSession::ClearDeadlineLocked() {
+  if (deadline_timer_) deps_.timer->Cancel(*deadline_timer_);
+  deadline_timer_.reset();
+  deadline_.reset();
+}
+
 void GameSession::OnDeadline(int turn, SteadyClock::time_point deadline) {
   absl::MutexLock lock(&mu_);
   if (game_.over() || game_.turn() != turn || deadline_ != deadline) return;
@@ -445,7 +451,7 @@ void GameSession::ForfeitLocked(int seat, const std::string& reason,
                                 std::function<void(const absl::Status&)> then) {
   game_.Forfeit(seat, detail);
   forfeit_reason_ = reason;
-  deadline_.reset();
+  ClearDeadlineLocked();
   std::vector<PendingEvent> events;
   events.push_back(
       {EventKind::kForfeit, recorder::ForfeitPayload(seat, reason, detail)});
@@ -635,7 +641,7 @@ void GameSession::RejectSubmission(int seat, int turn,
     const std::string detail = absl::StrCat(
         "seat ", seat, " made ", illegal_[seat], " illegal submissions");
     game_.Forfeit(seat, detail);
-    deadline_.reset();
+    ClearDeadlineLocked();
     events.push_back({EventKind::kForfeit,
                       recorder::ForfeitPayload(seat, "illegal", detail)});
     AppendConsequences(game_.rounds().size(), game_.round(), &events,
@@ -689,7 +695,7 @@ void GameSession::AcceptMove(int seat, int turn, const Move& move,
   const size_t rounds_before = game_.rounds().size();
   const int round_before = game_.round();
   game_.PlayUnchecked(move);
-  deadline_.reset();
+  ClearDeadlineLocked();
   turn_started_ = now;
   const PlayedMove& played = game_.history().back();
 
@@ -850,7 +856,7 @@ void GameSession::Stop(const absl::Status& status) {
   absl::MutexLock lock(&mu_);
   if (stopped_) return;
   stopped_ = status;
-  deadline_.reset();
+  ClearDeadlineLocked();
   for (int seat = 0; seat < players(); ++seat) {
     for (TurnWaiter& w : turn_waiters_[seat]) {
       w.reply(status, TurnView());
@@ -886,7 +892,7 @@ void GameSession::AbortLocked(
     const std::string& reason,
     std::function<void(const absl::Status&, const GameInfo&)> recorded) {
   game_.Abort(reason);
-  deadline_.reset();
+  ClearDeadlineLocked();
   std::vector<PublicEvent> public_events;
   public_events.push_back({GameEnded()});
   RecordThenPublish({{EventKind::kAbort, recorder::AbortPayload(reason)}},

@@ -238,6 +238,9 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   // tells the seat to move, or closes every stream when the game is over.
   void StartTurnOrFinish() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void OnDeadline(int turn, SteadyClock::time_point deadline);
+  // Stops the turn's clock: no deadline in force, and its timer callback
+  // cancelled (so the timer holds one callback per game: deadline_timer.h).
+  void ClearDeadlineLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Flushes every open stream of the game, and `extra` if given.
   void FlushAll(PlayChannel* extra = nullptr)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -319,6 +322,8 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   SteadyClock::time_point turn_started_ ABSL_GUARDED_BY(mu_);
   // The deadline in force for the current turn, if its clock has started.
   std::optional<SteadyClock::time_point> deadline_ ABSL_GUARDED_BY(mu_);
+  // The timer's callback for deadline_, while it is in force.
+  std::optional<DeadlineTimer::Id> deadline_timer_ ABSL_GUARDED_BY(mu_);
   int64_t deadline_unix_ms_ ABSL_GUARDED_BY(mu_) = 0;
   // Record writes queued whose publication has not run yet.
   int pending_ ABSL_GUARDED_BY(mu_) = 0;

@@ -284,6 +284,31 @@ TEST_F(SessionCoreTest, TheClockForfeitsASeatThatDoesNotMove) {
   EXPECT_EQ(ReasonOf(late->status), "TIME_EXPIRED");
 }
 
+// The referee's timer holds one move clock per game, not one per move
+// played: a fast game on long clocks must not pile up stale deadlines
+// (deadline_timer.h, *Bound*).
+TEST_F(SessionCoreTest, TheTimerHoldsOneMoveClockHoweverManyMovesArePlayed) {
+  std::shared_ptr<GameSession> game = NewGame(/*per_move_ms=*/3600 * 1000);
+  auto seats = std::vector{std::make_shared<SeatChannel>(),
+                           std::make_shared<SeatChannel>()};
+  for (int seat = 0; seat < 2; ++seat) game->Connect(seat, seats[seat]);
+  std::vector<size_t> from = {0, 0};
+  for (int t = 0; t < 30; ++t) {
+    const int mover = game->Info().to_move;
+    const auto* turn = seats[mover]->Await<YourTurnEvent>(from[mover]);
+    ASSERT_NE(turn, nullptr) << "turn " << t;
+    ASSERT_EQ(turn->turn, t);
+    // The turn's clock started before its YourTurn was sent.
+    EXPECT_EQ(timer_.pending(), 1) << "turn " << t;
+    from = {seats[0]->size(), seats[1]->size()};
+    const Move move = turn->legal_moves.front();
+    std::unique_ptr<Answer> a =
+        Submit(*game, mover, t, Notation(move.ToString()));
+    ASSERT_OK(a->status);
+    ASSERT_TRUE(a->verdict.accepted) << "turn " << t;
+  }
+}
+
 // Issue #27, part 5: nobody ever used the game's seats, so when the clock
 // runs out nobody is credited or debited: the game is aborted.
 TEST_F(SessionCoreTest, AGameNobodyShowedUpToIsAbortedWhenTheClockRunsOut) {
