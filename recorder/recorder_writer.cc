@@ -290,9 +290,9 @@ void Recorder::Impl::WriteBatch(std::deque<Write>& batch) {
   NoteStorage(out.txn.ok() ? out.storage_fault : out.txn);
   overlay_.clear();
   // The callbacks, in order, here: a separate completion thread cost every
-  // batch a wake-up and a context switch on the way to the bots, and gave
-  // 13-25% fewer moves a second (docs/performance.md). Writes queued
-  // meanwhile make the next transaction.
+  // batch a wake-up and a context switch on the way to the bots (10-25%
+  // of the moves a second in the compact play mode: docs/performance.md).
+  // Writes queued meanwhile make the next transaction.
   for (size_t i = 0; i < batch.size(); ++i) {
     if (batch[i].done) batch[i].done(std::move(results[i]));
   }

@@ -24,7 +24,6 @@
 #include <chrono>
 #include <functional>
 #include <thread>
-#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/btree_map.h"
