@@ -44,6 +44,10 @@ void HashSha256(std::initializer_list<std::span<const uint8_t>> parts,
 struct Remainder {
   uint32_t wrap = 0;  // 2^32 mod n
   uint64_t m = 0;     // floor((2^64 - 1) / n) + 1
+  static constexpr Remainder For(uint32_t n) {
+    return {static_cast<uint32_t>((uint64_t{1} << 32) % n),
+            ~uint64_t{0} / n + 1};
+  }
   uint32_t Mod(uint32_t w, uint32_t n) const {
     return static_cast<uint32_t>(absl::Uint128High64(absl::uint128(m * w) * n));
   }
@@ -51,8 +55,7 @@ struct Remainder {
 constexpr std::array<Remainder, kDeckSize + 1> Remainders() {
   std::array<Remainder, kDeckSize + 1> table{};
   for (uint32_t n = 1; n <= static_cast<uint32_t>(kDeckSize); ++n) {
-    table[n].wrap = static_cast<uint32_t>((uint64_t{1} << 32) % n);
-    table[n].m = ~uint64_t{0} / n + 1;
+    table[n] = Remainder::For(n);
   }
   return table;
 }
@@ -86,14 +89,8 @@ class WordStream {
   // below 2^32 - (2^32 mod n), taken mod n. For a pack's sizes, without a
   // division (see Remainders).
   uint32_t Uniform(uint32_t n) {
-    if (n >= kRemainders.size()) {
-      const uint64_t limit = (uint64_t{1} << 32) - ((uint64_t{1} << 32) % n);
-      for (;;) {
-        const uint32_t w = Next();
-        if (w < limit) return w % n;
-      }
-    }
-    const Remainder& r = kRemainders[n];
+    const Remainder r =
+        n < kRemainders.size() ? kRemainders[n] : Remainder::For(n);
     for (;;) {
       // w < 2^32 - t, i.e. w <= 2^32 - 1 - t.
       const uint32_t w = Next();
