@@ -180,8 +180,13 @@ void ToProto(const GameResult& result, v1::GameResult* out) {
 }
 
 void ToProto(const Observation& obs, v1::Observation* out) {
+  ToProto(obs, obs.rules.ToString(), out);
+}
+
+void ToProto(const Observation& obs, absl::string_view rules_text,
+             v1::Observation* out) {
   out->set_seat(obs.seat);
-  out->set_rules(obs.rules.ToString());
+  out->set_rules(rules_text.data(), rules_text.size());
   out->set_round(obs.round);
   out->set_deal(obs.deal);
   out->set_dealer(obs.dealer);

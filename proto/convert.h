@@ -42,6 +42,10 @@ void ToProto(const GameResult& result, v1::GameResult* out);
 // The observation; round_history holds the current round's moves only, as
 // `obs.seat` may see them.
 void ToProto(const Observation& obs, v1::Observation* out);
+// The same, with `rules_text` (which must be obs.rules.ToString()) made by a
+// caller that renders many observations of one game and makes it once.
+void ToProto(const Observation& obs, absl::string_view rules_text,
+             v1::Observation* out);
 
 // A submitted move's fields, as they came, each cut one unit past its
 // limit (rules/submission.h, ClipSubmission): a huge field is never copied.

@@ -1000,6 +1000,10 @@ YourTurnEvent GameSession::YourTurn(HistoryScope history) const {
   YourTurnEvent t;
   t.turn = game_.turn();
   t.observation = Observe(game_, seat, history);
+  if (!rules_text_) {
+    rules_text_ = std::make_shared<const std::string>(game_.rules().ToString());
+  }
+  t.rules_text = rules_text_;
   t.round_history_omitted = history == HistoryScope::kNone;
   std::vector<NotatedMove> sorted = InNotationOrder(game_.LegalMoves());
   t.legal_moves.reserve(sorted.size());

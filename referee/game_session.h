@@ -347,6 +347,9 @@ class GameSession : public std::enable_shared_from_this<GameSession> {
   std::vector<PlayMode> seat_modes_ ABSL_GUARDED_BY(mu_);
   std::vector<size_t> told_moves_ ABSL_GUARDED_BY(mu_);
   std::vector<bool> told_round_history_ ABSL_GUARDED_BY(mu_);
+  // game_.rules().ToString(), made by the first YourTurn and shared by the
+  // game's turns (a game never sent a turn does not hold it).
+  mutable std::shared_ptr<const std::string> rules_text_ ABSL_GUARDED_BY(mu_);
   struct TurnWaiter {
     uint64_t id = 0;
     TurnReply reply;

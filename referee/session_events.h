@@ -103,6 +103,9 @@ enum class PlayMode { kFull, kCompact };
 struct YourTurnEvent {
   int turn = 0;
   Observation observation;
+  // observation.rules.ToString(), made once for the game's turns (null:
+  // made when rendered).
+  std::shared_ptr<const std::string> rules_text;
   std::vector<Move> legal_moves;  // in canonical notation order
   // legal_notations[i] is legal_moves[i].ToString(), made once (always as
   // many as legal_moves: GameSession::YourTurn fills both).

@@ -49,7 +49,11 @@ void Fill(const GameEndedEvent& e, v1::GameEnded* m) {
 
 void Fill(const YourTurnEvent& e, v1::YourTurn* t) {
   t->set_turn(e.turn);
-  ToProto(e.observation, t->mutable_observation());
+  if (e.rules_text) {
+    ToProto(e.observation, *e.rules_text, t->mutable_observation());
+  } else {
+    ToProto(e.observation, t->mutable_observation());
+  }
   t->mutable_legal_moves()->Reserve(static_cast<int>(e.legal_moves.size()));
   for (size_t i = 0; i < e.legal_moves.size(); ++i) {
     ToProto(e.legal_moves[i], e.legal_notations[i], t->add_legal_moves());
@@ -218,7 +222,12 @@ v1::GetTurnResponse TurnResponseProto(const TurnView& view) {
   r.set_status(ProtoStatus(view.status));
   r.set_your_turn(view.your_turn.has_value());
   if (view.your_turn) Fill(*view.your_turn, r.mutable_turn());
-  ToProto(view.observation, r.mutable_observation());
+  if (view.your_turn && view.your_turn->rules_text) {
+    ToProto(view.observation, *view.your_turn->rules_text,
+            r.mutable_observation());
+  } else {
+    ToProto(view.observation, r.mutable_observation());
+  }
   if (view.ended) Fill(*view.ended, r.mutable_ended());
   Fill(view.game, r.mutable_game());
   return r;

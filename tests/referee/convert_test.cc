@@ -174,5 +174,16 @@ TEST(ConvertTest, PluckedIsPerSeatAndOnlyUnderPluck) {
   EXPECT_EQ(obs.plucked_size(), 0);
 }
 
+TEST(ConvertTest, AnObservationWithItsRulesTextMadeOnceIsTheSame) {
+  const RuleSet rules = *RuleSet::Parse("standard draw=on pluck=on");
+  Game game = *Game::Create(
+      rules, DeckSource::FromSeed(*ParseSeed(std::string(64, '5'))));
+  v1::Observation made_here, made_once;
+  ToProto(Observe(game, 1), &made_here);
+  ToProto(Observe(game, 1), rules.ToString(), &made_once);
+  EXPECT_EQ(made_here.rules(), rules.ToString());
+  EXPECT_EQ(made_once.SerializeAsString(), made_here.SerializeAsString());
+}
+
 }  // namespace
 }  // namespace cassino::convert

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "rules/rule_set.h"
 #include "tests/referee/test_referee.h"
 #include "tools/bots/client/round_history.h"
 
@@ -133,6 +134,7 @@ TEST(PlayModeTest, ACompactSeatKeepsTheRoundHistoryAcrossRoundsAndStreams) {
   int mover = referee.Info(g.game_id()).to_move();
   std::vector<int> turns_seen(2, 0);
   int longest = 0;  // the longest round history kept
+  const std::string rules_text = RuleSet::Parse("standard")->ToString();
   // A round of two players is 48 moves: 60 cross into the second round.
   constexpr int kMoves = 60;
   for (int t = 0; t < kMoves; ++t) {
@@ -154,6 +156,9 @@ TEST(PlayModeTest, ACompactSeatKeepsTheRoundHistoryAcrossRoundsAndStreams) {
     if (turn.round_history_omitted()) {
       EXPECT_EQ(turn.observation().round_history_size(), 0);
     }
+    // The rules in every turn, on the stream and from GetTurn (the session
+    // makes their text once and shares it between its turns).
+    EXPECT_EQ(turn.observation().rules(), rules_text) << t;
     ++turns_seen[mover];
     v1::YourTurn completed = turn;
     kept[mover].Complete(&completed);
@@ -162,6 +167,8 @@ TEST(PlayModeTest, ACompactSeatKeepsTheRoundHistoryAcrossRoundsAndStreams) {
     const v1::GetTurnResponse whole = GetTurn(referee, g.tokens(mover).token());
     ASSERT_TRUE(whole.your_turn());
     EXPECT_FALSE(whole.turn().round_history_omitted());
+    EXPECT_EQ(whole.turn().observation().rules(), rules_text) << t;
+    EXPECT_EQ(whole.observation().rules(), rules_text) << t;
     EXPECT_EQ(HistoryText(completed.observation()),
               HistoryText(whole.turn().observation()))
         << "turn " << t;
