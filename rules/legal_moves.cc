@@ -684,7 +684,12 @@ void MoveGenerator::LooseTableMoves(const Position& pos,
   loose_mask_ = (uint32_t{1} << n_) - 1;
   loose_dropped_ = false;
   face_builds_ = 0;
-  group_limit_ = kMaxSum;
+  // Sums up to the largest value asked for, as in Prepare: a capture's
+  // (a hand card's value) or a build's (at most MaxBuild()).
+  group_limit_ = std::min(
+      std::max(rules.MaxBuild(),
+               static_cast<int>(std::bit_width(hand_seen_)) - 1),
+      kMaxSum);
   EnumerateGroups();
   good_bits_known_ = 0;
   check_rules_ = rules.defaults_cost == 0 &&
