@@ -91,7 +91,7 @@ void Game::StartRound() {
   in_play_.assign(rules().Sides(), 0);
   against_.assign(rules().Sides(), 0);
   scored_in_play_ = CardSet();
-  position_.table = Table();
+  ClearTable();
   DealCards();
   if (rules().initial_pairs) TakeInitialPairs();
 }
@@ -471,8 +471,17 @@ void Game::FinishCallabra() {
                       cards[winner], " cards"));
 }
 
+void Game::ClearTable() {
+  // (Keeps the builds' capacity: the next round makes builds again.)
+  position_.table.loose = CardSet();
+  position_.table.builds.clear();
+}
+
 void Game::EndRound() {
   const RuleSet& r = rules();
+  // A game to 21 takes three or four rounds; a game still in its first
+  // round reserves nothing.
+  if (rounds_.empty()) rounds_.reserve(4);
   RoundResult result;
   result.round = round_;
   result.dealer = dealer_;
@@ -490,7 +499,7 @@ void Game::EndRound() {
   deck_pos_ = static_cast<int>(deck_.size());
   result.ended_early = !result.unplayed.empty();
   if (last_capturer_ >= 0) piles_[last_capturer_] |= result.leftovers;
-  position_.table = Table();
+  ClearTable();
   result.score = r.game == GameKind::kTablanette
                      ? tablanette::ScoreRound(piles_, sweeps_)
                      : ScoreRound(r, piles_, sweeps_, scored_in_play_);
@@ -509,8 +518,8 @@ void Game::EndRound() {
            absl::StrCat("side ", eleven, " took all 11 base points"));
     return;
   }
-  TotalsUpdate update = AddRoundScore(r, totals_, result.score);
-  totals_ = update.totals;
+  TotalsUpdate update = AddRoundScore(r, std::move(totals_), result.score);
+  totals_ = std::move(update.totals);
   result.totals_after = totals_;
   if (r.match == Match::kDealRounds && round_ >= r.MatchRounds()) {
     rounds_.push_back(std::move(result));

@@ -256,6 +256,8 @@ class Game {
   void AfterHandsEmpty();
   void FinishCallabra();
   void EndRound();
+  // Empties the table.
+  void ClearTable();
   void Finish(int winner, GameEndReason reason, std::string detail);
   void TakeInitialPairs();
   // Records a sweep; with sudden_death adds it to the totals and returns

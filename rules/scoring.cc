@@ -100,6 +100,9 @@ RoundScore ScoreRound(const RuleSet& rules, std::span<const CardSet> piles,
   RoundScore score;
   const int sides = static_cast<int>(piles.size());
   score.sides.resize(sides);
+  // One allocation for the usual round: cards, spades, the two cassinos,
+  // four aces and a few sweeps.
+  score.items.reserve(16);
   // Per-side counts; a side is a player (at most 6) or a team.
   std::array<int, kMaxSides> cards_buf{}, spades_buf{}, diamonds_buf{};
   const std::span<int> cards(cards_buf.data(), sides);
