@@ -686,10 +686,10 @@ void MoveGenerator::LooseTableMoves(const Position& pos,
   face_builds_ = 0;
   // Sums up to the largest value asked for, as in Prepare: a capture's
   // (a hand card's value) or a build's (at most MaxBuild()).
-  group_limit_ = std::min(
-      std::max(rules.MaxBuild(),
-               static_cast<int>(std::bit_width(hand_seen_)) - 1),
-      kMaxSum);
+  group_limit_ =
+      std::min(std::max(rules.MaxBuild(),
+                        static_cast<int>(std::bit_width(hand_seen_)) - 1),
+               kMaxSum);
   EnumerateGroups();
   good_bits_known_ = 0;
   check_rules_ = rules.defaults_cost == 0 &&
