@@ -80,13 +80,7 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
     }
   }
 
-  // Only sums up to the largest value ever asked for are kept: a capture
-  // asks for groups of the played card's value, a build for groups of at
-  // most MaxBuild().
-  const uint32_t hand_values = hand_seen_;
-  const int limit = std::max(rules.MaxBuild(),
-                             static_cast<int>(std::bit_width(hand_values)) - 1);
-  group_limit_ = std::min(limit, kMaxSum);
+  group_limit_ = GroupLimit(rules);
   EnumerateGroups();
   good_masks_.clear();
   goods_listed_ = 0;
@@ -104,6 +98,14 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
   check_rules_ = rules.defaults_cost == 0 &&
                  (ControlledBuilds(pos, seat) != 0 ||
                   rules.builder_obligation == BuilderObligation::kV3);
+}
+
+int MoveGenerator::GroupLimit(const RuleSet& rules) const {
+  // A capture asks for groups of the played card's value, a build for
+  // groups of at most MaxBuild().
+  const int limit = std::max(rules.MaxBuild(),
+                             static_cast<int>(std::bit_width(hand_seen_)) - 1);
+  return std::min(limit, kMaxSum);
 }
 
 // A subset-sum table over bitmaps: for each sum s, the bitmap of the item
@@ -684,12 +686,7 @@ void MoveGenerator::LooseTableMoves(const Position& pos,
   loose_mask_ = (uint32_t{1} << n_) - 1;
   loose_dropped_ = false;
   face_builds_ = 0;
-  // Sums up to the largest value asked for, as in Prepare: a capture's
-  // (a hand card's value) or a build's (at most MaxBuild()).
-  group_limit_ =
-      std::min(std::max(rules.MaxBuild(),
-                        static_cast<int>(std::bit_width(hand_seen_)) - 1),
-               kMaxSum);
+  group_limit_ = GroupLimit(rules);
   EnumerateGroups();
   good_bits_known_ = 0;
   check_rules_ = rules.defaults_cost == 0 &&

@@ -200,6 +200,9 @@ class MoveGenerator {
   bool capped_ = false;         // the current list is incomplete
   static constexpr int kMaxSum = 15;
   int group_limit_ = kMaxSum;  // groups are kept for sums 1..group_limit_
+  // The largest sum any move of the seat to move asks groups for (its hand
+  // values, hand_seen_, and MaxBuild()), at most kMaxSum.
+  int GroupLimit(const RuleSet& rules) const;
   // The subset-sum table: bit m of word s * words_ + m / 64 of sum_bits_
   // is set when the items of mask m sum to s (s up to group_limit_). With
   // at most 6 items (words_ 1) the table is low_bits_[s] alone. Only the
