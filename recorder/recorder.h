@@ -75,7 +75,13 @@ struct RecorderOptions {
   // Signs the last event of every game the writer ends
   // (recorder/signature.h); nullopt: records are unsigned.
   std::optional<SigningKey> signing_key;
+  // WAL checkpoints (recorder/checkpointer.h): a thread of their own copies
+  // the WAL into the database file from `checkpoint_pages` WAL pages on; the
+  // writer itself does from `checkpoint_pages` * kCheckpointLimitFactor on,
+  // which bounds the WAL (4 KB pages).
+  int checkpoint_pages = 1000;
 };
+inline constexpr int kCheckpointLimitFactor = 4;
 
 // A game's summary row, for listings and statistics.
 struct GameSummary {
@@ -317,10 +323,14 @@ class Recorder {
   // Set it before the first write.
   void OnHealthChange(std::function<void(const StorageHealth&)> listener);
 
-  // Number of transactions committed and writes they held (for benchmarks).
+  // Number of transactions committed and writes they held, and WAL
+  // checkpoints run by the checkpoint thread and by the writer itself (for
+  // benchmarks and tests).
   struct Stats {
     int64_t transactions = 0;
     int64_t writes = 0;
+    int64_t background_checkpoints = 0;
+    int64_t writer_checkpoints = 0;
   };
   Stats stats() const;
 

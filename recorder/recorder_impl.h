@@ -32,6 +32,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
+#include "recorder/checkpointer.h"
 #include "recorder/recorder.h"
 #include "recorder/sqlite.h"
 #include "recorder/tally.h"
@@ -72,7 +73,8 @@ class Recorder::Impl {
   explicit Impl(const RecorderOptions& options)
       : durability_(options.durability),
         probe_interval_(options.probe_interval),
-        signing_key_(options.signing_key) {}
+        signing_key_(options.signing_key),
+        checkpoint_pages_(options.checkpoint_pages) {}
   ~Impl();
 
   absl::Status Init(const std::string& path);
@@ -167,7 +169,9 @@ class Recorder::Impl {
       ABSL_LOCKS_EXCLUDED(health_mu_);
   Stats stats() const {
     return {transactions_.load(std::memory_order_relaxed),
-            writes_.load(std::memory_order_relaxed)};
+            writes_.load(std::memory_order_relaxed),
+            checkpointer_ ? checkpointer_->checkpoints() : 0,
+            writer_checkpoints_.load(std::memory_order_relaxed)};
   }
 
  private:
@@ -285,6 +289,11 @@ class Recorder::Impl {
   const std::chrono::milliseconds probe_interval_;
   // Signs the last event of each game the writer ends; nullopt: none.
   const std::optional<SigningKey> signing_key_;
+  const int checkpoint_pages_;
+  // Started by Init, stopped by ~Impl after the writer thread.
+  std::unique_ptr<Checkpointer> checkpointer_;
+  // The writer's WAL hook (sqlite3_wal_hook): after each commit.
+  static int OnWalCommit(void* impl, sqlite3* db, const char* name, int frames);
   // The database file and its WAL as opened (device, inode); the WAL's is
   // taken once it exists. Writer-thread state.
   struct FileId {
@@ -359,6 +368,7 @@ class Recorder::Impl {
 
   std::atomic<int64_t> transactions_{0};
   std::atomic<int64_t> writes_{0};
+  std::atomic<int64_t> writer_checkpoints_{0};
 };
 
 }  // namespace cassino::recorder

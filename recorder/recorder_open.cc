@@ -78,6 +78,16 @@ absl::Status Recorder::Impl::Init(const std::string& path) {
   reader_ = reader->release();
   if (absl::Status s = Configure(reader_, /*writer=*/false); !s.ok()) return s;
 
+  // Checkpoints off the writer (recorder/checkpointer.h); the hook replaces
+  // SQLite's automatic checkpoint.
+  absl::StatusOr<std::unique_ptr<Checkpointer>> checkpointer =
+      Checkpointer::Start(
+          path, durability_ == Durability::kFull ? "FULL" : "NORMAL",
+          checkpoint_pages_, checkpoint_pages_ * kCheckpointLimitFactor);
+  if (!checkpointer.ok()) return checkpointer.status();
+  checkpointer_ = *std::move(checkpointer);
+  sqlite3_wal_hook(writer_, &Impl::OnWalCommit, this);
+
   writer_thread_ = std::thread([this] {
     pthread_setname_np(pthread_self(), "rec-writer");
     WriterLoop();
@@ -240,6 +250,8 @@ Recorder::Impl::~Impl() {
     queue_cv_.SignalAll();
     writer_thread_.join();
   }
+  if (writer_ != nullptr) sqlite3_wal_hook(writer_, nullptr, nullptr);
+  checkpointer_.reset();
   for (sqlite3_stmt* stmt : {w_.begin,
                              w_.commit,
                              w_.rollback,
@@ -278,6 +290,19 @@ Recorder::Impl::~Impl() {
   for (auto& [sql, stmt] : writer_stmts_) sqlite3_finalize(stmt);
   sqlite3_close_v2(reader_);
   sqlite3_close_v2(writer_);
+}
+
+int Recorder::Impl::OnWalCommit(void* impl, sqlite3* db, const char* name,
+                                int frames) {
+  auto* self = static_cast<Impl*>(impl);
+  if (self->checkpointer_->Note(frames) ==
+      Checkpointer::NoteResult::kCheckpointHere) {
+    // The thread fell behind a writer that never pauses (a failure leaves
+    // the pages in the WAL).
+    self->checkpointer_->CheckpointHere(db, name);
+    self->writer_checkpoints_.fetch_add(1, std::memory_order_relaxed);
+  }
+  return SQLITE_OK;
 }
 
 absl::Status Recorder::Impl::Backfill() {

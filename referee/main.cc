@@ -161,6 +161,13 @@ int main(int argc, char** argv) {
                  "full: it survives power loss too")
       ->check(CLI::IsMember({"normal", "full"}))
       ->capture_default_str();
+  app.add_option("--checkpoint-pages", options.checkpoint_pages,
+                 "WAL pages (4 KB) from which a background thread copies the "
+                 "WAL into the database file; from 4 times that the writer "
+                 "does it itself, so the WAL stays below about "
+                 "16 KB x this")
+      ->check(CLI::Range(16, 100000))
+      ->capture_default_str();
   app.add_option("--admin-token-file", admin_token_file,
                  "file holding the admin token (else $CASSINO_ADMIN_TOKEN; "
                  "else a fresh token is printed on stderr)");

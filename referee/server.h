@@ -40,6 +40,10 @@ struct ServerOptions {
   // 0600) on first start. A file named here must exist.
   std::string signing_key_path;
   recorder::Durability durability = recorder::Durability::kNormal;
+  // WAL pages from which a thread of the recorder's own copies the WAL into
+  // the database file (the writer itself does at 4 times that, which bounds
+  // the WAL: recorder/checkpointer.h).
+  int checkpoint_pages = 1000;
   // Required.
   std::string admin_token;
   // TLS: PEM file contents. Without a certificate the server is plaintext.

@@ -19,6 +19,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "recorder/checkpointer.h"
 #include "recorder/migrations.h"
 #include "recorder/tally.h"
 #include "tests/recorder/sql_util.h"
@@ -414,6 +415,65 @@ TEST_F(RecorderTest, ConcurrentAppendsGroupCommitAndKeepOrder) {
       EXPECT_EQ(e.hash, ToHex(prev));
     }
   }
+}
+
+// Checkpoints run on a thread of their own (recorder/checkpointer.h), and
+// the WAL stays bounded however many commits the writer makes.
+TEST_F(RecorderTest, CheckpointsKeepTheWalBoundedOffTheWriter) {
+  RecorderOptions options;
+  options.checkpoint_pages = 16;
+  absl::StatusOr<std::unique_ptr<Recorder>> opened =
+      Recorder::Open(path_, options);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  Recorder& rec = **opened;
+  // 40 games of 60 events each, one commit an event: thousands of WAL
+  // pages in all.
+  constexpr int kGames = 40;
+  constexpr int kEvents = 60;
+  for (int g = 0; g < kGames; ++g) {
+    ASSERT_TRUE(rec.CreateGameSync(MakeHeader(absl::StrCat("w", g))).ok());
+  }
+  for (int i = 0; i < kEvents; ++i) {
+    for (int g = 0; g < kGames; ++g) {
+      ASSERT_TRUE(rec.AppendSync(absl::StrCat("w", g), EventKind::kReject, i,
+                                 absl::StrCat(R"({"i":)", i, "}"))
+                      .ok());
+    }
+  }
+  const Recorder::Stats stats = rec.stats();
+  EXPECT_EQ(stats.transactions, kGames * (kEvents + 1));
+  EXPECT_GT(stats.background_checkpoints, 0);
+  // Without checkpoints the WAL would hold at least a page a commit (2,440
+  // pages); the writer checkpoints itself from 64.
+  const uintmax_t page = 4096 + 24;  // a WAL frame: header and page
+  EXPECT_LE(std::filesystem::file_size(path_ + "-wal"),
+            2 * 16 * kCheckpointLimitFactor * page + 32);
+  for (int g = 0; g < kGames; g += 13) {
+    absl::StatusOr<GameRecord> r = rec.Load(absl::StrCat("w", g));
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->events.size(), kEvents + 1u);
+  }
+}
+
+TEST(CheckpointerTest, RefusesBadBoundsAndHandsOverAtTheLimit) {
+  EXPECT_EQ(Checkpointer::Start("unused.db", "NORMAL", 0, 10).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(Checkpointer::Start("unused.db", "NORMAL", 20, 10).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() /
+      absl::StrCat("checkpointer_test_", getpid());
+  std::filesystem::create_directories(dir);
+  {
+    absl::StatusOr<std::unique_ptr<Checkpointer>> c =
+        Checkpointer::Start((dir / "c.db").string(), "NORMAL", 10, 40);
+    ASSERT_TRUE(c.ok()) << c.status();
+    EXPECT_EQ((*c)->Note(9), Checkpointer::NoteResult::kDone);
+    EXPECT_EQ((*c)->Note(39), Checkpointer::NoteResult::kDone);
+    EXPECT_EQ((*c)->Note(40), Checkpointer::NoteResult::kCheckpointHere);
+    EXPECT_EQ((*c)->failures(), 0);
+  }  // (stops its thread)
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(RecorderTest, ReadsRunConcurrentlyWithWrites) {

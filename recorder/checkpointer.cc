@@ -1,0 +1,96 @@
+#include "recorder/checkpointer.h"
+
+#include <pthread.h>
+#include <sqlite3.h>
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+
+namespace cassino::recorder {
+
+absl::StatusOr<std::unique_ptr<Checkpointer>> Checkpointer::Start(
+    const std::string& path, const std::string& synchronous, int pages,
+    int limit) {
+  if (pages <= 0 || limit < pages) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("checkpoint pages ", pages, " and limit ", limit,
+                     ": need 0 < pages <= limit"));
+  }
+  absl::StatusOr<Connection> db = OpenDatabase(path, OpenMode::kReadWrite);
+  if (!db.ok()) return db.status();
+  if (absl::Status s =
+          Exec(db->get(), absl::StrCat("PRAGMA synchronous=", synchronous));
+      !s.ok()) {
+    return s;
+  }
+  // This connection commits nothing: no checkpoint of its own on close
+  // beyond SQLite's usual one when it is the last connection.
+  return std::unique_ptr<Checkpointer>(
+      new Checkpointer(*std::move(db), pages, limit));
+}
+
+Checkpointer::Checkpointer(Connection db, int pages, int limit)
+    : db_(std::move(db)), pages_(pages), limit_(limit) {
+  thread_ = std::thread([this] {
+    pthread_setname_np(pthread_self(), "rec-checkpoint");
+    Loop();
+  });
+}
+
+Checkpointer::~Checkpointer() {
+  {
+    absl::MutexLock lock(&mu_);
+    stop_ = true;
+  }
+  thread_.join();
+}
+
+Checkpointer::NoteResult Checkpointer::Note(int frames) {
+  if (frames >= limit_) return NoteResult::kCheckpointHere;
+  if (frames >= pages_) {
+    absl::MutexLock lock(&mu_);
+    wanted_ = true;
+  }
+  return NoteResult::kDone;
+}
+
+void Checkpointer::Loop() {
+  while (true) {
+    {
+      absl::MutexLock lock(&mu_);
+      mu_.Await(absl::Condition(this, &Checkpointer::Ready));
+      if (stop_) return;
+      wanted_ = false;
+    }
+    int rc;
+    {
+      absl::MutexLock running(&run_mu_);
+      rc = sqlite3_wal_checkpoint_v2(db_.get(), nullptr,
+                                     SQLITE_CHECKPOINT_PASSIVE, nullptr,
+                                     nullptr);
+    }
+    absl::MutexLock lock(&mu_);
+    ++checkpoints_;
+    // (SQLITE_BUSY: another checkpoint was running; the next Note retries.)
+    if (rc != SQLITE_OK && rc != SQLITE_BUSY) ++failures_;
+  }
+}
+
+int Checkpointer::CheckpointHere(sqlite3* db, const char* name) {
+  absl::MutexLock running(&run_mu_);
+  return sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_RESTART,
+                                   nullptr, nullptr);
+}
+
+int64_t Checkpointer::checkpoints() const {
+  absl::MutexLock lock(&mu_);
+  return checkpoints_;
+}
+
+int64_t Checkpointer::failures() const {
+  absl::MutexLock lock(&mu_);
+  return failures_;
+}
+
+}  // namespace cassino::recorder
