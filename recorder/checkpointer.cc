@@ -66,9 +66,8 @@ void Checkpointer::Loop() {
     int rc;
     {
       absl::MutexLock running(&run_mu_);
-      rc = sqlite3_wal_checkpoint_v2(db_.get(), nullptr,
-                                     SQLITE_CHECKPOINT_PASSIVE, nullptr,
-                                     nullptr);
+      rc = sqlite3_wal_checkpoint_v2(
+          db_.get(), nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
     }
     absl::MutexLock lock(&mu_);
     ++checkpoints_;
@@ -79,8 +78,8 @@ void Checkpointer::Loop() {
 
 int Checkpointer::CheckpointHere(sqlite3* db, const char* name) {
   absl::MutexLock running(&run_mu_);
-  return sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_RESTART,
-                                   nullptr, nullptr);
+  return sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_RESTART, nullptr,
+                                   nullptr);
 }
 
 int64_t Checkpointer::checkpoints() const {
