@@ -161,20 +161,9 @@ TEST_F(LadderLiveTest, ReferenceBotsConvergeAcrossAKill9) {
   // fault: theirs must be their own).
   // One after the other: two new bots would be matched together, and one's
   // fault would be the other's clean win.
-  const std::vector<std::string> crash = {"--fault", "crash", "--fault-after",
-                                          "8"};
-  bots.push_back(StartBot(keys["crash"], "builder", crash));
-  // Its crash costs it a fault for each game it was in: one or two (its
-  // capacity), as the ladder happened to match it. A crashed bot is started
-  // again, as its operator's supervisor would, until it has the two faults
-  // that put it on probation.
-  WaitFor([&](const v1::LadderInfo& l) {
-    if (l.on_probation() == 1) return true;
-    if (bots.back()->Exited()) {
-      bots.back() = StartBot(keys["crash"], "builder", crash);
-    }
-    return false;
-  });
+  bots.push_back(StartBot(keys["crash"], "builder",
+                          {"--fault", "crash", "--fault-after", "8"}));
+  WaitFor([](const v1::LadderInfo& l) { return l.on_probation() == 1; });
   bots.push_back(StartBot(keys["stall"], "greedy",
                           {"--fault", "stall", "--fault-after", "0"}));
   WaitFor([](const v1::LadderInfo& l) {
