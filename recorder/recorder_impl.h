@@ -183,6 +183,10 @@ class Recorder::Impl {
   };
 
   absl::Status Configure(sqlite3* db, bool writer);
+  // PRAGMA synchronous for durability_: "FULL" or "NORMAL".
+  const char* Synchronous() const {
+    return durability_ == Durability::kFull ? "FULL" : "NORMAL";
+  }
   absl::Status Migrate();
   absl::Status PrepareWriter();
 

@@ -33,9 +33,7 @@ using internal::PrepareKept;
 absl::Status Recorder::Impl::Configure(sqlite3* db, bool writer) {
   if (absl::Status s = Exec(db, "PRAGMA foreign_keys=ON"); !s.ok()) return s;
   if (writer) {
-    return Exec(db, durability_ == Durability::kFull
-                        ? "PRAGMA synchronous=FULL"
-                        : "PRAGMA synchronous=NORMAL");
+    return Exec(db, absl::StrCat("PRAGMA synchronous=", Synchronous()));
   }
   return Exec(db, "PRAGMA query_only=ON");
 }
@@ -81,9 +79,8 @@ absl::Status Recorder::Impl::Init(const std::string& path) {
   // Checkpoints off the writer (recorder/checkpointer.h); the hook replaces
   // SQLite's automatic checkpoint.
   absl::StatusOr<std::unique_ptr<Checkpointer>> checkpointer =
-      Checkpointer::Start(
-          path, durability_ == Durability::kFull ? "FULL" : "NORMAL",
-          checkpoint_pages_, checkpoint_pages_ * kCheckpointLimitFactor);
+      Checkpointer::Start(path, Synchronous(), checkpoint_pages_,
+                          checkpoint_pages_ * kCheckpointLimitFactor);
   if (!checkpointer.ok()) return checkpointer.status();
   checkpointer_ = *std::move(checkpointer);
   sqlite3_wal_hook(writer_, &Impl::OnWalCommit, this);

@@ -1,5 +1,7 @@
 #include "referee/session_messages.h"
 
+#include <memory>
+#include <string>
 #include <utility>
 
 #include "google/protobuf/arena.h"
@@ -47,13 +49,20 @@ void Fill(const GameEndedEvent& e, v1::GameEnded* m) {
   m->set_seed(e.seed);
 }
 
+// The observation, with the rules text a session made once when it has one.
+void FillObservation(const Observation& o,
+                     const std::shared_ptr<const std::string>& rules_text,
+                     v1::Observation* out) {
+  if (rules_text) {
+    ToProto(o, *rules_text, out);
+  } else {
+    ToProto(o, out);
+  }
+}
+
 void Fill(const YourTurnEvent& e, v1::YourTurn* t) {
   t->set_turn(e.turn);
-  if (e.rules_text) {
-    ToProto(e.observation, *e.rules_text, t->mutable_observation());
-  } else {
-    ToProto(e.observation, t->mutable_observation());
-  }
+  FillObservation(e.observation, e.rules_text, t->mutable_observation());
   t->mutable_legal_moves()->Reserve(static_cast<int>(e.legal_moves.size()));
   for (size_t i = 0; i < e.legal_moves.size(); ++i) {
     ToProto(e.legal_moves[i], e.legal_notations[i], t->add_legal_moves());
@@ -222,12 +231,9 @@ v1::GetTurnResponse TurnResponseProto(const TurnView& view) {
   r.set_status(ProtoStatus(view.status));
   r.set_your_turn(view.your_turn.has_value());
   if (view.your_turn) Fill(*view.your_turn, r.mutable_turn());
-  if (view.your_turn && view.your_turn->rules_text) {
-    ToProto(view.observation, *view.your_turn->rules_text,
-            r.mutable_observation());
-  } else {
-    ToProto(view.observation, r.mutable_observation());
-  }
+  FillObservation(view.observation,
+                  view.your_turn ? view.your_turn->rules_text : nullptr,
+                  r.mutable_observation());
   if (view.ended) Fill(*view.ended, r.mutable_ended());
   Fill(view.game, r.mutable_game());
   return r;
