@@ -5,7 +5,8 @@
 // and builder (known to rank builder > greedy > random), then, after a
 // kill -9 of the referee and its restart on the same port and database
 // (the bots reconnect by themselves), a builder that crashes (exits) after
-// a few moves and a greedy that stalls on every move. At the end (the ladder
+// a few moves (room for one game; started again once, as a supervisor
+// would) and a greedy that stalls on every move. At the end (the ladder
 // paused, its games played out):
 //   - the leaderboard ranks builder > greedy > random by mean, and by the
 //     conservative rating, within kGames rated games (360; 240 under a
@@ -104,14 +105,24 @@ class LadderLiveTest : public LiveRefereeTest {
     return rows;
   }
 
+  // The rated games of `account`'s current version (0 before it joined).
+  int RatedGames(const std::string& account) {
+    for (const v1::LeaderboardEntry& e : Leaderboard(false)) {
+      if (e.account() == account) return e.games();
+    }
+    return 0;
+  }
+
   std::unique_ptr<Child> StartBot(const std::string& key,
                                   const std::string& strategy,
-                                  std::vector<std::string> extra = {}) {
+                                  std::vector<std::string> extra = {},
+                                  int capacity = 2) {
     std::vector<std::string> args = {
-        kBotBin,     "--address",  address_,     "--lobby",  "--key",
-        key,         "--capacity", "2",          "--ladder", kLadder,
-        "--version", "v1",         "--strategy", strategy,   "--max-retries",
-        "1000",      "-q"};
+        kBotBin,      "--address", address_,        "--lobby",
+        "--key",      key,         "--capacity",    absl::StrCat(capacity),
+        "--ladder",   kLadder,     "--version",     "v1",
+        "--strategy", strategy,    "--max-retries", "1000",
+        "-q"};
     args.insert(args.end(), extra.begin(), extra.end());
     auto child = std::make_unique<Child>(args);
     EXPECT_TRUE(child->started());
@@ -161,9 +172,31 @@ TEST_F(LadderLiveTest, ReferenceBotsConvergeAcrossAKill9) {
   // fault: theirs must be their own).
   // One after the other: two new bots would be matched together, and one's
   // fault would be the other's clean win.
-  bots.push_back(StartBot(keys["crash"], "builder",
-                          {"--fault", "crash", "--fault-after", "8"}));
-  WaitFor([](const v1::LadderInfo& l) { return l.on_probation() == 1; });
+  // The crashing bot has room for one game, so that each crash costs it
+  // exactly one fault (with two games a crash would cost one or two, as the
+  // ladder happened to match it). It is started again, as its operator's
+  // supervisor would, once the game it crashed in is over and rated
+  // (started sooner, it would resume that game), until its second fault
+  // puts it on probation.
+  const std::vector<std::string> crash = {"--fault", "crash", "--fault-after",
+                                          "8"};
+  bots.push_back(StartBot(keys["crash"], "builder", crash, /*capacity=*/1));
+  int crash_rated = 0;  // its rated games when it was last started
+  int crash_lives = 1;
+  WaitFor([&](const v1::LadderInfo& l) {
+    if (l.on_probation() == 1) return true;
+    if (bots.back()->Exited()) {
+      const int rated = RatedGames("crash");
+      if (rated > crash_rated) {
+        crash_rated = rated;
+        ++crash_lives;
+        bots.back() = StartBot(keys["crash"], "builder", crash, 1);
+      }
+    }
+    return false;
+  });
+  // One fault a life: on probation in its second.
+  EXPECT_EQ(crash_lives, 2);
   bots.push_back(StartBot(keys["stall"], "greedy",
                           {"--fault", "stall", "--fault-after", "0"}));
   WaitFor([](const v1::LadderInfo& l) {

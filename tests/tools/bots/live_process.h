@@ -144,6 +144,13 @@ class Child {
   }
 
   bool started() const { return pid_ > 0; }
+  // Whether the child has exited (reaped now if so); never waits.
+  bool Exited() {
+    if (pid_ <= 0) return true;
+    if (waitpid(pid_, nullptr, WNOHANG) != pid_) return false;
+    pid_ = -1;
+    return true;
+  }
   std::string stderr_text() const { return ReadAll(err_path_); }
 
  private:
