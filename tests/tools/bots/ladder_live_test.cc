@@ -105,12 +105,13 @@ class LadderLiveTest : public LiveRefereeTest {
     return rows;
   }
 
-  // The rated games of `account`'s current version (0 before it joined).
-  int RatedGames(const std::string& account) {
+  // The leaderboard's row for `account`'s current version (empty before it
+  // joined).
+  v1::LeaderboardEntry Entry(const std::string& account) {
     for (const v1::LeaderboardEntry& e : Leaderboard(false)) {
-      if (e.account() == account) return e.games();
+      if (e.account() == account) return e;
     }
-    return 0;
+    return v1::LeaderboardEntry();
   }
 
   std::unique_ptr<Child> StartBot(const std::string& key,
@@ -186,9 +187,12 @@ TEST_F(LadderLiveTest, ReferenceBotsConvergeAcrossAKill9) {
   WaitFor([&](const v1::LadderInfo& l) {
     if (l.on_probation() == 1) return true;
     if (bots.back()->Exited()) {
-      const int rated = RatedGames("crash");
-      if (rated > crash_rated) {
-        crash_rated = rated;
+      // (Probation comes before the rating of the game that caused it, so
+      // a row with that game rated shows it.)
+      const v1::LeaderboardEntry row = Entry("crash");
+      if (row.on_probation()) return true;
+      if (row.games() > crash_rated) {
+        crash_rated = row.games();
         ++crash_lives;
         bots.back() = StartBot(keys["crash"], "builder", crash, 1);
       }
