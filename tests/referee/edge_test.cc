@@ -707,7 +707,12 @@ TEST(EdgeTest, RapidResetThroughHaproxyIsBounded) {
   const FloodFigures f = RapidResetFlood(referee, proxy.port(), 2, 10000);
   std::printf("[ figures  ] rapid reset through HAProxy, %s\n",
               f.Text(20000).c_str());
-  EXPECT_LT(f.rss_peak_kb - f.rss_before_kb, 64 * 1024);
+  // (AddressSanitizer keeps freed memory in its quarantine, 256 MB by
+  // default, so resident memory says nothing there: a sanitized run once
+  // grew 84 MB. The plain build, the gcc pass of CI, checks the bound.)
+  if (!kSanitized) {
+    EXPECT_LT(f.rss_peak_kb - f.rss_before_kb, 64 * 1024);
+  }
   EXPECT_LT(f.worst_ms, 250.0);
   EXPECT_EQ(f.failed_calls, 0);
   EXPECT_TRUE(FreshClientCall(referee.Address(), 5000).ok());
