@@ -132,10 +132,7 @@ class Child {
     if (pid_ <= 0) return;
     kill(pid_, signal);
     for (int i = 0; i < 250; ++i) {
-      if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
-        pid_ = -1;
-        return;
-      }
+      if (Exited()) return;
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     kill(pid_, SIGKILL);
