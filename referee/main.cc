@@ -24,6 +24,7 @@
 #include <thread>
 
 #include "CLI/CLI.hpp"
+#include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "referee/auth.h"
 #include "referee/server.h"
@@ -161,11 +162,15 @@ int main(int argc, char** argv) {
                  "full: it survives power loss too")
       ->check(CLI::IsMember({"normal", "full"}))
       ->capture_default_str();
-  app.add_option("--checkpoint-pages", options.checkpoint_pages,
-                 "WAL pages (4 KB) from which a background thread copies the "
-                 "WAL into the database file; from 4 times that the writer "
-                 "does it itself, so the WAL stays below about "
-                 "16 KB x this")
+  app.add_option(
+         "--checkpoint-pages", options.checkpoint_pages,
+         absl::StrCat("WAL pages (4 KB) from which a background thread "
+                      "copies the WAL into the database file; from ",
+                      cassino::recorder::kCheckpointLimitFactor,
+                      " times that the writer does it itself, so the WAL "
+                      "stays below about ",
+                      4 * cassino::recorder::kCheckpointLimitFactor,
+                      " KB x this"))
       ->check(CLI::Range(16, 100000))
       ->capture_default_str();
   app.add_option("--admin-token-file", admin_token_file,
