@@ -88,6 +88,23 @@ double ProcCpuSeconds(pid_t pid) {
   return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
+int64_t ProcContextSwitches(pid_t pid) {
+  const std::string process = std::to_string(pid);
+  std::error_code ec;
+  std::filesystem::directory_iterator tasks("/proc/" + process + "/task", ec);
+  if (ec) return -1;
+  int64_t total = 0;
+  for (const std::filesystem::directory_entry& task : tasks) {
+    const std::string thread =
+        process + "/task/" + task.path().filename().string();
+    for (const char* field :
+         {"voluntary_ctxt_switches", "nonvoluntary_ctxt_switches"}) {
+      total += std::max<int64_t>(0, ProcStatusField(thread, field));
+    }
+  }
+  return total;
+}
+
 double OwnCpuSeconds() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);

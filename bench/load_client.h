@@ -62,6 +62,11 @@ int64_t ProcStatusField(const std::string& pid, const std::string& name);
 double ProcCpuSeconds(pid_t pid);
 // User + system CPU seconds of this process so far.
 double OwnCpuSeconds();
+// Context switches (voluntary and not) of a process so far, summed over its
+// threads (/proc/<pid>/task/*/status: the process's own status counts its
+// main thread only). Threads that have exited are not counted; -1 if the
+// process's threads cannot be listed.
+int64_t ProcContextSwitches(pid_t pid);
 // A random 40-hex-digit token.
 std::string NewToken();
 // A new directory under the system's temporary directory, named

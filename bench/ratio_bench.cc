@@ -12,7 +12,10 @@
 // process. Each run warms up for --warmup seconds, then measures for
 // --seconds: round trips (an echo; a move from writing it to reading its
 // verdict, which the referee sends once the move is recorded), their p50 and
-// p99, the server process's CPU (/proc/PID/stat) and this program's own.
+// p99, the server process's CPU (/proc/PID/stat) and this program's own,
+// and the server's context switches per round trip (summed over its threads:
+// a thread that sleeps and is woken for each message costs more CPU than
+// the message, docs/performance.md).
 //
 // A move costs the referee m messages: five in the full Play mode (the
 // move, its verdict, the played move to both seats, the next YourTurn),
@@ -77,12 +80,17 @@ struct Run {
   double p99_us = 0;
   double server_cpu = 0;  // seconds over the measured window
   double client_cpu = 0;
+  int64_t server_switches = 0;  // context switches over the measured window
   int64_t errors = 0;
 
   double rate() const { return round_trips / seconds; }
   double messages() const { return rate() * messages_per_round_trip; }
   double server_cpu_us_per_rt() const {
     return round_trips > 0 ? 1e6 * server_cpu / round_trips : 0;
+  }
+  double server_switches_per_rt() const {
+    return round_trips > 0 ? static_cast<double>(server_switches) / round_trips
+                           : 0;
   }
 };
 
@@ -97,11 +105,13 @@ void Window(const Options& o, pid_t server, Load& load, Run* run) {
   SleepFor(o.warmup);
   load.Measure();
   const double server0 = bench::ProcCpuSeconds(server);
+  const int64_t switches0 = bench::ProcContextSwitches(server);
   const double client0 = bench::OwnCpuSeconds();
   const Clock::time_point start = Clock::now();
   SleepFor(o.seconds);
   run->seconds = std::chrono::duration<double>(Clock::now() - start).count();
   run->server_cpu = bench::ProcCpuSeconds(server) - server0;
+  run->server_switches = bench::ProcContextSwitches(server) - switches0;
   run->client_cpu = bench::OwnCpuSeconds() - client0;
 }
 
@@ -173,10 +183,11 @@ bool RunReferee(const Options& o, int games, const std::string& mode,
 }
 
 void PrintRun(const Run& r) {
-  std::printf("%-23s %5d %11.0f %11.0f %8.0f %8.0f %10.1f %10.1f %9.0f%%\n",
-              r.what.c_str(), r.games, r.rate(), r.messages(), r.p50_us,
-              r.p99_us, r.server_cpu_us_per_rt(),
-              100 * r.server_cpu / r.seconds, 100 * r.client_cpu / r.seconds);
+  std::printf(
+      "%-23s %5d %11.0f %11.0f %8.0f %8.0f %10.1f %10.1f %9.0f%% %11.2f\n",
+      r.what.c_str(), r.games, r.rate(), r.messages(), r.p50_us, r.p99_us,
+      r.server_cpu_us_per_rt(), 100 * r.server_cpu / r.seconds,
+      100 * r.client_cpu / r.seconds, r.server_switches_per_rt());
   std::fflush(stdout);
 }
 
@@ -236,9 +247,9 @@ int main(int argc, char** argv) {
         std::getline(in, text);
         return text.c_str();
       }());
-  std::printf("%-23s %5s %11s %11s %8s %8s %10s %10s %10s\n", "run", "games",
-              "rt/s", "messages/s", "p50 us", "p99 us", "cpu us/rt",
-              "server cpu", "client cpu");
+  std::printf("%-23s %5s %11s %11s %8s %8s %10s %10s %10s %11s\n", "run",
+              "games", "rt/s", "messages/s", "p50 us", "p99 us", "cpu us/rt",
+              "server cpu", "client cpu", "switches/rt");
 
   int64_t errors = 0;
   std::vector<Run> runs;
