@@ -2,11 +2,18 @@
 // that echoes every message of each EchoService.Echo stream, with nothing
 // behind it. Built on the callback server API (ServerBidiReactor), as the
 // referee's Play is served by gRPC's own threads; it runs as its own process
-// so that its CPU is read alone.
+// so that its CPU is read alone. With --durable it is the durable echo
+// (bench/durable_echo.h): each message is committed to SQLite before it is
+// echoed, the floor of what the referee's recording costs.
 //
 // Usage: echo_server [--listen HOST:PORT] [--port-file FILE]
+//                    [--durable DB [--commit-on writer|reader]]
 //   --listen     where to listen (default 127.0.0.1:0, any free port)
 //   --port-file  write the bound port there once listening
+//   --durable    commit each message to the SQLite database DB (created if
+//                missing) before echoing it
+//   --commit-on  who commits (durable_echo.h): a writer thread (default, the
+//                referee's pattern) or the gRPC thread that read the message
 // Stops on SIGTERM or SIGINT.
 
 #include <pthread.h>
@@ -19,22 +26,36 @@
 #include <memory>
 #include <string>
 
+#include "bench/durable_echo.h"
 #include "bench/echo_service.h"
 #include "grpcpp/grpcpp.h"
 
 int main(int argc, char** argv) {
   std::string listen = "127.0.0.1:0";
   std::string port_file;
+  std::string durable;
+  std::string commit_on = "writer";
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
-    if ((flag == "--listen" || flag == "--port-file") && i + 1 < argc) {
-      (flag == "--listen" ? listen : port_file) = argv[++i];
+    if ((flag == "--listen" || flag == "--port-file" || flag == "--durable" ||
+         flag == "--commit-on") &&
+        i + 1 < argc) {
+      std::string& value = flag == "--listen"      ? listen
+                           : flag == "--port-file" ? port_file
+                           : flag == "--durable"   ? durable
+                                                   : commit_on;
+      value = argv[++i];
     } else {
       std::fprintf(stderr,
                    "usage: echo_server [--listen HOST:PORT] "
-                   "[--port-file FILE]\n");
+                   "[--port-file FILE] [--durable DB [--commit-on "
+                   "writer|reader]]\n");
       return flag == "--help" || flag == "-h" ? 0 : 2;
     }
+  }
+  if (commit_on != "writer" && commit_on != "reader") {
+    std::fprintf(stderr, "echo_server: --commit-on is writer or reader\n");
+    return 2;
   }
   // SIGTERM and SIGINT blocked before gRPC starts its threads (which
   // inherit the mask), then awaited by this one.
@@ -43,11 +64,23 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGTERM);
   sigaddset(&signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  cassino::bench::EchoServiceImpl service;
+  cassino::bench::EchoServiceImpl plain;
+  std::unique_ptr<cassino::bench::DurableEchoService> durable_echo;
+  grpc::Service* service = &plain;
+  if (!durable.empty()) {
+    using CommitOn = cassino::bench::DurableEchoService::CommitOn;
+    durable_echo = std::make_unique<cassino::bench::DurableEchoService>(
+        commit_on == "reader" ? CommitOn::kReader : CommitOn::kWriter);
+    if (absl::Status s = durable_echo->Open(durable); !s.ok()) {
+      std::fprintf(stderr, "echo_server: %s\n", s.ToString().c_str());
+      return 1;
+    }
+    service = durable_echo.get();
+  }
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);
-  builder.RegisterService(&service);
+  builder.RegisterService(service);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (server == nullptr || port <= 0) {
     std::fprintf(stderr, "echo_server: cannot listen on %s\n", listen.c_str());

@@ -11,6 +11,43 @@
 
 namespace cassino::bench {
 
+// One EchoService.Echo stream: read a message, echo it, read the next. When
+// a message is echoed is the subclass's: Received() calls Echo() at once or
+// later. The next read starts only once the echo is written, so one buffer
+// serves. A subclass starts the first read (Start()) once constructed.
+// Deletes itself.
+class EchoReactor : public grpc::ServerBidiReactor<EchoMessage, EchoMessage> {
+ public:
+  void OnReadDone(bool ok) override {
+    if (!ok) {
+      Finish(grpc::Status::OK);
+      return;
+    }
+    Received();
+  }
+  void OnWriteDone(bool ok) override {
+    if (!ok) {
+      Finish(grpc::Status::OK);
+      return;
+    }
+    StartRead(&message_);
+  }
+  void OnDone() override { delete this; }
+
+  // The message read last.
+  const EchoMessage& message() const { return message_; }
+  // Writes the message read last back.
+  void Echo() { StartWrite(&message_); }
+
+ protected:
+  void Start() { StartRead(&message_); }
+  // A message was read into message().
+  virtual void Received() = 0;
+
+ private:
+  EchoMessage message_;
+};
+
 class EchoServiceImpl final : public EchoService::CallbackService {
  public:
   grpc::ServerBidiReactor<EchoMessage, EchoMessage>* Echo(
@@ -19,30 +56,13 @@ class EchoServiceImpl final : public EchoService::CallbackService {
   }
 
  private:
-  // One stream: read, write it back, read again. The next read starts only
-  // once the echo is written, so one buffer serves. Deletes itself.
-  class Echoer final
-      : public grpc::ServerBidiReactor<EchoMessage, EchoMessage> {
+  // Echoes every message at once.
+  class Echoer final : public EchoReactor {
    public:
-    Echoer() { StartRead(&message_); }
-    void OnReadDone(bool ok) override {
-      if (!ok) {
-        Finish(grpc::Status::OK);
-        return;
-      }
-      StartWrite(&message_);
-    }
-    void OnWriteDone(bool ok) override {
-      if (!ok) {
-        Finish(grpc::Status::OK);
-        return;
-      }
-      StartRead(&message_);
-    }
-    void OnDone() override { delete this; }
+    Echoer() { Start(); }
 
    private:
-    EchoMessage message_;
+    void Received() override { Echo(); }
   };
 };
 

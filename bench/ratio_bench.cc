@@ -31,6 +31,12 @@
 // (An older referee, which knows no modes, plays every stream in full:
 // measure it with --play-modes full.)
 //
+// With --durable-echo writer,reader it also runs the durable echo
+// (durable_echo.h: every message committed to SQLite before it is echoed,
+// by a writer thread or by the gRPC thread that read it) after each echo,
+// and prints its throughput and CPU against the echo's: the floor of what a
+// commit before each answer costs on this machine, with nothing else done.
+//
 // Exit status: 0 when every run completed without errors (whether or not
 // the targets are met: this is a measurement), 1 on errors, 2 on a usage
 // or setup failure.
@@ -64,6 +70,7 @@ struct Options {
   double warmup = 2;
   int channels = 4;
   int payload = 1024;
+  std::vector<std::string> durable_echo;  // commit-on modes; none by default
   std::string referee;
   std::string echo_server;
   bool keep_dir = false;
@@ -115,14 +122,32 @@ void Window(const Options& o, pid_t server, Load& load, Run* run) {
   run->client_cpu = bench::OwnCpuSeconds() - client0;
 }
 
-bool RunEcho(const Options& o, int games, const std::filesystem::path& dir,
-             Run* run) {
+// A run's database and its companions, unless --keep-dir.
+void RemoveDatabase(const Options& o, const std::filesystem::path& db) {
+  if (o.keep_dir) return;
+  for (const char* suffix : {"", "-wal", "-shm", ".lock"}) {
+    std::error_code ec;
+    std::filesystem::remove(db.string() + suffix, ec);
+  }
+}
+
+// The echo, or with `commit_on` ("writer" or "reader") the durable echo on
+// a new database.
+bool RunEcho(const Options& o, int games, const std::string& commit_on,
+             const std::filesystem::path& dir, Run* run) {
+  std::vector<std::string> args = {"--listen", "127.0.0.1:0"};
+  const std::filesystem::path db =
+      dir / ("durable-echo-" + commit_on + "-" + std::to_string(games) + ".db");
+  if (!commit_on.empty()) {
+    args.insert(args.end(),
+                {"--durable", db.string(), "--commit-on", commit_on});
+  }
   bench::ServerProcess server;
-  if (!bench::StartServer(o.echo_server, {"--listen", "127.0.0.1:0"}, dir,
-                          (dir / "echo.log").string(), &server)) {
+  if (!bench::StartServer(o.echo_server, args, dir, (dir / "echo.log").string(),
+                          &server)) {
     return false;
   }
-  run->what = "echo";
+  run->what = commit_on.empty() ? "echo" : "durable echo " + commit_on;
   run->games = games;
   run->messages_per_round_trip = 2;
   {
@@ -136,6 +161,7 @@ bool RunEcho(const Options& o, int games, const std::filesystem::path& dir,
     run->errors += load.errors();
   }
   bench::Terminate(server.pid, 10);
+  if (!commit_on.empty()) RemoveDatabase(o, db);
   return true;
 }
 
@@ -173,12 +199,7 @@ bool RunReferee(const Options& o, int games, const std::string& mode,
     run->errors += load.errors();
   }
   bench::Terminate(server.pid, 15);
-  if (!o.keep_dir) {
-    for (const char* suffix : {"", "-wal", "-shm", ".lock"}) {
-      std::error_code ec;
-      std::filesystem::remove(db.string() + suffix, ec);
-    }
-  }
+  RemoveDatabase(o, db);
   return true;
 }
 
@@ -221,6 +242,11 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 64));
   app.add_option("--payload", o.payload, "echo message size in bytes")
       ->check(CLI::Range(0, 1 << 20));
+  app.add_option("--durable-echo", o.durable_echo,
+                 "also run the durable echo, committed by a writer thread "
+                 "and/or by the reading thread (none by default)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"writer", "reader"}));
   app.add_option("--referee", o.referee,
                  "the referee binary (default: the build tree's)");
   app.add_option("--echo-server", o.echo_server,
@@ -255,10 +281,17 @@ int main(int argc, char** argv) {
   std::vector<Run> runs;
   for (int games : o.games) {
     Run echo;
-    if (!RunEcho(o, games, dir, &echo)) return 2;
+    if (!RunEcho(o, games, "", dir, &echo)) return 2;
     PrintRun(echo);
     errors += echo.errors;
     runs.push_back(echo);
+    for (const std::string& commit_on : o.durable_echo) {
+      Run durable;
+      if (!RunEcho(o, games, commit_on, dir, &durable)) return 2;
+      PrintRun(durable);
+      errors += durable.errors;
+      runs.push_back(durable);
+    }
     for (const std::string& mode : o.modes) {
       for (const std::string& play_mode : o.play_modes) {
         Run ref;
@@ -281,6 +314,15 @@ int main(int argc, char** argv) {
       continue;
     }
     const double throughput = r.messages() / echo->messages();
+    if (r.what.rfind("durable echo", 0) == 0) {
+      std::printf(
+          "  %-23s %3d games: throughput %5.1f%%, CPU per round trip %.1f "
+          "us = %.2f x the echo's (the floor of a commit before each "
+          "answer)\n",
+          r.what.c_str(), r.games, 100 * throughput, r.server_cpu_us_per_rt(),
+          r.server_cpu_us_per_rt() / echo->server_cpu_us_per_rt());
+      continue;
+    }
     const int m = r.messages_per_round_trip;
     const double cpu_budget = echo->server_cpu_us_per_rt() * m / 2.0;
     const double cpu_ratio = r.server_cpu_us_per_rt() / cpu_budget;

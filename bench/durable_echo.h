@@ -1,0 +1,88 @@
+// The durable echo: the floor of what recording costs, for referee_ratios.
+// Every message of an EchoService.Echo stream is written as a row of an
+// SQLite table (WAL, synchronous=NORMAL, the referee's `normal` mode) and
+// echoed only once its transaction has committed, as the referee answers a
+// move only once it is recorded. Messages are committed in groups: those
+// that arrive while a transaction runs make the next one. Nothing else is
+// done, so the referee cannot record a move for less than this costs.
+//
+// Rows are appended in rowid order (the cheapest layout SQLite offers), hold
+// the first kRowBytes bytes of the message (about a recorded move), and are
+// deleted every kCommitsPerPurge commits so that the file stays small, as
+// the referee packs ended games' rows. SQLite's automatic checkpoints run
+// on the committing connection.
+//
+// Who commits:
+//   - CommitOn::kWriter: a writer thread commits what is queued, then starts
+//     the echoes (the referee's pattern: recorder/recorder_writer.cc);
+//   - CommitOn::kReader: the gRPC thread that read a message commits what
+//     is queued, unless another one is already committing (a leader, as in
+//     LevelDB's write queue).
+
+#ifndef CASSINO_BENCH_DURABLE_ECHO_H_
+#define CASSINO_BENCH_DURABLE_ECHO_H_
+
+#include <sqlite3.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "bench/echo.grpc.pb.h"
+#include "bench/echo_service.h"
+#include "grpcpp/grpcpp.h"
+
+namespace cassino::bench {
+
+class DurableEchoService final : public EchoService::CallbackService {
+ public:
+  enum class CommitOn { kWriter, kReader };
+  static constexpr size_t kRowBytes = 256;
+  static constexpr int kCommitsPerPurge = 2000;
+
+  DurableEchoService(CommitOn commit_on);
+  ~DurableEchoService() override;
+  DurableEchoService(const DurableEchoService&) = delete;
+  DurableEchoService& operator=(const DurableEchoService&) = delete;
+
+  // Opens (creating) the database at `path` and starts the writer thread
+  // (CommitOn::kWriter). Call once, before serving.
+  absl::Status Open(const std::string& path);
+
+  grpc::ServerBidiReactor<EchoMessage, EchoMessage>* Echo(
+      grpc::CallbackServerContext* context) override;
+
+ private:
+  class Echoer;
+
+  // Queues `e`'s message; with CommitOn::kReader, commits what is queued
+  // unless another thread is doing so.
+  void Submit(Echoer* e) ABSL_LOCKS_EXCLUDED(mu_);
+  void WriterLoop() ABSL_LOCKS_EXCLUDED(mu_);
+  // Commits the batch's rows in one transaction, then echoes each message.
+  // On an SQLite error the process exits: a benchmark has no fallback.
+  void Commit(const std::vector<Echoer*>& batch);
+  void Step(sqlite3_stmt* statement);
+
+  const CommitOn commit_on_;
+  sqlite3* db_ = nullptr;
+  sqlite3_stmt* begin_ = nullptr;
+  sqlite3_stmt* insert_ = nullptr;
+  sqlite3_stmt* commit_ = nullptr;
+  sqlite3_stmt* purge_ = nullptr;
+  int commits_ = 0;  // only the committing thread touches db_ and this
+
+  absl::Mutex mu_;
+  absl::CondVar queued_;
+  std::vector<Echoer*> queue_ ABSL_GUARDED_BY(mu_);
+  bool committing_ ABSL_GUARDED_BY(mu_) = false;
+  bool stop_ ABSL_GUARDED_BY(mu_) = false;
+  std::thread writer_;
+};
+
+}  // namespace cassino::bench
+
+#endif  // CASSINO_BENCH_DURABLE_ECHO_H_

@@ -1,0 +1,84 @@
+#include "bench/durable_echo.h"
+
+#include <sqlite3.h>
+
+#include <memory>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "tests/temp_dir.h"
+
+namespace cassino::bench {
+namespace {
+
+using CommitOn = DurableEchoService::CommitOn;
+
+// Rows committed so far, read on a connection of its own (so only what
+// was committed).
+int64_t CommittedRows(const std::string& path) {
+  sqlite3* db = nullptr;
+  int64_t rows = -1;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) ==
+      SQLITE_OK) {
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM messages", -1, &s,
+                           nullptr) == SQLITE_OK &&
+        sqlite3_step(s) == SQLITE_ROW) {
+      rows = sqlite3_column_int64(s, 0);
+    }
+    sqlite3_finalize(s);
+  }
+  sqlite3_close(db);
+  return rows;
+}
+
+class DurableEchoTest : public ::testing::TestWithParam<CommitOn> {};
+
+// The contract referee_ratios relies on: a message comes back only once its
+// row is committed, and it comes back unchanged.
+TEST_P(DurableEchoTest, EchoesEachMessageOnlyOnceItIsCommitted) {
+  const std::string path = (cassino::testing::TempDir() / "echo.db").string();
+  DurableEchoService service(GetParam());
+  ASSERT_TRUE(service.Open(path).ok());
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(),
+                           &port);
+  builder.RegisterService(&service);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  ASSERT_NE(server, nullptr);
+
+  std::unique_ptr<EchoService::Stub> stub = EchoService::NewStub(
+      grpc::CreateChannel("127.0.0.1:" + std::to_string(port),
+                          grpc::InsecureChannelCredentials()));
+  grpc::ClientContext context;
+  auto stream = stub->Echo(&context);
+  for (int i = 0; i < 5; ++i) {
+    EchoMessage sent;
+    sent.set_payload(std::string(300, static_cast<char>('a' + i)));
+    ASSERT_TRUE(stream->Write(sent));
+    EchoMessage echoed;
+    ASSERT_TRUE(stream->Read(&echoed));
+    EXPECT_EQ(echoed.payload(), sent.payload());
+    EXPECT_EQ(CommittedRows(path), i + 1) << "after echo " << i;
+  }
+  stream->WritesDone();
+  EXPECT_TRUE(stream->Finish().ok());
+  server->Shutdown();
+}
+
+INSTANTIATE_TEST_SUITE_P(BothCommitters, DurableEchoTest,
+                         ::testing::Values(CommitOn::kWriter,
+                                           CommitOn::kReader),
+                         [](const ::testing::TestParamInfo<CommitOn>& info) {
+                           return info.param == CommitOn::kWriter ? "Writer"
+                                                                  : "Reader";
+                         });
+
+TEST(DurableEchoOpenTest, ADatabaseThatCannotBeOpenedIsAnError) {
+  DurableEchoService service(CommitOn::kWriter);
+  EXPECT_FALSE(service.Open("/nonexistent-directory/echo.db").ok());
+}
+
+}  // namespace
+}  // namespace cassino::bench
