@@ -21,8 +21,8 @@ class DurableEchoService::Echoer final : public EchoReactor {
   DurableEchoService* const service_;
 };
 
-DurableEchoService::DurableEchoService(CommitOn commit_on)
-    : commit_on_(commit_on) {}
+DurableEchoService::DurableEchoService(CommitOn commit_on, Sync sync)
+    : commit_on_(commit_on), sync_(sync) {}
 
 DurableEchoService::~DurableEchoService() {
   {
@@ -43,7 +43,9 @@ absl::Status DurableEchoService::Open(const std::string& path) {
         absl::StrCat("cannot open ", path, ": ", sqlite3_errmsg(db_)));
   }
   for (const char* sql :
-       {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
+       {"PRAGMA journal_mode=WAL",
+        sync_ == Sync::kFull ? "PRAGMA synchronous=FULL"
+                             : "PRAGMA synchronous=NORMAL",
         "CREATE TABLE IF NOT EXISTS messages (stream INTEGER NOT NULL, "
         "payload BLOB NOT NULL)"}) {
     if (sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) != SQLITE_OK) {

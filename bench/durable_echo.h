@@ -1,6 +1,7 @@
 // The durable echo: the floor of what recording costs, for referee_ratios.
 // Every message of an EchoService.Echo stream is written as a row of an
-// SQLite table (WAL, synchronous=NORMAL, the referee's `normal` mode) and
+// SQLite table (WAL; synchronous=NORMAL or FULL, as the referee's `normal`
+// and `full` durability modes) and
 // echoed only once its transaction has committed, as the referee answers a
 // move only once it is recorded. Messages are committed in groups: those
 // that arrive while a transaction runs make the next one. Nothing else is
@@ -40,10 +41,12 @@ namespace cassino::bench {
 class DurableEchoService final : public EchoService::CallbackService {
  public:
   enum class CommitOn { kWriter, kReader };
+  // SQLite's synchronous setting: kFull syncs the WAL at every commit.
+  enum class Sync { kNormal, kFull };
   static constexpr size_t kRowBytes = 256;
   static constexpr int kCommitsPerPurge = 2000;
 
-  DurableEchoService(CommitOn commit_on);
+  DurableEchoService(CommitOn commit_on, Sync sync);
   ~DurableEchoService() override;
   DurableEchoService(const DurableEchoService&) = delete;
   DurableEchoService& operator=(const DurableEchoService&) = delete;
@@ -68,6 +71,7 @@ class DurableEchoService final : public EchoService::CallbackService {
   void Step(sqlite3_stmt* statement);
 
   const CommitOn commit_on_;
+  const Sync sync_;
   sqlite3* db_ = nullptr;
   sqlite3_stmt* begin_ = nullptr;
   sqlite3_stmt* insert_ = nullptr;

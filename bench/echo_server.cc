@@ -7,13 +7,16 @@
 // echoed, the floor of what the referee's recording costs.
 //
 // Usage: echo_server [--listen HOST:PORT] [--port-file FILE]
-//                    [--durable DB [--commit-on writer|reader]]
+//                    [--durable DB [--commit-on writer|reader]
+//                     [--sync normal|full]]
 //   --listen     where to listen (default 127.0.0.1:0, any free port)
 //   --port-file  write the bound port there once listening
 //   --durable    commit each message to the SQLite database DB (created if
 //                missing) before echoing it
 //   --commit-on  who commits (durable_echo.h): a writer thread (default, the
 //                referee's pattern) or the gRPC thread that read the message
+//   --sync       SQLite's synchronous setting, as the referee's durability
+//                modes: normal (default) or full (the WAL synced each commit)
 // Stops on SIGTERM or SIGINT.
 
 #include <pthread.h>
@@ -35,26 +38,32 @@ int main(int argc, char** argv) {
   std::string port_file;
   std::string durable;
   std::string commit_on = "writer";
+  std::string sync = "normal";
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     if ((flag == "--listen" || flag == "--port-file" || flag == "--durable" ||
-         flag == "--commit-on") &&
+         flag == "--commit-on" || flag == "--sync") &&
         i + 1 < argc) {
       std::string& value = flag == "--listen"      ? listen
                            : flag == "--port-file" ? port_file
                            : flag == "--durable"   ? durable
+                           : flag == "--sync"      ? sync
                                                    : commit_on;
       value = argv[++i];
     } else {
       std::fprintf(stderr,
                    "usage: echo_server [--listen HOST:PORT] "
                    "[--port-file FILE] [--durable DB [--commit-on "
-                   "writer|reader]]\n");
+                   "writer|reader] [--sync normal|full]]\n");
       return flag == "--help" || flag == "-h" ? 0 : 2;
     }
   }
   if (commit_on != "writer" && commit_on != "reader") {
     std::fprintf(stderr, "echo_server: --commit-on is writer or reader\n");
+    return 2;
+  }
+  if (sync != "normal" && sync != "full") {
+    std::fprintf(stderr, "echo_server: --sync is normal or full\n");
     return 2;
   }
   // SIGTERM and SIGINT blocked before gRPC starts its threads (which
@@ -68,9 +77,11 @@ int main(int argc, char** argv) {
   std::unique_ptr<cassino::bench::DurableEchoService> durable_echo;
   grpc::Service* service = &plain;
   if (!durable.empty()) {
-    using CommitOn = cassino::bench::DurableEchoService::CommitOn;
-    durable_echo = std::make_unique<cassino::bench::DurableEchoService>(
-        commit_on == "reader" ? CommitOn::kReader : CommitOn::kWriter);
+    using Service = cassino::bench::DurableEchoService;
+    durable_echo = std::make_unique<Service>(
+        commit_on == "reader" ? Service::CommitOn::kReader
+                              : Service::CommitOn::kWriter,
+        sync == "full" ? Service::Sync::kFull : Service::Sync::kNormal);
     if (absl::Status s = durable_echo->Open(durable); !s.ok()) {
       std::fprintf(stderr, "echo_server: %s\n", s.ToString().c_str());
       return 1;

@@ -34,7 +34,8 @@
 // With --durable-echo writer,reader it also runs the durable echo
 // (durable_echo.h: every message committed to SQLite before it is echoed,
 // by a writer thread or by the gRPC thread that read it) after each echo,
-// and prints its throughput and CPU against the echo's: the floor of what a
+// in each of --modes (SQLite synced as the referee's mode syncs), and
+// prints its throughput and CPU against the echo's: the floor of what a
 // commit before each answer costs on this machine, with nothing else done.
 //
 // Exit status: 0 when every run completed without errors (whether or not
@@ -132,22 +133,25 @@ void RemoveDatabase(const Options& o, const std::filesystem::path& db) {
 }
 
 // The echo, or with `commit_on` ("writer" or "reader") the durable echo on
-// a new database.
+// a new database, synced as the referee's durability `mode`.
 bool RunEcho(const Options& o, int games, const std::string& commit_on,
-             const std::filesystem::path& dir, Run* run) {
+             const std::string& mode, const std::filesystem::path& dir,
+             Run* run) {
   std::vector<std::string> args = {"--listen", "127.0.0.1:0"};
   const std::filesystem::path db =
-      dir / ("durable-echo-" + commit_on + "-" + std::to_string(games) + ".db");
+      dir / ("durable-echo-" + commit_on + "-" + mode + "-" +
+             std::to_string(games) + ".db");
   if (!commit_on.empty()) {
-    args.insert(args.end(),
-                {"--durable", db.string(), "--commit-on", commit_on});
+    args.insert(args.end(), {"--durable", db.string(), "--commit-on", commit_on,
+                             "--sync", mode});
   }
   bench::ServerProcess server;
   if (!bench::StartServer(o.echo_server, args, dir, (dir / "echo.log").string(),
                           &server)) {
     return false;
   }
-  run->what = commit_on.empty() ? "echo" : "durable echo " + commit_on;
+  run->what =
+      commit_on.empty() ? "echo" : "durable echo " + commit_on + " " + mode;
   run->games = games;
   run->messages_per_round_trip = 2;
   {
@@ -281,16 +285,18 @@ int main(int argc, char** argv) {
   std::vector<Run> runs;
   for (int games : o.games) {
     Run echo;
-    if (!RunEcho(o, games, "", dir, &echo)) return 2;
+    if (!RunEcho(o, games, "", "", dir, &echo)) return 2;
     PrintRun(echo);
     errors += echo.errors;
     runs.push_back(echo);
-    for (const std::string& commit_on : o.durable_echo) {
-      Run durable;
-      if (!RunEcho(o, games, commit_on, dir, &durable)) return 2;
-      PrintRun(durable);
-      errors += durable.errors;
-      runs.push_back(durable);
+    for (const std::string& mode : o.modes) {
+      for (const std::string& commit_on : o.durable_echo) {
+        Run durable;
+        if (!RunEcho(o, games, commit_on, mode, dir, &durable)) return 2;
+        PrintRun(durable);
+        errors += durable.errors;
+        runs.push_back(durable);
+      }
     }
     for (const std::string& mode : o.modes) {
       for (const std::string& play_mode : o.play_modes) {

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <tuple>
 
 #include "gtest/gtest.h"
 #include "tests/temp_dir.h"
@@ -32,13 +33,16 @@ int64_t CommittedRows(const std::string& path) {
   return rows;
 }
 
-class DurableEchoTest : public ::testing::TestWithParam<CommitOn> {};
+using Sync = DurableEchoService::Sync;
+
+class DurableEchoTest
+    : public ::testing::TestWithParam<std::tuple<CommitOn, Sync>> {};
 
 // The contract referee_ratios relies on: a message comes back only once its
 // row is committed, and it comes back unchanged.
 TEST_P(DurableEchoTest, EchoesEachMessageOnlyOnceItIsCommitted) {
   const std::string path = (cassino::testing::TempDir() / "echo.db").string();
-  DurableEchoService service(GetParam());
+  DurableEchoService service(std::get<0>(GetParam()), std::get<1>(GetParam()));
   ASSERT_TRUE(service.Open(path).ok());
   grpc::ServerBuilder builder;
   int port = 0;
@@ -67,16 +71,19 @@ TEST_P(DurableEchoTest, EchoesEachMessageOnlyOnceItIsCommitted) {
   server->Shutdown();
 }
 
-INSTANTIATE_TEST_SUITE_P(BothCommitters, DurableEchoTest,
-                         ::testing::Values(CommitOn::kWriter,
-                                           CommitOn::kReader),
-                         [](const ::testing::TestParamInfo<CommitOn>& info) {
-                           return info.param == CommitOn::kWriter ? "Writer"
-                                                                  : "Reader";
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    BothCommittersBothSyncs, DurableEchoTest,
+    ::testing::Combine(::testing::Values(CommitOn::kWriter, CommitOn::kReader),
+                       ::testing::Values(Sync::kNormal, Sync::kFull)),
+    [](const ::testing::TestParamInfo<std::tuple<CommitOn, Sync>>& info) {
+      return std::string(std::get<0>(info.param) == CommitOn::kWriter
+                             ? "Writer"
+                             : "Reader") +
+             (std::get<1>(info.param) == Sync::kFull ? "Full" : "Normal");
+    });
 
 TEST(DurableEchoOpenTest, ADatabaseThatCannotBeOpenedIsAnError) {
-  DurableEchoService service(CommitOn::kWriter);
+  DurableEchoService service(CommitOn::kWriter, Sync::kNormal);
   EXPECT_FALSE(service.Open("/nonexistent-directory/echo.db").ok());
 }
 
