@@ -283,28 +283,28 @@ int main(int argc, char** argv) {
 
   int64_t errors = 0;
   std::vector<Run> runs;
+  // Prints a completed run and keeps it for the ratios.
+  auto done = [&](const Run& run) {
+    PrintRun(run);
+    errors += run.errors;
+    runs.push_back(run);
+  };
   for (int games : o.games) {
     Run echo;
     if (!RunEcho(o, games, "", "", dir, &echo)) return 2;
-    PrintRun(echo);
-    errors += echo.errors;
-    runs.push_back(echo);
+    done(echo);
     for (const std::string& mode : o.modes) {
       for (const std::string& commit_on : o.durable_echo) {
         Run durable;
         if (!RunEcho(o, games, commit_on, mode, dir, &durable)) return 2;
-        PrintRun(durable);
-        errors += durable.errors;
-        runs.push_back(durable);
+        done(durable);
       }
     }
     for (const std::string& mode : o.modes) {
       for (const std::string& play_mode : o.play_modes) {
         Run ref;
         if (!RunReferee(o, games, mode, play_mode, dir, &ref)) return 2;
-        PrintRun(ref);
-        errors += ref.errors;
-        runs.push_back(ref);
+        done(ref);
       }
     }
   }
