@@ -169,13 +169,20 @@ Deck ShuffledDeck(const Seed& seed, uint32_t round) {
 }
 
 Deck ShuffledDeck(const Seed& seed, uint32_t round, CardSet pack) {
-  Deck deck = CanonicalDeck(pack);
-  WordStream stream(seed, round);
-  for (int i = static_cast<int>(deck.size()) - 1; i >= 1; --i) {
-    uint32_t j = stream.Uniform(static_cast<uint32_t>(i + 1));
-    std::swap(deck[i], deck[j]);
-  }
+  Deck deck;
+  ShuffleDeck(seed, round, pack, &deck);
   return deck;
+}
+
+void ShuffleDeck(const Seed& seed, uint32_t round, CardSet pack, Deck* deck) {
+  deck->clear();
+  deck->reserve(pack.size());
+  for (Card c : pack) deck->push_back(c);  // canonical order
+  WordStream stream(seed, round);
+  for (int i = static_cast<int>(deck->size()) - 1; i >= 1; --i) {
+    uint32_t j = stream.Uniform(static_cast<uint32_t>(i + 1));
+    std::swap((*deck)[i], (*deck)[j]);
+  }
 }
 
 std::string ToHex(std::span<const uint8_t> bytes) {

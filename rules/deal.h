@@ -56,6 +56,8 @@ Seed BatchGameSeed(const Seed& batch, uint32_t index);
 Deck ShuffledDeck(const Seed& seed, uint32_t round);
 // The same for a pack of fewer cards (see the file comment).
 Deck ShuffledDeck(const Seed& seed, uint32_t round, CardSet pack);
+// The same into `deck`, reusing its storage (a game deals every round).
+void ShuffleDeck(const Seed& seed, uint32_t round, CardSet pack, Deck* deck);
 // The 52 cards in canonical order.
 Deck CanonicalDeck();
 // The cards of `pack` in canonical order.

@@ -40,8 +40,17 @@ Deck DeckSource::DeckFor(int round) const {
 }
 
 Deck DeckSource::DeckFor(int round, CardSet pack) const {
-  if (is_explicit()) return decks[(round - 1) % decks.size()];
-  return ShuffledDeck(*seed, static_cast<uint32_t>(round), pack);
+  Deck deck;
+  FillDeck(round, pack, &deck);
+  return deck;
+}
+
+void DeckSource::FillDeck(int round, CardSet pack, Deck* deck) const {
+  if (is_explicit()) {
+    *deck = decks[(round - 1) % decks.size()];
+  } else {
+    ShuffleDeck(*seed, static_cast<uint32_t>(round), pack, deck);
+  }
 }
 
 absl::StatusOr<Game> Game::Create(const RuleSet& rules, DeckSource decks) {
@@ -72,6 +81,7 @@ absl::StatusOr<Game> Game::Create(const RuleSet& rules, DeckSource decks) {
   game.totals_.assign(rules.Sides(), 0);
   // A standard round has 48 moves: no reallocation in round 1.
   game.history_.reserve(64);
+  game.deck_.reserve(kDeckSize);
   game.StartRound();
   return game;
 }
@@ -81,7 +91,7 @@ void Game::StartRound() {
   ++round_;
   deal_ = 0;
   dealer_ = (n - 1 + (round_ - 1)) % n;
-  deck_ = decks_.DeckFor(round_, rules().Pack());
+  decks_.FillDeck(round_, rules().Pack(), &deck_);
   deck_pos_ = 0;
   piles_.assign(rules().Sides(), CardSet());
   sweeps_.clear();

@@ -112,6 +112,8 @@ struct DeckSource {
   Deck DeckFor(int round) const;
   // The same for a smaller pack (deal.h): the seeded shuffle of `pack`.
   Deck DeckFor(int round, CardSet pack) const;
+  // DeckFor(round, pack) into `deck`, reusing its storage.
+  void FillDeck(int round, CardSet pack, Deck* deck) const;
 };
 
 // One accepted move, as every seat saw it.

@@ -67,9 +67,9 @@ install_node_deps() {
   done
 }
 
-# build [TARGET...]: configures (once; CMAKE_ARGS, split on spaces, are added
-# then) and builds.
-build() {
+# configure: configures BUILD_DIR once (CMAKE_ARGS, split on spaces, are
+# added then).
+configure() {
   local launcher=() extra=()
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   read -r -a extra <<<"${CMAKE_ARGS:-}"
@@ -77,6 +77,30 @@ build() {
     cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" \
       "${launcher[@]}" "${extra[@]}"
   fi
+}
+
+# build [TARGET...]: configures (once) and builds.
+build() {
+  configure
+  cmake --build "$BUILD_DIR" -j "$(nproc)" "$@"
+}
+
+# build_profiled [TARGET...]: like build, with the rules engine compiled
+# from a profile of its own training run (docs/performance.md, *The
+# profile-guided engine*; GCC only): instruments the engine, builds and runs
+# engine_training (ENGINE_TRAINING_GAMES games, default 10000), then
+# rebuilds the engine with the profile and builds TARGETs.
+build_profiled() {
+  local profile="$BUILD_DIR/engine-profile"
+  configure
+  cmake -S "$ROOT" -B "$BUILD_DIR" -DCASSINO_ENGINE_PROFILE=generate \
+    -DCASSINO_ENGINE_PROFILE_DIR="$profile" >/dev/null
+  cmake --build "$BUILD_DIR" -j "$(nproc)" --target engine_training
+  rm -rf "$profile"
+  echo "==> training the engine's profile (engine_training)"
+  "$BUILD_DIR/tools/engine_training" --games "${ENGINE_TRAINING_GAMES:-10000}" \
+    >/dev/null
+  cmake -S "$ROOT" -B "$BUILD_DIR" -DCASSINO_ENGINE_PROFILE=use >/dev/null
   cmake --build "$BUILD_DIR" -j "$(nproc)" "$@"
 }
 

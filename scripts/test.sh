@@ -3,7 +3,8 @@
 #   1. installs what is missing (Debian and npm packages);
 #   2. checks the C++ formatting (scripts/check_format.sh);
 #   3. builds with gcc (./build, RelWithDebInfo, warnings are errors) and
-#      runs every test;
+#      runs every test; builds the profile-guided engine (./build-pgo,
+#      Release) and checks that it plays the pinned games;
 #   4. builds everything again with clang (the `asan` preset, ./build-asan:
 #      Debug, AddressSanitizer + UndefinedBehaviorSanitizer, -Wthread-safety
 #      -Werror, and the libFuzzer targets), so that a member read without
@@ -22,6 +23,16 @@ install_node_deps
 bash "$ROOT/scripts/check_format.sh"
 build
 (cd "$BUILD_DIR" && ctest --output-on-failure -j "$(nproc)" --timeout 600 "$@")
+
+# The profile-guided engine (docs/performance.md, *The profile-guided
+# engine*): trained, rebuilt with its profile, and playing the pinned games
+# move for move.
+echo "==> the profile-guided engine (build-pgo): trained, rebuilt, checked"
+BUILD_DIR="$ROOT/build-pgo" BUILD_TYPE=Release \
+  CMAKE_ARGS="-DCASSINO_BUILD_TESTS=OFF -DCASSINO_BUILD_SDK=OFF" \
+  build_profiled --target engine_training
+"$ROOT/build-pgo/tools/engine_training" --games 2000 |
+  diff -u "$ROOT/tests/tools/engine_training.out" -
 
 if [[ "${SANITIZERS:-on}" != off ]]; then
   echo "==> the suite again with clang: ASan + UBSan, -Wthread-safety (build-asan)"

@@ -5,9 +5,10 @@ No engine runs on the development machine, so the image is never built
 here. What can be checked is:
   - every COPY source exists and is not excluded from the build context;
   - the build stage installs scripts/lib.sh's BUILD_PACKAGES with the
-    project's own install_deps and builds with its build function; and a
-    tree made of exactly what the build stage copies configures with the
-    stage's CMake arguments (so no file the build needs is left out);
+    project's own install_deps and builds with its build_profiled function
+    (the profile-guided engine); and a tree made of exactly what the build
+    stage copies configures with the stage's CMake arguments (so no file the
+    build needs is left out);
   - the runtime stage installs no -dev package, only runtime counterparts of
     lib.sh's packages, and (with what apt brings along) every package that
     provides a shared library the built binaries load (from ldd and dpkg);
@@ -164,7 +165,8 @@ class DockerfileTest(unittest.TestCase):
         build = stage("build")
         runs = " ".join(r.text for r in instructions(build, "RUN"))
         self.assertIn('install_deps "${BUILD_PACKAGES[@]}"', runs)
-        self.assertIn("build --target cassino-referee cassino", runs)
+        # The engine is profile-guided (scripts/lib.sh's build_profiled).
+        self.assertIn("build_profiled --target cassino-referee cassino", runs)
         build_packages = df.lib_sh_array("BUILD_PACKAGES")
         self.assertTrue(set(build_packages) <= set(df.lib_sh_array("PACKAGES")))
         # lib.sh is copied before it is sourced.
@@ -204,7 +206,8 @@ class DockerfileTest(unittest.TestCase):
             targets = subprocess.run(
                 ["ninja", "-C", os.path.join(tmp, "build"), "-t", "targets",
                  "all"], capture_output=True, text=True, check=True).stdout
-            for binary in ("referee/cassino-referee", "tools/cassino"):
+            for binary in ("referee/cassino-referee", "tools/cassino",
+                           "tools/engine_training"):
                 self.assertRegex(targets, rf"(?m)^{re.escape(binary)}:",
                                  f"{binary} is not a target of that tree")
             self.assertNotRegex(targets, r"(?m)^tests/", "tests built in image")
