@@ -88,11 +88,9 @@ int main(int argc, char** argv) {
     }
     service = durable_echo.get();
   }
-  grpc::ServerBuilder builder;
   int port = 0;
-  builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);
-  builder.RegisterService(service);
-  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  std::unique_ptr<grpc::Server> server =
+      cassino::bench::ServeInsecure(service, listen, &port);
   if (server == nullptr || port <= 0) {
     std::fprintf(stderr, "echo_server: cannot listen on %s\n", listen.c_str());
     return 1;

@@ -6,6 +6,9 @@
 #ifndef CASSINO_BENCH_ECHO_SERVICE_H_
 #define CASSINO_BENCH_ECHO_SERVICE_H_
 
+#include <memory>
+#include <string>
+
 #include "bench/echo.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 
@@ -65,6 +68,18 @@ class EchoServiceImpl final : public EchoService::CallbackService {
     void Received() override { Echo(); }
   };
 };
+
+// Serves `service` without TLS on `listen` (host:port; port 0 picks a free
+// one) and sets *port to the port bound. Null if it cannot listen. The
+// echo servers of referee_bench, echo_server and their tests start so.
+inline std::unique_ptr<grpc::Server> ServeInsecure(grpc::Service* service,
+                                                   const std::string& listen,
+                                                   int* port) {
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), port);
+  builder.RegisterService(service);
+  return builder.BuildAndStart();
+}
 
 }  // namespace cassino::bench
 

@@ -71,12 +71,9 @@ double Micros(Clock::duration d) {
 
 Result RunEcho(int streams, double seconds, size_t payload_bytes) {
   cassino::bench::EchoServiceImpl service;
-  grpc::ServerBuilder builder;
   int port = 0;
-  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(),
-                           &port);
-  builder.RegisterService(&service);
-  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  std::unique_ptr<grpc::Server> server =
+      cassino::bench::ServeInsecure(&service, "127.0.0.1:0", &port);
   auto channel = grpc::CreateChannel("127.0.0.1:" + std::to_string(port),
                                      grpc::InsecureChannelCredentials());
   auto stub = cassino::bench::EchoService::NewStub(channel);

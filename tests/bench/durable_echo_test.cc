@@ -44,12 +44,9 @@ TEST_P(DurableEchoTest, EchoesEachMessageOnlyOnceItIsCommitted) {
   const std::string path = (cassino::testing::TempDir() / "echo.db").string();
   DurableEchoService service(std::get<0>(GetParam()), std::get<1>(GetParam()));
   ASSERT_TRUE(service.Open(path).ok());
-  grpc::ServerBuilder builder;
   int port = 0;
-  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(),
-                           &port);
-  builder.RegisterService(&service);
-  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  std::unique_ptr<grpc::Server> server =
+      ServeInsecure(&service, "127.0.0.1:0", &port);
   ASSERT_NE(server, nullptr);
 
   std::unique_ptr<EchoService::Stub> stub = EchoService::NewStub(
