@@ -41,8 +41,40 @@ void Recorder::OnHealthChange(
 Recorder::Recorder(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Recorder::~Recorder() = default;
 
+namespace {
+
+// The innermost CommitHere scope open on this thread, if any. Only the
+// scopes set it (and restore the one they were opened in), so it is state of
+// the thread's call stack, not shared.
+thread_local Recorder::CommitHere* innermost_scope = nullptr;
+
+}  // namespace
+
+Recorder::CommitHere::CommitHere(Recorder& recorder)
+    : impl_(recorder.impl_.get()), outer_(innermost_scope) {
+  innermost_scope = this;
+}
+
+Recorder::CommitHere::~CommitHere() {
+  // Writes that callbacks of this commit queue go to an outer scope or the
+  // writer thread.
+  innermost_scope = outer_;
+  if (owed_) impl_->CommitQueuedHere();
+}
+
+template <typename W>
+void Recorder::EnqueueHere(W write, DoneCallback done) {
+  CommitHere* here = innermost_scope;
+  if (here != nullptr && here->impl_ != impl_.get()) here = nullptr;
+  if (impl_->Enqueue({std::move(write), std::move(done)}, here != nullptr)) {
+    here->owed_ = true;
+  }
+}
+
+void Recorder::WaitIdle() { impl_->WaitIdle(); }
+
 void Recorder::CreateGame(const GameHeader& header, DoneCallback done) {
-  impl_->Enqueue({Impl::CreateWrite{header}, std::move(done)});
+  EnqueueHere(Impl::CreateWrite{header}, std::move(done));
 }
 
 void Recorder::Append(const std::string& game_id, EventKind kind, int64_t at_us,
@@ -54,8 +86,7 @@ void Recorder::Append(const std::string& game_id, EventKind kind, int64_t at_us,
 
 void Recorder::Append(const std::string& game_id, std::vector<NewEvent> events,
                       DoneCallback done) {
-  impl_->Enqueue(
-      {Impl::AppendWrite{game_id, std::move(events)}, std::move(done)});
+  EnqueueHere(Impl::AppendWrite{game_id, std::move(events)}, std::move(done));
 }
 
 absl::Status Recorder::CreateGameSync(const GameHeader& header) {

@@ -7,17 +7,27 @@
 // Writes go through one writer thread that commits in groups: every Append
 // and CreateGame queued while a transaction commits (or while its callbacks
 // run) is written by the next one. `done` callbacks run on the writer thread
-// (so in submission order) after the transaction holding the write has
-// committed (or failed); a caller may acknowledge the write to anyone at that
-// point. The next transaction starts when the callbacks have returned, so
-// they must be short, must not block, and must not call the synchronous
-// Recorder methods (that would wait for their own thread; debug builds
-// assert). Reads are fine, but a long one belongs on another thread.
+// (or on the caller's, below; in submission order either way) after the
+// transaction holding the write has committed (or failed); a caller may
+// acknowledge the write to anyone at that point. The next transaction starts
+// when the callbacks have returned, so they must be short, must not block, and
+// must not call the synchronous Recorder methods (that would wait for their own
+// thread; debug builds assert). Reads are fine, but a long one belongs on
+// another thread.
 //
 // Durability:
 //   kNormal  synchronous=NORMAL: a committed write survives a crash of the
 //            process (not necessarily of the machine).
 //   kFull    synchronous=FULL: a committed write survives power loss too.
+//
+// Committing on the caller's thread (CommitHere, below): while the
+// recorder is quiet, one write at a time (a single game in play, say), a
+// thread that holds a CommitHere scope and queues a write commits it itself
+// when the scope closes, and its `done` callback runs there: no hand-off to
+// the writer thread and back. Only in kNormal durability (a commit then
+// syncs nothing); at any load above one write at a time the writer thread
+// commits, in groups, as above. Either way one transaction runs at a time
+// and callbacks keep their submission order.
 //
 // Reads use their own connection and may run on any thread concurrently
 // with writing. The Recorder is thread-safe. Destroying it drains the queue.
@@ -80,6 +90,11 @@ struct RecorderOptions {
   // writer itself does from `checkpoint_pages` * kCheckpointLimitFactor on,
   // which bounds the WAL (4 KB pages).
   int checkpoint_pages = 1000;
+  // Writes queued inside a CommitHere scope are committed on that thread
+  // once this many transactions in a row each held one write (the recorder
+  // is quiet); 0: never, every write goes to the writer thread. Only with
+  // Durability::kNormal.
+  int commit_here_after = 8;
 };
 inline constexpr int kCheckpointLimitFactor = 4;
 
@@ -157,6 +172,9 @@ struct ListFilter {
 };
 
 class Recorder {
+ private:
+  class Impl;  // recorder_impl.h
+
  public:
   // Opens (creating if missing) the database at `path`, applies pending
   // migrations and writes the tally (recorder/tally.h) of every ended game
@@ -206,6 +224,31 @@ class Recorder {
   // round's result and the next deal, never land apart).
   void Append(const std::string& game_id, std::vector<NewEvent> events,
               DoneCallback done);
+
+  // A scope in which the writes this thread queues through CreateGame and
+  // Append may be committed by this thread, when the scope closes, instead
+  // of by the writer thread (see "Committing on the caller's thread"
+  // above); their `done` callbacks then run in the destructor. Open it
+  // where the thread holds no lock that a callback takes (at the top of a
+  // gRPC reaction, say). Scopes nest; the innermost one commits.
+  class CommitHere {
+   public:
+    explicit CommitHere(Recorder& recorder);
+    ~CommitHere();
+    CommitHere(const CommitHere&) = delete;
+    CommitHere& operator=(const CommitHere&) = delete;
+
+   private:
+    friend class Recorder;
+    Impl* const impl_;
+    CommitHere* const outer_;  // the scope this one is inside, if any
+    bool owed_ = false;        // this thread queued a write to commit here
+  };
+
+  // Waits until nothing is queued and no transaction or callback runs (the
+  // writer thread, or a CommitHere caller, has handed its commit on). Not
+  // from a callback.
+  void WaitIdle();
 
   // Synchronous helpers: queue and wait for the commit.
   absl::Status CreateGameSync(const GameHeader& header);
@@ -318,25 +361,32 @@ class Recorder {
 
   // The storage's health now.
   StorageHealth health() const;
-  // `listener` runs on the writer thread at each change of health (never
+  // `listener` runs on the thread committing (the writer's, or a
+  // CommitHere caller's) at each change of health (never
   // for the healthy state at open). It must not block or call the recorder.
   // Set it before the first write.
   void OnHealthChange(std::function<void(const StorageHealth&)> listener);
 
-  // Number of transactions committed and writes they held, and WAL
-  // checkpoints run by the checkpoint thread and by the writer itself (for
-  // benchmarks and tests).
+  // Number of transactions committed and writes they held, those of them
+  // committed on a caller's thread (CommitHere), and WAL checkpoints run by
+  // the checkpoint thread and by the writer itself (for benchmarks and
+  // tests).
   struct Stats {
     int64_t transactions = 0;
     int64_t writes = 0;
+    int64_t caller_transactions = 0;
     int64_t background_checkpoints = 0;
     int64_t writer_checkpoints = 0;
   };
   Stats stats() const;
 
  private:
-  class Impl;
   explicit Recorder(std::unique_ptr<Impl> impl);
+  // Queues a write of CreateGame or Append, for the calling thread's
+  // innermost CommitHere scope to commit if it is this recorder's and the
+  // recorder is quiet.
+  template <typename W>
+  void EnqueueHere(W write, DoneCallback done);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -6,9 +6,11 @@
 //   recorder_reads.cc   reads, on their own connection
 //   recorder.cc         the public Recorder, forwarding here
 //
-// Threads: one writer thread owns `writer_` and everything marked
-// writer-thread state; reads hold read_mu_; callbacks run on the writer
-// thread after their transaction, in submission order.
+// Threads: one committer at a time owns `writer_` and everything marked
+// committer state: the writer thread, or a thread closing a CommitHere
+// scope while the recorder is quiet (committing_ says that one of them
+// does); reads hold read_mu_; callbacks run on the committer after their
+// transaction, in submission order.
 
 #ifndef CASSINO_RECORDER_RECORDER_IMPL_H_
 #define CASSINO_RECORDER_RECORDER_IMPL_H_
@@ -74,7 +76,10 @@ class Recorder::Impl {
       : durability_(options.durability),
         probe_interval_(options.probe_interval),
         signing_key_(options.signing_key),
-        checkpoint_pages_(options.checkpoint_pages) {}
+        checkpoint_pages_(options.checkpoint_pages),
+        commit_here_after_(options.durability == Durability::kNormal
+                               ? options.commit_here_after
+                               : 0) {}
   ~Impl();
 
   absl::Status Init(const std::string& path);
@@ -140,8 +145,17 @@ class Recorder::Impl {
     Op op;
     DoneCallback done;
   };
-  void Enqueue(Write write);
+  // Queues a write for the writer thread. With `may_defer` (the calling
+  // thread is in a CommitHere scope for this recorder) while the recorder
+  // is quiet, leaves it for that scope to commit when it closes instead,
+  // and says so (true).
+  bool Enqueue(Write write, bool may_defer = false);
   absl::Status EnqueueAndWait(Op op);
+  void WaitIdle() ABSL_LOCKS_EXCLUDED(queue_mu_);
+  // Called as a CommitHere scope that queued a write closes: commits the
+  // queue on this thread, unless a committer is at work (it takes the
+  // queue next) or the storage is unhealthy (the writer's, then).
+  void CommitQueuedHere();
 
   absl::StatusOr<GameRecord> Load(const std::string& game_id);
   absl::StatusOr<std::vector<GameSummary>> List(const ListFilter& filter);
@@ -170,6 +184,7 @@ class Recorder::Impl {
   Stats stats() const {
     return {transactions_.load(std::memory_order_relaxed),
             writes_.load(std::memory_order_relaxed),
+            caller_transactions_.load(std::memory_order_relaxed),
             checkpointer_ ? checkpointer_->checkpoints() : 0,
             writer_checkpoints_.load(std::memory_order_relaxed)};
   }
@@ -191,6 +206,14 @@ class Recorder::Impl {
   absl::Status PrepareWriter();
 
   void WriterLoop();
+  // Makes the calling thread the committer of a batch of `writes` writes
+  // (none: a probe), and notes whether the recorder is quiet.
+  void TakeCommitterRole(size_t writes)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(queue_mu_);
+  // Commits `batch` as the committer and gives the role up, waking the
+  // writer thread if writes wait.
+  void CommitAsCommitter(std::deque<Write>& batch)
+      ABSL_LOCKS_EXCLUDED(queue_mu_);
   // A one-page write transaction (the schema version, rewritten unchanged)
   // and the file check: OK when the storage takes writes again.
   absl::Status Probe();
@@ -234,7 +257,7 @@ class Recorder::Impl {
   absl::Status DoWrite(const LadderVersionWrite& w);
   absl::Status DoWrite(const LadderBotWrite& w);
   absl::Status DoWrite(const LadderGamesWrite& w);
-  // A writer statement prepared on first use and kept (writer thread).
+  // A writer statement prepared on first use and kept (committer state).
   absl::StatusOr<sqlite3_stmt*> WriterStmt(const std::string& sql);
   // OK unless `label` is a ladder's name and (ladder, game_id) has no row
   // in ladder_games (FailedPrecondition); `*is_ladder` says whether it is.
@@ -294,12 +317,14 @@ class Recorder::Impl {
   // Signs the last event of each game the writer ends; nullopt: none.
   const std::optional<SigningKey> signing_key_;
   const int checkpoint_pages_;
+  // RecorderOptions::commit_here_after, 0 unless kNormal durability.
+  const int commit_here_after_;
   // Started by Init, stopped by ~Impl after the writer thread.
   std::unique_ptr<Checkpointer> checkpointer_;
   // The writer's WAL hook (sqlite3_wal_hook): after each commit.
   static int OnWalCommit(void* impl, sqlite3* db, const char* name, int frames);
   // The database file and its WAL as opened (device, inode); the WAL's is
-  // taken once it exists. Writer-thread state.
+  // taken once it exists. Committer state.
   struct FileId {
     uint64_t dev = 0;
     uint64_t ino = 0;
@@ -318,7 +343,7 @@ class Recorder::Impl {
   sqlite3* writer_ = nullptr;
   sqlite3* reader_ = nullptr;
 
-  // Writer-thread state (and Init's, before the thread starts).
+  // Committer state (and Init's, before the writer thread starts).
   struct WriterStmts {
     sqlite3_stmt* begin = nullptr;
     sqlite3_stmt* commit = nullptr;
@@ -353,7 +378,7 @@ class Recorder::Impl {
     sqlite3_stmt* label_used = nullptr;
     sqlite3_stmt* account_revoked = nullptr;
   } w_;
-  // WriterStmt's statements (writer thread only).
+  // WriterStmt's statements (committer state).
   std::map<std::string, sqlite3_stmt*> writer_stmts_;
   // Committed chain states of games written to or read by this writer.
   std::unordered_map<std::string, ChainState> cache_;
@@ -365,6 +390,18 @@ class Recorder::Impl {
   absl::CondVar queue_cv_;
   std::deque<Write> queue_ ABSL_GUARDED_BY(queue_mu_);
   bool stop_ ABSL_GUARDED_BY(queue_mu_) = false;
+  // A committer (the writer thread or a CommitHere caller) is writing a
+  // batch or running its callbacks.
+  bool committing_ ABSL_GUARDED_BY(queue_mu_) = false;
+  // Transactions in a row that each held a single write (capped); at
+  // commit_here_after_ the recorder is quiet and CommitHere scopes commit.
+  int single_batches_ ABSL_GUARDED_BY(queue_mu_) = 0;
+  // The storage took the last transaction (health().writable, without its
+  // lock): CommitHere scopes commit only then.
+  std::atomic<bool> writable_{true};
+  // The thread committing, for the debug check that a callback does not
+  // wait for its own commit.
+  std::atomic<std::thread::id> committer_{};
   std::thread writer_thread_;
 
   absl::Mutex read_mu_;
@@ -372,6 +409,7 @@ class Recorder::Impl {
 
   std::atomic<int64_t> transactions_{0};
   std::atomic<int64_t> writes_{0};
+  std::atomic<int64_t> caller_transactions_{0};
   std::atomic<int64_t> writer_checkpoints_{0};
 };
 

@@ -75,22 +75,39 @@ absl::StatusOr<Digest> ParseDigest(absl::string_view hex,
 
 }  // namespace
 
-void Recorder::Impl::Enqueue(Write write) {
+bool Recorder::Impl::Enqueue(Write write, bool may_defer) {
+  bool deferred = false;
   {
     absl::MutexLock lock(&queue_mu_);
     queue_.push_back(std::move(write));
+    // Quiet: the caller's scope commits it (or the committer at work takes
+    // it next), and the writer thread sleeps on.
+    deferred = may_defer && commit_here_after_ > 0 &&
+               single_batches_ >= commit_here_after_ &&
+               writable_.load(std::memory_order_relaxed);
   }
-  queue_cv_.Signal();
+  if (!deferred) queue_cv_.Signal();
+  return deferred;
 }
 
 absl::Status Recorder::Impl::EnqueueAndWait(Op op) {
-  // From a done callback this would wait for the thread it runs on.
-  assert(std::this_thread::get_id() != writer_thread_.get_id());
+  // From a done callback this would wait for the commit it runs in.
+  assert(committer_.load() != std::this_thread::get_id());
   std::promise<absl::Status> promise;
   std::future<absl::Status> result = promise.get_future();
   Enqueue({std::move(op),
            [&promise](absl::Status s) { promise.set_value(std::move(s)); }});
   return result.get();
+}
+
+void Recorder::Impl::WaitIdle() {
+  assert(committer_.load() != std::this_thread::get_id());
+  absl::MutexLock lock(&queue_mu_);
+  queue_mu_.Await(absl::Condition(
+      +[](Impl* impl) ABSL_EXCLUSIVE_LOCKS_REQUIRED(impl->queue_mu_) {
+        return !impl->committing_ && impl->queue_.empty();
+      },
+      this));
 }
 
 void Recorder::Impl::WriterLoop() {
@@ -99,6 +116,8 @@ void Recorder::Impl::WriterLoop() {
     bool probe = false;
     {
       absl::MutexLock lock(&queue_mu_);
+      // A CommitHere caller's transaction (and its callbacks) first.
+      while (committing_) queue_cv_.Wait(&queue_mu_);
       const StorageHealth now = health();
       if (!now.writable && !now.lost) {
         // Unhealthy: wake up every probe interval to try the storage.
@@ -108,15 +127,65 @@ void Recorder::Impl::WriterLoop() {
       } else {
         while (!stop_ && queue_.empty()) queue_cv_.Wait(&queue_mu_);
       }
+      if (committing_) continue;            // a caller took the queue meanwhile
       if (queue_.empty() && stop_) return;  // stopping and drained
+      if (queue_.empty() && !probe) continue;
       batch.swap(queue_);
+      TakeCommitterRole(batch.size());
     }
     if (probe) {
       NoteStorage(Probe());
-    } else if (!batch.empty()) {
-      WriteBatch(batch);
+      absl::MutexLock lock(&queue_mu_);
+      committing_ = false;
+      committer_.store({});
+    } else {
+      CommitAsCommitter(batch);
     }
   }
+}
+
+void Recorder::Impl::CommitQueuedHere() {
+  std::deque<Write> batch;
+  {
+    absl::MutexLock lock(&queue_mu_);
+    // The committer at work takes the queue when it is done (it wakes the
+    // writer thread for it).
+    if (committing_ || queue_.empty()) return;
+    if (stop_ || !writable_.load(std::memory_order_relaxed)) {
+      queue_cv_.Signal();  // the writer's, as while unhealthy it probes
+      return;
+    }
+    batch.swap(queue_);
+    TakeCommitterRole(batch.size());
+  }
+  caller_transactions_.fetch_add(1, std::memory_order_relaxed);
+  CommitAsCommitter(batch);
+}
+
+void Recorder::Impl::TakeCommitterRole(size_t writes) {
+  committing_ = true;
+  committer_.store(std::this_thread::get_id());
+  // (Capped: a single busier moment ends the quiet. A probe takes no
+  // writes and changes nothing.)
+  if (writes == 1) {
+    single_batches_ = std::min(single_batches_ + 1, commit_here_after_);
+  } else if (writes > 1) {
+    single_batches_ = 0;
+  }
+}
+
+void Recorder::Impl::CommitAsCommitter(std::deque<Write>& batch) {
+  WriteBatch(batch);
+  bool wake = false;
+  {
+    absl::MutexLock lock(&queue_mu_);
+    committing_ = false;
+    committer_.store({});
+    wake = !queue_.empty() || stop_;
+  }
+  // Writes queued meanwhile go to the writer thread (when this is the
+  // writer thread, it finds them as it loops; the signal finds no waiter).
+  if (wake) queue_cv_.Signal();
 }
 
 namespace {
@@ -193,6 +262,7 @@ void Recorder::Impl::NoteStorage(const absl::Status& storage_fault) {
       return;
     }
     health_ = next;
+    writable_.store(next.writable, std::memory_order_relaxed);
     now = health_;
     listener = health_listener_;
   }

@@ -173,6 +173,13 @@ int main(int argc, char** argv) {
                       " KB x this"))
       ->check(CLI::Range(16, 100000))
       ->capture_default_str();
+  app.add_option("--commit-here-after", options.commit_here_after,
+                 "with normal durability, once this many commits in a row "
+                 "each held one write (a single game in play), the thread "
+                 "that read a move commits it and sends the replies itself, "
+                 "without the writer thread; 0: never")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
   app.add_option("--admin-token-file", admin_token_file,
                  "file holding the admin token (else $CASSINO_ADMIN_TOKEN; "
                  "else a fresh token is printed on stderr)");

@@ -3,12 +3,14 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "proto/convert.h"
 #include "recorder/display_text.h"
+#include "recorder/recorder.h"
 #include "referee/call_metadata.h"
 #include "referee/channel.h"
 #include "referee/errors.h"
@@ -196,7 +198,8 @@ class PlayReactor final
     : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
  public:
   PlayReactor(Registry* registry, grpc::CallbackServerContext* context)
-      : channel_(std::make_shared<Channel>(
+      : recorder_(registry->recorder()),
+        channel_(std::make_shared<Channel>(
             this, registry->limits().stream_queue_max)),
         read_pause_(registry->limits().stream_read_pause) {
     absl::Status auth = registry->AuthorizeSeat(
@@ -227,6 +230,13 @@ class PlayReactor final
   }
 
   void OnReadDone(bool ok) override {
+    // While a single game is in play, the move read here is committed on
+    // this thread once this reaction has done the rest (the next read is
+    // started), and its verdict leaves from here: no hand-off to the
+    // writer thread and back (recorder.h, "Committing on the caller's
+    // thread"). Nothing below holds a lock when the scope closes.
+    std::optional<recorder::Recorder::CommitHere> commit_here;
+    if (recorder_ != nullptr) commit_here.emplace(*recorder_);
     if (!ok) {
       // The bot closed its side (or left): end the call.
       channel_->Close(grpc::Status::OK);
@@ -314,6 +324,7 @@ class PlayReactor final
   }
 
   using Channel = StreamChannel<PlayReactor, SeatEvent, v1::PlayResponse>;
+  recorder::Recorder* const recorder_;  // null in tests without one
   std::shared_ptr<Channel> channel_;
   const int read_pause_;
   absl::Mutex read_mu_;

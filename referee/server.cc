@@ -146,6 +146,7 @@ absl::StatusOr<std::unique_ptr<RefereeServer>> RefereeServer::Start(
   recorder::RecorderOptions recorder_options;
   recorder_options.durability = options.durability;
   recorder_options.checkpoint_pages = options.checkpoint_pages;
+  recorder_options.commit_here_after = options.commit_here_after;
   recorder_options.probe_interval = options.limits.recover_interval;
   recorder_options.signing_key = *std::move(key);
   absl::StatusOr<std::unique_ptr<recorder::Recorder>> recorder =

@@ -44,6 +44,9 @@ struct ServerOptions {
   // the database file (the writer itself does at 4 times that, which bounds
   // the WAL: recorder/checkpointer.h).
   int checkpoint_pages = 1000;
+  // RecorderOptions::commit_here_after: with normal durability, moves are
+  // committed on the thread that read them while the recorder is quiet.
+  int commit_here_after = 8;
   // Required.
   std::string admin_token;
   // TLS: PEM file contents. Without a certificate the server is plaintext.

@@ -104,6 +104,57 @@ TEST(PlayModeTest, ACompactStreamIsSentThreeMessagesAMove) {
   }
 }
 
+// One game alone: once the recorder is quiet, the thread that read a move
+// commits it and sends its verdict and the next turn (recorder.h,
+// CommitHere); with --commit-here-after 0 the writer thread does. Either
+// way every move is recorded before it is answered.
+TEST(PlayModeTest, AGameAloneIsCommittedByTheThreadThatReadsItsMoves) {
+  for (const int after : {8, 0}) {
+    SCOPED_TRACE(after);
+    const std::filesystem::path dir = TempDir();
+    TestReferee referee(dir / "r.db", [after](service::ServerOptions& o) {
+      o.commit_here_after = after;
+    });
+    const v1::CreateGameResponse g = referee.Create("standard", 2, kSeed);
+    int mover = referee.Info(g.game_id()).to_move();
+    std::vector<Stream> seats;
+    for (int seat = 0; seat < 2; ++seat) {
+      seats.push_back(Open(referee, g.tokens(seat).token(), "compact"));
+      EXPECT_TRUE(seats[seat].Next().has_game_started());
+    }
+    v1::PlayResponse turn = seats[mover].Next();
+    constexpr int kMoves = 30;
+    for (int t = 0; t < kMoves; ++t) {
+      ASSERT_TRUE(turn.has_your_turn()) << turn.ShortDebugString();
+      v1::PlayRequest req;
+      req.set_turn(t);
+      *req.mutable_move() = turn.your_turn().legal_moves(0);
+      ASSERT_TRUE(seats[mover].rw->Write(req));
+      const v1::PlayResponse verdict = seats[mover].Next();
+      ASSERT_TRUE(verdict.verdict().accepted()) << verdict.ShortDebugString();
+      // Acknowledged: on disk, as another reader of the file sees it.
+      absl::StatusOr<recorder::GameRecord> record =
+          referee.server().recorder().Load(g.game_id());
+      ASSERT_TRUE(record.ok()) << record.status();
+      int moves = 0;
+      for (const recorder::Event& e : record->events) {
+        moves += e.kind == recorder::EventKind::kMove;
+      }
+      EXPECT_EQ(moves, t + 1);
+      mover = 1 - mover;
+      turn = seats[mover].Next();
+    }
+    const recorder::Recorder::Stats stats = referee.server().recorder().stats();
+    if (after == 0) {
+      EXPECT_EQ(stats.caller_transactions, 0);
+    } else {
+      // All but the first few moves (and the writes around the game's
+      // creation, which came from the organiser's calls).
+      EXPECT_GE(stats.caller_transactions, kMoves - after);
+    }
+  }
+}
+
 std::string HistoryText(const v1::Observation& o) {
   std::string text;
   for (const v1::PlayedMove& m : o.round_history()) {
