@@ -24,7 +24,9 @@
 // recorder is quiet, one write at a time (a single game in play, say), a
 // thread that holds a CommitHere scope and queues a write commits it itself
 // when the scope closes, and its `done` callback runs there: no hand-off to
-// the writer thread and back. Only in kNormal durability (a commit then
+// the writer thread and back. A write queued by another thread meanwhile is
+// committed by it next, up to eight transactions in a row, if it comes
+// alone. Only in kNormal durability (a commit then
 // syncs nothing); at any load above one write at a time the writer thread
 // commits, in groups, as above. Either way one transaction runs at a time
 // and callbacks keep their submission order.

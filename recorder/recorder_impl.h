@@ -154,8 +154,11 @@ class Recorder::Impl {
   void WaitIdle() ABSL_LOCKS_EXCLUDED(queue_mu_);
   // Called as a CommitHere scope that queued a write closes: commits the
   // queue on this thread, unless a committer is at work (it takes the
-  // queue next) or the storage is unhealthy (the writer's, then).
+  // queue next) or the storage is unhealthy (the writer's, then); and, up
+  // to kCommitsHereInARow transactions, each single write queued
+  // meanwhile while still quiet.
   void CommitQueuedHere();
+  static constexpr int kCommitsHereInARow = 8;
 
   absl::StatusOr<GameRecord> Load(const std::string& game_id);
   absl::StatusOr<std::vector<GameSummary>> List(const ListFilter& filter);
@@ -210,6 +213,7 @@ class Recorder::Impl {
   // (none: a probe), and notes whether the recorder is quiet.
   void TakeCommitterRole(size_t writes)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(queue_mu_);
+  void GiveUpCommitterRole() ABSL_EXCLUSIVE_LOCKS_REQUIRED(queue_mu_);
   // Commits `batch` as the committer and gives the role up, waking the
   // writer thread if writes wait.
   void CommitAsCommitter(std::deque<Write>& batch)

@@ -136,8 +136,7 @@ void Recorder::Impl::WriterLoop() {
     if (probe) {
       NoteStorage(Probe());
       absl::MutexLock lock(&queue_mu_);
-      committing_ = false;
-      committer_.store({});
+      GiveUpCommitterRole();
     } else {
       CommitAsCommitter(batch);
     }
@@ -158,8 +157,36 @@ void Recorder::Impl::CommitQueuedHere() {
     batch.swap(queue_);
     TakeCommitterRole(batch.size());
   }
-  caller_transactions_.fetch_add(1, std::memory_order_relaxed);
-  CommitAsCommitter(batch);
+  for (int commits = 1;; ++commits) {
+    caller_transactions_.fetch_add(1, std::memory_order_relaxed);
+    WriteBatch(batch);
+    batch.clear();
+    bool wake = false;
+    {
+      absl::MutexLock lock(&queue_mu_);
+      // One write came meanwhile, still quiet (the other seat's answer to
+      // the turn this commit sent, read by another thread whose scope
+      // found this one committing): this thread commits it too, rather
+      // than waking the writer thread for it. Bounded, so that a gRPC
+      // thread returns to gRPC.
+      if (commits < kCommitsHereInARow && queue_.size() == 1 && !stop_ &&
+          single_batches_ >= commit_here_after_ &&
+          writable_.load(std::memory_order_relaxed)) {
+        batch.swap(queue_);
+        TakeCommitterRole(batch.size());
+        continue;
+      }
+      GiveUpCommitterRole();
+      wake = !queue_.empty() || stop_;
+    }
+    if (wake) queue_cv_.Signal();
+    return;
+  }
+}
+
+void Recorder::Impl::GiveUpCommitterRole() {
+  committing_ = false;
+  committer_.store({});
 }
 
 void Recorder::Impl::TakeCommitterRole(size_t writes) {
@@ -179,8 +206,7 @@ void Recorder::Impl::CommitAsCommitter(std::deque<Write>& batch) {
   bool wake = false;
   {
     absl::MutexLock lock(&queue_mu_);
-    committing_ = false;
-    committer_.store({});
+    GiveUpCommitterRole();
     wake = !queue_.empty() || stop_;
   }
   // Writes queued meanwhile go to the writer thread (when this is the

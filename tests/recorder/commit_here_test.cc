@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <memory>
 #include <string>
@@ -135,34 +136,44 @@ TEST_F(CommitHereTest, CommitsOnTheCallersThreadOnceQuiet) {
   ExpectChain(*rec, "g", 12);
 }
 
-TEST_F(CommitHereTest, AWriteQueuedByACallbackGoesToTheWriter) {
+// Writes queued while this thread commits, one at a time (here each
+// callback queues the next event, as the other seat's answer to a turn
+// would come), are committed by this thread too, for up to eight
+// transactions in a row; then the writer thread takes over.
+TEST_F(CommitHereTest, WritesQueuedMeanwhileAreCommittedHereUpToEight) {
   RecorderOptions options;
   options.commit_here_after = 1;
   std::unique_ptr<Recorder> rec = Open(options);
   ASSERT_NE(rec, nullptr);
   ASSERT_TRUE(rec->CreateGameSync(MakeHeader("g")).ok());  // quiet now
   rec->WaitIdle();
-  const std::thread::id me = std::this_thread::get_id();
-  std::promise<std::thread::id> second;
-  std::thread::id first;
+  constexpr int kChain = 20;
+  std::vector<std::thread::id> where(kChain + 1);
+  std::promise<void> last;
+  std::function<void(int)> append = [&](int i) {
+    rec->Append("g", EventKind::kReject, i, absl::StrCat(R"({"i":)", i, "}"),
+                [&, i](absl::Status s) {
+                  EXPECT_TRUE(s.ok()) << s;
+                  where[i] = std::this_thread::get_id();
+                  if (i < kChain) {
+                    append(i + 1);  // outside any scope
+                  } else {
+                    last.set_value();
+                  }
+                });
+  };
   {
     Recorder::CommitHere here(*rec);
-    rec->Append("g", EventKind::kReject, 1, R"({"i":1})", [&](absl::Status s) {
-      ASSERT_TRUE(s.ok()) << s;
-      first = std::this_thread::get_id();
-      // Queued from inside this thread's commit: the scope has closed, so
-      // the writer thread takes it once this commit is done.
-      rec->Append("g", EventKind::kReject, 2, R"({"i":2})",
-                  [&](absl::Status s2) {
-                    EXPECT_TRUE(s2.ok()) << s2;
-                    second.set_value(std::this_thread::get_id());
-                  });
-    });
+    append(1);
   }
-  EXPECT_EQ(first, me);
-  EXPECT_NE(second.get_future().get(), me);
-  EXPECT_EQ(rec->stats().caller_transactions, 1);
-  ExpectChain(*rec, "g", 3);
+  last.get_future().wait();
+  const std::thread::id me = std::this_thread::get_id();
+  for (int i = 1; i <= kChain; ++i) {
+    EXPECT_EQ(where[i] == me, i <= 8) << i;
+  }
+  rec->WaitIdle();
+  EXPECT_EQ(rec->stats().caller_transactions, 8);
+  ExpectChain(*rec, "g", kChain + 1);
 }
 
 TEST_F(CommitHereTest, NeverInFullDurabilityOrWhenSwitchedOff) {
