@@ -214,6 +214,9 @@ class Recorder::Impl {
   void TakeCommitterRole(size_t writes)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(queue_mu_);
   void GiveUpCommitterRole() ABSL_EXCLUSIVE_LOCKS_REQUIRED(queue_mu_);
+  // Whether a CommitHere scope commits what it queues: commit_here_after_
+  // single-write transactions in a row, and the storage writable.
+  bool Quiet() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(queue_mu_);
   // Commits `batch` as the committer and gives the role up, waking the
   // writer thread if writes wait.
   void CommitAsCommitter(std::deque<Write>& batch)

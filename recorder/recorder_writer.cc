@@ -82,9 +82,7 @@ bool Recorder::Impl::Enqueue(Write write, bool may_defer) {
     queue_.push_back(std::move(write));
     // Quiet: the caller's scope commits it (or the committer at work takes
     // it next), and the writer thread sleeps on.
-    deferred = may_defer && commit_here_after_ > 0 &&
-               single_batches_ >= commit_here_after_ &&
-               writable_.load(std::memory_order_relaxed);
+    deferred = may_defer && Quiet();
   }
   if (!deferred) queue_cv_.Signal();
   return deferred;
@@ -170,8 +168,7 @@ void Recorder::Impl::CommitQueuedHere() {
       // than waking the writer thread for it. Bounded, so that a gRPC
       // thread returns to gRPC.
       if (commits < kCommitsHereInARow && queue_.size() == 1 && !stop_ &&
-          single_batches_ >= commit_here_after_ &&
-          writable_.load(std::memory_order_relaxed)) {
+          Quiet()) {
         batch.swap(queue_);
         TakeCommitterRole(batch.size());
         continue;
@@ -182,6 +179,11 @@ void Recorder::Impl::CommitQueuedHere() {
     if (wake) queue_cv_.Signal();
     return;
   }
+}
+
+bool Recorder::Impl::Quiet() const {
+  return commit_here_after_ > 0 && single_batches_ >= commit_here_after_ &&
+         writable_.load(std::memory_order_relaxed);
 }
 
 void Recorder::Impl::GiveUpCommitterRole() {
