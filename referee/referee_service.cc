@@ -800,6 +800,12 @@ grpc::ServerUnaryReactor* RefereeServiceImpl::SubmitMove(
     reactor->Finish(WithDetails(s));
     return reactor;
   }
+  // As in the Play stream: a quiet recorder's commit, and the answer, on
+  // this thread as the handler ends.
+  std::optional<recorder::Recorder::CommitHere> commit_here;
+  if (registry_->recorder() != nullptr) {
+    commit_here.emplace(*registry_->recorder());
+  }
   access.game->Submit(
       access.seat, request->turn(), convert::SubmissionOf(request->move()),
       [reactor, response](const absl::Status& status, const Verdict& verdict) {
