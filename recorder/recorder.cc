@@ -56,8 +56,8 @@ Recorder::CommitHere::CommitHere(Recorder& recorder)
 }
 
 Recorder::CommitHere::~CommitHere() {
-  // Writes that callbacks of this commit queue go to an outer scope or the
-  // writer thread.
+  // Writes that this commit's callbacks queue belong to an outer scope, or
+  // to the committer (CommitQueuedHere).
   innermost_scope = outer_;
   if (owed_) impl_->CommitQueuedHere();
 }

@@ -26,10 +26,10 @@
 // when the scope closes, and its `done` callback runs there: no hand-off to
 // the writer thread and back. A write queued by another thread meanwhile is
 // committed by it next, up to eight transactions in a row, if it comes
-// alone. Only in kNormal durability (a commit then
-// syncs nothing); at any load above one write at a time the writer thread
-// commits, in groups, as above. Either way one transaction runs at a time
-// and callbacks keep their submission order.
+// alone. Only in kNormal durability (a commit then syncs nothing); at any
+// load above one write at a time the writer thread commits, in groups, as
+// above. Either way one transaction runs at a time and callbacks keep their
+// submission order.
 //
 // Reads use their own connection and may run on any thread concurrently
 // with writing. The Recorder is thread-safe. Destroying it drains the queue.
