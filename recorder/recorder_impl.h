@@ -218,8 +218,10 @@ class Recorder::Impl {
   // single-write transactions in a row, and the storage writable.
   bool Quiet() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(queue_mu_);
   // Commits `batch` as the committer and gives the role up, waking the
-  // writer thread if writes wait.
-  void CommitAsCommitter(std::deque<Write>& batch)
+  // writer thread if writes wait. `here`: on a CommitHere caller's thread,
+  // which also takes on single writes queued meanwhile while quiet (up to
+  // kCommitsHereInARow transactions).
+  void CommitAsCommitter(std::deque<Write>& batch, bool here)
       ABSL_LOCKS_EXCLUDED(queue_mu_);
   // A one-page write transaction (the schema version, rewritten unchanged)
   // and the file check: OK when the storage takes writes again.

@@ -136,7 +136,7 @@ void Recorder::Impl::WriterLoop() {
       absl::MutexLock lock(&queue_mu_);
       GiveUpCommitterRole();
     } else {
-      CommitAsCommitter(batch);
+      CommitAsCommitter(batch, /*here=*/false);
     }
   }
 }
@@ -155,30 +155,7 @@ void Recorder::Impl::CommitQueuedHere() {
     batch.swap(queue_);
     TakeCommitterRole(batch.size());
   }
-  for (int commits = 1;; ++commits) {
-    caller_transactions_.fetch_add(1, std::memory_order_relaxed);
-    WriteBatch(batch);
-    batch.clear();
-    bool wake = false;
-    {
-      absl::MutexLock lock(&queue_mu_);
-      // One write came meanwhile, still quiet (the other seat's answer to
-      // the turn this commit sent, read by another thread whose scope
-      // found this one committing): this thread commits it too, rather
-      // than waking the writer thread for it. Bounded, so that a gRPC
-      // thread returns to gRPC.
-      if (commits < kCommitsHereInARow && queue_.size() == 1 && !stop_ &&
-          Quiet()) {
-        batch.swap(queue_);
-        TakeCommitterRole(batch.size());
-        continue;
-      }
-      GiveUpCommitterRole();
-      wake = !queue_.empty() || stop_;
-    }
-    if (wake) queue_cv_.Signal();
-    return;
-  }
+  CommitAsCommitter(batch, /*here=*/true);
 }
 
 bool Recorder::Impl::Quiet() const {
@@ -203,17 +180,34 @@ void Recorder::Impl::TakeCommitterRole(size_t writes) {
   }
 }
 
-void Recorder::Impl::CommitAsCommitter(std::deque<Write>& batch) {
-  WriteBatch(batch);
-  bool wake = false;
-  {
-    absl::MutexLock lock(&queue_mu_);
-    GiveUpCommitterRole();
-    wake = !queue_.empty() || stop_;
+void Recorder::Impl::CommitAsCommitter(std::deque<Write>& batch, bool here) {
+  for (int commits = 1;; ++commits) {
+    if (here) caller_transactions_.fetch_add(1, std::memory_order_relaxed);
+    WriteBatch(batch);
+    batch.clear();
+    bool wake = false;
+    {
+      absl::MutexLock lock(&queue_mu_);
+      // A caller's thread: one write came meanwhile, still quiet (the other
+      // seat's answer to the turn this commit sent, read by another thread
+      // whose scope found this one committing). This thread commits it
+      // too, rather than waking the writer thread for it; bounded, so that
+      // a gRPC thread returns to gRPC.
+      if (here && commits < kCommitsHereInARow && queue_.size() == 1 &&
+          !stop_ && Quiet()) {
+        batch.swap(queue_);
+        TakeCommitterRole(batch.size());
+        continue;
+      }
+      GiveUpCommitterRole();
+      wake = !queue_.empty() || stop_;
+    }
+    // Writes queued meanwhile go to the writer thread (when this is the
+    // writer thread, it finds them as it loops; the signal finds no
+    // waiter).
+    if (wake) queue_cv_.Signal();
+    return;
   }
-  // Writes queued meanwhile go to the writer thread (when this is the
-  // writer thread, it finds them as it loops; the signal finds no waiter).
-  if (wake) queue_cv_.Signal();
 }
 
 namespace {

@@ -3,8 +3,6 @@
 // its callback there; otherwise the writer thread does. Either way nothing
 // is lost, one transaction runs at a time and callbacks keep their order.
 
-#include <unistd.h>
-
 #include <atomic>
 #include <filesystem>
 #include <functional>
@@ -19,6 +17,7 @@
 #include "gtest/gtest.h"
 #include "recorder/recorder.h"
 #include "tests/recorder/test_game.h"
+#include "tests/temp_dir.h"
 
 namespace cassino::recorder {
 namespace {
@@ -27,19 +26,14 @@ using ::cassino::recorder::testing::MakeHeader;
 
 class CommitHereTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           absl::StrCat(
-               "commit_here_test_", getpid(), "_",
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::unique_ptr<Recorder> Open(const RecorderOptions& options) {
-    absl::StatusOr<std::unique_ptr<Recorder>> r =
-        Recorder::Open((dir_ / "games.db").string(), options);
+  // A recorder on a fresh database (tests/temp_dir.h) with these options.
+  static std::unique_ptr<Recorder> Open(
+      int commit_here_after, Durability durability = Durability::kNormal) {
+    RecorderOptions options;
+    options.commit_here_after = commit_here_after;
+    options.durability = durability;
+    absl::StatusOr<std::unique_ptr<Recorder>> r = Recorder::Open(
+        (::cassino::testing::TempDir() / "games.db").string(), options);
     EXPECT_TRUE(r.ok()) << r.status();
     return r.ok() ? *std::move(r) : nullptr;
   }
@@ -62,8 +56,6 @@ class CommitHereTest : public ::testing::Test {
       EXPECT_EQ(e.hash, ToHex(previous)) << game_id << " seq " << i;
     }
   }
-
-  std::filesystem::path dir_;
 };
 
 // What one scoped Append saw: where its callback ran, and whether it had
@@ -98,9 +90,7 @@ Outcome ScopedAppend(Recorder& rec, const std::string& game_id, int i) {
 }
 
 TEST_F(CommitHereTest, CommitsOnTheCallersThreadOnceQuiet) {
-  RecorderOptions options;
-  options.commit_here_after = 3;
-  std::unique_ptr<Recorder> rec = Open(options);
+  std::unique_ptr<Recorder> rec = Open(/*commit_here_after=*/3);
   ASSERT_NE(rec, nullptr);
   // A transaction of one write: the first of three in a row.
   ASSERT_TRUE(rec->CreateGameSync(MakeHeader("g")).ok());
@@ -141,9 +131,7 @@ TEST_F(CommitHereTest, CommitsOnTheCallersThreadOnceQuiet) {
 // would come), are committed by this thread too, for up to eight
 // transactions in a row; then the writer thread takes over.
 TEST_F(CommitHereTest, WritesQueuedMeanwhileAreCommittedHereUpToEight) {
-  RecorderOptions options;
-  options.commit_here_after = 1;
-  std::unique_ptr<Recorder> rec = Open(options);
+  std::unique_ptr<Recorder> rec = Open(/*commit_here_after=*/1);
   ASSERT_NE(rec, nullptr);
   ASSERT_TRUE(rec->CreateGameSync(MakeHeader("g")).ok());  // quiet now
   rec->WaitIdle();
@@ -179,10 +167,9 @@ TEST_F(CommitHereTest, WritesQueuedMeanwhileAreCommittedHereUpToEight) {
 TEST_F(CommitHereTest, NeverInFullDurabilityOrWhenSwitchedOff) {
   for (const bool full : {true, false}) {
     SCOPED_TRACE(full ? "full durability" : "commit_here_after 0");
-    RecorderOptions options;
-    options.durability = full ? Durability::kFull : Durability::kNormal;
-    options.commit_here_after = full ? 1 : 0;
-    std::unique_ptr<Recorder> rec = Open(options);
+    std::unique_ptr<Recorder> rec =
+        Open(/*commit_here_after=*/full ? 1 : 0,
+             full ? Durability::kFull : Durability::kNormal);
     ASSERT_NE(rec, nullptr);
     const std::string game = full ? "full" : "off";
     ASSERT_TRUE(rec->CreateGameSync(MakeHeader(game)).ok());
@@ -202,9 +189,7 @@ TEST_F(CommitHereTest, NeverInFullDurabilityOrWhenSwitchedOff) {
 // recorder goes from quiet to busy and back, and every write lands once,
 // in order, with its callback run once, in order.
 TEST_F(CommitHereTest, QuietAndBusyInTurnLoseNothingAndKeepOrder) {
-  RecorderOptions options;
-  options.commit_here_after = 4;
-  std::unique_ptr<Recorder> rec = Open(options);
+  std::unique_ptr<Recorder> rec = Open(/*commit_here_after=*/4);
   ASSERT_NE(rec, nullptr);
   constexpr int kThreads = 8;
   constexpr int kMoves = 150;
@@ -240,9 +225,7 @@ TEST_F(CommitHereTest, QuietAndBusyInTurnLoseNothingAndKeepOrder) {
 // Callbacks of one game, queued by threads that do not wait, run in the
 // order queued whichever thread commits them.
 TEST_F(CommitHereTest, CallbacksKeepSubmissionOrderAcrossCommitters) {
-  RecorderOptions options;
-  options.commit_here_after = 2;
-  std::unique_ptr<Recorder> rec = Open(options);
+  std::unique_ptr<Recorder> rec = Open(/*commit_here_after=*/2);
   ASSERT_NE(rec, nullptr);
   ASSERT_TRUE(rec->CreateGameSync(MakeHeader("o")).ok());
   absl::Mutex mu;
