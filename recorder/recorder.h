@@ -205,8 +205,10 @@ class Recorder {
   // Queues one event; the recorder assigns seq (next for that game) and the
   // chain hash. `end` and `abort` also set the game's status and summary
   // columns and write its tally (game_tallies, computed from all its
-  // events), in the same transaction. Events of one game are written in the
-  // order they were queued.
+  // events), in the same transaction; the writer thread then moves the
+  // game's event rows into an event pack in a transaction of its own
+  // (event_pack.h), after `done` has run. Events of one game are written
+  // in the order they were queued.
   void Append(const std::string& game_id, EventKind kind, int64_t at_us,
               std::string payload, DoneCallback done);
 
@@ -247,9 +249,9 @@ class Recorder {
     bool owed_ = false;        // this thread queued a write to commit here
   };
 
-  // Waits until nothing is queued and no transaction or callback runs (the
-  // writer thread, or a CommitHere caller, has handed its commit on). Not
-  // from a callback.
+  // Waits until nothing is queued, no ended game waits for its pack, and
+  // no transaction or callback runs (the writer thread, or a CommitHere
+  // caller, has handed its commit on). Not from a callback.
   void WaitIdle();
 
   // Synchronous helpers: queue and wait for the commit.
@@ -370,13 +372,14 @@ class Recorder {
   void OnHealthChange(std::function<void(const StorageHealth&)> listener);
 
   // Number of transactions committed and writes they held, those of them
-  // committed on a caller's thread (CommitHere), and WAL checkpoints run by
-  // the checkpoint thread and by the writer itself (for benchmarks and
-  // tests).
+  // committed on a caller's thread (CommitHere), ended games packed, and
+  // WAL checkpoints run by the checkpoint thread and by the writer itself
+  // (for benchmarks and tests).
   struct Stats {
     int64_t transactions = 0;
     int64_t writes = 0;
     int64_t caller_transactions = 0;
+    int64_t packed_games = 0;
     int64_t background_checkpoints = 0;
     int64_t writer_checkpoints = 0;
   };

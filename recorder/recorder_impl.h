@@ -188,6 +188,7 @@ class Recorder::Impl {
     return {transactions_.load(std::memory_order_relaxed),
             writes_.load(std::memory_order_relaxed),
             caller_transactions_.load(std::memory_order_relaxed),
+            packed_games_.load(std::memory_order_relaxed),
             checkpointer_ ? checkpointer_->checkpoints() : 0,
             writer_checkpoints_.load(std::memory_order_relaxed)};
   }
@@ -297,9 +298,20 @@ class Recorder::Impl {
   absl::Status WriteTally(const std::string& game_id,
                           std::span<const Event> events);
   // The game has just ended (its end or abort event is in this
-  // transaction): writes its tally and moves its event rows into an event
-  // pack (event_pack.h).
+  // transaction): writes its tally, and names the game for its pack, which
+  // the writer thread writes in a transaction of its own once this one has
+  // committed (PackEnded): the ending move's acknowledgement does not wait
+  // for it.
   absl::Status CloseGame(const std::string& game_id);
+  // Moves the rows of an ended game into an event pack (event_pack.h), in
+  // the open transaction. A game already packed, or no longer there, is
+  // left as it is.
+  absl::Status PackEnded(const std::string& game_id);
+  // The writer thread's turn at the packs: packs `games` in one
+  // transaction. A failure leaves their rows, which are a complete record
+  // too (docs/record_format.md), and is noted for health() when it is the
+  // storage's.
+  void WritePacks(const std::vector<std::string>& games);
   // Writes the game's pack of `events` and deletes its event rows.
   absl::Status PackRows(const std::string& game_id,
                         std::span<const Event> events);
@@ -394,6 +406,8 @@ class Recorder::Impl {
   // Chain states changed by the open transaction; merged into cache_ on
   // commit, dropped on rollback.
   std::unordered_map<std::string, ChainState> overlay_;
+  // Games the open transaction ends; queued for their packs on commit.
+  std::vector<std::string> ended_;
 
   absl::Mutex queue_mu_;
   absl::CondVar queue_cv_;
@@ -402,6 +416,11 @@ class Recorder::Impl {
   // A committer (the writer thread or a CommitHere caller) is writing a
   // batch or running its callbacks.
   bool committing_ ABSL_GUARDED_BY(queue_mu_) = false;
+  // Ended games whose rows are still to be packed, oldest first. The
+  // writer thread packs one a turn between batches (all of them when it
+  // has no writes), and all of them before it stops.
+  std::deque<std::string> to_pack_ ABSL_GUARDED_BY(queue_mu_);
+  static constexpr size_t kPacksWhenIdle = 16;  // games a pack transaction
   // Transactions in a row that each held a single write (capped); at
   // commit_here_after_ the recorder is quiet and CommitHere scopes commit.
   int single_batches_ ABSL_GUARDED_BY(queue_mu_) = 0;
@@ -419,6 +438,7 @@ class Recorder::Impl {
   std::atomic<int64_t> transactions_{0};
   std::atomic<int64_t> writes_{0};
   std::atomic<int64_t> caller_transactions_{0};
+  std::atomic<int64_t> packed_games_{0};
   std::atomic<int64_t> writer_checkpoints_{0};
 };
 

@@ -163,7 +163,7 @@ absl::Status Recorder::Impl::PrepareWriter() {
       {&w_.rollback_to, "ROLLBACK TO one_write"},
       {&w_.game_exists, "SELECT 1 FROM games WHERE game_id = ?1"},
       {&w_.last_event,
-       "SELECT seq, hash FROM events WHERE game_id = ?1 "
+       "SELECT seq, hash, kind FROM events WHERE game_id = ?1 "
        "ORDER BY seq DESC LIMIT 1"},
       {&w_.insert_game,
        "INSERT INTO games (game_id, label, rules, commitment, seed, "

@@ -103,14 +103,17 @@ void Recorder::Impl::WaitIdle() {
   absl::MutexLock lock(&queue_mu_);
   queue_mu_.Await(absl::Condition(
       +[](Impl* impl) ABSL_EXCLUSIVE_LOCKS_REQUIRED(impl->queue_mu_) {
-        return !impl->committing_ && impl->queue_.empty();
+        return !impl->committing_ && impl->queue_.empty() &&
+               (impl->to_pack_.empty() || !impl->writable_.load());
       },
       this));
 }
 
 void Recorder::Impl::WriterLoop() {
+  bool packed_last = false;  // the last turn was packs: writes come next
   while (true) {
     std::deque<Write> batch;
+    std::vector<std::string> packs;
     bool probe = false;
     {
       absl::MutexLock lock(&queue_mu_);
@@ -123,16 +126,39 @@ void Recorder::Impl::WriterLoop() {
                                   absl::FromChrono(probe_interval_));
         probe = queue_.empty() && !stop_;
       } else {
-        while (!stop_ && queue_.empty()) queue_cv_.Wait(&queue_mu_);
+        while (!stop_ && queue_.empty() &&
+               (to_pack_.empty() || !writable_.load())) {
+          queue_cv_.Wait(&queue_mu_);
+        }
       }
-      if (committing_) continue;            // a caller took the queue meanwhile
-      if (queue_.empty() && stop_) return;  // stopping and drained
-      if (queue_.empty() && !probe) continue;
-      batch.swap(queue_);
-      TakeCommitterRole(batch.size());
+      if (committing_) continue;  // a caller took the queue meanwhile
+      // Packs: one game between two batches, so that an ended game's pack
+      // delays the moves of others by one game's worth at most; with no
+      // writes waiting, up to kPacksWhenIdle at once. Not while the
+      // storage is unhealthy (the rows wait, complete as they are).
+      const bool writable = writable_.load(std::memory_order_relaxed);
+      if (!probe && writable && !to_pack_.empty() &&
+          (queue_.empty() || !packed_last)) {
+        const size_t n = queue_.empty() ? kPacksWhenIdle : 1;
+        while (!to_pack_.empty() && packs.size() < n) {
+          packs.push_back(std::move(to_pack_.front()));
+          to_pack_.pop_front();
+        }
+        TakeCommitterRole(0);
+      } else {
+        if (queue_.empty() && stop_) return;  // stopping and drained
+        if (queue_.empty() && !probe) continue;
+        batch.swap(queue_);
+        TakeCommitterRole(batch.size());
+      }
     }
+    packed_last = !packs.empty();
     if (probe) {
       NoteStorage(Probe());
+      absl::MutexLock lock(&queue_mu_);
+      GiveUpCommitterRole();
+    } else if (!packs.empty()) {
+      WritePacks(packs);
       absl::MutexLock lock(&queue_mu_);
       GiveUpCommitterRole();
     } else {
@@ -200,7 +226,7 @@ void Recorder::Impl::CommitAsCommitter(std::deque<Write>& batch, bool here) {
         continue;
       }
       GiveUpCommitterRole();
-      wake = !queue_.empty() || stop_;
+      wake = !queue_.empty() || !to_pack_.empty() || stop_;
     }
     // Writes queued meanwhile go to the writer thread (when this is the
     // writer thread, it finds them as it loops; the signal finds no
@@ -307,6 +333,7 @@ Recorder::Impl::BatchOutcome Recorder::Impl::TryBatch(std::deque<Write>& batch,
   BatchOutcome out;
   out.results.resize(batch.size());
   overlay_.clear();
+  ended_.clear();
   out.txn = Query(w_.begin).Run("BEGIN");
   if (!out.txn.ok()) return out;
   for (size_t i = 0; i < batch.size(); ++i) {
@@ -374,6 +401,10 @@ void Recorder::Impl::WriteBatch(std::deque<Write>& batch) {
     }
     transactions_.fetch_add(1, std::memory_order_relaxed);
     writes_.fetch_add(out.written, std::memory_order_relaxed);
+    if (!ended_.empty()) {
+      absl::MutexLock lock(&queue_mu_);
+      to_pack_.insert(to_pack_.end(), ended_.begin(), ended_.end());
+    }
   } else {
     for (absl::Status& s : results) {
       if (s.ok()) s = out.txn;
@@ -381,6 +412,7 @@ void Recorder::Impl::WriteBatch(std::deque<Write>& batch) {
   }
   NoteStorage(out.txn.ok() ? out.storage_fault : out.txn);
   overlay_.clear();
+  ended_.clear();
   // The callbacks, in order, here: a separate completion thread cost every
   // batch a wake-up and a context switch on the way to the bots (10-25%
   // of the moves a second in the compact play mode: docs/performance.md).
@@ -426,6 +458,13 @@ absl::StatusOr<Recorder::Impl::ChainState> Recorder::Impl::Chain(
     return absl::NotFoundError(absl::StrCat("unknown game '", game_id, "'"));
   }
   if (rc != SQLITE_ROW) return SqlError(writer_, rc, "reading the last event");
+  // An ended game whose rows are not packed (yet: the writer packs them
+  // after the end's commit; or never: ended before schema version 5, or a
+  // crash came first).
+  if (q.View(2) == "end" || q.View(2) == "abort") {
+    return absl::FailedPreconditionError(
+        absl::StrCat("game '", game_id, "' has ended"));
+  }
   absl::StatusOr<Digest> hash =
       ParseDigest(q.Text(1), absl::StrCat("game ", game_id, " last hash"));
   if (!hash.ok()) return absl::DataLossError(hash.status().message());
@@ -574,7 +613,45 @@ absl::Status Recorder::Impl::CloseGame(const std::string& game_id) {
     return s;
   }
   if (absl::Status s = WriteTally(game_id, events); !s.ok()) return s;
+  ended_.push_back(game_id);
+  return absl::OkStatus();
+}
+
+absl::Status Recorder::Impl::PackEnded(const std::string& game_id) {
+  {
+    Query p(w_.pack_exists);
+    p.Bind(1, game_id);
+    const int rc = p.Step();
+    if (rc == SQLITE_ROW) return absl::OkStatus();
+    if (rc != SQLITE_DONE) {
+      return SqlError(writer_, rc, "looking for an event pack");
+    }
+  }
+  std::vector<Event> events;
+  if (absl::Status s =
+          ReadStoredEvents(w_.game_rows, w_.game_pack, game_id, &events);
+      !s.ok()) {
+    return s;
+  }
+  if (events.empty()) return absl::OkStatus();
   return PackRows(game_id, events);
+}
+
+void Recorder::Impl::WritePacks(const std::vector<std::string>& games) {
+  absl::Status s = Query(w_.begin).Run("BEGIN");
+  for (size_t i = 0; i < games.size() && s.ok(); ++i) s = PackEnded(games[i]);
+  if (s.ok()) s = Query(w_.commit).Run("COMMIT");
+  if (s.ok()) s = CheckFiles();
+  if (!s.ok() && sqlite3_get_autocommit(writer_) == 0) {
+    Query(w_.rollback).Run("ROLLBACK").IgnoreError();
+  }
+  if (s.ok()) {
+    packed_games_.fetch_add(static_cast<int64_t>(games.size()),
+                            std::memory_order_relaxed);
+  }
+  // (A pack the write itself refused, say a game with both rows and a
+  // pack, is no fault of the storage: verify names such a game.)
+  NoteStorage(s.ok() || !IsStorageFault(s) ? absl::OkStatus() : s);
 }
 
 absl::Status Recorder::Impl::CheckGameIsNew(const std::string& game_id) {

@@ -145,8 +145,9 @@ TEST_F(RecorderTest, CreateAppendLoadRoundTripWithHashChain) {
   EXPECT_EQ(rec->Load("nope").status().code(), absl::StatusCode::kNotFound);
 }
 
-// When a game ends its event rows become one event pack (schema 5), in the
-// same transaction: nothing changes for readers but the storage.
+// When a game ends its event rows become one event pack (schema 5), which
+// the writer thread writes in a transaction of its own once the end has
+// committed: nothing changes for readers but the storage.
 TEST_F(RecorderTest, EndedGamesArePackedAndReadTheSame) {
   auto rec = OpenOrDie();
   GameHeader h = MakeHeader("g1");
@@ -164,6 +165,15 @@ TEST_F(RecorderTest, EndedGamesArePackedAndReadTheSame) {
   const PendingEvent& last = events.back();
   ASSERT_EQ(last.kind, EventKind::kEnd);
   ASSERT_TRUE(rec->AppendSync("g1", last.kind, last.at_us, last.payload).ok());
+  // Ended from its acknowledgement on, packed or not yet: an ended game
+  // takes no more events (rows would fork its record).
+  absl::Status more = rec->AppendSync("g1", EventKind::kAbort, last.at_us + 1,
+                                      AbortPayload("x"));
+  EXPECT_EQ(more.code(), absl::StatusCode::kFailedPrecondition) << more;
+  EXPECT_EQ(CountOf("SELECT count(*) FROM game_tallies WHERE game_id = 'g1'"),
+            1);
+  rec->WaitIdle();
+  EXPECT_EQ(rec->stats().packed_games, 1);
   EXPECT_EQ(CountOf("SELECT count(*) FROM events"), 0);
   EXPECT_EQ(CountOf("SELECT events FROM event_packs WHERE game_id = 'g1'"),
             count);
@@ -171,9 +181,8 @@ TEST_F(RecorderTest, EndedGamesArePackedAndReadTheSame) {
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   EXPECT_EQ(loaded->events, MakeRecord(h, events).events);
 
-  // An ended game takes no more events (rows would fork its record).
-  absl::Status more = rec->AppendSync("g1", EventKind::kAbort, last.at_us + 1,
-                                      AbortPayload("x"));
+  more = rec->AppendSync("g1", EventKind::kAbort, last.at_us + 1,
+                         AbortPayload("x"));
   EXPECT_EQ(more.code(), absl::StatusCode::kFailedPrecondition) << more;
   rec.reset();
   rec = OpenOrDie();  // and none after a restart (the chain is in the pack)
@@ -189,6 +198,33 @@ TEST_F(RecorderTest, EndedGamesArePackedAndReadTheSame) {
       ExecSql("INSERT INTO events VALUES ('g1', 0, 'create', 1, '{}', '')"));
   rec = OpenOrDie();
   EXPECT_EQ(rec->Load("g1").status().code(), absl::StatusCode::kDataLoss);
+}
+
+// A game whose end committed and whose pack did not (the referee stopped
+// between the two transactions) keeps its rows: they are its whole record.
+// It takes no more events, reads the same, and is not rewritten at open.
+TEST_F(RecorderTest, AnEndedGameLeftInRowsIsComplete) {
+  auto rec = OpenOrDie();
+  GameHeader h = MakeHeader("g1");
+  const std::vector<PendingEvent> events = PlayEvents(h);
+  WriteGame(*rec, h, events);
+  rec.reset();
+  ASSERT_EQ(testing::UnpackToRows(path_, "g1"), "");
+  const int64_t count = static_cast<int64_t>(events.size()) + 1;
+  ASSERT_EQ(CountOf("SELECT count(*) FROM events"), count);
+
+  rec = OpenOrDie();
+  const absl::Status more =
+      rec->AppendSync("g1", EventKind::kAbort, 1, AbortPayload("x"));
+  EXPECT_EQ(more.code(), absl::StatusCode::kFailedPrecondition) << more;
+  EXPECT_THAT(more.message(), HasSubstr("has ended"));
+  absl::StatusOr<GameRecord> loaded = rec->Load("g1");
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ(loaded->events, MakeRecord(h, events).events);
+  rec->WaitIdle();
+  EXPECT_EQ(rec->stats().packed_games, 0);
+  EXPECT_EQ(CountOf("SELECT count(*) FROM events"), count);
+  EXPECT_EQ(CountOf("SELECT count(*) FROM event_packs"), 0);
 }
 
 TEST_F(RecorderTest, ExplicitDecksChainStartsFromZeros) {
