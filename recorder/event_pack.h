@@ -3,10 +3,11 @@
 // While a game runs, each event is one row of `events`, written (and
 // acknowledged) as it happens. When the game ends, the referee moves the
 // game's rows into one `event_packs` row (schema version 5) and deletes the
-// rows, in one transaction of the writer thread's just after the one that
-// wrote the `end` or `abort` event (so that the ending move's
-// acknowledgement does not wait for it; a game whose end committed but
-// whose pack did not keeps its rows, a complete record too). Nothing
+// rows, in the transaction that writes the `end` or `abort` event; or,
+// while the recorder is quiet, in a transaction of the writer thread's
+// just after it, so that the ending move's acknowledgement does not wait
+// for the pack (a game whose end committed but whose pack did not keeps
+// its rows, a complete record too). Nothing
 // is recomputed on the way: a pack holds exactly the stored kind, time,
 // payload bytes and hash of every event, so the hash chain (record.h) is
 // the same chain. A reader then fetches one row per game instead of ~180,

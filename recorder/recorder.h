@@ -205,10 +205,11 @@ class Recorder {
   // Queues one event; the recorder assigns seq (next for that game) and the
   // chain hash. `end` and `abort` also set the game's status and summary
   // columns and write its tally (game_tallies, computed from all its
-  // events), in the same transaction; the writer thread then moves the
-  // game's event rows into an event pack in a transaction of its own
-  // (event_pack.h), after `done` has run. Events of one game are written
-  // in the order they were queued.
+  // events), in the same transaction, and move the game's event rows into
+  // an event pack (event_pack.h): in that transaction too, or, while the
+  // recorder is quiet (see CommitHere), in one of the writer thread's own
+  // after `done` has run. Events of one game are written in the order they
+  // were queued.
   void Append(const std::string& game_id, EventKind kind, int64_t at_us,
               std::string payload, DoneCallback done);
 

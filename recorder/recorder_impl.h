@@ -297,21 +297,27 @@ class Recorder::Impl {
   // transaction's included) and writes it, replacing any.
   absl::Status WriteTally(const std::string& game_id,
                           std::span<const Event> events);
+  // A game ended by a committed transaction, with its events as that
+  // transaction read them (all of its rows: an ended game takes no more).
+  struct EndedGame {
+    std::string game_id;
+    std::vector<Event> events;
+  };
   // The game has just ended (its end or abort event is in this
-  // transaction): writes its tally, and names the game for its pack, which
+  // transaction): writes its tally and packs its events, or, while the
+  // recorder is quiet (defer_packs_), keeps the events for the pack, which
   // the writer thread writes in a transaction of its own once this one has
   // committed (PackEnded): the ending move's acknowledgement does not wait
   // for it.
   absl::Status CloseGame(const std::string& game_id);
   // Moves the rows of an ended game into an event pack (event_pack.h), in
-  // the open transaction. A game already packed, or no longer there, is
-  // left as it is.
-  absl::Status PackEnded(const std::string& game_id);
+  // the open transaction. A game already packed is left as it is.
+  absl::Status PackEnded(const EndedGame& game);
   // The writer thread's turn at the packs: packs `games` in one
   // transaction. A failure leaves their rows, which are a complete record
   // too (docs/record_format.md), and is noted for health() when it is the
   // storage's.
-  void WritePacks(const std::vector<std::string>& games);
+  void WritePacks(const std::vector<EndedGame>& games);
   // Writes the game's pack of `events` and deletes its event rows.
   absl::Status PackRows(const std::string& game_id,
                         std::span<const Event> events);
@@ -406,8 +412,13 @@ class Recorder::Impl {
   // Chain states changed by the open transaction; merged into cache_ on
   // commit, dropped on rollback.
   std::unordered_map<std::string, ChainState> overlay_;
+  // Whether the games this batch ends are packed later, in a transaction
+  // of their own (the recorder was quiet as the batch was taken: the
+  // writer thread is idle), or in the transaction of their end (busy: one
+  // transaction then writes each page once). Set by TakeCommitterRole.
+  bool defer_packs_ = false;
   // Games the open transaction ends; queued for their packs on commit.
-  std::vector<std::string> ended_;
+  std::vector<EndedGame> ended_;
 
   absl::Mutex queue_mu_;
   absl::CondVar queue_cv_;
@@ -419,7 +430,7 @@ class Recorder::Impl {
   // Ended games whose rows are still to be packed, oldest first. The
   // writer thread packs one a turn between batches (all of them when it
   // has no writes), and all of them before it stops.
-  std::deque<std::string> to_pack_ ABSL_GUARDED_BY(queue_mu_);
+  std::deque<EndedGame> to_pack_ ABSL_GUARDED_BY(queue_mu_);
   static constexpr size_t kPacksWhenIdle = 16;  // games a pack transaction
   // Transactions in a row that each held a single write (capped); at
   // commit_here_after_ the recorder is quiet and CommitHere scopes commit.

@@ -113,7 +113,7 @@ void Recorder::Impl::WriterLoop() {
   bool packed_last = false;  // the last turn was packs: writes come next
   while (true) {
     std::deque<Write> batch;
-    std::vector<std::string> packs;
+    std::vector<EndedGame> packs;
     bool probe = false;
     {
       absl::MutexLock lock(&queue_mu_);
@@ -204,6 +204,7 @@ void Recorder::Impl::TakeCommitterRole(size_t writes) {
   } else if (writes > 1) {
     single_batches_ = 0;
   }
+  defer_packs_ = Quiet();
 }
 
 void Recorder::Impl::CommitAsCommitter(std::deque<Write>& batch, bool here) {
@@ -403,7 +404,8 @@ void Recorder::Impl::WriteBatch(std::deque<Write>& batch) {
     writes_.fetch_add(out.written, std::memory_order_relaxed);
     if (!ended_.empty()) {
       absl::MutexLock lock(&queue_mu_);
-      to_pack_.insert(to_pack_.end(), ended_.begin(), ended_.end());
+      to_pack_.insert(to_pack_.end(), std::make_move_iterator(ended_.begin()),
+                      std::make_move_iterator(ended_.end()));
     }
   } else {
     for (absl::Status& s : results) {
@@ -613,31 +615,29 @@ absl::Status Recorder::Impl::CloseGame(const std::string& game_id) {
     return s;
   }
   if (absl::Status s = WriteTally(game_id, events); !s.ok()) return s;
-  ended_.push_back(game_id);
+  if (!defer_packs_) return PackRows(game_id, events);
+  ended_.push_back({game_id, std::move(events)});
   return absl::OkStatus();
 }
 
-absl::Status Recorder::Impl::PackEnded(const std::string& game_id) {
-  {
-    Query p(w_.pack_exists);
-    p.Bind(1, game_id);
-    const int rc = p.Step();
-    if (rc == SQLITE_ROW) return absl::OkStatus();
-    if (rc != SQLITE_DONE) {
-      return SqlError(writer_, rc, "looking for an event pack");
-    }
+absl::Status Recorder::Impl::PackEnded(const EndedGame& game) {
+  Query p(w_.pack_exists);
+  p.Bind(1, game.game_id);
+  const int rc = p.Step();
+  if (rc == SQLITE_ROW) return absl::OkStatus();
+  if (rc != SQLITE_DONE) {
+    return SqlError(writer_, rc, "looking for an event pack");
   }
-  std::vector<Event> events;
-  if (absl::Status s =
-          ReadStoredEvents(w_.game_rows, w_.game_pack, game_id, &events);
-      !s.ok()) {
-    return s;
+  if (absl::Status s = PackRows(game.game_id, game.events); !s.ok()) return s;
+  // The rows deleted are the events packed, or nothing of it stays.
+  if (sqlite3_changes64(writer_) != static_cast<int64_t>(game.events.size())) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "game ", game.game_id, ": its rows changed after its end was read"));
   }
-  if (events.empty()) return absl::OkStatus();
-  return PackRows(game_id, events);
+  return absl::OkStatus();
 }
 
-void Recorder::Impl::WritePacks(const std::vector<std::string>& games) {
+void Recorder::Impl::WritePacks(const std::vector<EndedGame>& games) {
   absl::Status s = Query(w_.begin).Run("BEGIN");
   for (size_t i = 0; i < games.size() && s.ok(); ++i) s = PackEnded(games[i]);
   if (s.ok()) s = Query(w_.commit).Run("COMMIT");

@@ -145,9 +145,10 @@ TEST_F(RecorderTest, CreateAppendLoadRoundTripWithHashChain) {
   EXPECT_EQ(rec->Load("nope").status().code(), absl::StatusCode::kNotFound);
 }
 
-// When a game ends its event rows become one event pack (schema 5), which
-// the writer thread writes in a transaction of its own once the end has
-// committed: nothing changes for readers but the storage.
+// When a game ends its event rows become one event pack (schema 5): here,
+// as the recorder is quiet (one write a transaction), in a transaction of
+// the writer thread's own once the end has committed. Nothing changes for
+// readers but the storage.
 TEST_F(RecorderTest, EndedGamesArePackedAndReadTheSame) {
   auto rec = OpenOrDie();
   GameHeader h = MakeHeader("g1");
@@ -198,6 +199,25 @@ TEST_F(RecorderTest, EndedGamesArePackedAndReadTheSame) {
       ExecSql("INSERT INTO events VALUES ('g1', 0, 'create', 1, '{}', '')"));
   rec = OpenOrDie();
   EXPECT_EQ(rec->Load("g1").status().code(), absl::StatusCode::kDataLoss);
+}
+
+// A recorder that is not quiet packs an ended game in the transaction of
+// its end: one transaction writes each page once.
+TEST_F(RecorderTest, EndedGamesArePackedWithTheirEndWhenNotQuiet) {
+  RecorderOptions options;
+  options.commit_here_after = 0;  // never quiet
+  absl::StatusOr<std::unique_ptr<Recorder>> rec =
+      Recorder::Open(path_, options);
+  ASSERT_TRUE(rec.ok()) << rec.status();
+  GameHeader h = MakeHeader("g1");
+  const std::vector<PendingEvent> events = PlayEvents(h);
+  WriteGame(**rec, h, events);
+  // (No WaitIdle: the pack is in what the end's acknowledgement covers.)
+  EXPECT_EQ(CountOf("SELECT count(*) FROM events"), 0);
+  EXPECT_EQ(CountOf("SELECT events FROM event_packs WHERE game_id = 'g1'"),
+            static_cast<int64_t>(events.size()) + 1);
+  EXPECT_EQ((*rec)->stats().packed_games, 0);
+  EXPECT_EQ((*rec)->Load("g1")->events, MakeRecord(h, events).events);
 }
 
 // A game whose end committed and whose pack did not (the referee stopped
