@@ -314,10 +314,11 @@ class Recorder::Impl {
   // the open transaction. A game already packed is left as it is.
   absl::Status PackEnded(const EndedGame& game);
   // The writer thread's turn at the packs: packs `games` in one
-  // transaction. A failure leaves their rows, which are a complete record
-  // too (docs/record_format.md), and is noted for health() when it is the
-  // storage's.
-  void WritePacks(const std::vector<EndedGame>& games);
+  // transaction, and says whether it committed. A game whose own pack
+  // fails keeps its rows, a complete record too (docs/record_format.md);
+  // a failure of the storage fails the transaction and is noted for
+  // health(), and the games are to be packed again once it recovers.
+  bool WritePacks(const std::vector<EndedGame>& games);
   // Writes the game's pack of `events` and deletes its event rows.
   absl::Status PackRows(const std::string& game_id,
                         std::span<const Event> events);

@@ -158,9 +158,15 @@ void Recorder::Impl::WriterLoop() {
       absl::MutexLock lock(&queue_mu_);
       GiveUpCommitterRole();
     } else if (!packs.empty()) {
-      WritePacks(packs);
+      const bool written = WritePacks(packs);
       absl::MutexLock lock(&queue_mu_);
       GiveUpCommitterRole();
+      // The storage failed: the packs wait for it to recover.
+      if (!written) {
+        to_pack_.insert(to_pack_.begin(),
+                        std::make_move_iterator(packs.begin()),
+                        std::make_move_iterator(packs.end()));
+      }
     } else {
       CommitAsCommitter(batch, /*here=*/false);
     }
@@ -637,21 +643,33 @@ absl::Status Recorder::Impl::PackEnded(const EndedGame& game) {
   return absl::OkStatus();
 }
 
-void Recorder::Impl::WritePacks(const std::vector<EndedGame>& games) {
-  absl::Status s = Query(w_.begin).Run("BEGIN");
-  for (size_t i = 0; i < games.size() && s.ok(); ++i) s = PackEnded(games[i]);
-  if (s.ok()) s = Query(w_.commit).Run("COMMIT");
-  if (s.ok()) s = CheckFiles();
-  if (!s.ok() && sqlite3_get_autocommit(writer_) == 0) {
+bool Recorder::Impl::WritePacks(const std::vector<EndedGame>& games) {
+  absl::Status txn = Query(w_.begin).Run("BEGIN");
+  int64_t packed = 0;
+  for (size_t i = 0; i < games.size() && txn.ok(); ++i) {
+    txn = Query(w_.savepoint).Run("SAVEPOINT");
+    if (!txn.ok()) break;
+    const absl::Status s = PackEnded(games[i]);
+    if (s.ok()) {
+      txn = Query(w_.release).Run("RELEASE");
+      ++packed;
+    } else if (IsStorageFault(s) || sqlite3_get_autocommit(writer_) != 0) {
+      txn = s;
+    } else {
+      // The game's own failure (a pack beside its rows, say: verify names
+      // such a game): its rows stay, the others' packs go on.
+      Query(w_.rollback_to).Run("ROLLBACK TO").IgnoreError();
+      txn = Query(w_.release).Run("RELEASE");
+    }
+  }
+  if (txn.ok()) txn = Query(w_.commit).Run("COMMIT");
+  if (!txn.ok() && sqlite3_get_autocommit(writer_) == 0) {
     Query(w_.rollback).Run("ROLLBACK").IgnoreError();
   }
-  if (s.ok()) {
-    packed_games_.fetch_add(static_cast<int64_t>(games.size()),
-                            std::memory_order_relaxed);
-  }
-  // (A pack the write itself refused, say a game with both rows and a
-  // pack, is no fault of the storage: verify names such a game.)
-  NoteStorage(s.ok() || !IsStorageFault(s) ? absl::OkStatus() : s);
+  if (txn.ok()) txn = CheckFiles();
+  if (txn.ok()) packed_games_.fetch_add(packed, std::memory_order_relaxed);
+  NoteStorage(txn);
+  return txn.ok();
 }
 
 absl::Status Recorder::Impl::CheckGameIsNew(const std::string& game_id) {

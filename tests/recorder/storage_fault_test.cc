@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <future>
 #include <random>
 #include <thread>
 
@@ -16,6 +17,7 @@
 #include "gtest/gtest.h"
 #include "recorder/recorder.h"
 #include "tests/recorder/faulty_vfs.h"
+#include "tests/recorder/sql_util.h"
 #include "tests/recorder/test_game.h"
 #include "tests/temp_dir.h"
 
@@ -102,6 +104,53 @@ TEST_F(StorageFaultTest, FullDiskFailsWritesThenRecoversByItself) {
   ASSERT_EQ(changes.size(), 2u);
   EXPECT_FALSE(changes[0].writable);
   EXPECT_TRUE(changes[1].writable);
+}
+
+// A quiet recorder packs an ended game after the end's commit. When the
+// disk fills in between, the end stays acknowledged, the game keeps its
+// rows, the acknowledgements stop, and the pack is written once the disk
+// takes writes again.
+TEST_F(StorageFaultTest, PackAfterTheEndWaitsForTheStorage) {
+  const std::filesystem::path db = TempDb();
+  absl::StatusOr<std::unique_ptr<Recorder>> r =
+      Recorder::Open(FaultyVfs::Uri(db.string()), FastProbe());
+  ASSERT_TRUE(r.ok()) << r.status();
+  const GameHeader header = MakeHeader("g1");
+  ASSERT_TRUE((*r)->CreateGameSync(header).ok());
+  const std::vector<testing::PendingEvent> events = PlayEvents(header);
+  // One write a transaction: quiet long before the end.
+  for (size_t i = 0; i + 1 < events.size(); ++i) {
+    ASSERT_TRUE((*r)->AppendSync("g1", events[i].kind, events[i].at_us,
+                                 events[i].payload)
+                    .ok());
+  }
+  std::promise<absl::Status> ended;
+  // (The end's callback runs on the writer thread before its turn at the
+  // pack: the disk is full from then on.)
+  (*r)->Append("g1", events.back().kind, events.back().at_us,
+               events.back().payload, [&ended](absl::Status s) {
+                 FaultyVfs::FailWrites(true);
+                 ended.set_value(std::move(s));
+               });
+  ASSERT_TRUE(ended.get_future().get().ok());
+  ASSERT_TRUE(AwaitWritable(**r, false)) << "the failed pack went unnoticed";
+  const int64_t rows = static_cast<int64_t>(events.size()) + 1;
+  const std::string count_rows = "SELECT count(*) FROM events";
+  const std::string count_packs = "SELECT count(*) FROM event_packs";
+  EXPECT_EQ(testing::QueryInt(db.string(), count_rows), rows);
+  EXPECT_EQ(testing::QueryInt(db.string(), count_packs), 0);
+  EXPECT_EQ((*r)->stats().packed_games, 0);
+
+  FaultyVfs::FailWrites(false);
+  ASSERT_TRUE(AwaitWritable(**r, true)) << "no recovery after the fault";
+  (*r)->WaitIdle();
+  EXPECT_EQ((*r)->stats().packed_games, 1);
+  EXPECT_EQ(testing::QueryInt(db.string(), count_rows), 0);
+  EXPECT_EQ(testing::QueryInt(db.string(), count_packs), 1);
+  absl::StatusOr<GameRecord> record = (*r)->Load("g1");
+  ASSERT_TRUE(record.ok()) << record.status();
+  EXPECT_EQ(static_cast<int64_t>(record->events.size()), rows);
+  EXPECT_TRUE(CheckChain(*record).ok()) << CheckChain(*record);
 }
 
 TEST_F(StorageFaultTest, FailedBatchFailsEveryWriteOfIt) {
