@@ -16,7 +16,6 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "recorder/event_pack.h"
 #include "recorder/payload.h"
 #include "recorder/record.h"
 #include "recorder/recorder.h"
