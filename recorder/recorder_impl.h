@@ -253,6 +253,9 @@ class Recorder::Impl {
   // One attempt. Without savepoints it stops at the first failing write
   // and rolls the transaction back (`txn` then is that write's error).
   BatchOutcome TryBatch(std::deque<Write>& batch, bool savepoints);
+  // Commits the open transaction (rolled back if the commit fails), then
+  // checks that the files written are still the database's (CheckFiles).
+  absl::Status CommitTransaction();
   absl::Status DoWrite(const CreateWrite& w);
   absl::Status DoWrite(const AppendWrite& w);
   absl::Status AppendOne(const std::string& game_id,
@@ -311,7 +314,8 @@ class Recorder::Impl {
   // for it.
   absl::Status CloseGame(const std::string& game_id);
   // Moves the rows of an ended game into an event pack (event_pack.h), in
-  // the open transaction. A game already packed is left as it is.
+  // the open transaction. A game already packed fails (FailedPrecondition)
+  // and keeps its rows.
   absl::Status PackEnded(const EndedGame& game);
   // The writer thread's turn at the packs: packs `games` in one
   // transaction, and says whether it committed. A game whose own pack

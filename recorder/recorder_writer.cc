@@ -381,14 +381,19 @@ Recorder::Impl::BatchOutcome Recorder::Impl::TryBatch(std::deque<Write>& batch,
       return out;
     }
   }
-  out.txn = Query(w_.commit).Run("COMMIT");
-  if (!out.txn.ok() && sqlite3_get_autocommit(writer_) == 0) {
+  out.txn = CommitTransaction();
+  return out;
+}
+
+absl::Status Recorder::Impl::CommitTransaction() {
+  absl::Status s = Query(w_.commit).Run("COMMIT");
+  if (!s.ok() && sqlite3_get_autocommit(writer_) == 0) {
     Query(w_.rollback).Run("ROLLBACK").IgnoreError();
   }
   // Committed, but into the files opened? A deleted or replaced database
   // file or WAL means the commit reached no file anyone will read.
-  if (out.txn.ok()) out.txn = CheckFiles();
-  return out;
+  if (s.ok()) s = CheckFiles();
+  return s;
 }
 
 void Recorder::Impl::WriteBatch(std::deque<Write>& batch) {
@@ -627,13 +632,8 @@ absl::Status Recorder::Impl::CloseGame(const std::string& game_id) {
 }
 
 absl::Status Recorder::Impl::PackEnded(const EndedGame& game) {
-  Query p(w_.pack_exists);
-  p.Bind(1, game.game_id);
-  const int rc = p.Step();
-  if (rc == SQLITE_ROW) return absl::OkStatus();
-  if (rc != SQLITE_DONE) {
-    return SqlError(writer_, rc, "looking for an event pack");
-  }
+  // (A pack already there is refused by event_packs' key: the game's own
+  // failure.)
   if (absl::Status s = PackRows(game.game_id, game.events); !s.ok()) return s;
   // The rows deleted are the events packed, or nothing of it stays.
   if (sqlite3_changes64(writer_) != static_cast<int64_t>(game.events.size())) {
@@ -662,11 +662,11 @@ bool Recorder::Impl::WritePacks(const std::vector<EndedGame>& games) {
       txn = Query(w_.release).Run("RELEASE");
     }
   }
-  if (txn.ok()) txn = Query(w_.commit).Run("COMMIT");
-  if (!txn.ok() && sqlite3_get_autocommit(writer_) == 0) {
+  if (txn.ok()) {
+    txn = CommitTransaction();
+  } else if (sqlite3_get_autocommit(writer_) == 0) {
     Query(w_.rollback).Run("ROLLBACK").IgnoreError();
   }
-  if (txn.ok()) txn = CheckFiles();
   if (txn.ok()) packed_games_.fetch_add(packed, std::memory_order_relaxed);
   NoteStorage(txn);
   return txn.ok();
