@@ -97,6 +97,12 @@ struct RecorderOptions {
   // is quiet); 0: never, every write goes to the writer thread. Only with
   // Durability::kNormal.
   int commit_here_after = 8;
+  // Games whose tally the writer keeps as their events are written, so
+  // that their end need not read the events back (a few hundred bytes to
+  // a few KB each, by the number of different move times). Games created
+  // beyond this many at once, and games resumed from the file, have their
+  // events read back at their end instead.
+  int running_tallies = 1024;
 };
 inline constexpr int kCheckpointLimitFactor = 4;
 
@@ -373,14 +379,17 @@ class Recorder {
   void OnHealthChange(std::function<void(const StorageHealth&)> listener);
 
   // Number of transactions committed and writes they held, those of them
-  // committed on a caller's thread (CommitHere), ended games packed, and
-  // WAL checkpoints run by the checkpoint thread and by the writer itself
-  // (for benchmarks and tests).
+  // committed on a caller's thread (CommitHere), ended games packed, ended
+  // games whose tally was computed from their events read back rather
+  // than kept as they were written (a game resumed from the file, or one
+  // whose transaction was rolled back), and WAL checkpoints run by the
+  // checkpoint thread and by the writer itself (for benchmarks and tests).
   struct Stats {
     int64_t transactions = 0;
     int64_t writes = 0;
     int64_t caller_transactions = 0;
     int64_t packed_games = 0;
+    int64_t tallies_read_back = 0;
     int64_t background_checkpoints = 0;
     int64_t writer_checkpoints = 0;
   };

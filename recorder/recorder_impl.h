@@ -17,6 +17,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <deque>
@@ -77,6 +78,8 @@ class Recorder::Impl {
         probe_interval_(options.probe_interval),
         signing_key_(options.signing_key),
         checkpoint_pages_(options.checkpoint_pages),
+        running_tallies_(
+            static_cast<size_t>(std::max(0, options.running_tallies))),
         commit_here_after_(options.durability == Durability::kNormal
                                ? options.commit_here_after
                                : 0) {}
@@ -189,6 +192,7 @@ class Recorder::Impl {
             writes_.load(std::memory_order_relaxed),
             caller_transactions_.load(std::memory_order_relaxed),
             packed_games_.load(std::memory_order_relaxed),
+            tallies_read_back_.load(std::memory_order_relaxed),
             checkpointer_ ? checkpointer_->checkpoints() : 0,
             writer_checkpoints_.load(std::memory_order_relaxed)};
   }
@@ -301,22 +305,34 @@ class Recorder::Impl {
   absl::Status WriteTally(const std::string& game_id,
                           std::span<const Event> events);
   // A game ended by a committed transaction, with its events as that
-  // transaction read them (all of its rows: an ended game takes no more).
+  // transaction read them (all of its rows: an ended game takes no more),
+  // or none when it did not read them (its tally was kept as it went).
   struct EndedGame {
     std::string game_id;
     std::vector<Event> events;
   };
-  // The game has just ended (its end or abort event is in this
-  // transaction): writes its tally and packs its events, or, while the
-  // recorder is quiet (defer_packs_), keeps the events for the pack, which
-  // the writer thread writes in a transaction of its own once this one has
-  // committed (PackEnded): the ending move's acknowledgement does not wait
-  // for it.
-  absl::Status CloseGame(const std::string& game_id);
+  // The game has just ended (its end or abort event, whose chain hash is
+  // `head`, is in this transaction): writes its tally and packs its
+  // events, or, while the recorder is quiet (defer_packs_), leaves the pack
+  // to the writer thread, which writes it in a transaction of its own once
+  // this one has committed (PackEnded): the ending move's acknowledgement
+  // does not wait for it. The tally is the game's running tally when that
+  // counted every event up to `head`; otherwise the events are read back
+  // and counted.
+  absl::Status CloseGame(const std::string& game_id, const Digest& head);
   // Moves the rows of an ended game into an event pack (event_pack.h), in
-  // the open transaction. A game already packed fails (FailedPrecondition)
-  // and keeps its rows.
+  // the open transaction, reading them first if `game` has none. A game
+  // already packed fails (FailedPrecondition) and keeps its rows.
   absl::Status PackEnded(const EndedGame& game);
+  // Running tallies (tallies_). StartTally begins one for a game just
+  // created, from its header and create event; AdvanceTally counts the
+  // event `hash` written after the event `previous`, or drops the game's
+  // tally if it did not end at `previous`.
+  void StartTally(const GameHeader& h, absl::string_view payload,
+                  const Digest& hash);
+  void AdvanceTally(const std::string& game_id, const Digest& previous,
+                    EventKind kind, absl::string_view payload,
+                    const Digest& hash);
   // The writer thread's turn at the packs: packs `games` in one
   // transaction, and says whether it committed. A game whose own pack
   // fails keeps its rows, a complete record too (docs/record_format.md);
@@ -349,6 +365,7 @@ class Recorder::Impl {
   // Signs the last event of each game the writer ends; nullopt: none.
   const std::optional<SigningKey> signing_key_;
   const int checkpoint_pages_;
+  const size_t running_tallies_;  // the most tallies_ holds
   // RecorderOptions::commit_here_after, 0 unless kNormal durability.
   const int commit_here_after_;
   // Started by Init, stopped by ~Impl after the writer thread.
@@ -424,6 +441,22 @@ class Recorder::Impl {
   bool defer_packs_ = false;
   // Games the open transaction ends; queued for their packs on commit.
   std::vector<EndedGame> ended_;
+  // Of them, those whose tally was computed from their events read back.
+  int64_t ended_read_back_ = 0;
+  // A game's tally kept up to date as its events are written, so that its
+  // end need not read them back (committer state). `head` is the chain hash
+  // of the last event counted. A tally is used only while `head` is the
+  // chain's last hash: a rolled-back transaction leaves it ahead of the
+  // chain, and the game's end then reads its events as it would without
+  // one. Kept for at most running_tallies_ of the games this recorder
+  // created and has not seen end; dropped at their end and when their
+  // transaction fails.
+  struct RunningTally {
+    Digest head{};
+    GameTally tally;
+  };
+  std::unordered_map<std::string, RunningTally> tallies_;
+  TallyBuilder tally_builder_{0, 0};  // its readers, for tallies_ in turn
 
   absl::Mutex queue_mu_;
   absl::CondVar queue_cv_;
@@ -455,6 +488,7 @@ class Recorder::Impl {
   std::atomic<int64_t> writes_{0};
   std::atomic<int64_t> caller_transactions_{0};
   std::atomic<int64_t> packed_games_{0};
+  std::atomic<int64_t> tallies_read_back_{0};
   std::atomic<int64_t> writer_checkpoints_{0};
 };
 

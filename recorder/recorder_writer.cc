@@ -341,6 +341,7 @@ Recorder::Impl::BatchOutcome Recorder::Impl::TryBatch(std::deque<Write>& batch,
   out.results.resize(batch.size());
   overlay_.clear();
   ended_.clear();
+  ended_read_back_ = 0;
   out.txn = Query(w_.begin).Run("BEGIN");
   if (!out.txn.ok()) return out;
   for (size_t i = 0; i < batch.size(); ++i) {
@@ -413,6 +414,7 @@ void Recorder::Impl::WriteBatch(std::deque<Write>& batch) {
     }
     transactions_.fetch_add(1, std::memory_order_relaxed);
     writes_.fetch_add(out.written, std::memory_order_relaxed);
+    tallies_read_back_.fetch_add(ended_read_back_, std::memory_order_relaxed);
     if (!ended_.empty()) {
       absl::MutexLock lock(&queue_mu_);
       to_pack_.insert(to_pack_.end(), std::make_move_iterator(ended_.begin()),
@@ -422,6 +424,9 @@ void Recorder::Impl::WriteBatch(std::deque<Write>& batch) {
     for (absl::Status& s : results) {
       if (s.ok()) s = out.txn;
     }
+    // (A tally left ahead of its game's chain would be dropped at the
+    // game's next event; a game whose creation is lost has none.)
+    for (const auto& [id, state] : overlay_) tallies_.erase(id);
   }
   NoteStorage(out.txn.ok() ? out.storage_fault : out.txn);
   overlay_.clear();
@@ -618,25 +623,83 @@ absl::Status Recorder::Impl::PackRows(const std::string& game_id,
   return q.Run("deleting packed event rows");
 }
 
-absl::Status Recorder::Impl::CloseGame(const std::string& game_id) {
+void Recorder::Impl::StartTally(const GameHeader& h, absl::string_view payload,
+                                const Digest& hash) {
+  if (!has_tallies_ || tallies_.size() >= running_tallies_) return;
+  // As WriteTally sizes it from the stored game.
+  const int seats =
+      static_cast<int>(std::min<size_t>(h.seats.size(), size_t{64}));
+  TallyBuilder builder(seats, TallySides(h.rules, seats));
+  builder.Add(EventKind::kCreate, payload);
+  tallies_[h.game_id] = RunningTally{hash, builder.Take()};
+}
+
+void Recorder::Impl::AdvanceTally(const std::string& game_id,
+                                  const Digest& previous, EventKind kind,
+                                  absl::string_view payload,
+                                  const Digest& hash) {
+  auto it = tallies_.find(game_id);
+  if (it == tallies_.end()) return;
+  if (it->second.head != previous) {
+    tallies_.erase(it);
+    return;
+  }
+  tally_builder_.Resume(std::move(it->second.tally));
+  tally_builder_.Add(kind, payload);
+  it->second = RunningTally{hash, tally_builder_.Take()};
+}
+
+absl::Status Recorder::Impl::CloseGame(const std::string& game_id,
+                                       const Digest& head) {
+  std::optional<GameTally> running;
+  if (auto it = tallies_.find(game_id); it != tallies_.end()) {
+    if (it->second.head == head) running = std::move(it->second.tally);
+    tallies_.erase(it);
+  }
+  if (running.has_value() && defer_packs_) {
+    // Nothing to read: the pack reads the rows in its own transaction.
+    if (absl::Status s = InsertTally(game_id, *running); !s.ok()) return s;
+    ended_.push_back({game_id, {}});
+    return absl::OkStatus();
+  }
   std::vector<Event> events;
   if (absl::Status s =
           ReadStoredEvents(w_.game_rows, w_.game_pack, game_id, &events);
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = WriteTally(game_id, events); !s.ok()) return s;
+  absl::Status tallied;
+  if (running.has_value()) {
+    tallied = InsertTally(game_id, *running);
+  } else {
+    tallied = WriteTally(game_id, events);
+    if (has_tallies_) ++ended_read_back_;
+  }
+  if (!tallied.ok()) return tallied;
   if (!defer_packs_) return PackRows(game_id, events);
   ended_.push_back({game_id, std::move(events)});
   return absl::OkStatus();
 }
 
 absl::Status Recorder::Impl::PackEnded(const EndedGame& game) {
+  std::vector<Event> read;
+  std::span<const Event> events = game.events;
+  if (events.empty()) {
+    absl::Status s =
+        ReadStoredEvents(w_.game_rows, w_.game_pack, game.game_id, &read);
+    // Rows that cannot be read back as events (DataLoss) are the game's
+    // own failure, not the storage's: they stay, and verify names them.
+    if (s.code() == absl::StatusCode::kDataLoss) {
+      return absl::FailedPreconditionError(s.message());
+    }
+    if (!s.ok()) return s;
+    events = read;
+  }
   // (A pack already there is refused by event_packs' key: the game's own
   // failure.)
-  if (absl::Status s = PackRows(game.game_id, game.events); !s.ok()) return s;
+  if (absl::Status s = PackRows(game.game_id, events); !s.ok()) return s;
   // The rows deleted are the events packed, or nothing of it stays.
-  if (sqlite3_changes64(writer_) != static_cast<int64_t>(game.events.size())) {
+  if (sqlite3_changes64(writer_) != static_cast<int64_t>(events.size())) {
     return absl::FailedPreconditionError(absl::StrCat(
         "game ", game.game_id, ": its rows changed after its end was read"));
   }
@@ -755,6 +818,7 @@ absl::Status Recorder::Impl::DoWrite(const CreateWrite& w) {
       !s.ok()) {
     return s;
   }
+  StartTally(h, payload, hash);
   overlay_[h.game_id] = ChainState{1, hash, false};
   return absl::OkStatus();
 }
@@ -812,9 +876,10 @@ absl::Status Recorder::Impl::AppendOne(const std::string& game_id,
       !s.ok()) {
     return s;
   }
+  AdvanceTally(game_id, chain->last_hash, e.kind, payload, hash);
   if (summary->has_value()) {
     if (absl::Status s = SetSummary(game_id, **summary); !s.ok()) return s;
-    if (absl::Status s = CloseGame(game_id); !s.ok()) return s;
+    if (absl::Status s = CloseGame(game_id, hash); !s.ok()) return s;
   }
   overlay_[game_id] = ChainState{chain->next_seq + 1, hash,
                                  chain->closed || summary->has_value()};

@@ -105,6 +105,10 @@ class TallyBuilder {
   void Add(absl::string_view kind, absl::string_view payload);
   const GameTally& tally() const { return tally_; }
   GameTally Take() { return std::move(tally_); }
+  // Goes on from `tally`, one this class built (its seats and sides sized),
+  // keeping the readers' buffers: one builder serves many games in turn,
+  // each game's tally moved in, added to and taken out again.
+  void Resume(GameTally tally) { tally_ = std::move(tally); }
 
  private:
   GameTally tally_;

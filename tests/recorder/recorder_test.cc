@@ -706,6 +706,8 @@ TEST_F(RecorderTest, TallyIsWrittenWithTheEndEvent) {
                   .ok());
   const std::optional<TallyRow> row = ReadTally(path_, "t1");
   ExpectRowIs(row, TallyOf(MakeRecord(h, events)));
+  // Kept as the events were written, not read back at the end.
+  EXPECT_EQ(rec->stats().tallies_read_back, 0);
 
   // The figures themselves, from what PlayEvents played: move i of the game
   // took 400 + 300 * (i % 5) ms, every third move had a reject first.
@@ -768,6 +770,69 @@ TEST_F(RecorderTest, AbortAndForfeitWriteATally) {
   ExpectRowIs(row, TallyOf(MakeRecord(h, events)));
   EXPECT_EQ(row->moves, 7);
   EXPECT_THAT(row->conduct, ::testing::EndsWith(",1,1]]"));  // seat 1 timed out
+  EXPECT_EQ(rec->stats().tallies_read_back, 0);
+}
+
+TEST_F(RecorderTest, AGameResumedFromTheFileHasItsTallyReadBack) {
+  GameHeader h = MakeHeader("t3");
+  std::vector<PendingEvent> events = PlayEvents(h, -1);
+  ASSERT_EQ(events.back().kind, EventKind::kEnd);
+  const size_t half = events.size() / 2;
+  {
+    auto rec = OpenOrDie();
+    WriteGame(*rec, h, {events.begin(), events.begin() + half});
+  }
+  // This recorder did not see the first half written: it keeps no tally
+  // for the game, and reads the events back at its end.
+  auto rec = OpenOrDie();
+  for (size_t i = half; i < events.size(); ++i) {
+    ASSERT_TRUE(rec->AppendSync("t3", events[i].kind, events[i].at_us,
+                                events[i].payload)
+                    .ok());
+  }
+  ExpectRowIs(ReadTally(path_, "t3"), TallyOf(MakeRecord(h, events)));
+  EXPECT_EQ(rec->stats().tallies_read_back, 1);
+  // A game created and ended here again keeps its tally as it goes.
+  GameHeader h4 = MakeHeader("t4");
+  std::vector<PendingEvent> more = PlayEvents(h4, -1);
+  WriteGame(*rec, h4, more);
+  ExpectRowIs(ReadTally(path_, "t4"), TallyOf(MakeRecord(h4, more)));
+  EXPECT_EQ(rec->stats().tallies_read_back, 1);
+}
+
+TEST_F(RecorderTest, RunningTalliesAreBounded) {
+  RecorderOptions options;
+  options.running_tallies = 2;
+  absl::StatusOr<std::unique_ptr<Recorder>> rec =
+      Recorder::Open(path_, options);
+  ASSERT_TRUE(rec.ok()) << rec.status();
+  // Three games open at once: the third created has no running tally.
+  std::vector<GameHeader> headers;
+  std::vector<std::vector<PendingEvent>> games;
+  for (const char* id : {"r1", "r2", "r3"}) {
+    headers.push_back(MakeHeader(id));
+    games.push_back(PlayEvents(headers.back(), -1));
+    ASSERT_TRUE((*rec)->CreateGameSync(headers.back()).ok());
+  }
+  for (size_t g = 0; g < games.size(); ++g) {
+    for (const PendingEvent& e : games[g]) {
+      ASSERT_TRUE(
+          (*rec)
+              ->AppendSync(headers[g].game_id, e.kind, e.at_us, e.payload)
+              .ok());
+    }
+    ExpectRowIs(ReadTally(path_, headers[g].game_id),
+                TallyOf(MakeRecord(headers[g], games[g])));
+  }
+  EXPECT_EQ((*rec)->stats().tallies_read_back, 1);
+  // Ended games free their places: two more are kept again.
+  for (const char* id : {"r4", "r5"}) {
+    GameHeader h = MakeHeader(id);
+    const std::vector<PendingEvent> events = PlayEvents(h, -1);
+    WriteGame(**rec, h, events);
+    ExpectRowIs(ReadTally(path_, id), TallyOf(MakeRecord(h, events)));
+  }
+  EXPECT_EQ((*rec)->stats().tallies_read_back, 1);
 }
 
 TEST_F(RecorderTest, SchemaVersion1DatabaseIsBackfilledAtOpen) {
@@ -971,6 +1036,14 @@ TEST_F(RecorderTest, SeveralEventsCommitTogetherOrNotAtAll) {
     previous = ChainHash(previous, e.kind, e.payload);
     EXPECT_EQ(ToHex(previous), e.hash) << e.seq;
   }
+  // The reject the failed batch wrote first was rolled back: the tally
+  // kept as the game went had counted it, so the end reads the events
+  // back and counts one reject (not in the referee's form: a bad event),
+  // not two.
+  const std::optional<TallyRow> row = ReadTally(path_, "g1");
+  ExpectRowIs(row, TallyOf(*g1));
+  EXPECT_EQ(row->bad_events, 1);
+  EXPECT_EQ(rec->stats().tallies_read_back, 1);
 }
 
 TEST_F(RecorderTest, TournamentsAndTheirSchedules) {
