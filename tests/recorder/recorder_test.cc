@@ -62,6 +62,12 @@ class RecorderTest : public ::testing::Test {
     EXPECT_TRUE(r.ok()) << r.status();
     return r.ok() ? *std::move(r) : nullptr;
   }
+  std::unique_ptr<Recorder> OpenOrDie(const RecorderOptions& options) {
+    absl::StatusOr<std::unique_ptr<Recorder>> r =
+        Recorder::Open(path_, options);
+    EXPECT_TRUE(r.ok()) << r.status();
+    return r.ok() ? *std::move(r) : nullptr;
+  }
 
   // Runs `sql` on the database file directly, as another program (or an
   // older referee) would. Call through ASSERT_NO_FATAL_FAILURE.
@@ -206,18 +212,17 @@ TEST_F(RecorderTest, EndedGamesArePackedAndReadTheSame) {
 TEST_F(RecorderTest, EndedGamesArePackedWithTheirEndWhenNotQuiet) {
   RecorderOptions options;
   options.commit_here_after = 0;  // never quiet
-  absl::StatusOr<std::unique_ptr<Recorder>> rec =
-      Recorder::Open(path_, options);
-  ASSERT_TRUE(rec.ok()) << rec.status();
+  std::unique_ptr<Recorder> rec = OpenOrDie(options);
+  ASSERT_NE(rec, nullptr);
   GameHeader h = MakeHeader("g1");
   const std::vector<PendingEvent> events = PlayEvents(h);
-  WriteGame(**rec, h, events);
+  WriteGame(*rec, h, events);
   // (No WaitIdle: the pack is in what the end's acknowledgement covers.)
   EXPECT_EQ(CountOf("SELECT count(*) FROM events"), 0);
   EXPECT_EQ(CountOf("SELECT events FROM event_packs WHERE game_id = 'g1'"),
             static_cast<int64_t>(events.size()) + 1);
-  EXPECT_EQ((*rec)->stats().packed_games, 0);
-  EXPECT_EQ((*rec)->Load("g1")->events, MakeRecord(h, events).events);
+  EXPECT_EQ(rec->stats().packed_games, 0);
+  EXPECT_EQ(rec->Load("g1")->events, MakeRecord(h, events).events);
 }
 
 // A game whose end committed and whose pack did not (the referee stopped
@@ -478,10 +483,9 @@ TEST_F(RecorderTest, ConcurrentAppendsGroupCommitAndKeepOrder) {
 TEST_F(RecorderTest, CheckpointsKeepTheWalBoundedOffTheWriter) {
   RecorderOptions options;
   options.checkpoint_pages = 16;
-  absl::StatusOr<std::unique_ptr<Recorder>> opened =
-      Recorder::Open(path_, options);
-  ASSERT_TRUE(opened.ok()) << opened.status();
-  Recorder& rec = **opened;
+  std::unique_ptr<Recorder> opened = OpenOrDie(options);
+  ASSERT_NE(opened, nullptr);
+  Recorder& rec = *opened;
   // 40 games of 60 events each, one commit an event: thousands of WAL
   // pages in all.
   constexpr int kGames = 40;
@@ -803,36 +807,33 @@ TEST_F(RecorderTest, AGameResumedFromTheFileHasItsTallyReadBack) {
 TEST_F(RecorderTest, RunningTalliesAreBounded) {
   RecorderOptions options;
   options.running_tallies = 2;
-  absl::StatusOr<std::unique_ptr<Recorder>> rec =
-      Recorder::Open(path_, options);
-  ASSERT_TRUE(rec.ok()) << rec.status();
+  std::unique_ptr<Recorder> rec = OpenOrDie(options);
+  ASSERT_NE(rec, nullptr);
   // Three games open at once: the third created has no running tally.
   std::vector<GameHeader> headers;
   std::vector<std::vector<PendingEvent>> games;
   for (const char* id : {"r1", "r2", "r3"}) {
     headers.push_back(MakeHeader(id));
     games.push_back(PlayEvents(headers.back(), -1));
-    ASSERT_TRUE((*rec)->CreateGameSync(headers.back()).ok());
+    ASSERT_TRUE(rec->CreateGameSync(headers.back()).ok());
   }
   for (size_t g = 0; g < games.size(); ++g) {
     for (const PendingEvent& e : games[g]) {
       ASSERT_TRUE(
-          (*rec)
-              ->AppendSync(headers[g].game_id, e.kind, e.at_us, e.payload)
-              .ok());
+          rec->AppendSync(headers[g].game_id, e.kind, e.at_us, e.payload).ok());
     }
     ExpectRowIs(ReadTally(path_, headers[g].game_id),
                 TallyOf(MakeRecord(headers[g], games[g])));
   }
-  EXPECT_EQ((*rec)->stats().tallies_read_back, 1);
+  EXPECT_EQ(rec->stats().tallies_read_back, 1);
   // Ended games free their places: two more are kept again.
   for (const char* id : {"r4", "r5"}) {
     GameHeader h = MakeHeader(id);
     const std::vector<PendingEvent> events = PlayEvents(h, -1);
-    WriteGame(**rec, h, events);
+    WriteGame(*rec, h, events);
     ExpectRowIs(ReadTally(path_, id), TallyOf(MakeRecord(h, events)));
   }
-  EXPECT_EQ((*rec)->stats().tallies_read_back, 1);
+  EXPECT_EQ(rec->stats().tallies_read_back, 1);
 }
 
 TEST_F(RecorderTest, SchemaVersion1DatabaseIsBackfilledAtOpen) {
