@@ -11,11 +11,11 @@ namespace cassino::recorder {
 
 absl::StatusOr<std::unique_ptr<Checkpointer>> Checkpointer::Start(
     const std::string& path, const std::string& synchronous, int pages,
-    int limit) {
-  if (pages <= 0 || limit < pages) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("checkpoint pages ", pages, " and limit ", limit,
-                     ": need 0 < pages <= limit"));
+    int quiet_pages, int limit) {
+  if (pages <= 0 || quiet_pages < pages || limit < quiet_pages) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "checkpoint pages ", pages, ", quiet pages ", quiet_pages,
+        " and limit ", limit, ": need 0 < pages <= quiet pages <= limit"));
   }
   absl::StatusOr<Connection> db = OpenDatabase(path, OpenMode::kReadWrite);
   if (!db.ok()) return db.status();
@@ -27,11 +27,14 @@ absl::StatusOr<std::unique_ptr<Checkpointer>> Checkpointer::Start(
   // This connection commits nothing: no checkpoint of its own on close
   // beyond SQLite's usual one when it is the last connection.
   return std::unique_ptr<Checkpointer>(
-      new Checkpointer(*std::move(db), pages, limit));
+      new Checkpointer(*std::move(db), pages, quiet_pages, limit));
 }
 
-Checkpointer::Checkpointer(Connection db, int pages, int limit)
-    : db_(std::move(db)), pages_(pages), limit_(limit) {
+Checkpointer::Checkpointer(Connection db, int pages, int quiet_pages, int limit)
+    : db_(std::move(db)),
+      pages_(pages),
+      quiet_pages_(quiet_pages),
+      limit_(limit) {
   thread_ = std::thread([this] {
     pthread_setname_np(pthread_self(), "rec-checkpoint");
     Loop();
@@ -46,13 +49,12 @@ Checkpointer::~Checkpointer() {
   thread_.join();
 }
 
-Checkpointer::NoteResult Checkpointer::Note(int frames) {
+Checkpointer::NoteResult Checkpointer::Note(int frames, bool quiet) {
   if (frames >= limit_) return NoteResult::kCheckpointHere;
-  if (frames >= pages_) {
-    absl::MutexLock lock(&mu_);
-    wanted_ = true;
-  }
-  return NoteResult::kDone;
+  if (frames < (quiet ? quiet_pages_ : pages_)) return NoteResult::kNothing;
+  absl::MutexLock lock(&mu_);
+  wanted_ = true;
+  return NoteResult::kWoken;
 }
 
 void Checkpointer::Loop() {

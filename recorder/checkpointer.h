@@ -10,7 +10,11 @@
 // hook reports, after each commit, how many frames the WAL holds (Note).
 // From `pages` frames on, this thread runs a PASSIVE checkpoint on its own
 // connection: it never blocks the writer or a reader, and it copies each
-// page once however many commits wrote it. A PASSIVE checkpoint cannot
+// page once however many commits wrote it. While the writer is quiet (one
+// write a transaction: a game or two in play) it waits for `quiet_pages`
+// frames instead: there the checkpoint takes a core from the few moves in
+// flight, and fewer, larger checkpoints copy fewer pages in all
+// (docs/performance.md). A PASSIVE checkpoint cannot
 // restart the WAL while the writer appends, so it may fall behind a writer
 // that never pauses: from `limit` frames on, Note asks its caller to
 // checkpoint on the writer itself (NoteResult::kCheckpointHere, then
@@ -41,19 +45,22 @@ class Checkpointer {
  public:
   // Opens its own connection to the database at `path` with `synchronous`
   // (the writer's: "NORMAL" or "FULL", which decides the checkpoint's
-  // syncs) and starts the thread. 0 < pages <= limit.
+  // syncs) and starts the thread. 0 < pages <= quiet_pages <= limit.
   static absl::StatusOr<std::unique_ptr<Checkpointer>> Start(
       const std::string& path, const std::string& synchronous, int pages,
-      int limit);
+      int quiet_pages, int limit);
   // Stops the thread (a checkpoint under way finishes first).
   ~Checkpointer();
   Checkpointer(const Checkpointer&) = delete;
   Checkpointer& operator=(const Checkpointer&) = delete;
 
-  enum class NoteResult { kDone, kCheckpointHere };
+  // Nothing to do yet; the thread was woken to checkpoint; the caller is
+  // to checkpoint itself.
+  enum class NoteResult { kNothing, kWoken, kCheckpointHere };
   // After a commit (from the writer's WAL hook): the WAL holds `frames`
-  // frames. Wakes the thread from `pages` on; never blocks.
-  NoteResult Note(int frames);
+  // frames. Wakes the thread from `pages` on (`quiet_pages` if `quiet`);
+  // never blocks.
+  NoteResult Note(int frames, bool quiet);
   // On the writer's connection `db` (schema `name`), after Note said
   // kCheckpointHere: waits for the thread's checkpoint under way, if any,
   // then checkpoints in RESTART mode. Returns SQLite's result code.
@@ -65,7 +72,7 @@ class Checkpointer {
   int64_t failures() const;
 
  private:
-  Checkpointer(Connection db, int pages, int limit);
+  Checkpointer(Connection db, int pages, int quiet_pages, int limit);
   void Loop();
   bool Ready() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     return wanted_ || stop_;
@@ -73,6 +80,7 @@ class Checkpointer {
 
   Connection db_;  // used by the thread only
   const int pages_;
+  const int quiet_pages_;
   const int limit_;
   // Held by whoever checkpoints (the thread or CheckpointHere): SQLite
   // refuses a second checkpoint at once rather than waiting for it.

@@ -88,9 +88,11 @@ struct RecorderOptions {
   // (recorder/signature.h); nullopt: records are unsigned.
   std::optional<SigningKey> signing_key;
   // WAL checkpoints (recorder/checkpointer.h): a thread of their own copies
-  // the WAL into the database file from `checkpoint_pages` WAL pages on; the
-  // writer itself does from `checkpoint_pages` * kCheckpointLimitFactor on,
-  // which bounds the WAL (4 KB pages).
+  // the WAL into the database file from `checkpoint_pages` WAL pages on
+  // (from `checkpoint_pages` * kQuietCheckpointFactor while the recorder is
+  // quiet, as for commit_here_after); the writer itself does from
+  // `checkpoint_pages` * kCheckpointLimitFactor on, which bounds the WAL
+  // (4 KB pages).
   int checkpoint_pages = 1000;
   // Writes queued inside a CommitHere scope are committed on that thread
   // once this many transactions in a row each held one write (the recorder
@@ -104,6 +106,7 @@ struct RecorderOptions {
   // events read back at their end instead.
   int running_tallies = 1024;
 };
+inline constexpr int kQuietCheckpointFactor = 3;
 inline constexpr int kCheckpointLimitFactor = 4;
 
 // A game's summary row, for listings and statistics.

@@ -313,7 +313,7 @@ class Recorder::Impl {
   };
   // The game has just ended (its end or abort event, whose chain hash is
   // `head`, is in this transaction): writes its tally and packs its
-  // events, or, while the recorder is quiet (defer_packs_), leaves the pack
+  // events, or, while the recorder is quiet (quiet_), leaves the pack
   // to the writer thread, which writes it in a transaction of its own once
   // this one has committed (PackEnded): the ending move's acknowledgement
   // does not wait for it. The tally is the game's running tally when that
@@ -434,11 +434,12 @@ class Recorder::Impl {
   // Chain states changed by the open transaction; merged into cache_ on
   // commit, dropped on rollback.
   std::unordered_map<std::string, ChainState> overlay_;
-  // Whether the games this batch ends are packed later, in a transaction
-  // of their own (the recorder was quiet as the batch was taken: the
-  // writer thread is idle), or in the transaction of their end (busy: one
-  // transaction then writes each page once). Set by TakeCommitterRole.
-  bool defer_packs_ = false;
+  // The recorder was quiet as the batch was taken (Quiet(): the writer
+  // thread is idle). Then the games this batch ends are packed later, in a
+  // transaction of their own, rather than in the transaction of their end
+  // (busy: one transaction then writes each page once), and checkpoints
+  // wait for more pages (Checkpointer::Note). Set by TakeCommitterRole.
+  bool quiet_ = false;
   // Games the open transaction ends; queued for their packs on commit.
   std::vector<EndedGame> ended_;
   // Of them, those whose tally was computed from their events read back.

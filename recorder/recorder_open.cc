@@ -80,6 +80,7 @@ absl::Status Recorder::Impl::Init(const std::string& path) {
   // SQLite's automatic checkpoint.
   absl::StatusOr<std::unique_ptr<Checkpointer>> checkpointer =
       Checkpointer::Start(path, Synchronous(), checkpoint_pages_,
+                          checkpoint_pages_ * kQuietCheckpointFactor,
                           checkpoint_pages_ * kCheckpointLimitFactor);
   if (!checkpointer.ok()) return checkpointer.status();
   checkpointer_ = *std::move(checkpointer);
@@ -292,7 +293,7 @@ Recorder::Impl::~Impl() {
 int Recorder::Impl::OnWalCommit(void* impl, sqlite3* db, const char* name,
                                 int frames) {
   auto* self = static_cast<Impl*>(impl);
-  if (self->checkpointer_->Note(frames) ==
+  if (self->checkpointer_->Note(frames, self->quiet_) ==
       Checkpointer::NoteResult::kCheckpointHere) {
     // The thread fell behind a writer that never pauses (a failure leaves
     // the pages in the WAL).

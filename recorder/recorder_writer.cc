@@ -210,7 +210,7 @@ void Recorder::Impl::TakeCommitterRole(size_t writes) {
   } else if (writes > 1) {
     single_batches_ = 0;
   }
-  defer_packs_ = Quiet();
+  quiet_ = Quiet();
 }
 
 void Recorder::Impl::CommitAsCommitter(std::deque<Write>& batch, bool here) {
@@ -656,7 +656,7 @@ absl::Status Recorder::Impl::CloseGame(const std::string& game_id,
     if (it->second.head == head) running = std::move(it->second.tally);
     tallies_.erase(it);
   }
-  if (running.has_value() && defer_packs_) {
+  if (running.has_value() && quiet_) {
     // Nothing to read: the pack reads the rows in its own transaction.
     if (absl::Status s = InsertTally(game_id, *running); !s.ok()) return s;
     ended_.push_back({game_id, {}});
@@ -676,7 +676,7 @@ absl::Status Recorder::Impl::CloseGame(const std::string& game_id,
     if (has_tallies_) ++ended_read_back_;
   }
   if (!tallied.ok()) return tallied;
-  if (!defer_packs_) return PackRows(game_id, events);
+  if (!quiet_) return PackRows(game_id, events);
   ended_.push_back({game_id, std::move(events)});
   return absl::OkStatus();
 }

@@ -165,7 +165,10 @@ int main(int argc, char** argv) {
   app.add_option(
          "--checkpoint-pages", options.checkpoint_pages,
          absl::StrCat("WAL pages (4 KB) from which a background thread "
-                      "copies the WAL into the database file; from ",
+                      "copies the WAL into the database file (",
+                      cassino::recorder::kQuietCheckpointFactor,
+                      " times that while moves are recorded one at a "
+                      "time); from ",
                       cassino::recorder::kCheckpointLimitFactor,
                       " times that the writer does it itself, so the WAL "
                       "stays below about ",

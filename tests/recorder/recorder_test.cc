@@ -516,21 +516,32 @@ TEST_F(RecorderTest, CheckpointsKeepTheWalBoundedOffTheWriter) {
 }
 
 TEST(CheckpointerTest, RefusesBadBoundsAndHandsOverAtTheLimit) {
-  EXPECT_EQ(Checkpointer::Start("unused.db", "NORMAL", 0, 10).status().code(),
-            absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(Checkpointer::Start("unused.db", "NORMAL", 20, 10).status().code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      Checkpointer::Start("unused.db", "NORMAL", 0, 10, 10).status().code(),
+      absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      Checkpointer::Start("unused.db", "NORMAL", 20, 20, 10).status().code(),
+      absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      Checkpointer::Start("unused.db", "NORMAL", 10, 5, 40).status().code(),
+      absl::StatusCode::kInvalidArgument);
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() /
       absl::StrCat("checkpointer_test_", getpid());
   std::filesystem::create_directories(dir);
   {
     absl::StatusOr<std::unique_ptr<Checkpointer>> c =
-        Checkpointer::Start((dir / "c.db").string(), "NORMAL", 10, 40);
+        Checkpointer::Start((dir / "c.db").string(), "NORMAL", 10, 30, 40);
     ASSERT_TRUE(c.ok()) << c.status();
-    EXPECT_EQ((*c)->Note(9), Checkpointer::NoteResult::kDone);
-    EXPECT_EQ((*c)->Note(39), Checkpointer::NoteResult::kDone);
-    EXPECT_EQ((*c)->Note(40), Checkpointer::NoteResult::kCheckpointHere);
+    EXPECT_EQ((*c)->Note(9, false), Checkpointer::NoteResult::kNothing);
+    EXPECT_EQ((*c)->Note(10, false), Checkpointer::NoteResult::kWoken);
+    EXPECT_EQ((*c)->Note(39, false), Checkpointer::NoteResult::kWoken);
+    // While the writer is quiet, from 30 frames on.
+    EXPECT_EQ((*c)->Note(29, true), Checkpointer::NoteResult::kNothing);
+    EXPECT_EQ((*c)->Note(30, true), Checkpointer::NoteResult::kWoken);
+    EXPECT_EQ((*c)->Note(39, true), Checkpointer::NoteResult::kWoken);
+    EXPECT_EQ((*c)->Note(40, false), Checkpointer::NoteResult::kCheckpointHere);
+    EXPECT_EQ((*c)->Note(40, true), Checkpointer::NoteResult::kCheckpointHere);
     EXPECT_EQ((*c)->failures(), 0);
   }  // (stops its thread)
   std::filesystem::remove_all(dir);
