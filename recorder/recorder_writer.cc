@@ -260,6 +260,13 @@ bool IsStorageFault(const absl::Status& s) {
   }
 }
 
+// A tally for a game of `players` seats (at most 64 counted) and these
+// rules: the one sizing of WriteTally and StartTally.
+TallyBuilder NewTally(absl::string_view rules, int64_t players) {
+  const int seats = static_cast<int>(std::clamp<int64_t>(players, 0, 64));
+  return TallyBuilder(seats, TallySides(rules, seats));
+}
+
 }  // namespace
 
 absl::Status Recorder::Impl::Probe() {
@@ -597,8 +604,7 @@ absl::Status Recorder::Impl::WriteTally(const std::string& game_id,
     rules = q.Text(0);
     players = q.Int(1);
   }
-  const int seats = static_cast<int>(std::clamp<int64_t>(players, 0, 64));
-  TallyBuilder builder(seats, TallySides(rules, seats));
+  TallyBuilder builder = NewTally(rules, players);
   for (const Event& e : events) builder.Add(e.kind, e.payload);
   return InsertTally(game_id, builder.tally());
 }
@@ -626,10 +632,8 @@ absl::Status Recorder::Impl::PackRows(const std::string& game_id,
 void Recorder::Impl::StartTally(const GameHeader& h, absl::string_view payload,
                                 const Digest& hash) {
   if (!has_tallies_ || tallies_.size() >= running_tallies_) return;
-  // As WriteTally sizes it from the stored game.
-  const int seats =
-      static_cast<int>(std::min<size_t>(h.seats.size(), size_t{64}));
-  TallyBuilder builder(seats, TallySides(h.rules, seats));
+  TallyBuilder builder =
+      NewTally(h.rules, static_cast<int64_t>(h.seats.size()));
   builder.Add(EventKind::kCreate, payload);
   tallies_[h.game_id] = RunningTally{hash, builder.Take()};
 }
