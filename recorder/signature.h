@@ -79,11 +79,15 @@ class SigningKey {
   absl::StatusOr<std::string> Sign(std::span<const uint8_t> message) const;
 
  private:
+  // The key in libsodium's form, which signs (signature.cc).
+  struct Secret;
+
   // Takes ownership of `key`.
   static absl::StatusOr<SigningKey> FromKey(evp_pkey_st* key);
   SigningKey() = default;
 
-  std::shared_ptr<evp_pkey_st> key_;
+  std::shared_ptr<evp_pkey_st> key_;  // OpenSSL's, for the key file
+  std::shared_ptr<const Secret> secret_;
   std::string public_key_;
 };
 

@@ -12,7 +12,7 @@ BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}"
 BUILD_PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
-  libabsl-dev libsqlite3-dev libssl-dev
+  libabsl-dev libsqlite3-dev libssl-dev libsodium-dev
   libcli11-dev nlohmann-json3-dev libcpp-httplib-dev grpc-proto
   golang-github-gogo-googleapis-dev libgoogle-perftools-dev
 )

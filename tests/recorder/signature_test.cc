@@ -3,9 +3,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -79,6 +82,29 @@ TEST_F(SignatureTest, KnownAnswer) {
           "4ad68624b71168cd4c3344fb8520033176569e319b7340195b9ee3af35c20c18"
           "fad38e82ddd969a379f28d08edae55a8ce3fd5dc33e050e1d62fafeb846a2c0d",
           "\"}}"));
+}
+
+// Copies of a key share its secret (signature.cc): from several threads
+// at once they sign exactly as one thread does.
+TEST_F(SignatureTest, CopiesSignFromSeveralThreadsAsOne) {
+  const SigningKey key = RfcKey();
+  const std::string message = "cassino";
+  const std::span<const uint8_t> bytes(
+      reinterpret_cast<const uint8_t*>(message.data()), message.size());
+  absl::StatusOr<std::string> expected = key.Sign(bytes);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  std::vector<std::thread> threads;
+  std::atomic<int> same{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([copy = key, bytes, &expected, &same] {
+      for (int i = 0; i < 50; ++i) {
+        absl::StatusOr<std::string> sig = copy.Sign(bytes);
+        if (sig.ok() && *sig == *expected) ++same;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(same.load(), 4 * 50);
 }
 
 TEST_F(SignatureTest, SignSplitAndCheck) {
