@@ -164,6 +164,23 @@ TEST_F(SignatureTest, SignSplitAndCheck) {
                    .ok());
 }
 
+// The identity point as the key, R the identity and S = 0: the equation
+// [S]B = R + [k]A holds for every message, so a check without libsodium's
+// small-order test (OpenSSL 3.0's accepts it) takes it as a signature
+// nobody made. It is refused.
+TEST_F(SignatureTest, ASignatureEveryMessageSatisfiesIsRefused) {
+  const std::string identity = "01" + std::string(62, '0');
+  const RecordSignature forged{identity, identity + std::string(64, '0')};
+  ASSERT_TRUE(IsPublicKeyHex(forged.key));
+  ASSERT_EQ(forged.sig.size(), 128u);
+  for (const char* detail : {"x", "anything"}) {
+    const absl::Status s = CheckSignature(
+        forged, "g", Digest{}, EventKind::kAbort, AbortPayload(detail));
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << detail;
+    EXPECT_THAT(s.message(), HasSubstr("does not verify")) << detail;
+  }
+}
+
 TEST_F(SignatureTest, MalformedSignaturesDoNotRead) {
   const std::string good = *SignLastPayload(
       RfcKey(), "g", Digest{}, EventKind::kAbort, AbortPayload("x"));
