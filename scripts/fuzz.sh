@@ -4,7 +4,7 @@
 #   bash scripts/fuzz.sh <target> [seconds] [extra libFuzzer flags...]
 #
 # <target>: move_parser_fuzzer, position_parser_fuzzer, rules_parser_fuzzer,
-#           record_import_fuzzer or service_request_fuzzer.
+#           record_import_fuzzer, service_request_fuzzer or session_fuzzer.
 # seconds:  how long to fuzz (default 60).
 # The seed corpus fuzz/corpus/<target>/ is copied into the build dir's
 # working corpus (FUZZ_BUILD_DIR/corpus/<target>/), which grows as the fuzzer
