@@ -10,8 +10,11 @@
 // With --dir the database is kept; --resume-only then resumes it in a
 // fresh process, whose resident memory is then the resumed games' alone
 // (the creating process keeps what its allocator did not give back).
+// --interleave plays the moves a move of every game at a time, as a referee
+// records games that run at once, instead of each game's moves together.
 //
-// Usage: resume_bench [--games N] [--moves K] [--dir DIR] [--resume-only]
+// Usage: resume_bench [--games N] [--moves K] [--interleave] [--dir DIR]
+//                     [--resume-only]
 
 #include <unistd.h>
 
@@ -79,6 +82,7 @@ int main(int argc, char** argv) {
   int moves = 0;
   std::string dir_arg;
   bool resume_only = false;
+  bool interleave = false;
   CLI::App app(
       "resume_bench: open games created, then resumed by a new Registry on "
       "the same database; prints the time ResumeAll takes and the memory "
@@ -86,6 +90,11 @@ int main(int argc, char** argv) {
   app.add_option("--games", games, "open games")->check(CLI::Range(1, 1000000));
   app.add_option("--moves", moves, "moves played in each game")
       ->check(CLI::Range(0, 40));
+  app.add_flag("--interleave", interleave,
+               "play the moves one game after another, one move a game a "
+               "pass, as a referee records games that run at once (each "
+               "game's rows then lie among the others'); without it, each "
+               "game's moves are played together");
   app.add_option("--dir", dir_arg,
                  "where the database goes (default: a "
                  "temporary directory, removed after)");
@@ -136,19 +145,24 @@ int main(int argc, char** argv) {
       // (Every game of the database, through the registry's list.)
       cassino::service::GameQuery all_games;
       all_games.page_size = 1000;
-      int played = 0;
+      std::vector<std::string> ids;
       std::string token;
       do {
         all_games.page_token = token;
         auto page = registry->ListGames(all_games);
         if (!page.ok()) return 2;
-        for (const auto& info : page->games) {
-          auto game = registry->Find(info.game_id);
-          if (!game || !Play(*game, moves)) ++failed;
-          ++played;
-        }
+        for (const auto& info : page->games) ids.push_back(info.game_id);
         token = page->next_page_token;
       } while (!token.empty());
+      // Each game's moves at once, or one move of every game at a time.
+      const int passes = interleave ? moves : 1;
+      const int each = interleave ? 1 : moves;
+      for (int pass = 0; pass < passes; ++pass) {
+        for (const std::string& id : ids) {
+          auto game = registry->Find(id);
+          if (!game || !Play(*game, each)) ++failed;
+        }
+      }
     }
     const double created_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
