@@ -892,24 +892,32 @@ TEST_F(RecorderTest, SchemaVersion1DatabaseIsBackfilledAtOpen) {
   ExpectRowIs(ReadTally(path_, "b1"), TallyOf(finished));
 }
 
-// The opcodes of the program SQLite compiles for `sql` on the database at
-// `path` (EXPLAIN's second column), in order.
-std::vector<std::string> Opcodes(const std::string& path,
-                                 const std::string& sql) {
-  std::vector<std::string> ops;
+// Column `column` of every row `sql` gives on the database at `path`, as
+// text, in order: with "EXPLAIN " before a statement, its opcodes (column
+// 1); with "EXPLAIN QUERY PLAN ", how it reads each table (column 3).
+std::vector<std::string> ColumnOf(const std::string& path,
+                                  const std::string& sql, int column) {
+  std::vector<std::string> values;
   sqlite3* db = nullptr;
   sqlite3_open(path.c_str(), &db);
   sqlite3_stmt* q = nullptr;
-  if (sqlite3_prepare_v2(db, ("EXPLAIN " + sql).c_str(), -1, &q, nullptr) ==
-      SQLITE_OK) {
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &q, nullptr) == SQLITE_OK) {
     while (sqlite3_step(q) == SQLITE_ROW) {
-      ops.emplace_back(
-          reinterpret_cast<const char*>(sqlite3_column_text(q, 1)));
+      const unsigned char* text = sqlite3_column_text(q, column);
+      values.emplace_back(text != nullptr ? reinterpret_cast<const char*>(text)
+                                          : "");
     }
   }
   sqlite3_finalize(q);
   sqlite3_close(db);
-  return ops;
+  return values;
+}
+
+// The opcodes of the program SQLite compiles for `sql` on the database at
+// `path`, in order.
+std::vector<std::string> Opcodes(const std::string& path,
+                                 const std::string& sql) {
+  return ColumnOf(path, "EXPLAIN " + sql, 1);
 }
 
 // Runs `sql` on the database at `path`; SQLite's result code.
@@ -921,37 +929,96 @@ int ExecSqlCode(const std::string& path, const std::string& sql) {
   return rc;
 }
 
+// Every event row of the database at `path`, each row's columns joined, in
+// key order: equal only if the rows are equal byte for byte.
+std::vector<std::string> EventRows(const std::string& path) {
+  return ColumnOf(path,
+                  "SELECT game_id || '|' || seq || '|' || kind || '|' || "
+                  "at_us || '|' || hex(payload) || '|' || hash FROM events "
+                  "ORDER BY game_id, seq",
+                  0);
+}
+
+// The games of a migration test, as an older referee left them: `ended`
+// imported with its events as rows (as before packs, schema version 5),
+// and the first `half` of `running`'s events written.
+struct OldGames {
+  GameRecord ended;
+  GameHeader running_header;
+  std::vector<PendingEvent> running;
+  size_t half = 0;
+};
+
+class RecorderMigrationTest : public RecorderTest {
+ protected:
+  // Writes the old games, their ids starting with `prefix`. Call through
+  // ASSERT_NO_FATAL_FAILURE.
+  void WriteOldGames(const std::string& prefix, OldGames* games) {
+    const GameHeader ended_h = MakeHeader(prefix + "a");
+    games->ended = MakeRecord(ended_h, PlayEvents(ended_h));
+    games->running_header = MakeHeader(prefix + "b", 9);
+    games->running = PlayEvents(games->running_header);
+    games->half = games->running.size() / 2;
+    auto rec = OpenOrDie();
+    ASSERT_TRUE(rec->Import(games->ended).ok());
+    WriteGame(*rec, games->running_header,
+              {games->running.begin(),
+               games->running.begin() + static_cast<ptrdiff_t>(games->half)});
+    rec.reset();
+    ASSERT_EQ(testing::UnpackToRows(path_, ended_h.game_id), "");
+  }
+
+  // Remakes the test's database as migrations 1 to `version` alone make
+  // it, with the same games, seats, tallies and event rows: the file a
+  // referee of that version left. Call through ASSERT_NO_FATAL_FAILURE.
+  void RemakeAtVersion(int version) {
+    const std::string made = path_ + ".made";
+    std::filesystem::rename(path_, made);
+    for (const Migration& m : Migrations()) {
+      if (m.version <= version) {
+        ASSERT_NO_FATAL_FAILURE(ExecSql(m.sql));
+      }
+    }
+    ASSERT_NO_FATAL_FAILURE(ExecSql(absl::StrCat(
+        "PRAGMA user_version=", version, "; ATTACH '", made, "' AS made;",
+        "INSERT INTO games SELECT * FROM made.games;",
+        "INSERT INTO seats SELECT * FROM made.seats;",
+        "INSERT INTO game_tallies SELECT * FROM made.game_tallies;",
+        "INSERT INTO events SELECT * FROM made.events; DETACH made;")));
+  }
+
+  // After the upgrade: the ended game loads exactly, and the running game
+  // goes on to its end, one chain of old rows and new.
+  void ExpectOldGamesGoOn(Recorder& rec, const OldGames& games) {
+    const std::string& ended_id = games.ended.header.game_id;
+    absl::StatusOr<GameRecord> loaded = rec.Load(ended_id);
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
+    EXPECT_EQ(loaded->events, games.ended.events);
+    EXPECT_EQ(CountOf(absl::StrCat("SELECT count(*) FROM events WHERE "
+                                   "game_id = '",
+                                   ended_id, "'")),
+              static_cast<int64_t>(games.ended.events.size()));
+    const std::string& id = games.running_header.game_id;
+    for (size_t i = games.half; i < games.running.size(); ++i) {
+      const PendingEvent& e = games.running[i];
+      ASSERT_TRUE(rec.AppendSync(id, e.kind, e.at_us, e.payload).ok());
+    }
+    const GameRecord whole = MakeRecord(games.running_header, games.running);
+    loaded = rec.Load(id);
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
+    EXPECT_EQ(loaded->events, whole.events);
+    ExpectRowIs(ReadTally(path_, id), TallyOf(whole));
+  }
+};
+
 // Version 7 rebuilds `events` with its kind check as comparisons: a version
 // 6 database's rows come through unchanged (a running game's and those of a
 // game that ended before packs), the running game goes on, and the check
 // refuses what it refused, without building a temporary index for each row.
-TEST_F(RecorderTest, SchemaVersion6EventsAreRebuiltWithTheirRows) {
-  GameHeader ended_h = MakeHeader("v6a");
-  GameRecord ended = MakeRecord(ended_h, PlayEvents(ended_h));
-  GameHeader running_h = MakeHeader("v6b", 9);
-  std::vector<PendingEvent> running_events = PlayEvents(running_h);
-  const size_t half = running_events.size() / 2;
-  {
-    auto rec = OpenOrDie();
-    ASSERT_TRUE(rec->Import(ended).ok());
-    WriteGame(*rec, running_h,
-              {running_events.begin(), running_events.begin() + half});
-  }
-  ASSERT_EQ(testing::UnpackToRows(path_, "v6a"), "");
-  // The same rows in a database that migrations 1 to 6 made.
-  const std::string made = path_ + ".made";
-  std::filesystem::rename(path_, made);
-  for (const Migration& m : Migrations()) {
-    if (m.version <= 6) {
-      ASSERT_NO_FATAL_FAILURE(ExecSql(m.sql));
-    }
-  }
-  ASSERT_NO_FATAL_FAILURE(ExecSql(absl::StrCat(
-      "PRAGMA user_version=6; ATTACH '", made, "' AS made;",
-      "INSERT INTO games SELECT * FROM made.games;",
-      "INSERT INTO seats SELECT * FROM made.seats;",
-      "INSERT INTO game_tallies SELECT * FROM made.game_tallies;",
-      "INSERT INTO events SELECT * FROM made.events; DETACH made;")));
+TEST_F(RecorderMigrationTest, SchemaVersion6EventsAreRebuiltWithTheirRows) {
+  OldGames games;
+  ASSERT_NO_FATAL_FAILURE(WriteOldGames("v6", &games));
+  ASSERT_NO_FATAL_FAILURE(RemakeAtVersion(6));
   const std::string insert =
       "INSERT INTO events VALUES ('v6b', 1000, 'move', 1, '{}', '')";
   EXPECT_THAT(Opcodes(path_, insert), ::testing::Contains("OpenEphemeral"));
@@ -960,21 +1027,7 @@ TEST_F(RecorderTest, SchemaVersion6EventsAreRebuiltWithTheirRows) {
   EXPECT_EQ(CountOf("PRAGMA user_version"), Migrations().back().version);
   EXPECT_THAT(Opcodes(path_, insert),
               ::testing::Not(::testing::Contains("OpenEphemeral")));
-  absl::StatusOr<GameRecord> loaded = rec->Load("v6a");
-  ASSERT_TRUE(loaded.ok()) << loaded.status();
-  EXPECT_EQ(loaded->events, ended.events);
-  EXPECT_EQ(CountOf("SELECT count(*) FROM events WHERE game_id = 'v6a'"),
-            static_cast<int64_t>(ended.events.size()));
-  // The running game goes on to its end: one chain, old rows and new.
-  for (size_t i = half; i < running_events.size(); ++i) {
-    const PendingEvent& e = running_events[i];
-    ASSERT_TRUE(rec->AppendSync("v6b", e.kind, e.at_us, e.payload).ok());
-  }
-  const GameRecord whole = MakeRecord(running_h, running_events);
-  loaded = rec->Load("v6b");
-  ASSERT_TRUE(loaded.ok()) << loaded.status();
-  EXPECT_EQ(loaded->events, whole.events);
-  ExpectRowIs(ReadTally(path_, "v6b"), TallyOf(whole));
+  ASSERT_NO_FATAL_FAILURE(ExpectOldGamesGoOn(*rec, games));
   rec.reset();
   // Every kind is accepted and nothing else (the rows go in and out in one
   // transaction, so the games are untouched).
@@ -992,6 +1045,54 @@ TEST_F(RecorderTest, SchemaVersion6EventsAreRebuiltWithTheirRows) {
               SQLITE_CONSTRAINT)
         << kind;
   }
+}
+
+// Version 8 moves `events` from a WITHOUT ROWID table to a rowid table
+// whose key (game_id, seq) a unique index keeps: the rows come through
+// byte for byte, in key order; the recorder reads a game's rows through the
+// index; the key is still unique; and the games go on.
+TEST_F(RecorderMigrationTest, SchemaVersion7EventsMoveToARowidTable) {
+  OldGames games;
+  ASSERT_NO_FATAL_FAILURE(WriteOldGames("v7", &games));
+  ASSERT_NO_FATAL_FAILURE(RemakeAtVersion(7));
+  const std::string table_sql =
+      "SELECT sql FROM sqlite_schema WHERE name = 'events'";
+  EXPECT_THAT(ColumnOf(path_, table_sql, 0),
+              ::testing::ElementsAre(::testing::HasSubstr("WITHOUT ROWID")));
+  const std::vector<std::string> rows = EventRows(path_);
+  ASSERT_EQ(rows.size(), games.ended.events.size() + games.half + 1);
+
+  auto rec = OpenOrDie();
+  EXPECT_EQ(CountOf("PRAGMA user_version"), Migrations().back().version);
+  EXPECT_THAT(ColumnOf(path_, table_sql, 0),
+              ::testing::ElementsAre(
+                  ::testing::Not(::testing::HasSubstr("WITHOUT ROWID"))));
+  EXPECT_EQ(EventRows(path_), rows);
+  // Copied in key order: the table's own order is the key's.
+  EXPECT_EQ(ColumnOf(path_,
+                     "SELECT game_id || '|' || seq FROM events "
+                     "ORDER BY rowid",
+                     0),
+            ColumnOf(path_,
+                     "SELECT game_id || '|' || seq FROM events "
+                     "ORDER BY game_id, seq",
+                     0));
+  EXPECT_EQ(CountOf("SELECT \"unique\" FROM pragma_index_list('events') "
+                    "WHERE name = 'events_by_game'"),
+            1);
+  // A game's rows, read as docs/record_format.md says (and the recorder
+  // does), come through the index, not a scan of every game's rows.
+  EXPECT_THAT(ColumnOf(path_,
+                       "EXPLAIN QUERY PLAN SELECT seq, kind, at_us, payload, "
+                       "hash FROM events WHERE game_id = ?1 ORDER BY seq",
+                       3),
+              ::testing::ElementsAre(
+                  ::testing::HasSubstr("USING INDEX events_by_game")));
+  EXPECT_EQ(ExecSqlCode(path_,
+                        "INSERT INTO events VALUES ('v7a', 0, "
+                        "'create', 1, '{}', '')"),
+            SQLITE_CONSTRAINT);
+  ASSERT_NO_FATAL_FAILURE(ExpectOldGamesGoOn(*rec, games));
 }
 
 TEST_F(RecorderTest, BotAccountsAndSeatAccounts) {
