@@ -261,7 +261,9 @@ class Recorder {
 
   // Waits until nothing is queued, no ended game waits for its pack, and
   // no transaction or callback runs (the writer thread, or a CommitHere
-  // caller, has handed its commit on). Not from a callback.
+  // caller, has handed its commit on). Not from a callback, nor inside a
+  // CommitHere scope that has queued a write (the scope commits it as it
+  // closes: this would wait for itself).
   void WaitIdle();
 
   // Synchronous helpers: queue and wait for the commit.

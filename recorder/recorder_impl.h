@@ -218,6 +218,14 @@ class Recorder::Impl {
   // (none: a probe), and notes whether the recorder is quiet.
   void TakeCommitterRole(size_t writes)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(queue_mu_);
+  // Moves the whole queue into `batch` (deferred writes too: deferred_
+  // goes back to 0) and takes the committer role for it.
+  void TakeQueue(std::deque<Write>& batch)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(queue_mu_);
+  // Whether the writer thread has something to do: stopping, a write that
+  // no open CommitHere scope will commit, or (with no scope owing a
+  // commit) a pack while the storage is writable.
+  bool WriterHasWork() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(queue_mu_);
   void GiveUpCommitterRole() ABSL_EXCLUSIVE_LOCKS_REQUIRED(queue_mu_);
   // Whether a CommitHere scope commits what it queues: commit_here_after_
   // single-write transactions in a row, and the storage writable.
@@ -466,6 +474,13 @@ class Recorder::Impl {
   // A committer (the writer thread or a CommitHere caller) is writing a
   // batch or running its callbacks.
   bool committing_ ABSL_GUARDED_BY(queue_mu_) = false;
+  // Writes in queue_ that a CommitHere scope, still open, said it would
+  // commit as it closes (Enqueue's may_defer). The writer thread leaves a
+  // queue of only these to their scopes, which may otherwise lose them to
+  // it while it loops back from its last commit. Back to 0 when the queue
+  // is taken, and when a scope closes without committing (the writer's,
+  // then: it is signalled).
+  size_t deferred_ ABSL_GUARDED_BY(queue_mu_) = 0;
   // Ended games whose rows are still to be packed, oldest first. The
   // writer thread packs one a turn between batches (all of them when it
   // has no writes), and all of them before it stops.

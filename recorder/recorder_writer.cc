@@ -83,6 +83,7 @@ bool Recorder::Impl::Enqueue(Write write, bool may_defer) {
     // Quiet: the caller's scope commits it (or the committer at work takes
     // it next), and the writer thread sleeps on.
     deferred = may_defer && Quiet();
+    if (deferred) ++deferred_;
   }
   if (!deferred) queue_cv_.Signal();
   return deferred;
@@ -126,10 +127,7 @@ void Recorder::Impl::WriterLoop() {
                                   absl::FromChrono(probe_interval_));
         probe = queue_.empty() && !stop_;
       } else {
-        while (!stop_ && queue_.empty() &&
-               (to_pack_.empty() || !writable_.load())) {
-          queue_cv_.Wait(&queue_mu_);
-        }
+        while (!WriterHasWork()) queue_cv_.Wait(&queue_mu_);
       }
       if (committing_) continue;  // a caller took the queue meanwhile
       // Packs: one game between two batches, so that an ended game's pack
@@ -148,8 +146,7 @@ void Recorder::Impl::WriterLoop() {
       } else {
         if (queue_.empty() && stop_) return;  // stopping and drained
         if (queue_.empty() && !probe) continue;
-        batch.swap(queue_);
-        TakeCommitterRole(batch.size());
+        TakeQueue(batch);
       }
     }
     packed_last = !packs.empty();
@@ -177,17 +174,28 @@ void Recorder::Impl::CommitQueuedHere() {
   std::deque<Write> batch;
   {
     absl::MutexLock lock(&queue_mu_);
-    // The committer at work takes the queue when it is done (it wakes the
-    // writer thread for it).
-    if (committing_ || queue_.empty()) return;
-    if (stop_ || !writable_.load(std::memory_order_relaxed)) {
-      queue_cv_.Signal();  // the writer's, as while unhealthy it probes
+    if (queue_.empty()) return;  // a committer took it
+    if (committing_ || stop_ || !writable_.load(std::memory_order_relaxed)) {
+      // The writer thread's, then: the committer at work wakes it when it
+      // is done, and while unhealthy it probes.
+      deferred_ = 0;
+      queue_cv_.Signal();
       return;
     }
-    batch.swap(queue_);
-    TakeCommitterRole(batch.size());
+    TakeQueue(batch);
   }
   CommitAsCommitter(batch, /*here=*/true);
+}
+
+void Recorder::Impl::TakeQueue(std::deque<Write>& batch) {
+  batch.swap(queue_);
+  deferred_ = 0;
+  TakeCommitterRole(batch.size());
+}
+
+bool Recorder::Impl::WriterHasWork() const {
+  if (stop_ || queue_.size() > deferred_) return true;
+  return deferred_ == 0 && !to_pack_.empty() && writable_.load();
 }
 
 bool Recorder::Impl::Quiet() const {
@@ -228,8 +236,7 @@ void Recorder::Impl::CommitAsCommitter(std::deque<Write>& batch, bool here) {
       // a gRPC thread returns to gRPC.
       if (here && commits < kCommitsHereInARow && queue_.size() == 1 &&
           !stop_ && Quiet()) {
-        batch.swap(queue_);
-        TakeCommitterRole(batch.size());
+        TakeQueue(batch);
         continue;
       }
       GiveUpCommitterRole();
