@@ -10,7 +10,7 @@
 // With --dir the database is kept; --resume-only then resumes it in a
 // fresh process, whose resident memory is then the resumed games' alone
 // (the creating process keeps what its allocator did not give back).
-// --interleave plays the moves a move of every game at a time, as a referee
+// --interleave plays one move of every game at a time, as a referee
 // records games that run at once, instead of each game's moves together.
 //
 // Usage: resume_bench [--games N] [--moves K] [--interleave] [--dir DIR]
@@ -25,6 +25,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <unordered_set>
 
 #include "CLI/CLI.hpp"
 #include "absl/synchronization/notification.h"
@@ -91,10 +92,10 @@ int main(int argc, char** argv) {
   app.add_option("--moves", moves, "moves played in each game")
       ->check(CLI::Range(0, 40));
   app.add_flag("--interleave", interleave,
-               "play the moves one game after another, one move a game a "
-               "pass, as a referee records games that run at once (each "
-               "game's rows then lie among the others'); without it, each "
-               "game's moves are played together");
+               "play one move of every game, then the next move of every "
+               "game, and so on, as a referee records games that run at "
+               "once (each game's rows then lie among the others'); "
+               "without it, each game's moves are played together");
   app.add_option("--dir", dir_arg,
                  "where the database goes (default: a "
                  "temporary directory, removed after)");
@@ -154,13 +155,20 @@ int main(int argc, char** argv) {
         for (const auto& info : page->games) ids.push_back(info.game_id);
         token = page->next_page_token;
       } while (!token.empty());
-      // Each game's moves at once, or one move of every game at a time.
+      // Each game's moves at once, or one move of every game at a time. A
+      // game whose move fails is counted once and left (its later passes
+      // skipped).
       const int passes = interleave ? moves : 1;
       const int each = interleave ? 1 : moves;
+      std::unordered_set<std::string> broken;
       for (int pass = 0; pass < passes; ++pass) {
         for (const std::string& id : ids) {
+          if (broken.contains(id)) continue;
           auto game = registry->Find(id);
-          if (!game || !Play(*game, each)) ++failed;
+          if (!game || !Play(*game, each)) {
+            broken.insert(id);
+            ++failed;
+          }
         }
       }
     }
