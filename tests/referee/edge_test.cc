@@ -693,7 +693,9 @@ TEST(EdgeTest, HaproxyInFrontPlaysAGame) {
 // (a reset stream counts against its 100 concurrent streams until it is
 // done; past 2,000 requests per 10 s a source is refused), so the
 // referee's memory and an unrelated seat's calls (made directly) stay
-// within the bounds: under 64 MB of growth, no call over 250 ms.
+// within the bounds: under 64 MB of growth, no call over 250 ms (2 s under
+// AddressSanitizer, as the other latency bounds of the suite: a sanitized
+// run beside another test once saw 422 ms).
 TEST(EdgeTest, RapidResetThroughHaproxyIsBounded) {
   if (!HaveHaproxy()) {
     GTEST_SKIP() << "haproxy is not installed (apt-get install haproxy; "
@@ -713,7 +715,7 @@ TEST(EdgeTest, RapidResetThroughHaproxyIsBounded) {
   if (!kSanitized) {
     EXPECT_LT(f.rss_peak_kb - f.rss_before_kb, 64 * 1024);
   }
-  EXPECT_LT(f.worst_ms, 250.0);
+  EXPECT_LT(f.worst_ms, kSanitized ? 2000.0 : 250.0);
   EXPECT_EQ(f.failed_calls, 0);
   EXPECT_TRUE(FreshClientCall(referee.Address(), 5000).ok());
 }
