@@ -715,7 +715,7 @@ TEST(EdgeTest, RapidResetThroughHaproxyIsBounded) {
   if (!kSanitized) {
     EXPECT_LT(f.rss_peak_kb - f.rss_before_kb, 64 * 1024);
   }
-  EXPECT_LT(f.worst_ms, kSanitized ? 2000.0 : 250.0);
+  EXPECT_LT(f.worst_ms, WorstLatencyMs(250.0));
   EXPECT_EQ(f.failed_calls, 0);
   EXPECT_TRUE(FreshClientCall(referee.Address(), 5000).ok());
 }

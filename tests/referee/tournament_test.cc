@@ -890,7 +890,7 @@ double WorstMoveWhileAbsentTournament(int absent_in_flight) {
 TEST(TournamentPlayTest, AThousandsOfGamesTournamentDoesNotStallOtherGames) {
   EXPECT_LT(
       WorstMoveWhileAbsentTournament(service::Scheduler::kDefaultAbsentBatch),
-      kSanitized ? 2000.0 : 500.0);
+      WorstLatencyMs(500.0));
 }
 
 // The control, as the scheduler was before (every absent game created at
@@ -931,7 +931,7 @@ double WorstMoveWhileCreatingTournament() {
 }
 
 TEST(TournamentPlayTest, CreatingAThousandsOfGamesTournamentDoesNotStall) {
-  EXPECT_LT(WorstMoveWhileCreatingTournament(), kSanitized ? 2000.0 : 250.0);
+  EXPECT_LT(WorstMoveWhileCreatingTournament(), WorstLatencyMs(250.0));
 }
 
 TEST(TournamentPlayTest, TheGraceCountsAgainFromARestart) {
