@@ -6,7 +6,6 @@
 #include "absl/strings/str_cat.h"
 
 namespace cassino::convert {
-namespace {
 
 v1::MoveKind KindToProto(MoveKind kind) {
   switch (kind) {
@@ -21,8 +20,6 @@ v1::MoveKind KindToProto(MoveKind kind) {
   }
   return v1::MOVE_KIND_UNSPECIFIED;
 }
-
-}  // namespace
 
 absl::string_view StatusCodeName(grpc::StatusCode code) {
   switch (code) {

@@ -25,6 +25,9 @@ namespace cassino::convert {
 
 namespace v1 = ::cassino::v1;
 
+// A move's kind as the API names it.
+v1::MoveKind KindToProto(MoveKind kind);
+
 // A move as the referee sends it: every field filled, notation canonical.
 void ToProto(const Move& move, v1::Move* out);
 // The same, with the move's notation (move.ToString()) already made.

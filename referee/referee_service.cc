@@ -56,8 +56,8 @@ grpc::Status AdmitBot(Registry& registry,
 
 // The message a core event is written as (rendered once per event and
 // shared by every stream it goes to: session_messages.h).
-std::shared_ptr<const v1::PlayResponse> Render(const SeatEvent& event) {
-  return PlayMessage(event);
+std::shared_ptr<const PlayFrame> Render(const SeatEvent& event) {
+  return PlayFrameOf(event);
 }
 std::shared_ptr<const v1::WatchGameResponse> Render(const PublicEvent& event) {
   return WatchMessage(event);
@@ -193,7 +193,8 @@ class StreamChannel final : public Channel<Event> {
 // A seat's Play stream. It reads raw bytes and parses them itself, so that
 // a message that does not decode ends the stream with INVALID_ARGUMENT
 // (UNDECODABLE_REQUEST) instead of looking like the bot's half-close, as a
-// typed read would (undecodable.h); it writes PlayResponses.
+// typed read would (undecodable.h); it writes PlayResponses as the
+// PlayFrames session_messages.h renders.
 class PlayReactor final
     : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
  public:
@@ -220,12 +221,12 @@ class PlayReactor final
   // (Connect flushes what it sends.)
 
   // StreamChannel's write: one message at a time (the next one only after
-  // OnWriteDone), so one buffer serves.
-  void StartWrite(const v1::PlayResponse* message) {
-    bool own = false;
-    write_buffer_.Clear();  // (the previous write is done)
-    grpc::SerializationTraits<v1::PlayResponse>::Serialize(
-        *message, &write_buffer_, &own);
+  // OnWriteDone), so one buffer serves. The frame's bytes are copied into
+  // a slice gRPC owns, as serialising a message would write them.
+  void StartWrite(const PlayFrame* frame) {
+    grpc::Slice slice(frame->bytes.data(), frame->bytes.size());
+    grpc::ByteBuffer buffer(&slice, 1);
+    write_buffer_.Swap(&buffer);  // (the previous write is done)
     ServerBidiReactor::StartWrite(&write_buffer_);
   }
 
@@ -264,7 +265,9 @@ class PlayReactor final
       v->set_reason(TooManyRequests().error_message());
       v->set_code("RESOURCE_EXHAUSTED");
       v->set_error_reason(std::string(ReasonName(Reason::kRateLimited)));
-      channel_->Enqueue(std::make_shared<const v1::PlayResponse>(refused));
+      auto frame = std::make_shared<PlayFrame>();
+      refused.SerializeToString(&frame->bytes);
+      channel_->Enqueue(std::move(frame));
       channel_->Flush();
     } else if (!request_.has_move()) {
       access_.game->Connect(access_.seat, channel_, mode_);
@@ -323,7 +326,7 @@ class PlayReactor final
     }
   }
 
-  using Channel = StreamChannel<PlayReactor, SeatEvent, v1::PlayResponse>;
+  using Channel = StreamChannel<PlayReactor, SeatEvent, PlayFrame>;
   recorder::Recorder* const recorder_;  // null in tests without one
   std::shared_ptr<Channel> channel_;
   const int read_pause_;

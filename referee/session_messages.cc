@@ -6,6 +6,7 @@
 
 #include "google/protobuf/arena.h"
 #include "proto/convert.h"
+#include "proto/wire_encode.h"
 
 namespace cassino::service {
 namespace {
@@ -160,34 +161,79 @@ void InfoToProto(const GameInfo& info, v1::GameInfo* out) {
 }
 
 std::shared_ptr<const v1::PlayResponse> PlayMessage(const SeatEvent& event) {
-  return event.rendered.Get<v1::PlayResponse>([&event] {
-    // On an arena the message's shared_ptr owns: the hundred or so strings
-    // and sub-messages of an observation (the round's history, every legal
-    // move) are bump-allocated and freed at once when the last stream has
-    // sent it (docs/performance.md).
-    auto arena = std::make_shared<google::protobuf::Arena>();
-    auto* p =
-        google::protobuf::Arena::CreateMessage<v1::PlayResponse>(arena.get());
-    std::visit(
-        [p](const auto& e) {
-          using E = std::decay_t<decltype(e)>;
-          if constexpr (std::is_same_v<E, GameStartedEvent>) {
-            Fill(e, p->mutable_game_started());
-          } else if constexpr (std::is_same_v<E, YourTurnEvent>) {
-            Fill(e, p->mutable_your_turn());
-          } else if constexpr (std::is_same_v<E, Verdict>) {
-            Fill(e, p->mutable_verdict());
-          } else if constexpr (std::is_same_v<E, MovePlayedEvent>) {
-            Fill(e, p->mutable_move_played());
-          } else if constexpr (std::is_same_v<E, RoundEndedEvent>) {
-            ToProto(e.result, p->mutable_round_ended());
-          } else {
-            static_assert(std::is_same_v<E, GameEndedEvent>);
-            Fill(e, p->mutable_game_ended());
-          }
-        },
-        event.event);
-    return std::shared_ptr<const void>(arena, p);
+  // On an arena the message's shared_ptr owns: the strings and sub-messages
+  // are bump-allocated and freed at once.
+  auto arena = std::make_shared<google::protobuf::Arena>();
+  auto* p =
+      google::protobuf::Arena::CreateMessage<v1::PlayResponse>(arena.get());
+  std::visit(
+      [p](const auto& e) {
+        using E = std::decay_t<decltype(e)>;
+        if constexpr (std::is_same_v<E, GameStartedEvent>) {
+          Fill(e, p->mutable_game_started());
+        } else if constexpr (std::is_same_v<E, YourTurnEvent>) {
+          Fill(e, p->mutable_your_turn());
+        } else if constexpr (std::is_same_v<E, Verdict>) {
+          Fill(e, p->mutable_verdict());
+        } else if constexpr (std::is_same_v<E, MovePlayedEvent>) {
+          Fill(e, p->mutable_move_played());
+        } else if constexpr (std::is_same_v<E, RoundEndedEvent>) {
+          ToProto(e.result, p->mutable_round_ended());
+        } else {
+          static_assert(std::is_same_v<E, GameEndedEvent>);
+          Fill(e, p->mutable_game_ended());
+        }
+      },
+      event.event);
+  return std::shared_ptr<const v1::PlayResponse>(arena, p);
+}
+
+namespace {
+
+// PlayResponse{your_turn: Fill(e)}, serialised, written without the
+// messages (proto/wire_encode.h): each field as Fill(YourTurnEvent) sets
+// it, in field-number order.
+void AppendYourTurnResponse(const YourTurnEvent& e, std::string* out) {
+  using T = v1::YourTurn;
+  convert::WireWriter w(out);
+  w.Message(v1::PlayResponse::kYourTurnFieldNumber, [&] {
+    w.Int(T::kTurnFieldNumber, e.turn);
+    w.Message(T::kObservationFieldNumber, [&] {
+      if (e.rules_text) {
+        convert::AppendObservation(e.observation, *e.rules_text, w);
+      } else {
+        convert::AppendObservation(e.observation,
+                                   e.observation.rules.ToString(), w);
+      }
+    });
+    for (size_t i = 0; i < e.legal_moves.size(); ++i) {
+      w.Message(T::kLegalMovesFieldNumber, [&] {
+        convert::AppendMove(e.legal_moves[i], e.legal_notations[i], w);
+      });
+    }
+    w.Int(T::kTimeLeftMsFieldNumber, e.time_left_ms);
+    w.Int(T::kBankLeftMsFieldNumber, e.bank_left_ms);
+    w.Int(T::kDeadlineUnixMsFieldNumber, e.deadline_unix_ms);
+    w.Int(T::kIllegalLeftFieldNumber, e.illegal_left);
+    for (const PlayedMove& m : e.since_last) {
+      w.Message(T::kSinceLastFieldNumber,
+                [&] { convert::AppendPlayedMove(m, e.observation.seat, w); });
+    }
+    w.Bool(T::kRoundHistoryOmittedFieldNumber, e.round_history_omitted);
+  });
+}
+
+}  // namespace
+
+std::shared_ptr<const PlayFrame> PlayFrameOf(const SeatEvent& event) {
+  return event.rendered.Get<PlayFrame>([&event] {
+    auto frame = std::make_shared<PlayFrame>();
+    if (const auto* turn = std::get_if<YourTurnEvent>(&event.event)) {
+      AppendYourTurnResponse(*turn, &frame->bytes);
+    } else {
+      PlayMessage(event)->SerializeToString(&frame->bytes);
+    }
+    return std::shared_ptr<const void>(std::move(frame));
   });
 }
 

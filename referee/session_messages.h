@@ -6,6 +6,7 @@
 #define CASSINO_REFEREE_SESSION_MESSAGES_H_
 
 #include <memory>
+#include <string>
 
 #include "cassino/v1/referee_service.pb.h"
 #include "recorder/record.h"
@@ -29,10 +30,21 @@ void ClockToProto(const recorder::TimeControl& clock, v1::Clock* out);
 // The game's static facts as a seat is told them.
 void GameStartedToProto(const GameStartedEvent& event, v1::GameStarted* out);
 
-// A seat's event as its Play stream sends it; a spectator's as WatchGame
-// does. Rendered once per event (its RenderSlot) and shared by every
-// stream it is sent on.
+// A seat's event as a cassino.v1.PlayResponse.
 std::shared_ptr<const v1::PlayResponse> PlayMessage(const SeatEvent& event);
+
+// A seat's event as its Play stream writes it: the bytes of PlayMessage's
+// message, serialised. A YourTurn, the largest and most frequent, is
+// written straight from the event (proto/wire_encode.h) to the same bytes;
+// the others are PlayMessage's, serialised. Rendered once per event (its
+// RenderSlot) and shared by every stream it is sent on.
+struct PlayFrame {
+  std::string bytes;
+};
+std::shared_ptr<const PlayFrame> PlayFrameOf(const SeatEvent& event);
+
+// A spectator's event as WatchGame sends it. Rendered once per event (its
+// RenderSlot) and shared by every stream it is sent on.
 std::shared_ptr<const v1::WatchGameResponse> WatchMessage(
     const PublicEvent& event);
 
