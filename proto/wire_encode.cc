@@ -20,12 +20,8 @@ void WireWriter::PatchLength(size_t at) {
     (*out_)[at] = static_cast<char>(length);
     return;
   }
-  char bytes[10];
-  int n = 0;
-  for (uint64_t v = length; v != 0; v >>= 7) {
-    bytes[n++] = static_cast<char>(v >= 0x80 ? (v & 0x7f) | 0x80 : v);
-  }
-  out_->replace(at, 1, bytes, n);
+  char bytes[kMaxVarint];
+  out_->replace(at, 1, bytes, PutVarint(bytes, length) - bytes);
 }
 
 // Each function below writes its message's fields in field-number order,

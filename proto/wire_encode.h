@@ -39,18 +39,23 @@ class WireWriter {
   // protobuf sign-extends it).
   void Int(int field, int64_t value) {
     if (value == 0) return;
-    Tag(field, kVarint);
-    Varint(static_cast<uint64_t>(value));
+    char bytes[2 * kMaxVarint];
+    char* end =
+        PutVarint(PutTag(bytes, field, kVarint), static_cast<uint64_t>(value));
+    out_->append(bytes, end - bytes);
   }
   void Bool(int field, bool value) {
     if (!value) return;
-    Tag(field, kVarint);
-    out_->push_back(1);
+    char bytes[kMaxVarint + 1];
+    char* end = PutTag(bytes, field, kVarint);
+    *end++ = 1;
+    out_->append(bytes, end - bytes);
   }
   void String(int field, absl::string_view value) {
     if (value.empty()) return;
-    Tag(field, kLengthDelimited);
-    Varint(value.size());
+    char bytes[2 * kMaxVarint];
+    char* end = PutVarint(PutTag(bytes, field, kLengthDelimited), value.size());
+    out_->append(bytes, end - bytes);
     out_->append(value.data(), value.size());
   }
   // A repeated string field of cards, canonical order (CardsToProto).
@@ -67,15 +72,29 @@ class WireWriter {
   static constexpr int kVarint = 0;
   static constexpr int kLengthDelimited = 2;
 
-  void Tag(int field, int wire_type) {
-    Varint(static_cast<uint64_t>(field) << 3 | wire_type);
-  }
-  void Varint(uint64_t value) {
+  static constexpr int kMaxVarint = 10;
+
+  // Each writes at `p` and returns the end of what it wrote. (Bytes are
+  // gathered on the stack and appended at once: std::string's push_back
+  // is a call a byte.)
+  static char* PutVarint(char* p, uint64_t value) {
     while (value >= 0x80) {
-      out_->push_back(static_cast<char>(value | 0x80));
+      *p++ = static_cast<char>(value | 0x80);
       value >>= 7;
     }
-    out_->push_back(static_cast<char>(value));
+    *p++ = static_cast<char>(value);
+    return p;
+  }
+  static char* PutTag(char* p, int field, int wire_type) {
+    return PutVarint(p, static_cast<uint64_t>(field) << 3 | wire_type);
+  }
+  void Tag(int field, int wire_type) {
+    char bytes[kMaxVarint];
+    out_->append(bytes, PutTag(bytes, field, wire_type) - bytes);
+  }
+  void Varint(uint64_t value) {
+    char bytes[kMaxVarint];
+    out_->append(bytes, PutVarint(bytes, value) - bytes);
   }
   static int VarintSize(uint64_t value) {
     int n = 1;
@@ -106,9 +125,11 @@ void WireWriter::PackedInts(int field, const Ints& values) {
 
 template <typename Body>
 void WireWriter::Message(int field, Body&& body) {
-  Tag(field, kLengthDelimited);
-  const size_t at = out_->size();
-  out_->push_back(0);
+  char bytes[kMaxVarint + 1];
+  char* end = PutTag(bytes, field, kLengthDelimited);
+  *end++ = 0;  // the length, once known
+  out_->append(bytes, end - bytes);
+  const size_t at = out_->size() - 1;
   body();
   PatchLength(at);
 }
