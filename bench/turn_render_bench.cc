@@ -25,7 +25,6 @@
 #include "referee/session_messages.h"
 #include "rules/deal.h"
 #include "rules/game.h"
-#include "rules/game_moves.h"
 #include "rules/observation.h"
 
 namespace cassino::service {
@@ -42,15 +41,7 @@ std::vector<YourTurnEvent> CollectTurns(int games) {
     Game game = *Game::Create(rules, DeckSource::FromSeed(seed));
     std::mt19937_64 rng(static_cast<uint64_t>(i));
     while (!game.over()) {
-      YourTurnEvent t;
-      t.turn = game.turn();
-      t.observation = Observe(game, game.to_move(), HistoryScope::kNone);
-      t.rules_text = rules_text;
-      t.round_history_omitted = true;
-      for (NotatedMove& m : InNotationOrder(game.LegalMoves())) {
-        t.legal_moves.push_back(m.move);
-        t.legal_notations.push_back(std::move(m.notation));
-      }
+      YourTurnEvent t = TurnOf(game, HistoryScope::kNone, rules_text);
       t.time_left_ms = 4000 + static_cast<int64_t>(rng() % 1000);
       t.bank_left_ms = 60000;
       t.deadline_unix_ms = 1800000000000 + t.turn;

@@ -7,7 +7,6 @@
 #include "recorder/submission_text.h"
 #include "referee/errors.h"
 #include "referee/wall_clock.h"
-#include "rules/game_moves.h"
 #include "rules/observation.h"
 
 namespace cassino::service {
@@ -997,21 +996,10 @@ int64_t GameSession::TimeLeftMs(SteadyClock::time_point now) const {
 
 YourTurnEvent GameSession::YourTurn(HistoryScope history) const {
   const int seat = game_.to_move();
-  YourTurnEvent t;
-  t.turn = game_.turn();
-  t.observation = Observe(game_, seat, history);
   if (!rules_text_) {
     rules_text_ = std::make_shared<const std::string>(game_.rules().ToString());
   }
-  t.rules_text = rules_text_;
-  t.round_history_omitted = history == HistoryScope::kNone;
-  std::vector<NotatedMove> sorted = InNotationOrder(game_.LegalMoves());
-  t.legal_moves.reserve(sorted.size());
-  t.legal_notations.reserve(sorted.size());
-  for (NotatedMove& m : sorted) {
-    t.legal_moves.push_back(m.move);
-    t.legal_notations.push_back(std::move(m.notation));
-  }
+  YourTurnEvent t = TurnOf(game_, history, rules_text_);
   const SteadyClock::time_point now = deps_.timer->Now();
   t.time_left_ms = TimeLeftMs(now);
   // The bank as it stands now: this turn's time beyond the free per-move

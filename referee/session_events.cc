@@ -1,6 +1,11 @@
 #include "referee/session_events.h"
 
+#include <memory>
+#include <string>
 #include <utility>
+#include <vector>
+
+#include "rules/game_moves.h"
 
 namespace cassino::service {
 
@@ -14,6 +19,23 @@ DealEvent DealOf(const Game& game) {
     d.initial_capture = game.initial_capture();
   }
   return d;
+}
+
+YourTurnEvent TurnOf(const Game& game, HistoryScope history,
+                     std::shared_ptr<const std::string> rules_text) {
+  YourTurnEvent t;
+  t.turn = game.turn();
+  t.observation = Observe(game, game.to_move(), history);
+  t.rules_text = std::move(rules_text);
+  t.round_history_omitted = history == HistoryScope::kNone;
+  std::vector<NotatedMove> sorted = InNotationOrder(game.LegalMoves());
+  t.legal_moves.reserve(sorted.size());
+  t.legal_notations.reserve(sorted.size());
+  for (NotatedMove& m : sorted) {
+    t.legal_moves.push_back(m.move);
+    t.legal_notations.push_back(std::move(m.notation));
+  }
+  return t;
 }
 
 void PublicHistoryBuilder::Observe(const recorder::Event& event,

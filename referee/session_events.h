@@ -176,6 +176,14 @@ struct PublicEvent {
 // The public event of the deal just made in `game`.
 DealEvent DealOf(const Game& game);
 
+// The turn of the seat to move in `game`, as its stream is told it, less
+// the clock fields (time_left_ms, bank_left_ms, deadline_unix_ms,
+// illegal_left: the session's) and since_last (the stream's): the
+// observation with `history`'s scope, `rules_text` (which must be
+// game.rules().ToString(), or null), and the legal moves in notation order.
+YourTurnEvent TurnOf(const Game& game, HistoryScope history,
+                     std::shared_ptr<const std::string> rules_text);
+
 // The public events of a game from its first deal on, as the live game
 // published them (each deal, each move played as the public sees it, each
 // round's result, in order; not the GameStarted before them nor the

@@ -25,7 +25,6 @@
 #include "referee/session_messages.h"
 #include "rules/deal.h"
 #include "rules/game.h"
-#include "rules/game_moves.h"
 #include "rules/observation.h"
 #include "rules/rule_set.h"
 
@@ -45,21 +44,14 @@ struct Reached {
   bool negative = false;
 };
 
-// The turn GameSession::YourTurn would render for the seat to move, with
-// the clock fields and since_last drawn from `rng`.
-YourTurnEvent TurnOf(const Game& game, HistoryScope scope,
-                     const std::shared_ptr<const std::string>& rules_text,
-                     std::mt19937_64& rng) {
-  YourTurnEvent t;
-  const int seat = game.to_move();
-  t.turn = game.turn();
-  t.observation = Observe(game, seat, scope);
-  t.rules_text = rules_text;
-  t.round_history_omitted = scope == HistoryScope::kNone;
-  for (NotatedMove& m : InNotationOrder(game.LegalMoves())) {
-    t.legal_moves.push_back(m.move);
-    t.legal_notations.push_back(std::move(m.notation));
-  }
+// The turn GameSession::YourTurn would render for the seat to move
+// (TurnOf, which it calls), with the clock fields and since_last drawn from
+// `rng`.
+YourTurnEvent TurnWithClockOf(
+    const Game& game, HistoryScope scope,
+    const std::shared_ptr<const std::string>& rules_text,
+    std::mt19937_64& rng) {
+  YourTurnEvent t = TurnOf(game, scope, rules_text);
   // Values from 0 to 2^40 and some below 0 (a negative int takes ten
   // bytes on the wire).
   auto value = [&rng]() -> int64_t {
@@ -124,8 +116,8 @@ TEST(PlayFrameTest, YourTurnIsPlayMessagesBytesOnEveryPresetsTurns) {
       std::mt19937_64 rng(static_cast<uint64_t>(i) * 1000003 + seed[1]);
       while (!game.over() && failures < 5) {
         for (HistoryScope scope : {HistoryScope::kRound, HistoryScope::kNone}) {
-          const YourTurnEvent turn =
-              TurnOf(game, scope, rng() % 2 ? rules_text : nullptr, rng);
+          const YourTurnEvent turn = TurnWithClockOf(
+              game, scope, rng() % 2 ? rules_text : nullptr, rng);
           Note(turn, &reached);
           if (!ExpectSameBytes(turn, absl::StrCat(name, " game ", i, " turn ",
                                                   game.turn()))) {
@@ -153,15 +145,17 @@ TEST(PlayFrameTest, YourTurnIsPlayMessagesBytesOnEveryPresetsTurns) {
   EXPECT_TRUE(reached.negative);
 }
 
-// A sub-message longer than 127 and than 16,383 bytes takes a two- and a
-// three-byte length, which the encoder inserts after writing the message.
+// A sub-message longer than 127, 16,383 and 2,097,151 bytes takes a two-,
+// three- and four-byte length, which the encoder inserts after writing the
+// message.
 TEST(PlayFrameTest, LongFieldsTakeLongerLengths) {
   const RuleSet rules = RuleSet::Standard();
   Game game = *Game::Create(rules, DeckSource::FromSeed(Seed{}));
   std::mt19937_64 rng(1);
   for (size_t size :
        {size_t{100}, size_t{200}, size_t{20000}, size_t{3000000}}) {
-    YourTurnEvent turn = TurnOf(game, HistoryScope::kRound, nullptr, rng);
+    YourTurnEvent turn =
+        TurnWithClockOf(game, HistoryScope::kRound, nullptr, rng);
     turn.rules_text = std::make_shared<const std::string>(size, 'r');
     ExpectSameBytes(turn, absl::StrCat("rules text of ", size, " bytes"));
   }
