@@ -130,29 +130,6 @@ BuilderViolation CheckBuilderRules(const Position& pos, const MoveEffect& e,
   return BuilderViolation::kNone;
 }
 
-void BuilderRuleCheck::Reset(const Position& pos) {
-  const RuleSet& rules = pos.rules;
-  const int seat = pos.to_move;
-  const CardSet hand = pos.hands[seat];
-  pos_ = &pos;
-  obligation_ = rules.builder_obligation;
-  simple_ = obligation_ != BuilderObligation::kV3 &&
-            !hand.intersects(rules.FlexibleCards());
-  if (!simple_) return;
-  controlled_ = ControlledBuilds(pos, seat);
-  for (Card c : hand) {
-    const CardSet rest = hand - CardSet::Of(c);
-    uint32_t unguarded = 0;
-    for (uint32_t m = controlled_; m != 0; m &= m - 1) {
-      const int i = std::countr_zero(m);
-      if (!HoldsFor(rules, rest, pos.table.builds[i])) {
-        unguarded |= uint32_t{1} << i;
-      }
-    }
-    unguarded_[c.index()] = unguarded;
-  }
-}
-
 std::string BuilderViolationReason(const Position& pos, BuilderViolation v,
                                    int build) {
   const Build* b =

@@ -23,7 +23,6 @@
 #ifndef CASSINO_RULES_BUILDER_RULES_H_
 #define CASSINO_RULES_BUILDER_RULES_H_
 
-#include <array>
 #include <cstdint>
 #include <string>
 
@@ -80,48 +79,6 @@ bool HoldsFor(const RuleSet& rules, CardSet hand, const Build& build);
 BuilderViolation CheckBuilderRules(const Position& pos,
                                    const MoveEffect& effect,
                                    int* violating_build = nullptr);
-
-// CheckBuilderRules for the many candidate moves of one position, as move
-// generation asks: what depends only on the position and the played card is
-// worked out once, so that a check is a few bit operations. It answers
-// exactly as CheckBuilderRules does (whether a move breaks a rule, not
-// which); under builder_obligation=v3, or with a flexible card in the
-// mover's hand, it calls CheckBuilderRules.
-class BuilderRuleCheck {
- public:
-  // Prepares the checks of pos.to_move's moves. `pos` must stay alive and
-  // unchanged while Breaks is called.
-  void Reset(const Position& pos);
-  // CheckBuilderRules(pos, e) != BuilderViolation::kNone; e.card is a card
-  // of the mover's hand.
-  bool Breaks(const MoveEffect& e) const {
-    if (!simple_) return CheckBuilderRules(*pos_, e) != BuilderViolation::kNone;
-    const uint32_t changed =
-        e.changed_build >= 0 ? uint32_t{1} << e.changed_build : 0;
-    if (controlled_ != 0) {
-      // The obligation of a player who controls a build (v1, v2).
-      if (obligation_ == BuilderObligation::kV1 && e.kind == MoveKind::kTrail)
-        return true;
-      if (obligation_ == BuilderObligation::kV2 &&
-          ((e.builds_taken | changed) & controlled_) == 0)
-        return true;
-    }
-    // The guard: a controlled build left unchanged that no other card of
-    // the hand could take.
-    return (unguarded_[e.card.index()] & ~e.builds_taken & ~changed) != 0;
-  }
-
- private:
-  const Position* pos_ = nullptr;
-  // Neither v3 nor a flexible card in the hand: Breaks needs only the
-  // fields below.
-  bool simple_ = false;
-  BuilderObligation obligation_ = BuilderObligation::kNone;
-  uint32_t controlled_ = 0;  // ControlledBuilds of the mover
-  // By the index of a hand card c: the controlled builds that the hand
-  // without c holds no card for (HoldsFor false).
-  std::array<uint32_t, kDeckSize> unguarded_{};
-};
 
 // A human-readable reason, e.g. "you control a build of 8 and may not trail".
 std::string BuilderViolationReason(const Position& pos, BuilderViolation v,

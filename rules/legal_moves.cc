@@ -82,7 +82,6 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
 
   group_limit_ = GroupLimit(rules);
   EnumerateGroups();
-  TabulateItemCards();
   good_masks_.clear();
   goods_listed_ = 0;
   good_bits_known_ = 0;
@@ -99,7 +98,6 @@ void MoveGenerator::Prepare(const Position& pos, CardSet flex,
   check_rules_ = rules.defaults_cost == 0 &&
                  (ControlledBuilds(pos, seat) != 0 ||
                   rules.builder_obligation == BuilderObligation::kV3);
-  if (check_rules_) rule_check_.Reset(pos);
 }
 
 int MoveGenerator::GroupLimit(const RuleSet& rules) const {
@@ -371,19 +369,13 @@ void MoveGenerator::UnionSet(int first, int value, bool absorb,
   }
 }
 
-void MoveGenerator::TabulateItemCards() {
-  // Items past n_ count as no cards.
-  uint64_t c[6];
-  for (int j = 0; j < 6; ++j) c[j] = j < n_ ? items_[j].cards.bits() : 0;
-  low_cards_ = {0,    c[0],        c[1],        c[0] | c[1],
-                c[2], c[0] | c[2], c[1] | c[2], c[0] | c[1] | c[2]};
-  high_cards_ = {0,    c[3],        c[4],        c[3] | c[4],
-                 c[5], c[3] | c[5], c[4] | c[5], c[3] | c[4] | c[5]};
-}
-
 CardSet MoveGenerator::CardsOf(uint32_t mask) const {
-  // The first six items (all of a small table's): two lookups.
-  CardSet cards(low_cards_[mask & 7] | high_cards_[mask >> 3 & 7]);
+  // The first six items (all of a small table's) without a branch per item.
+  uint64_t bits = 0;
+  for (int j = 0; j < 6; ++j) {
+    bits |= items_[j].cards.bits() & (0 - uint64_t{mask >> j & 1});
+  }
+  CardSet cards(bits);
   for (mask >>= 6; mask; mask &= mask - 1) {
     cards |= items_[6 + std::countr_zero(mask)].cards;
   }
@@ -402,10 +394,10 @@ uint32_t MoveGenerator::BuildsOf(uint32_t mask) const {
 inline void MoveGenerator::Emit(const Position& pos, const Move& move,
                                 uint32_t builds_taken, int changed_build,
                                 std::vector<Move>* out, MoveKind effect_kind) {
-  if (check_rules_ &&
-      rule_check_.Breaks(MoveEffect{effect_kind, move.card, move.value,
-                                    builds_taken, changed_build})) {
-    return;
+  if (check_rules_) {
+    MoveEffect e{effect_kind, move.card, move.value, builds_taken,
+                 changed_build};
+    if (CheckBuilderRules(pos, e) != BuilderViolation::kNone) return;
   }
   out->push_back(move);
 }
@@ -696,11 +688,9 @@ void MoveGenerator::LooseTableMoves(const Position& pos,
   face_builds_ = 0;
   group_limit_ = GroupLimit(rules);
   EnumerateGroups();
-  TabulateItemCards();
   good_bits_known_ = 0;
   check_rules_ = rules.defaults_cost == 0 &&
                  rules.builder_obligation == BuilderObligation::kV3;
-  if (check_rules_) rule_check_.Reset(pos);
   const bool absorb = rules.multi_build_absorb && rules.multiple_builds;
   const bool natural = rules.NaturalBuilds();
   const uint32_t up_to_max = (uint32_t{2} << rules.MaxBuild()) - 1;

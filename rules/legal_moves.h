@@ -33,7 +33,6 @@
 #include <span>
 #include <vector>
 
-#include "rules/builder_rules.h"
 #include "rules/move.h"
 #include "rules/position.h"
 
@@ -157,11 +156,7 @@ class MoveGenerator {
       for (uint32_t m : Unions(first, value, absorb)) fn(m);
     }
   }
-  // The cards of the items of `mask`. Needs TabulateItemCards() since the
-  // items were set.
   CardSet CardsOf(uint32_t mask) const;
-  // Fills low_cards_ and high_cards_ from items_.
-  void TabulateItemCards();
   // Sorts the captures out[first, end) by their table cards and drops the
   // repeated ones (a build of the played value is reachable both whole and
   // as a one-item group under builds_in_sums=opponents_single).
@@ -203,12 +198,6 @@ class MoveGenerator {
   uint32_t face_builds_ = 0;    // table.builds that are natural face builds
   bool check_rules_ = false;    // whether the guard/obligation can bite
   bool capped_ = false;         // the current list is incomplete
-  // The builder rules of the position, prepared when check_rules_.
-  BuilderRuleCheck rule_check_;
-  // The cards of items 0-2 (low_cards_) and 3-5 (high_cards_) by the bits
-  // of a mask that pick them: CardsOf without a loop over the items.
-  std::array<uint64_t, 8> low_cards_{};
-  std::array<uint64_t, 8> high_cards_{};
   static constexpr int kMaxSum = 15;
   int group_limit_ = kMaxSum;  // groups are kept for sums 1..group_limit_
   // The largest sum any move of the seat to move asks groups for (its hand
