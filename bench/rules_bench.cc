@@ -15,12 +15,19 @@
 //   BM_RandomRounds        complete random 2-player rounds; `rounds/s`.
 //   BM_RandomGames         complete random 2-player games; `games/s`.
 //
-// Extra mode (no benchmarks run):
+// Extra modes (no benchmarks run):
 //   rules_bench --find_worst[=GAMES]
 //     Times generation on every position of GAMES seeded random games
 //     (default 300), prints the distribution of the time per position
 //     (median, p90, p99, max) and the slowest position in position text
 //     format, with its move count.
+//   rules_bench --play_rounds=N
+//     Plays N rounds exactly as BM_RandomRounds does (the same seeds, in
+//     the same order) and prints `rounds=N moves=M points=P`, P the points
+//     both sides scored in them: a fixed workload, for counting its
+//     instructions where the CPU's counters are out of reach (`valgrind
+//     --tool=callgrind`; docs/performance.md), and exact figures the
+//     tests pin (a function of the rules alone, as a perft count is).
 //
 // Every corpus is deterministic: game i of the corpus uses the game seed
 // BatchGameSeed(kCorpusSeed, i) and the RandomPlayer seeded from it.
@@ -249,17 +256,28 @@ BENCHMARK(BM_ShuffledDeck);
 
 // One iteration: create a game (deal round 1) and play random moves until
 // round 1 has been scored.
+// One round of BM_RandomRounds: a new game from `seed`, played with random
+// moves until its first round is scored. Returns the moves played; adds
+// the points the sides scored to `*points` when given.
+int PlayRandomRound(const RuleSet& rules, const Seed& seed,
+                    int64_t* points = nullptr) {
+  Game game = *Game::Create(rules, DeckSource::FromSeed(seed));
+  RandomPlayer player(seed);
+  const int moves = PlayRandomly(game, player, PlayUntil::kRoundEnd);
+  benchmark::DoNotOptimize(game.totals().data());
+  if (points != nullptr) {
+    for (int total : game.totals()) *points += total;
+  }
+  return moves;
+}
+
 void BM_RandomRounds(benchmark::State& state) {
   const RuleSet rules = RuleSet::Standard();
   const std::vector<Seed>& seeds = GameSeeds();
   size_t i = 0;
   int64_t moves = 0;
   for (auto _ : state) {
-    const Seed& seed = seeds[i];
-    Game game = *Game::Create(rules, DeckSource::FromSeed(seed));
-    RandomPlayer player(seed);
-    moves += PlayRandomly(game, player, PlayUntil::kRoundEnd);
-    benchmark::DoNotOptimize(game.totals().data());
+    moves += PlayRandomRound(rules, seeds[i]);
     if (++i == seeds.size()) i = 0;
   }
   state.SetItemsProcessed(state.iterations());
@@ -308,6 +326,20 @@ double TimeGeneration(MoveGenerator& gen, const Position& pos,
     best = std::min(best, ns / batch);
   }
   return best;
+}
+
+// --play_rounds mode: see the file comment.
+int PlayRounds(int64_t rounds) {
+  const RuleSet rules = RuleSet::Standard();
+  const std::vector<Seed>& seeds = GameSeeds();
+  int64_t moves = 0, points = 0;
+  for (int64_t r = 0; r < rounds; ++r) {
+    moves += PlayRandomRound(rules, seeds[r % seeds.size()], &points);
+  }
+  std::printf("rounds=%lld moves=%lld points=%lld\n",
+              static_cast<long long>(rounds), static_cast<long long>(moves),
+              static_cast<long long>(points));
+  return 0;
 }
 
 // --find_worst mode: see the file comment.
@@ -363,8 +395,17 @@ int FindWorst(int games) {
 }  // namespace cassino
 
 int main(int argc, char** argv) {
-  // Our own flag first; everything else goes to Google Benchmark.
+  // Our own flags first; everything else goes to Google Benchmark.
   for (int i = 1; i < argc; ++i) {
+    const char kRounds[] = "--play_rounds=";
+    if (std::strncmp(argv[i], kRounds, sizeof(kRounds) - 1) == 0) {
+      const long long rounds = std::atoll(argv[i] + sizeof(kRounds) - 1);
+      if (rounds < 1) {
+        std::fprintf(stderr, "rules_bench: --play_rounds=N needs N >= 1\n");
+        return 2;
+      }
+      return cassino::PlayRounds(rounds);
+    }
     const char kFlag[] = "--find_worst";
     if (std::strncmp(argv[i], kFlag, sizeof(kFlag) - 1) == 0) {
       const char* rest = argv[i] + sizeof(kFlag) - 1;
