@@ -254,8 +254,6 @@ void BM_ShuffledDeck(benchmark::State& state) {
 }
 BENCHMARK(BM_ShuffledDeck);
 
-// One iteration: create a game (deal round 1) and play random moves until
-// round 1 has been scored.
 // One round of BM_RandomRounds: a new game from `seed`, played with random
 // moves until its first round is scored. Returns the moves played; adds
 // the points the sides scored to `*points` when given.
@@ -271,6 +269,8 @@ int PlayRandomRound(const RuleSet& rules, const Seed& seed,
   return moves;
 }
 
+// One iteration: create a game (deal round 1) and play random moves until
+// round 1 has been scored.
 void BM_RandomRounds(benchmark::State& state) {
   const RuleSet rules = RuleSet::Standard();
   const std::vector<Seed>& seeds = GameSeeds();
