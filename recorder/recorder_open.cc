@@ -33,6 +33,12 @@ using internal::PrepareKept;
 absl::Status Recorder::Impl::Configure(sqlite3* db, bool writer) {
   if (absl::Status s = Exec(db, "PRAGMA foreign_keys=ON"); !s.ok()) return s;
   if (writer) {
+    // Statement journals (a game's rows deleted when it closes needs one
+    // of about a hundred pages) kept in memory instead of spilling to a
+    // temporary file a page per system call.
+    if (absl::Status s = Exec(db, "PRAGMA temp_store=MEMORY"); !s.ok()) {
+      return s;
+    }
     return Exec(db, absl::StrCat("PRAGMA synchronous=", Synchronous()));
   }
   return Exec(db, "PRAGMA query_only=ON");
