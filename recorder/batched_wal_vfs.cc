@@ -16,10 +16,6 @@ namespace {
 // size in pages after the commit" field, zero except in commit frames.
 constexpr int kFrameHeaderBytes = 24;
 constexpr int kCommitFieldOffset = 4;
-// The most one write of the base file takes: SQLite's unix VFS writes at
-// most 128 KiB - 1 bytes a call (it masks the length with 0x1ffff), as
-// SQLite itself never asks for more.
-constexpr size_t kMaxWriteBytes = 124 << 10;
 
 // The VFS: the base VFS's methods and data (so that they behave as they do
 // through the base), its own xOpen, and the base to open files with.
@@ -47,10 +43,6 @@ constexpr size_t kBaseOffset =
 
 WalFile* Wal(sqlite3_file* f) { return reinterpret_cast<WalFile*>(f); }
 
-// The calls of the WAL's methods that pass to the base file once the held
-// run is written.
-const sqlite3_io_methods& Forward() { return ForwardingMethods(); }
-
 // Writes the held run to the base file, in writes of up to kMaxWriteBytes
 // (one for a commit of up to 30 pages of 4 KiB); SQLITE_OK when there is
 // none. The run is dropped either way: after a failed write SQLite abandons
@@ -60,8 +52,9 @@ int Flush(sqlite3_file* f) {
   int rc = SQLITE_OK;
   for (size_t done = 0; done < w->held.size() && rc == SQLITE_OK;) {
     const size_t n = std::min(kMaxWriteBytes, w->held.size() - done);
-    rc = Forward().xWrite(f, w->held.data() + done, static_cast<int>(n),
-                          w->held_at + static_cast<sqlite3_int64>(done));
+    rc = ForwardingMethods().xWrite(
+        f, w->held.data() + done, static_cast<int>(n),
+        w->held_at + static_cast<sqlite3_int64>(done));
     done += n;
   }
   w->held.clear();
@@ -70,14 +63,14 @@ int Flush(sqlite3_file* f) {
 
 int Close(sqlite3_file* f) {
   const int flushed = Flush(f);
-  const int rc = Forward().xClose(f);
+  const int rc = ForwardingMethods().xClose(f);
   Wal(f)->~WalFile();
   return flushed != SQLITE_OK ? flushed : rc;
 }
 
 int Read(sqlite3_file* f, void* buf, int n, sqlite3_int64 off) {
   if (const int rc = Flush(f); rc != SQLITE_OK) return rc;
-  return Forward().xRead(f, buf, n, off);
+  return ForwardingMethods().xRead(f, buf, n, off);
 }
 
 int Write(sqlite3_file* f, const void* buf, int n, sqlite3_int64 off) {
@@ -95,7 +88,7 @@ int Write(sqlite3_file* f, const void* buf, int n, sqlite3_int64 off) {
     return SQLITE_OK;
   } else {
     if (const int rc = Flush(f); rc != SQLITE_OK) return rc;
-    return Forward().xWrite(f, buf, n, off);
+    return ForwardingMethods().xWrite(f, buf, n, off);
   }
   if (w->commit_header) {  // this is the commit frame's page
     w->commit_header = false;
@@ -112,28 +105,28 @@ int Write(sqlite3_file* f, const void* buf, int n, sqlite3_int64 off) {
 
 int Truncate(sqlite3_file* f, sqlite3_int64 size) {
   if (const int rc = Flush(f); rc != SQLITE_OK) return rc;
-  return Forward().xTruncate(f, size);
+  return ForwardingMethods().xTruncate(f, size);
 }
 
 int Sync(sqlite3_file* f, int flags) {
   if (const int rc = Flush(f); rc != SQLITE_OK) return rc;
-  return Forward().xSync(f, flags);
+  return ForwardingMethods().xSync(f, flags);
 }
 
 int FileSize(sqlite3_file* f, sqlite3_int64* size) {
   if (const int rc = Flush(f); rc != SQLITE_OK) return rc;
-  return Forward().xFileSize(f, size);
+  return ForwardingMethods().xFileSize(f, size);
 }
 
 int FileControl(sqlite3_file* f, int op, void* arg) {
   if (const int rc = Flush(f); rc != SQLITE_OK) return rc;
-  return Forward().xFileControl(f, op, arg);
+  return ForwardingMethods().xFileControl(f, op, arg);
 }
 
 int Fetch(sqlite3_file* f, sqlite3_int64 off, int n, void** out) {
   *out = nullptr;
   if (const int rc = Flush(f); rc != SQLITE_OK) return rc;
-  return Forward().xFetch(f, off, n, out);
+  return ForwardingMethods().xFetch(f, off, n, out);
 }
 
 // The forwarding methods, with the calls above in place of theirs.
@@ -162,12 +155,10 @@ int Open(sqlite3_vfs* vfs, sqlite3_filename name, sqlite3_file* file, int flags,
   }
   auto* base_file = reinterpret_cast<sqlite3_file*>(
       reinterpret_cast<char*>(file) + kBaseOffset);
-  std::memset(base_file, 0, static_cast<size_t>(base->szOsFile));
-  file->pMethods = nullptr;  // SQLite closes only a file with methods
-  const int rc = base->xOpen(base, name, base_file, flags, out_flags);
-  if (rc != SQLITE_OK || base_file->pMethods == nullptr) {
-    if (base_file->pMethods != nullptr) base_file->pMethods->xClose(base_file);
-    return rc != SQLITE_OK ? rc : SQLITE_CANTOPEN;
+  if (const int rc =
+          OpenLowerFile(base, name, file, base_file, flags, out_flags);
+      rc != SQLITE_OK) {
+    return rc;
   }
   WalFile* w = new (file) WalFile();
   w->layered.lower = base_file;

@@ -54,6 +54,11 @@ inline constexpr char kBatchedWalVfs[] = "cassino-batched-wal";
 // written in runs of about this size).
 inline constexpr size_t kMaxHeldBytes = size_t{4} << 20;
 
+// The most one write of the base file takes: SQLite's unix VFS writes less
+// than 128 KiB a call (it masks the length with 0x1ffff), as SQLite itself
+// never asks for more. A held run goes out in writes of this size.
+inline constexpr size_t kMaxWriteBytes = size_t{124} << 10;
+
 // Registers kBatchedWalVfs over SQLite's default VFS, once per process
 // (SQLite's list of VFSes is process-wide); later calls return the first
 // call's result. Thread-safe.

@@ -1,5 +1,8 @@
 #include "recorder/layered_vfs.h"
 
+#include <cstddef>
+#include <cstring>
+
 namespace cassino::recorder {
 namespace {
 
@@ -105,6 +108,20 @@ constexpr sqlite3_io_methods kForwarding = {
 };
 
 }  // namespace
+
+int OpenLowerFile(sqlite3_vfs* lower_vfs, sqlite3_filename name,
+                  sqlite3_file* file, sqlite3_file* lower_file, int flags,
+                  int* out_flags) {
+  std::memset(lower_file, 0, static_cast<size_t>(lower_vfs->szOsFile));
+  file->pMethods = nullptr;
+  const int rc =
+      lower_vfs->xOpen(lower_vfs, name, lower_file, flags, out_flags);
+  if (rc == SQLITE_OK && lower_file->pMethods != nullptr) return SQLITE_OK;
+  if (lower_file->pMethods != nullptr) {
+    lower_file->pMethods->xClose(lower_file);
+  }
+  return rc != SQLITE_OK ? rc : SQLITE_CANTOPEN;
+}
 
 const sqlite3_io_methods& ForwardingMethods() { return kForwarding; }
 

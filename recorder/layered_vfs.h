@@ -23,6 +23,15 @@ inline sqlite3_file* Lower(sqlite3_file* f) {
   return reinterpret_cast<LayeredFile*>(f)->lower;
 }
 
+// Opens `name` with `lower_vfs` into `lower_file` (memory SQLite gave the
+// upper VFS for `file`, after the layered file). On failure `file` has no
+// methods (SQLite closes only a file with methods) and no lower file is
+// left open. On success the caller makes `file` a layered file over
+// `lower_file` and sets its methods.
+int OpenLowerFile(sqlite3_vfs* lower_vfs, sqlite3_filename name,
+                  sqlite3_file* file, sqlite3_file* lower_file, int flags,
+                  int* out_flags);
+
 // Version 3 methods, each calling the lower file's (a call of a version the
 // lower file lacks fails, or does nothing where SQLite allows).
 const sqlite3_io_methods& ForwardingMethods();

@@ -20,6 +20,7 @@
 
 #include "gtest/gtest.h"
 #include "tests/recorder/faulty_vfs.h"
+#include "tests/recorder/sql_util.h"
 #include "tests/temp_dir.h"
 
 namespace cassino::recorder {
@@ -41,10 +42,9 @@ class BatchedWalVfsTest : public ::testing::Test {
   void TearDown() override {
     FaultyVfs::FailWrites(false);
     Close(writer_);
-    Close(plain_);
   }
 
-  // Opens the test's database through `vfs` (nullptr: SQLite's default).
+  // Opens the test's database through `vfs`.
   sqlite3* Open(const char* vfs) {
     sqlite3* db = nullptr;
     EXPECT_EQ(sqlite3_open_v2(path_.c_str(), &db,
@@ -59,25 +59,6 @@ class BatchedWalVfsTest : public ::testing::Test {
   static int Exec(sqlite3* db, const std::string& sql) {
     return sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr);
   }
-  static int64_t Int(sqlite3* db, const std::string& sql) {
-    sqlite3_stmt* stmt = nullptr;
-    EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr),
-              SQLITE_OK);
-    EXPECT_EQ(sqlite3_step(stmt), SQLITE_ROW) << sql;
-    const int64_t v = sqlite3_column_int64(stmt, 0);
-    sqlite3_finalize(stmt);
-    return v;
-  }
-  static std::string Text(sqlite3* db, const std::string& sql) {
-    sqlite3_stmt* stmt = nullptr;
-    EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr),
-              SQLITE_OK);
-    EXPECT_EQ(sqlite3_step(stmt), SQLITE_ROW) << sql;
-    std::string v(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)));
-    sqlite3_finalize(stmt);
-    return v;
-  }
-
   // The writer through `vfs`, in WAL mode, without automatic checkpoints
   // (so that a commit writes the WAL only), and a table of blobs. With
   // synchronous=NORMAL, as the referee's `normal` durability: no sync of
@@ -105,14 +86,24 @@ class BatchedWalVfsTest : public ::testing::Test {
     return static_cast<int64_t>(std::filesystem::file_size(path_ + "-wal"));
   }
 
+  // The integer `sql` gives, read by a connection of its own without the
+  // batched VFS.
+  int64_t PlainInt(const std::string& sql) const {
+    return recorder::testing::QueryInt(path_, sql);
+  }
+  // Whether SQLite's integrity check passes, read the same way.
+  bool PlainIntact() const {
+    return PlainInt(
+               "SELECT count(*) FROM pragma_integrity_check "
+               "WHERE integrity_check = 'ok'") == 1;
+  }
+
   std::string path_;
   sqlite3* writer_ = nullptr;
-  sqlite3* plain_ = nullptr;  // a reader without the batched VFS
 };
 
 TEST_F(BatchedWalVfsTest, ACommitIsOneWriteOfWholeFrames) {
   OpenWriter(kBatchedFaulty);
-  plain_ = Open(nullptr);
   for (int commit = 1; commit <= 5; ++commit) {
     const int64_t writes = FaultyVfs::Writes();
     const int64_t wal = WalBytes();
@@ -122,7 +113,7 @@ TEST_F(BatchedWalVfsTest, ACommitIsOneWriteOfWholeFrames) {
     const int64_t grown = WalBytes() - wal;
     EXPECT_GT(grown, 4 * kFrameBytes);
     EXPECT_EQ(grown % kFrameBytes, 0);
-    EXPECT_EQ(Int(plain_, "SELECT count(*) FROM t"), 20 * commit);
+    EXPECT_EQ(PlainInt("SELECT count(*) FROM t"), 20 * commit);
   }
 }
 
@@ -142,14 +133,12 @@ TEST_F(BatchedWalVfsTest, ALargeCommitIsWrittenInRunsAndReadsBackWhole) {
   const int64_t wal = WalBytes();
   ASSERT_EQ(InsertRows(100, 3000), SQLITE_OK);  // about 100 pages
   const int64_t grown = WalBytes() - wal;
-  EXPECT_GT(grown, 124 << 10);
-  // Runs of 124 KiB: SQLite's unix VFS takes less than 128 KiB a write.
-  constexpr int64_t kRun = 124 << 10;
+  constexpr auto kRun = static_cast<int64_t>(kMaxWriteBytes);
+  EXPECT_GT(grown, kRun);
   EXPECT_EQ(FaultyVfs::Writes() - writes, (grown + kRun - 1) / kRun);
-  plain_ = Open(nullptr);
-  EXPECT_EQ(Int(plain_, "SELECT count(*) FROM t"), 100);
-  EXPECT_EQ(Int(plain_, "SELECT sum(length(v)) FROM t"), 300000);
-  EXPECT_EQ(Text(plain_, "PRAGMA integrity_check"), "ok");
+  EXPECT_EQ(PlainInt("SELECT count(*) FROM t"), 100);
+  EXPECT_EQ(PlainInt("SELECT sum(length(v)) FROM t"), 300000);
+  EXPECT_TRUE(PlainIntact());
 }
 
 TEST_F(BatchedWalVfsTest, SpilledAndRewrittenFramesComeOutWhole) {
@@ -164,24 +153,22 @@ TEST_F(BatchedWalVfsTest, SpilledAndRewrittenFramesComeOutWhole) {
                  "SAVEPOINT s; DELETE FROM t WHERE id > 150;"
                  "ROLLBACK TO s; RELEASE s; COMMIT"),
             SQLITE_OK);
-  plain_ = Open(nullptr);
-  EXPECT_EQ(Int(plain_, "SELECT count(*) FROM t"), 200);
-  EXPECT_EQ(Int(plain_, "SELECT sum(length(v)) FROM t"), 100 * 600 + 100 * 700);
-  EXPECT_EQ(Text(plain_, "PRAGMA integrity_check"), "ok");
+  EXPECT_EQ(PlainInt("SELECT count(*) FROM t"), 200);
+  EXPECT_EQ(PlainInt("SELECT sum(length(v)) FROM t"), 100 * 600 + 100 * 700);
+  EXPECT_TRUE(PlainIntact());
 }
 
 TEST_F(BatchedWalVfsTest, AFailedWriteFailsTheCommitAndPublishesNothing) {
   OpenWriter(kBatchedFaulty);
   ASSERT_EQ(InsertRows(10, 1000), SQLITE_OK);
-  plain_ = Open(nullptr);
   FaultyVfs::FailWrites(true);
   EXPECT_EQ(InsertRows(10, 1000) & 0xff, SQLITE_FULL);
   FaultyVfs::FailWrites(false);
   Exec(writer_, "ROLLBACK");  // if the failed COMMIT left it open
-  EXPECT_EQ(Int(plain_, "SELECT count(*) FROM t"), 10);
+  EXPECT_EQ(PlainInt("SELECT count(*) FROM t"), 10);
   ASSERT_EQ(InsertRows(10, 1000), SQLITE_OK);
-  EXPECT_EQ(Int(plain_, "SELECT count(*) FROM t"), 20);
-  EXPECT_EQ(Text(plain_, "PRAGMA integrity_check"), "ok");
+  EXPECT_EQ(PlainInt("SELECT count(*) FROM t"), 20);
+  EXPECT_TRUE(PlainIntact());
 }
 
 TEST_F(BatchedWalVfsTest, CommitsSurviveAProcessThatDiesWithoutClosing) {
@@ -199,9 +186,8 @@ TEST_F(BatchedWalVfsTest, CommitsSurviveAProcessThatDiesWithoutClosing) {
   ASSERT_EQ(waitpid(child, &status, 0), child);
   ASSERT_TRUE(WIFEXITED(status));
   ASSERT_EQ(WEXITSTATUS(status), 0);
-  plain_ = Open(nullptr);
-  EXPECT_EQ(Int(plain_, "SELECT count(*) FROM t"), 21);
-  EXPECT_EQ(Text(plain_, "PRAGMA integrity_check"), "ok");
+  EXPECT_EQ(PlainInt("SELECT count(*) FROM t"), 21);
+  EXPECT_TRUE(PlainIntact());
 }
 
 }  // namespace

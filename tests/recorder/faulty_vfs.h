@@ -18,7 +18,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <cstring>
 #include <string>
 
 #include "recorder/batched_wal_vfs.h"
@@ -72,13 +71,12 @@ class FaultyVfs {
                   int flags, int* out_flags) {
     sqlite3_vfs* base = static_cast<sqlite3_vfs*>(vfs->pAppData);
     auto* f = reinterpret_cast<recorder::LayeredFile*>(file);
-    std::memset(f, 0, sizeof(recorder::LayeredFile));
-    f->lower = reinterpret_cast<sqlite3_file*>(reinterpret_cast<char*>(f) +
-                                               sizeof(recorder::LayeredFile));
-    const int rc = base->xOpen(base, name, f->lower, flags, out_flags);
-    // SQLite calls xClose only when pMethods is set: set it only for an
-    // open real file.
-    if (rc == SQLITE_OK && f->lower->pMethods != nullptr) {
+    auto* lower = reinterpret_cast<sqlite3_file*>(
+        reinterpret_cast<char*>(f) + sizeof(recorder::LayeredFile));
+    const int rc =
+        recorder::OpenLowerFile(base, name, file, lower, flags, out_flags);
+    if (rc == SQLITE_OK) {
+      f->lower = lower;
       f->file.pMethods = &Methods();
     }
     return rc;
