@@ -28,9 +28,12 @@ inline constexpr std::array<char, 512> kHexPairs = [] {
 // Lower-case hex of `bytes` into `out`, reusing its buffer.
 inline void AssignHex(absl::string_view bytes, std::string* out) {
   out->resize(2 * bytes.size());
+  // (Held here: a char written through out->data() may alias the string's
+  // own pointer, which the loop would otherwise load again for each byte.)
+  char* const digits = out->data();
   for (size_t i = 0; i < bytes.size(); ++i) {
-    std::memcpy(out->data() + 2 * i,
-                &kHexPairs[2 * static_cast<uint8_t>(bytes[i])], 2);
+    std::memcpy(digits + 2 * i, &kHexPairs[2 * static_cast<uint8_t>(bytes[i])],
+                2);
   }
 }
 

@@ -555,19 +555,26 @@ absl::Status ValidateMove(const Position& pos, const Move& move) {
 }
 
 MoveOutcome ApplyMove(Position& pos, const Move& m) {
+  MoveOutcome out;
+  ApplyMove(pos, m, &out);
+  return out;
+}
+
+void ApplyMove(Position& pos, const Move& m, MoveOutcome* outcome) {
   if (m.has_pluck()) {
     const int seat = pos.to_move;
     if (!m.pluck_after) pos.table.loose.erase(m.pluck);
-    MoveOutcome out = ApplyMove(pos, m.WithoutPluck());
+    ApplyMove(pos, m.WithoutPluck(), outcome);
     if (m.pluck_after) pos.table.loose.erase(m.pluck);
     pos.plucked |= uint32_t{1} << seat;
-    out.plucked = m.pluck;
-    return out;
+    outcome->plucked = m.pluck;
+    return;
   }
-  MoveOutcome out;
+  *outcome = MoveOutcome();
+  MoveOutcome& out = *outcome;
   const int seat = pos.to_move;
   pos.to_move = (seat + 1) % pos.rules.players;
-  if (m.kind == MoveKind::kCallOut) return out;
+  if (m.kind == MoveKind::kCallOut) return;
   pos.hands[seat].erase(m.card);
   Table& table = pos.table;
   // The build a build move raises or adds to, if any.
@@ -637,7 +644,6 @@ MoveOutcome ApplyMove(Position& pos, const Move& m) {
     case MoveKind::kCallOut:
       break;
   }
-  return out;
 }
 
 }  // namespace cassino

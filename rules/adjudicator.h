@@ -75,6 +75,13 @@ inline bool MayPluck(const Position& pos) {
 // Applies a legal move (ValidateMove must have accepted it) for pos.to_move
 // and passes the turn to the next seat. Call-outs change nothing here.
 MoveOutcome ApplyMove(Position& pos, const Move& move);
+// The same, written into `*outcome` (which must not be part of `pos`): for
+// a caller that keeps the outcome in a larger record. Copied there from a
+// returned value, the outcome's fields, just stored one by one, would be
+// read back as one wider load, which the CPU cannot forward from them; it
+// waits for the stores to reach the cache (a stall perf found in
+// Game::PlayMove; docs/performance.md).
+void ApplyMove(Position& pos, const Move& move, MoveOutcome* outcome);
 
 }  // namespace cassino
 

@@ -373,7 +373,7 @@ void Game::PlayMove(const Move& move) {
       penalty = rules().defaults_cost;
     }
   }
-  played.outcome = ApplyGameMove(position_, move);
+  ApplyGameMove(position_, move, &played.outcome);
   played.outcome.penalty = penalty;
   const int default_winner = penalty > 0 ? GiveUpPoints(side, penalty) : -1;
   // pluck: the plucked card goes to the mover's pile (not a capture).

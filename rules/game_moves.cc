@@ -43,15 +43,23 @@ absl::Status ValidateGameMove(const Position& pos, const Move& move) {
 }
 
 MoveOutcome ApplyGameMove(Position& pos, const Move& move) {
+  MoveOutcome outcome;
+  ApplyGameMove(pos, move, &outcome);
+  return outcome;
+}
+
+void ApplyGameMove(Position& pos, const Move& move, MoveOutcome* outcome) {
   switch (pos.rules.game) {
     case GameKind::kCallabra:
-      return callabra::ApplyMove(pos, move);
+      *outcome = callabra::ApplyMove(pos, move);
+      return;
     case GameKind::kTablanette:
-      return tablanette::ApplyMove(pos, move);
+      *outcome = tablanette::ApplyMove(pos, move);
+      return;
     case GameKind::kCassino:
       break;
   }
-  return ApplyMove(pos, move);
+  ApplyMove(pos, move, outcome);
 }
 
 std::vector<NotatedMove> InNotationOrder(std::span<const Move> moves) {

@@ -40,6 +40,8 @@ absl::Status ValidateGameMove(const Position& pos, const Move& move);
 // the position's game and passes the turn: what Game does to its position
 // for each move (its piles, deals and scoring are the Game's).
 MoveOutcome ApplyGameMove(Position& pos, const Move& move);
+// The same into `*outcome` (see the ApplyMove that does: Game's hot path).
+void ApplyGameMove(Position& pos, const Move& move, MoveOutcome* outcome);
 
 // A move with its canonical notation.
 struct NotatedMove {

@@ -5,6 +5,7 @@
 #include <cassert>
 #include <cstring>
 
+#include "absl/base/attributes.h"
 #include "rules/adjudicator.h"
 #include "rules/builder_rules.h"
 
@@ -391,9 +392,9 @@ uint32_t MoveGenerator::BuildsOf(uint32_t mask) const {
 }
 
 // Inline: called once per candidate move, and usually with nothing to check.
-inline void MoveGenerator::Emit(const Position& pos, const Move& move,
-                                uint32_t builds_taken, int changed_build,
-                                std::vector<Move>* out, MoveKind effect_kind) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline void MoveGenerator::Emit(
+    const Position& pos, const Move& move, uint32_t builds_taken,
+    int changed_build, std::vector<Move>* out, MoveKind effect_kind) {
   if (check_rules_) {
     MoveEffect e{effect_kind, move.card, move.value, builds_taken,
                  changed_build};
@@ -402,9 +403,9 @@ inline void MoveGenerator::Emit(const Position& pos, const Move& move,
   out->push_back(move);
 }
 
-inline void MoveGenerator::Emit(const Position& pos, const Move& move,
-                                uint32_t builds_taken, int changed_build,
-                                std::vector<Move>* out) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline void MoveGenerator::Emit(
+    const Position& pos, const Move& move, uint32_t builds_taken,
+    int changed_build, std::vector<Move>* out) {
   Emit(pos, move, builds_taken, changed_build, out, move.kind);
 }
 

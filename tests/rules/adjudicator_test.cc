@@ -137,5 +137,38 @@ TEST(AdjudicatorTest, ApplyCaptureDetectsSweep) {
   EXPECT_TRUE(p.table.empty());
 }
 
+// The form that writes into a caller's record does what the returned form
+// does, whatever the record held before (Game keeps the outcome in its
+// history this way).
+TEST(AdjudicatorTest, ApplyIntoARecordReplacesWhatItHeld) {
+  const MoveOutcome stale{
+      .captured = CardSet::Of(Card::Of(kKing, Suit::kHearts)),
+      .sweep = true,
+      .penalty = 3,
+      .plucked = Card::Of(kAce, Suit::kSpades)};
+  for (const char* move : {"take 8C 5S 3H 6D 2C", "trail 3D",
+                           "pluck 2C, take 8C 5S 3H", "trail 3D, pluck 6D"}) {
+    SCOPED_TRACE(move);
+    const Position start =
+        Pos("table: 6D 2C [5S 3H]=8@1; hands: 8C 3D / 9S; rules: pluck");
+    ASSERT_TRUE(ValidateMove(start, M(move)).ok());
+    Position returned = start, in_place = start;
+    const MoveOutcome expected = ApplyMove(returned, M(move));
+    MoveOutcome record = stale;
+    ApplyMove(in_place, M(move), &record);
+    EXPECT_EQ(record, expected);
+    EXPECT_EQ(in_place, returned);
+  }
+  // One of them pinned: the pluck before, then a capture that leaves 6D.
+  Position p = Pos("table: 6D 2C [5S 3H]=8@1; hands: 8C 3D / 9S; rules: pluck");
+  MoveOutcome out = stale;
+  ApplyMove(p, M("pluck 2C, take 8C 5S 3H"), &out);
+  EXPECT_EQ(out.captured.ToString(), "5S 3H 8C");
+  EXPECT_FALSE(out.sweep);
+  EXPECT_EQ(out.penalty, 0);
+  EXPECT_EQ(out.plucked.ToString(), "2C");
+  EXPECT_EQ(p.table.ToString(), "6D");
+}
+
 }  // namespace
 }  // namespace cassino
