@@ -13,9 +13,10 @@
 #      tests); then runs each fuzz target on its seed corpus for
 #      FUZZ_SECONDS (default 20), under ASan and UBSan.
 # SANITIZERS=off skips step 4; ASAN_TESTS=off keeps its build and fuzzers
-# but skips the suite under ASan (577 tests in 7 minutes on 2 cores,
-# 2026-11-26; the gcc suite: 579 in 2 minutes). A cold CI run of everything
-# but that suite took 27 minutes (2026-11-24). Arguments go to
+# but skips the suite under ASan (817 tests in 15 minutes on 2 cores,
+# 2026-12-01; the gcc suite: 831 in 6 minutes). A cold run is mostly
+# compiling (docs/performance.md, *CI's build time*); the builds carry
+# line tables only as debug information (scripts/lib.sh). Arguments go to
 # the ctest runs (e.g. `bash scripts/test.sh -R Referee`).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 install_deps
