@@ -220,6 +220,10 @@ def run_lobby(stub, key, capacity, max_games):
                           metadata=metadata)
         with lock:
             current[0] = call
+            # A player may have finished the last game after the loop's check
+            # and cancelled the call before this one: cancel this one too.
+            if finished.is_set():
+                call.cancel()
         try:
             for response in call:
                 failures = 0
