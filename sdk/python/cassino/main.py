@@ -2,7 +2,9 @@
 
 import argparse
 import copy
+import faulthandler
 import os
+import signal
 import sys
 
 from cassino.bot import DEFAULT_ADDRESS, Bot, play_lobby, play_seat
@@ -14,7 +16,8 @@ def run(bot, argv=None):
     $CASSINO_TOKEN) plays one game; --lobby with a bot key (--key or
     $CASSINO_BOT_KEY) plays every game offered. Exits 1 on a refusal or
     when reconnecting failed. `bot` is a Bot, or a function making one; in
-    lobby mode each game gets its own (a deep copy of a Bot given)."""
+    lobby mode each game gets its own (a deep copy of a Bot given).
+    `kill -USR1` prints every thread's stack to stderr; the bot goes on."""
     parser = argparse.ArgumentParser(description="A Cassino bot.")
     parser.add_argument("--address", default=os.environ.get(
         "CASSINO_ADDRESS", DEFAULT_ADDRESS),
@@ -37,6 +40,8 @@ def run(bot, argv=None):
                         default="compact",
                         help="compact: three messages a move (default)")
     args = parser.parse_args(argv)
+    if hasattr(signal, "SIGUSR1"):  # where a bot that does not exit waits
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
     if isinstance(bot, Bot):
         single, make = bot, (lambda: copy.deepcopy(bot))
     else:  # a factory

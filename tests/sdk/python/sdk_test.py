@@ -16,6 +16,8 @@ that a refused move reads as a RefereeError with its ErrorInfo reason and
 BadRequest field, that a bad token is refused at once, and that two SDK
 bots in ladder mode (play_lobby with ladder and version) are told they
 joined and are rated as ACCOUNT@VERSION, as `cassino stats --ladder` agrees.
+And that a bot run by cassino.run prints every thread's stack on SIGUSR1
+and goes on.
 """
 
 import json
@@ -161,6 +163,18 @@ LADDER_SCRIPT = textwrap.dedent(r'''
     for t in threads: t.start()
     for t in threads: t.join()
     print("DONE")
+''')
+
+# A bot run by cassino.run in lobby mode; argv = address (nothing listens).
+STUCK_SCRIPT = textwrap.dedent(r'''
+    import sys
+    import cassino
+
+    class First(cassino.Bot):
+        def choose(self, turn):
+            return turn.legal_moves[0]
+
+    cassino.run(First(), ["--lobby", "--key", "k", "--address", sys.argv[1]])
 ''')
 
 
@@ -314,6 +328,34 @@ class SdkTest(unittest.TestCase):
                       lines, out.stdout)
         self.assertIn("REFUSED UNAUTHENTICATED UNKNOWN_TOKEN", lines,
                       out.stdout)
+
+    def test_prints_its_threads_on_sigusr1(self):
+        # Nothing listens on the port: the lobby loop keeps reconnecting.
+        bot = subprocess.Popen(
+            [self.python, "-c", STUCK_SCRIPT, f"127.0.0.1:{free_port()}"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            cwd=self.tmp.name)
+        lines = []
+        try:
+            # run() registers the handler before the first reconnection.
+            for line in bot.stderr:
+                lines.append(line)
+                if "reconnecting" in line:
+                    break
+            self.assertIn("reconnecting", "".join(lines))
+            bot.send_signal(signal.SIGUSR1)
+            for line in bot.stderr:
+                lines.append(line)
+                if "in play_lobby" in line:
+                    break
+            text = "".join(lines)
+            self.assertIn("most recent call first", text)
+            self.assertIn("in play_lobby", text)
+            self.assertIsNone(bot.poll(), "the bot went on: " + text)
+        finally:
+            bot.kill()
+            bot.wait()
+            bot.stderr.close()
 
 
 if __name__ == "__main__":

@@ -6,6 +6,9 @@
 // dropped stream, so the bots' request/response, rejection and reconnect
 // handling is covered even without the real referee.
 //
+// PythonBotTest: the Python bot prints every thread's stack on SIGUSR1,
+// which Child::Wait sends a bot before killing it at the timeout.
+//
 // RealRefereeTest (compiled only when CMake found the cassino-referee
 // target; CASSINO_REFEREE_BIN is its path): starts the real cassino-referee
 // on 127.0.0.1 with a temporary database, creates games through the admin
@@ -32,6 +35,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
+#include "tests/child_process.h"
 #include "tests/tools/bots/fake_referee.h"
 #include "tests/tools/bots/live_process.h"
 #include "tools/bots/client/bot_client.h"
@@ -184,6 +188,34 @@ TEST(FakeRefereeTest, NodeBot) {
   const std::string why = NodeUnavailable();
   if (!why.empty()) GTEST_SKIP() << why;
   PlayScriptAgainstFake(NodeBotArgs);
+}
+
+// The Python bot prints every thread's stack on SIGUSR1 and goes on: what
+// Child::Wait sends before it kills a bot that did not exit in time.
+TEST(PythonBotTest, PrintsItsThreadsOnSigusr1) {
+  const std::string why = PythonUnavailable();
+  if (!why.empty()) GTEST_SKIP() << why;
+  // Nothing listens on the port: the lobby loop keeps reconnecting.
+  const int port = cassino::testing::PickFreePort(getpid());
+  ASSERT_GT(port, 0);
+  Child bot(PythonLobbyBot(absl::StrCat("127.0.0.1:", port), "key", 1, 0));
+  ASSERT_TRUE(bot.started());
+  // Polls the bot's stderr for `text` for up to 60 s.
+  auto wait_for = [&](const std::string& text) {
+    for (int i = 0; i < 3000; ++i) {
+      if (bot.stderr_text().find(text) != std::string::npos) return true;
+      if (bot.Exited()) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+  };
+  // main() registers the handler before the lobby loop starts.
+  ASSERT_TRUE(wait_for("reconnecting")) << bot.stderr_text();
+  bot.Signal(SIGUSR1);
+  ASSERT_TRUE(wait_for(" in run_lobby")) << bot.stderr_text();
+  EXPECT_NE(bot.stderr_text().find("most recent call first"), std::string::npos)
+      << bot.stderr_text();
+  EXPECT_FALSE(bot.Exited()) << bot.stderr_text();
 }
 
 // --------------------------------------------------------- real referee

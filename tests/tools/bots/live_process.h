@@ -100,7 +100,10 @@ class Child {
     std::remove(err_path_.c_str());
   }
 
-  // Waits for the exit, killing the child after `seconds`.
+  // Waits for the exit, killing the child after `seconds`. Before the kill
+  // it sends SIGUSR1 and gives the child a second: the Python bots then
+  // print every thread's stack to stderr, which says where one that did
+  // not exit was waiting.
   ProcResult Wait(int seconds) {
     ProcResult r;
     if (pid_ > 0) {
@@ -115,8 +118,10 @@ class Child {
           break;
         }
         if (std::chrono::steady_clock::now() > end) {
+          Signal(SIGUSR1);
+          std::this_thread::sleep_for(std::chrono::seconds(1));
           Stop(SIGKILL);
-          r.err = "(killed after the timeout)\n";
+          r.err = "(killed after the timeout; SIGUSR1 sent a second before)\n";
           break;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -125,6 +130,11 @@ class Child {
     r.out = ReadAll(out_path_);
     r.err += ReadAll(err_path_);
     return r;
+  }
+
+  // Sends `signal`; neither waits nor reaps.
+  void Signal(int signal) {
+    if (pid_ > 0) kill(pid_, signal);
   }
 
   // Sends `signal` and reaps the child (SIGKILL after 5 s).

@@ -25,15 +25,20 @@ own thread with the seat token that came with the offer:
   /usr/bin/python3 tools/bots/python/cassino_bot.py \
       --address 127.0.0.1:50051 --lobby --key BOT_KEY [--capacity 4] [--games N]
 
+`kill -USR1 <pid>` prints every thread's stack to stderr and the bot goes
+on: how to see where a bot that does not exit is waiting.
+
 Needs python3-grpcio, python3-protobuf, protoc and /usr/bin/grpc_python_plugin
 (all Debian packages). The Python stubs are generated from proto/ into
 tools/bots/python/_gen on the first run.
 """
 
 import argparse
+import faulthandler
 import os
 import queue
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -278,6 +283,8 @@ def main():
                         help="lobby mode: exit after this many games ended "
                              "(0: never)")
     args = parser.parse_args()
+    if hasattr(signal, "SIGUSR1"):  # every thread's stack on kill -USR1
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
 
     # gRPC's own reconnection backoff grows to minutes; be back soon after a
     # referee restart.
