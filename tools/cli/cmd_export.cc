@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/record_args.h"
 #include "tools/verify/interchange.h"
 
 namespace cassino::cli {

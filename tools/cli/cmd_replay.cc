@@ -21,6 +21,7 @@
 #include "rules/game.h"
 #include "rules/observation.h"
 #include "tools/cli/commands.h"
+#include "tools/cli/record_args.h"
 #include "tools/viewer/page.h"
 #include "tools/viewer/viewer.h"
 

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "competition/sprt.h"
 #include "tools/cli/commands.h"
+#include "tools/cli/record_args.h"
 #include "tools/stats/ladder.h"
 #include "tools/stats/sprt_format.h"
 #include "tools/stats/sprt_records.h"

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tools/cli/commands.h"
+#include "tools/cli/record_args.h"
 #include "tools/verify/verifier.h"
 
 namespace cassino::cli {

@@ -3,11 +3,7 @@
 #ifndef CASSINO_TOOLS_CLI_COMMANDS_H_
 #define CASSINO_TOOLS_CLI_COMMANDS_H_
 
-#include <string>
-#include <vector>
-
 #include "CLI/CLI.hpp"
-#include "absl/status/status.h"
 
 namespace cassino::cli {
 
@@ -31,17 +27,6 @@ void AddGameCommand(CLI::App& app, int* exit_code);
 void AddLadderCommand(CLI::App& app, int* exit_code);
 // cassino new-bot: a starter kit (tools/cli/starter_kits.h).
 void AddNewBotCommand(CLI::App& app, int* exit_code);
-
-// The positional arguments of a command over a record set (`DB... [GAME...]`):
-// each argument that names an existing file or directory is a database (a
-// directory: its *.db, *.sqlite and *.sqlite3 files); the others are game
-// ids. (Game ids are 20 hex digits, which never name a path here.)
-struct RecordArgs {
-  std::vector<std::string> databases;
-  std::vector<std::string> games;
-};
-absl::Status SplitRecordArgs(const std::vector<std::string>& args,
-                             RecordArgs* out);
 
 }  // namespace cassino::cli
 

@@ -1,7 +1,8 @@
+#include "tools/cli/record_args.h"
+
 #include <filesystem>
 
 #include "recorder/record_set.h"
-#include "tools/cli/commands.h"
 
 namespace cassino::cli {
 
