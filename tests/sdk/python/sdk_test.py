@@ -351,7 +351,7 @@ class SdkTest(unittest.TestCase):
             text = "".join(lines)
             self.assertIn("most recent call first", text)
             self.assertIn("in play_lobby", text)
-            self.assertIsNone(bot.poll(), "the bot went on: " + text)
+            self.assertIsNone(bot.poll(), "the bot exited: " + text)
         finally:
             bot.kill()
             bot.wait()
