@@ -10,8 +10,11 @@
 // Rows are appended in rowid order (the cheapest layout SQLite offers), hold
 // the first kRowBytes bytes of the message (about a recorded move), and are
 // deleted every kCommitsPerPurge commits so that the file stays small, as
-// the referee packs ended games' rows. SQLite's automatic checkpoints run
-// on the committing connection.
+// the referee packs ended games' rows. The database is kept as the
+// recorder keeps it: opened through recorder::OpenDatabase (a commit's WAL
+// frames written with one system call), statement journals in memory, and
+// WAL checkpoints on a thread of their own (recorder::Checkpointer, with
+// the referee's default interval), never on the committing thread.
 //
 // Who commits:
 //   - CommitOn::kWriter: a writer thread commits what is queued, then starts
@@ -25,6 +28,7 @@
 
 #include <sqlite3.h>
 
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -35,6 +39,8 @@
 #include "bench/echo.grpc.pb.h"
 #include "bench/echo_service.h"
 #include "grpcpp/grpcpp.h"
+#include "recorder/checkpointer.h"
+#include "recorder/recorder.h"
 
 namespace cassino::bench {
 
@@ -46,7 +52,12 @@ class DurableEchoService final : public EchoService::CallbackService {
   static constexpr size_t kRowBytes = 256;
   static constexpr int kCommitsPerPurge = 2000;
 
-  DurableEchoService(CommitOn commit_on, Sync sync);
+  // `checkpoint_pages`: WAL pages from which the checkpoint thread copies
+  // the WAL back (the recorder's RecorderOptions::checkpoint_pages, whose
+  // default is the referee's).
+  DurableEchoService(
+      CommitOn commit_on, Sync sync,
+      int checkpoint_pages = recorder::RecorderOptions{}.checkpoint_pages);
   ~DurableEchoService() override;
   DurableEchoService(const DurableEchoService&) = delete;
   DurableEchoService& operator=(const DurableEchoService&) = delete;
@@ -54,6 +65,9 @@ class DurableEchoService final : public EchoService::CallbackService {
   // Opens (creating) the database at `path` and starts the writer thread
   // (CommitOn::kWriter). Call once, before serving.
   absl::Status Open(const std::string& path);
+
+  // Checkpoints the checkpoint thread has run (after Open).
+  int64_t checkpoints() const { return checkpointer_->checkpoints(); }
 
   grpc::ServerBidiReactor<EchoMessage, EchoMessage>* Echo(
       grpc::CallbackServerContext* context) override;
@@ -69,15 +83,23 @@ class DurableEchoService final : public EchoService::CallbackService {
   // On an SQLite error the process exits: a benchmark has no fallback.
   void Commit(const std::vector<Echoer*>& batch);
   void Step(sqlite3_stmt* statement);
+  // sqlite3_wal_hook: after each commit, tells the checkpointer how many
+  // frames the WAL holds, as the recorder does.
+  static int OnWalCommit(void* service, sqlite3* db, const char* name,
+                         int frames);
 
   const CommitOn commit_on_;
   const Sync sync_;
+  const int checkpoint_pages_;
   sqlite3* db_ = nullptr;
   sqlite3_stmt* begin_ = nullptr;
   sqlite3_stmt* insert_ = nullptr;
   sqlite3_stmt* commit_ = nullptr;
   sqlite3_stmt* purge_ = nullptr;
-  int commits_ = 0;  // only the committing thread touches db_ and this
+  int commits_ = 0;     // only the committing thread touches db_ and this
+  int singles_ = 0;     // one-message commits in a row
+  bool quiet_ = false;  // as the recorder's: singles_ >= commit_here_after
+  std::unique_ptr<recorder::Checkpointer> checkpointer_;
 
   absl::Mutex mu_;
   absl::CondVar queued_;

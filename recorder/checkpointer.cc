@@ -84,6 +84,15 @@ int Checkpointer::CheckpointHere(sqlite3* db, const char* name) {
                                    nullptr);
 }
 
+bool Checkpointer::AfterCommit(sqlite3* db, const char* name, int frames,
+                               bool quiet) {
+  if (Note(frames, quiet) != NoteResult::kCheckpointHere) return false;
+  // The thread fell behind a writer that never pauses (a failure leaves
+  // the pages in the WAL).
+  CheckpointHere(db, name);
+  return true;
+}
+
 int64_t Checkpointer::checkpoints() const {
   absl::MutexLock lock(&mu_);
   return checkpoints_;

@@ -65,6 +65,10 @@ class Checkpointer {
   // kCheckpointHere: waits for the thread's checkpoint under way, if any,
   // then checkpoints in RESTART mode. Returns SQLite's result code.
   int CheckpointHere(sqlite3* db, const char* name);
+  // The whole of a WAL hook (sqlite3_wal_hook) on the writer's connection:
+  // Note, then CheckpointHere when Note asks for it. Returns whether it
+  // checkpointed on the caller's thread.
+  bool AfterCommit(sqlite3* db, const char* name, int frames, bool quiet);
 
   // Checkpoints run by the thread (that copied every frame, or not), and
   // those that failed.

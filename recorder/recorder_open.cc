@@ -299,11 +299,7 @@ Recorder::Impl::~Impl() {
 int Recorder::Impl::OnWalCommit(void* impl, sqlite3* db, const char* name,
                                 int frames) {
   auto* self = static_cast<Impl*>(impl);
-  if (self->checkpointer_->Note(frames, self->quiet_) ==
-      Checkpointer::NoteResult::kCheckpointHere) {
-    // The thread fell behind a writer that never pauses (a failure leaves
-    // the pages in the WAL).
-    self->checkpointer_->CheckpointHere(db, name);
+  if (self->checkpointer_->AfterCommit(db, name, frames, self->quiet_)) {
     self->writer_checkpoints_.fetch_add(1, std::memory_order_relaxed);
   }
   return SQLITE_OK;

@@ -2,8 +2,10 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 #include <tuple>
 
 #include "gtest/gtest.h"
@@ -35,6 +37,23 @@ int64_t CommittedRows(const std::string& path) {
 
 using Sync = DurableEchoService::Sync;
 
+// `service` served on a free local port, and a stub that talks to it.
+struct Served {
+  std::unique_ptr<grpc::Server> server;
+  std::unique_ptr<EchoService::Stub> stub;
+};
+Served Serve(DurableEchoService& service) {
+  Served served;
+  int port = 0;
+  served.server = ServeInsecure(&service, "127.0.0.1:0", &port);
+  if (served.server != nullptr) {
+    served.stub = EchoService::NewStub(
+        grpc::CreateChannel("127.0.0.1:" + std::to_string(port),
+                            grpc::InsecureChannelCredentials()));
+  }
+  return served;
+}
+
 class DurableEchoTest
     : public ::testing::TestWithParam<std::tuple<CommitOn, Sync>> {};
 
@@ -44,16 +63,10 @@ TEST_P(DurableEchoTest, EchoesEachMessageOnlyOnceItIsCommitted) {
   const std::string path = (cassino::testing::TempDir() / "echo.db").string();
   DurableEchoService service(std::get<0>(GetParam()), std::get<1>(GetParam()));
   ASSERT_TRUE(service.Open(path).ok());
-  int port = 0;
-  std::unique_ptr<grpc::Server> server =
-      ServeInsecure(&service, "127.0.0.1:0", &port);
-  ASSERT_NE(server, nullptr);
-
-  std::unique_ptr<EchoService::Stub> stub = EchoService::NewStub(
-      grpc::CreateChannel("127.0.0.1:" + std::to_string(port),
-                          grpc::InsecureChannelCredentials()));
+  Served served = Serve(service);
+  ASSERT_NE(served.server, nullptr);
   grpc::ClientContext context;
-  auto stream = stub->Echo(&context);
+  auto stream = served.stub->Echo(&context);
   for (int i = 0; i < 5; ++i) {
     EchoMessage sent;
     sent.set_payload(std::string(300, static_cast<char>('a' + i)));
@@ -65,7 +78,7 @@ TEST_P(DurableEchoTest, EchoesEachMessageOnlyOnceItIsCommitted) {
   }
   stream->WritesDone();
   EXPECT_TRUE(stream->Finish().ok());
-  server->Shutdown();
+  served.server->Shutdown();
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -78,6 +91,39 @@ INSTANTIATE_TEST_SUITE_P(
                              : "Reader") +
              (std::get<1>(info.param) == Sync::kFull ? "Full" : "Normal");
     });
+
+// As the recorder, the durable echo copies its WAL back on a checkpoint
+// thread of its own (recorder::Checkpointer), not on the committing thread:
+// with a checkpoint every 10 pages, 200 one-message commits (quiet, so
+// from 30 pages on) make the thread checkpoint.
+TEST(DurableEchoCheckpointTest, CheckpointsOnAThreadOfItsOwn) {
+  const std::string path = (cassino::testing::TempDir() / "echo.db").string();
+  DurableEchoService service(CommitOn::kReader, Sync::kNormal,
+                             /*checkpoint_pages=*/10);
+  ASSERT_TRUE(service.Open(path).ok());
+  Served served = Serve(service);
+  ASSERT_NE(served.server, nullptr);
+  grpc::ClientContext context;
+  auto stream = served.stub->Echo(&context);
+  EXPECT_EQ(service.checkpoints(), 0);
+  for (int i = 0; i < 200; ++i) {
+    EchoMessage sent;
+    sent.set_payload(std::string(300, 'x'));
+    ASSERT_TRUE(stream->Write(sent));
+    EchoMessage echoed;
+    ASSERT_TRUE(stream->Read(&echoed));
+  }
+  stream->WritesDone();
+  EXPECT_TRUE(stream->Finish().ok());
+  served.server->Shutdown();
+  EXPECT_EQ(CommittedRows(path), 200);
+  // The thread is woken by a commit and checkpoints after it; wait for it
+  // (a bound, not a timing: it has a checkpoint to run).
+  for (int i = 0; i < 500 && service.checkpoints() == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_GE(service.checkpoints(), 1);
+}
 
 TEST(DurableEchoOpenTest, ADatabaseThatCannotBeOpenedIsAnError) {
   DurableEchoService service(CommitOn::kWriter, Sync::kNormal);
