@@ -34,6 +34,11 @@ void Executor::Stop() {
   for (std::thread& t : threads_) t.join();
 }
 
+bool Executor::stopping() const {
+  absl::MutexLock lock(&mu_);
+  return stop_;
+}
+
 bool Executor::Ready() const { return stop_ || !queue_.empty(); }
 
 void Executor::Run() {

@@ -31,6 +31,9 @@ class Executor {
   bool Post(std::function<void()> task) ABSL_LOCKS_EXCLUDED(mu_);
   // Runs what is queued, then stops the threads. Idempotent.
   void Stop() ABSL_LOCKS_EXCLUDED(mu_);
+  // Whether Stop() has been called: a refused Post is then the stop's,
+  // not the bound's.
+  bool stopping() const ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
   void Run() ABSL_LOCKS_EXCLUDED(mu_);

@@ -310,6 +310,13 @@ int main(int argc, char** argv) {
                  "stream is ended")
       ->check(CLI::Range(64, 1 << 20))
       ->capture_default_str();
+  app.add_option("--max-queued-reads", limits.max_queued_reads,
+                 "database reads (GetGame, ListGames, GetTournament, "
+                 "ListTournaments, WatchGame of an older game) that may "
+                 "wait for the read threads; more get RESOURCE_EXHAUSTED "
+                 "(LIMIT_REACHED)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   int64_t stop_grace_ms = options.stop_grace.count();
   app.add_option("--stop-grace-ms", stop_grace_ms,
                  "on SIGTERM, how long calls may take to finish before they "

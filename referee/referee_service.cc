@@ -339,7 +339,15 @@ class PlayReactor final
   v1::PlayRequest request_;
 };
 
-grpc::Status TooManyReads() {
+// Why `reads` refused a read: the referee is stopping (UNAVAILABLE, as
+// every call during a stop, so that clients retry against the referee that
+// comes back), or too many reads wait already.
+grpc::Status ReadRefused(const Executor& reads) {
+  if (reads.stopping()) {
+    return GrpcError(grpc::StatusCode::UNAVAILABLE, Reason::kShuttingDown,
+                     "the referee is shutting down; try again when it is "
+                     "back");
+  }
   return GrpcError(grpc::StatusCode::RESOURCE_EXHAUSTED, Reason::kLimitReached,
                    "too many reads are waiting; try again in a moment");
 }
@@ -415,7 +423,7 @@ class WatchReactor final
             [registry, channel = channel_, id = request.game_id()] {
               SendStoredGame(*registry, id, *channel);
             })) {
-      channel_->Close(TooManyReads());
+      channel_->Close(ReadRefused(registry->reads()));
     }
   }
 
@@ -509,12 +517,13 @@ grpc::ServerUnaryReactor* AsOrganiser(const Registry& registry,
 
 // Runs `read`, which must finish the call, on the registry's read executor
 // (a handler never blocks on the database); RESOURCE_EXHAUSTED when too
-// many reads wait already, SHUTTING_DOWN once the referee stops.
+// many reads wait already, UNAVAILABLE (SHUTTING_DOWN) once the referee
+// stops.
 template <typename Read>
 void OffThread(Registry& registry, grpc::ServerUnaryReactor* reactor,
                Read read) {
   if (!registry.reads().Post(std::move(read))) {
-    reactor->Finish(WithDetails(TooManyReads()));
+    reactor->Finish(WithDetails(ReadRefused(registry.reads())));
   }
 }
 

@@ -413,6 +413,41 @@ int MaxOverlap(const std::vector<Played>& games,
   return most;
 }
 
+// A read refused by the read executor says why: its bound
+// (RESOURCE_EXHAUSTED, LIMIT_REACHED: try again in a moment) or the
+// referee's stop (UNAVAILABLE, SHUTTING_DOWN, as every call during a stop),
+// which a follower retries against the referee that comes back. Both used
+// to be RESOURCE_EXHAUSTED, and `cassino tournament` stopped following when
+// a restart caught its poll in that window.
+TEST(TournamentApiTest, ARefusedReadSaysWhetherTheBoundOrTheStopRefusedIt) {
+  const auto dir = TempDir();
+  auto get = [](TestReferee& referee) {
+    v1::GetTournamentRequest req;
+    req.set_name("cup");
+    v1::GetTournamentResponse resp;
+    return referee.stub().GetTournament(TestReferee::Context(kAdminToken).get(),
+                                        req, &resp);
+  };
+  {
+    // No read may wait: every read is over the bound.
+    TestReferee referee(dir / "full.db", [](service::ServerOptions& o) {
+      o.limits.max_queued_reads = 0;
+    });
+    const grpc::Status s = get(referee);
+    EXPECT_EQ(s.error_code(), StatusCode::RESOURCE_EXHAUSTED);
+    EXPECT_EQ(ReasonOf(s), "LIMIT_REACHED");
+  }
+  {
+    TestReferee referee(dir / "stopping.db");
+    EXPECT_EQ(get(referee).error_code(), StatusCode::NOT_FOUND);
+    // The registry stops its reads before the server stops taking calls.
+    referee.server().registry().reads().Stop();
+    const grpc::Status s = get(referee);
+    EXPECT_EQ(s.error_code(), StatusCode::UNAVAILABLE);
+    EXPECT_EQ(ReasonOf(s), "SHUTTING_DOWN");
+  }
+}
+
 TEST(TournamentPlayTest, RoundRobinThroughTheLobbyRespectsLimitsAndStandings) {
   const auto dir = TempDir();
   TestReferee referee(dir / "t.db");

@@ -20,12 +20,14 @@ bool Ended(const v1::TournamentGame& game) {
          game.status() == v1::GAME_STATUS_ABORTED;
 }
 
-// What a referee that is stopping, restarting or overloaded answers: the
-// follower waits and asks again.
+// What a referee that is stopping, restarting or overloaded answers (a
+// bound on waiting reads or on requests: RESOURCE_EXHAUSTED): the follower
+// waits and asks again.
 bool Transient(const absl::Status& s) {
   return s.code() == absl::StatusCode::kUnavailable ||
          s.code() == absl::StatusCode::kCancelled ||
-         s.code() == absl::StatusCode::kDeadlineExceeded;
+         s.code() == absl::StatusCode::kDeadlineExceeded ||
+         s.code() == absl::StatusCode::kResourceExhausted;
 }
 
 absl::Status FromGrpc(const grpc::Status& s, const char* call) {

@@ -50,7 +50,8 @@ class RemoteTournament {
   // same poll, with the count of ended games and the total. Games that had
   // ended before the first poll are reported too, so a follower started
   // late prints the whole tournament. UNAVAILABLE, CANCELLED (a referee
-  // shutting down) and DEADLINE_EXCEEDED answers are retried for up to
+  // shutting down), DEADLINE_EXCEEDED and RESOURCE_EXHAUSTED (a referee
+  // over a bound, e.g. on waiting reads) answers are retried for up to
   // `reconnect_ms` in a row; any other error ends the follow. With
   // `until_settled`, a tournament that is over is followed on until none
   // of its games is running (a cancelled tournament's running games play
