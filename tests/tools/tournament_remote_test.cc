@@ -1,15 +1,14 @@
 // RemoteTournament::Follow against a stand-in referee: which answers it
 // waits out and which end the follow.
 
-#include "tools/tournament/remote.h"
-
 #include <atomic>
 #include <memory>
 #include <string>
 
-#include "gtest/gtest.h"
-#include "grpcpp/grpcpp.h"
 #include "cassino/v1/referee_service.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
+#include "tools/tournament/remote.h"
 
 namespace cassino::tournament {
 namespace {
@@ -64,8 +63,7 @@ Followed FollowStandIn(grpc::Status refusal, int refusals) {
   }
   RemoteTournament remote("127.0.0.1:" + std::to_string(port), "token");
   out.info = remote.Follow(
-      "cup",
-      [&](const v1::TournamentGame&, int, int) { ++out.games_reported; },
+      "cup", [&](const v1::TournamentGame&, int, int) { ++out.games_reported; },
       /*poll_ms=*/5, /*reconnect_ms=*/60000, /*until_settled=*/false);
   out.calls = service.calls();
   server->Shutdown();
@@ -75,8 +73,8 @@ Followed FollowStandIn(grpc::Status refusal, int refusals) {
 // A referee over a bound ("too many reads are waiting; try again in a
 // moment") or stopping is waited out: the follow goes on to the end.
 TEST(RemoteTournamentTest, FollowWaitsOutAnOverloadedOrStoppingReferee) {
-  for (grpc::StatusCode code : {grpc::StatusCode::RESOURCE_EXHAUSTED,
-                                grpc::StatusCode::UNAVAILABLE}) {
+  for (grpc::StatusCode code :
+       {grpc::StatusCode::RESOURCE_EXHAUSTED, grpc::StatusCode::UNAVAILABLE}) {
     const Followed f = FollowStandIn(grpc::Status(code, "try again"), 2);
     ASSERT_TRUE(f.info.ok()) << code << ": " << f.info.status();
     EXPECT_EQ(f.info->status(), v1::TOURNAMENT_STATUS_FINISHED);
